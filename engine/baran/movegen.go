@@ -1,0 +1,256 @@
+package baran
+
+import (
+	"math/bits"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// capture is one distinct capturing chain result of a warrior: where it ends and what it took.
+type capture struct {
+	to   int8
+	capt uint64
+}
+
+// generator holds the scratch state of the chain search for one warrior. It lives in the State,
+// so generation never allocates.
+type generator struct {
+	occ      uint64 // occupied cells, the moving warrior's start cell removed
+	jumpable uint64 // warriors of both players (kings may not be jumped)
+	enemy    uint64 // enemy warriors
+	fwd      uint8  // forward directions of the mover
+	perJump  bool
+	anyCapt  bool // early exit: stop at the first capturing chain
+	found    bool
+	noncap   uint64 // end cells of non-capturing chains
+	caps     [64]capture
+	ncaps    int
+	overflow []capture // rare: more than len(caps) distinct capturing results
+}
+
+func (g *generator) addCapture(to int, capt uint64) {
+	for i := 0; i < g.ncaps; i++ {
+		if int(g.caps[i].to) == to && g.caps[i].capt == capt {
+			return
+		}
+	}
+	for _, c := range g.overflow {
+		if int(c.to) == to && c.capt == capt {
+			return
+		}
+	}
+	if g.ncaps < len(g.caps) {
+		g.caps[g.ncaps] = capture{int8(to), capt}
+		g.ncaps++
+		return
+	}
+	g.overflow = append(g.overflow, capture{int8(to), capt})
+}
+
+// chain extends a chain that has landed on cur after a jump in direction last (-1 before the
+// first jump). landed holds the start and every landing cell, jumped every jumped piece; own
+// reports an own piece jumped, back a sideways or backward jump, fwdEnemy the enemy warriors
+// jumped forward.
+func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, fwdEnemy uint64) {
+	for d := 0; d < 6; d++ {
+		if last >= 0 && !turnOK[last][d] {
+			continue
+		}
+		over := nbr[cur][d]
+		if over < 0 {
+			continue
+		}
+		ob := uint64(1) << over
+		if g.jumpable&ob == 0 || jumped&ob != 0 {
+			continue
+		}
+		to := nbr[over][d]
+		if to < 0 {
+			continue
+		}
+		tb := uint64(1) << to
+		if (g.occ|thrones|landed)&tb != 0 {
+			continue
+		}
+		own2, back2, fe2 := own, back, fwdEnemy
+		isEnemy := g.enemy&ob != 0
+		if !isEnemy {
+			own2 = true
+		}
+		if g.fwd&(1<<d) == 0 {
+			back2 = true
+		} else if isEnemy {
+			fe2 |= ob
+		}
+		var capt uint64
+		if !own2 && (g.perJump || !back2) {
+			capt = fe2
+		}
+		if capt != 0 {
+			if g.anyCapt {
+				g.found = true
+				return
+			}
+			g.addCapture(int(to), capt)
+		} else {
+			g.noncap |= tb
+		}
+		g.chain(int(to), d, landed|tb, jumped|ob, own2, back2, fe2)
+		if g.found {
+			return
+		}
+	}
+}
+
+func (s *State) setupGen(perJump bool) {
+	g := &s.gen
+	side := s.side
+	g.jumpable = s.Warriors(0) | s.Warriors(1)
+	g.enemy = s.Warriors(engine.Player(side ^ 1))
+	g.fwd = forward[side]
+	g.perJump = perJump
+}
+
+// capturers returns the warriors of the player to move that have a capturing move.
+func (s *State) capturers() uint64 {
+	own := s.Warriors(engine.Player(s.side))
+	enemy := s.Warriors(engine.Player(s.side ^ 1))
+	land := boardMask &^ (s.pieces[0] | s.pieces[1] | thrones)
+	var single uint64
+	if s.side == 0 {
+		single = own&colLe4&(enemy>>1)&(land>>2) | own&rowLe4&(enemy>>7)&(land>>14)
+	} else {
+		single = own&colGe2&(enemy<<1)&(land<<2) | own&rowGe2&(enemy<<7)&(land<<14)
+	}
+	if !s.rules.PerJump {
+		// whole-chain rule: a capturing chain's first jump is itself a capturing move.
+		return single
+	}
+	// per-jump rule: a capture may come after sideways jumps; search chains of the others.
+	res := single
+	g := &s.gen
+	s.setupGen(true)
+	g.anyCapt = true
+	occ := s.pieces[0] | s.pieces[1]
+	for w := own &^ single; w != 0; w &= w - 1 {
+		sq := bits.TrailingZeros64(w)
+		if nbrMask[sq]&g.jumpable == 0 {
+			continue
+		}
+		g.occ = occ &^ (1 << sq)
+		g.found = false
+		g.chain(sq, -1, 1<<sq, 0, false, false, 0)
+		if g.found {
+			res |= 1 << sq
+		}
+	}
+	g.anyCapt = false
+	return res
+}
+
+var colLe4, rowLe4, colGe2, rowGe2 uint64
+
+func init() {
+	for sq := 0; sq < NumCells; sq++ {
+		q, r := sq%7, sq/7
+		if q <= 4 {
+			colLe4 |= 1 << sq
+		}
+		if r <= 4 {
+			rowLe4 |= 1 << sq
+		}
+		if q >= 2 {
+			colGe2 |= 1 << sq
+		}
+		if r >= 2 {
+			rowGe2 |= 1 << sq
+		}
+	}
+}
+
+// Legal appends every distinct legal action to buf[:0].
+func (s *State) Legal(buf []engine.Action) []engine.Action {
+	buf = buf[:0]
+	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
+		return buf
+	}
+	buf = s.genMoves(buf, -1)
+	for h := s.huff; h != 0; h &= h - 1 {
+		c := bits.TrailingZeros64(h)
+		opp := s.side ^ 1
+		saved, savedFast := s.pieces[opp], s.fast
+		s.pieces[opp] &^= 1 << c
+		s.fast &^= 1 << c
+		buf = s.genMoves(buf, c)
+		s.pieces[opp], s.fast = saved, savedFast
+	}
+	if len(buf) == 0 && s.rules.NoMovePass && !s.passed {
+		buf = append(buf, Pass)
+	}
+	return buf
+}
+
+// genMoves appends the moves of the player to move in the current position, each tagged with
+// the removal rem (-1 for none). Under capture=strict only captures are listed when one exists.
+func (s *State) genMoves(buf []engine.Action, rem int) []engine.Action {
+	side := s.side
+	strictOnly := s.rules.Capture == Strict && s.capturers() != 0
+	occ := s.pieces[0] | s.pieces[1]
+	empty := boardMask &^ occ
+	s.setupGen(s.rules.PerJump)
+	g := &s.gen
+	for w := s.Warriors(engine.Player(side)); w != 0; w &= w - 1 {
+		sq := bits.TrailingZeros64(w)
+		g.noncap, g.ncaps, g.overflow = 0, 0, g.overflow[:0]
+		if !strictOnly {
+			g.noncap = nbrMask[sq] & empty &^ thrones
+			if s.fast&(1<<sq) != 0 {
+				for d := 0; d < 6; d++ {
+					for i := int8(0); i < rayLen[sq][d]; i++ {
+						c := rayCells[sq][d][i]
+						if empty&(1<<c) == 0 {
+							break
+						}
+						g.noncap |= 1 << c
+					}
+				}
+				g.noncap &^= thrones
+			}
+		}
+		if nbrMask[sq]&g.jumpable != 0 {
+			g.occ = occ &^ (1 << sq)
+			g.chain(sq, -1, 1<<sq, 0, false, false, 0)
+		}
+		if !strictOnly {
+			for t := g.noncap; t != 0; t &= t - 1 {
+				buf = append(buf, mkAction(sq, bits.TrailingZeros64(t), 0, rem))
+			}
+		}
+		for i := 0; i < g.ncaps; i++ {
+			buf = append(buf, mkAction(sq, int(g.caps[i].to), g.caps[i].capt, rem))
+		}
+		for _, c := range g.overflow {
+			buf = append(buf, mkAction(sq, int(c.to), c.capt, rem))
+		}
+	}
+	if k := int(s.king[side]); k >= 0 && !strictOnly {
+		enemyThrone := BlkThrone
+		if side == 1 {
+			enemyThrone = RedThrone
+		}
+		t := nbrMask[k] & (empty | 1<<enemyThrone)
+		for d := 0; d < 6; d++ {
+			over := nbr[k][d]
+			if over < 0 || g.jumpable&(1<<over) == 0 {
+				continue
+			}
+			if to := nbr[over][d]; to >= 0 && int(to) != enemyThrone && empty&(1<<to) != 0 {
+				t |= 1 << to
+			}
+		}
+		for ; t != 0; t &= t - 1 {
+			buf = append(buf, mkAction(k, bits.TrailingZeros64(t), 0, rem))
+		}
+	}
+	return buf
+}

@@ -1,0 +1,68 @@
+package baran
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+func perft(s *State, d int, buf [][]engine.Action) uint64 {
+	if d == 0 {
+		return 1
+	}
+	moves := s.Legal(buf[d][:0])
+	buf[d] = moves
+	if d == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, a := range moves {
+		s.Apply(a)
+		n += perft(s, d-1, buf)
+		s.Undo()
+	}
+	return n
+}
+
+func newBufs(d int) [][]engine.Action {
+	b := make([][]engine.Action, d+1)
+	for i := range b {
+		b[i] = make([]engine.Action, 0, 512)
+	}
+	return b
+}
+
+const startFEN = "2wfwwk/3wfww/W3wfw/FW3wf/WFW3w/WWFW3/KWWFW2 r - 0"
+
+// Reference counts from RULES.md §1.10 (start position, Red to move, default rules).
+func TestPerftStart(t *testing.T) {
+	want := []uint64{18, 324, 10206, 322040}
+	depth := 4
+	if testing.Short() {
+		depth = 3
+	}
+	s := New(DefaultRules, 0)
+	if got := s.String(); got != startFEN {
+		t.Fatalf("start position %q, want %q", got, startFEN)
+	}
+	for d := 1; d <= depth; d++ {
+		if got := perft(s, d, newBufs(d)); got != want[d-1] {
+			t.Errorf("perft(%d) = %d, want %d", d, got, want[d-1])
+		}
+	}
+}
+
+func TestFirstActions(t *testing.T) {
+	s := New(DefaultRules, 0)
+	var names []string
+	for _, a := range s.Legal(nil) {
+		names = append(names, s.FormatAction(a))
+	}
+	sort.Strings(names)
+	want := "a4:a6 a4:c4 a5-a6 a5-b5 b3:b5 b3:d3 b4-b5 b4-c4 c2:c4 c2:e2 c3-c4 c3-d3 d1:d3 d1:f1 d2-d3 d2-e2 e1-e2 e1-f1"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("first actions\n got %s\nwant %s", got, want)
+	}
+}

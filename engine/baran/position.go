@@ -1,0 +1,321 @@
+// Package baran implements Steffen Mühlhäuser's Baran (2007) as RULES.md Part 1 specifies:
+// a 49-cell hex rhombus in one uint64, steps, fast slides, chain jumps with the 60° bend rule,
+// every capture variant (huff removals as part of the action), kings walking to the enemy
+// throne, notation and Zobrist hashing.
+package baran
+
+import (
+	"math/bits"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// Action layout: bits 0..44 the captured warriors (compressed cell mask, see compress), 45..50
+// the start cell, 51..56 the end cell, 57..62 the removed cell + 1 (0: no removal).
+const (
+	fromShift = 45
+	toShift   = 51
+	remShift  = 57
+	capBits   = uint64(1)<<45 - 1
+)
+
+// Pass is the action of a player who cannot move under no-move=pass.
+const Pass engine.Action = 1 << 63
+
+// compress maps a mask of jumpable cells (never a1, g1, a7, g7) to 45 bits.
+func compress(m uint64) uint64 {
+	return (m>>1)&0x1F | (m>>2)&(0x7FFFFFFFF<<5) | (m>>3)&(0x1F<<40)
+}
+
+// expand is the inverse of compress.
+func expand(c uint64) uint64 {
+	return (c&0x1F)<<1 | (c>>5&0x7FFFFFFFF)<<7 | (c>>40&0x1F)<<43
+}
+
+func mkAction(from, to int, capt uint64, removal int) engine.Action {
+	return engine.Action(compress(capt) | uint64(from)<<fromShift | uint64(to)<<toShift | uint64(removal+1)<<remShift)
+}
+
+// decode splits an action into its parts (removal is -1 when there is none).
+func decode(a engine.Action) (from, to int, capt uint64, removal int) {
+	u := uint64(a)
+	return int(u >> fromShift & 63), int(u >> toShift & 63), expand(u & capBits), int(u>>remShift&63) - 1
+}
+
+// Position is the value part of a game state: everything Apply changes.
+type Position struct {
+	pieces  [2]uint64 // every piece of each player (0 Red, 1 Black), kings included
+	fast    uint64    // fast warriors of both players
+	king    [2]int8   // king cells; -1 for a king pushed off its throne at the end
+	huff    uint64    // enemy warriors the player to move may remove this turn
+	hash    uint64    // Zobrist hash of everything but the ply (mixed in by Hash)
+	ply     int32
+	side    uint8
+	passed  bool
+	capt    [2]int32 // warriors captured by each player
+	removed [2]int32 // huff removals made by each player
+	missed  [2]int32 // turns on which a player had a capture and did not take it (huff)
+	multi   [2]int32 // actions that captured two or more warriors at once
+}
+
+// State is a Baran game in progress under one set of rules.
+type State struct {
+	Position
+	rules Rules
+	hist  []Position
+	buf   []engine.Action // scratch for RandomAction and ParseAction
+	gen   generator
+}
+
+var _ engine.State = (*State)(nil)
+
+// New returns the start position (RULES.md §1.2) with first (0 Red, 1 Black) to move.
+func New(r Rules, first engine.Player) *State {
+	s := newState(r)
+	s.king = [2]int8{RedThrone, BlkThrone}
+	for sq := 0; sq < NumCells; sq++ {
+		for p := 0; p < 2; p++ {
+			dist := Row(sq)
+			if p == 1 {
+				dist = 12 - Row(sq)
+			}
+			if dist < 1 || dist > 4 {
+				continue
+			}
+			s.pieces[p] |= 1 << sq
+			isFast := dist == 3
+			if r.FastRow4 {
+				mid := 2 + 7*2 // c3
+				if p == 1 {
+					mid = 4 + 7*4 // e5
+				}
+				isFast = dist == 4 && sq != mid
+			}
+			if isFast {
+				s.fast |= 1 << sq
+			}
+		}
+	}
+	s.pieces[0] |= 1 << RedThrone
+	s.pieces[1] |= 1 << BlkThrone
+	s.side = uint8(first & 1)
+	s.hash = s.computeHash()
+	return s
+}
+
+func newState(r Rules) *State {
+	return &State{rules: r, hist: make([]Position, 0, 64), buf: make([]engine.Action, 0, 512)}
+}
+
+// Game returns "baran".
+func (s *State) Game() string { return "baran" }
+
+// ToMove returns the player to move (0 Red, 1 Black).
+func (s *State) ToMove() engine.Player { return engine.Player(s.side) }
+
+// Ply returns the number of plies played.
+func (s *State) Ply() int { return int(s.ply) }
+
+// Rules returns the canonical rule string.
+func (s *State) Rules() string { return s.rules.String() }
+
+// Hash returns the Zobrist hash, ply included.
+func (s *State) Hash() uint64 { return s.hash ^ plyKey(s.ply) }
+
+// Clone returns an independent copy with an empty history.
+func (s *State) Clone() engine.State {
+	c := newState(s.rules)
+	c.Position = s.Position
+	return c
+}
+
+// Warriors returns a player's warriors (fast ones included).
+func (s *State) Warriors(p engine.Player) uint64 {
+	w := s.pieces[p]
+	if k := s.king[p]; k >= 0 {
+		w &^= 1 << k
+	}
+	return w
+}
+
+// King returns a player's king cell (-1 if pushed off the board at the end).
+func (s *State) King(p engine.Player) int { return int(s.king[p]) }
+
+// Fast returns the fast warriors of both players.
+func (s *State) Fast() uint64 { return s.fast }
+
+// Huff returns the cells of enemy warriors the player to move may remove this turn.
+func (s *State) Huff() uint64 { return s.huff }
+
+func (s *State) throneWinner() (engine.Player, bool) {
+	mover := engine.Player(s.side ^ 1)
+	for _, p := range [2]engine.Player{mover, mover.Other()} {
+		enemyThrone := int8(BlkThrone)
+		if p == 1 {
+			enemyThrone = RedThrone
+		}
+		if s.king[p] == enemyThrone {
+			return p, true
+		}
+	}
+	return engine.NoPlayer, false
+}
+
+// Status reports whether the game is over (RULES.md §1.7, in order: throne, no-move, cap).
+func (s *State) Status() engine.Status {
+	if w, ok := s.throneWinner(); ok {
+		return engine.Status{Over: true, Winner: w, Reason: engine.Throne}
+	}
+	if !s.hasAction() {
+		if !s.rules.NoMovePass {
+			return engine.Status{Over: true, Winner: engine.Player(s.side ^ 1), Reason: engine.NoMove}
+		}
+		if s.passed {
+			return engine.Status{Over: true, Winner: engine.NoPlayer, Reason: engine.NoMove}
+		}
+	}
+	if int(s.ply) >= s.rules.PlyCap {
+		return engine.Status{Over: true, Winner: engine.NoPlayer, Reason: engine.Cap}
+	}
+	return engine.Status{Winner: engine.NoPlayer}
+}
+
+// hasAction reports whether the player to move has any action other than a pass.
+func (s *State) hasAction() bool {
+	occ := s.pieces[0] | s.pieces[1]
+	empty := boardMask &^ occ
+	// Any warrior with an empty non-throne neighbour can step; any king with an empty
+	// neighbour can step (the enemy throne is always open to a king's step).
+	for w := s.Warriors(engine.Player(s.side)); w != 0; w &= w - 1 {
+		if nbrMask[bits.TrailingZeros64(w)]&empty&^thrones != 0 {
+			return true
+		}
+	}
+	if k := s.king[s.side]; k >= 0 {
+		enemyThrone := uint64(1) << BlkThrone
+		if s.side == 1 {
+			enemyThrone = 1 << RedThrone
+		}
+		if nbrMask[k]&(empty|enemyThrone) != 0 {
+			return true
+		}
+	}
+	return len(s.Legal(s.buf[:0])) > 0 && s.buf[0] != Pass
+}
+
+// Apply plays a legal action.
+func (s *State) Apply(a engine.Action) {
+	s.hist = append(s.hist, s.Position)
+	s.apply(a)
+}
+
+// ApplyNoUndo plays a legal action without recording it for Undo (for playouts).
+func (s *State) ApplyNoUndo(a engine.Action) { s.apply(a) }
+
+func (s *State) apply(a engine.Action) {
+	side := s.side
+	opp := side ^ 1
+	wasPassed := s.passed
+	s.hash ^= huffHash(s.huff)
+	newHuff := uint64(0)
+	if a == Pass {
+		s.passed = true
+	} else {
+		s.passed = false
+		from, to, capt, rem := decode(a)
+		if rem >= 0 {
+			s.removeWarrior(opp, rem)
+			s.removed[side]++
+		}
+		if capt == 0 && s.rules.Capture == Huff {
+			if c := s.capturers(); c != 0 {
+				if c&(1<<from) != 0 {
+					c = c&^(1<<from) | 1<<to
+				}
+				newHuff = c
+				s.missed[side]++
+			}
+		}
+		s.movePiece(side, from, to)
+		if capt != 0 {
+			n := int32(bits.OnesCount64(capt))
+			s.capt[side] += n
+			if n >= 2 {
+				s.multi[side]++
+			}
+			for m := capt; m != 0; m &= m - 1 {
+				s.removeWarrior(opp, bits.TrailingZeros64(m))
+			}
+		}
+	}
+	s.huff = newHuff
+	s.hash ^= huffHash(newHuff)
+	if wasPassed != s.passed {
+		s.hash ^= zPass
+	}
+	s.side = opp
+	s.ply++
+	s.hash ^= zSide
+}
+
+func (s *State) removeWarrior(p uint8, sq int) {
+	bit := uint64(1) << sq
+	s.pieces[p] &^= bit
+	if s.fast&bit != 0 {
+		s.fast &^= bit
+		s.hash ^= zFast[p][sq]
+	} else {
+		s.hash ^= zWarrior[p][sq]
+	}
+}
+
+func (s *State) movePiece(p uint8, from, to int) {
+	fb, tb := uint64(1)<<from, uint64(1)<<to
+	if int(s.king[p]) == from {
+		s.hash ^= zKing[p][from] ^ zKing[p][to]
+		s.king[p] = int8(to)
+		if o := p ^ 1; s.pieces[o]&tb != 0 { // the enemy king pushed off its throne
+			s.pieces[o] &^= tb
+			s.hash ^= zKing[o][to]
+			s.king[o] = -1
+		}
+	} else if s.fast&fb != 0 {
+		s.fast ^= fb | tb
+		s.hash ^= zFast[p][from] ^ zFast[p][to]
+	} else {
+		s.hash ^= zWarrior[p][from] ^ zWarrior[p][to]
+	}
+	s.pieces[p] ^= fb | tb
+}
+
+// Undo takes back the last action.
+func (s *State) Undo() bool {
+	n := len(s.hist)
+	if n == 0 {
+		return false
+	}
+	s.Position = s.hist[n-1]
+	s.hist = s.hist[:n-1]
+	return true
+}
+
+// RandomAction picks a uniformly random legal action.
+func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
+	s.buf = s.Legal(s.buf[:0])
+	if len(s.buf) == 0 {
+		return 0, false
+	}
+	return s.buf[r.IntN(len(s.buf))], true
+}
+
+// CounterNames names the game-specific counters recorded per game.
+func (s *State) CounterNames() []string {
+	return []string{"captures_red", "captures_black", "multi_captures_red", "multi_captures_black",
+		"removals_red", "removals_black", "missed_captures_red", "missed_captures_black"}
+}
+
+// Counters returns the counters in CounterNames order.
+func (s *State) Counters(dst []int64) []int64 {
+	return append(dst[:0], int64(s.capt[0]), int64(s.capt[1]), int64(s.multi[0]), int64(s.multi[1]),
+		int64(s.removed[0]), int64(s.removed[1]), int64(s.missed[0]), int64(s.missed[1]))
+}

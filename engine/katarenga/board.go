@@ -1,0 +1,141 @@
+package katarenga
+
+import "math/bits"
+
+// Directions: the first four are orthogonal (red), the last four diagonal (yellow).
+const (
+	dirN = iota
+	dirE
+	dirS
+	dirW
+	dirNE
+	dirSE
+	dirSW
+	dirNW
+)
+
+var dirDelta = [8][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}, {1, 1}, {1, -1}, {-1, -1}, {-1, 1}}
+
+// positive reports whether squares along direction d have rising indices.
+var positive = [8]bool{true, true, false, false, true, false, false, true}
+
+var (
+	fullRay    [64][8]uint64 // every square beyond sq in direction d
+	kingMoves  [64]uint64
+	knightMove [64]uint64
+)
+
+func init() {
+	for sq := 0; sq < 64; sq++ {
+		f, r := sq%8, sq/8
+		for d, dd := range dirDelta {
+			for k := 1; ; k++ {
+				ff, rr := f+k*dd[0], r+k*dd[1]
+				if ff < 0 || ff > 7 || rr < 0 || rr > 7 {
+					break
+				}
+				fullRay[sq][d] |= 1 << (rr*8 + ff)
+			}
+			if ff, rr := f+dd[0], r+dd[1]; ff >= 0 && ff < 8 && rr >= 0 && rr < 8 {
+				kingMoves[sq] |= 1 << (rr*8 + ff)
+			}
+		}
+		for _, j := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+			if ff, rr := f+j[0], r+j[1]; ff >= 0 && ff < 8 && rr >= 0 && rr < 8 {
+				knightMove[sq] |= 1 << (rr*8 + ff)
+			}
+		}
+	}
+}
+
+// Board holds the per-layout move tables: what a pawn on each square could reach on an empty
+// board, and for red and yellow squares the four rays cut after the first square of the same
+// colour. A Board is immutable and shared by every game on its layout.
+type Board struct {
+	Layout Layout
+	colour [64]Colour
+	reach  [64]uint64    // blue/green: the move set; red/yellow: union of the cut rays
+	rays   [64][4]uint64 // red/yellow: the cut rays (orthogonal for red, diagonal for yellow)
+	dirs   [64][4]uint8  // the direction of each cut ray
+}
+
+// NewBoard builds the move tables of a layout.
+func NewBoard(l Layout) *Board {
+	b := &Board{Layout: l, colour: l.Grid}
+	for sq := 0; sq < 64; sq++ {
+		c := l.Grid[sq]
+		switch c {
+		case Blue:
+			b.reach[sq] = kingMoves[sq]
+		case Green:
+			b.reach[sq] = knightMove[sq]
+		case Red, Yellow:
+			first := dirN
+			if c == Yellow {
+				first = dirNE
+			}
+			for k := 0; k < 4; k++ {
+				d := first + k
+				ray := fullRay[sq][d]
+				same := ray & colourMask(l.Grid, c)
+				if same != 0 {
+					stop := nearest(same, d)
+					ray &^= fullRay[stop][d]
+				}
+				b.rays[sq][k] = ray
+				b.dirs[sq][k] = uint8(d)
+				b.reach[sq] |= ray
+			}
+		}
+	}
+	return b
+}
+
+func colourMask(g Grid, c Colour) uint64 {
+	var m uint64
+	for sq := 0; sq < 64; sq++ {
+		if g[sq] == c {
+			m |= 1 << sq
+		}
+	}
+	return m
+}
+
+// nearest returns the square of set closest to the ray's origin in direction d.
+func nearest(set uint64, d int) int {
+	if positive[d] {
+		return bits.TrailingZeros64(set)
+	}
+	return 63 - bits.LeadingZeros64(set)
+}
+
+// targets returns the squares a pawn on sq may move to (own pawns not yet removed), with occ
+// the occupied squares.
+func (b *Board) targets(sq int, occ uint64) uint64 {
+	c := b.colour[sq]
+	if c >= Green {
+		return b.reach[sq]
+	}
+	if b.reach[sq]&occ == 0 {
+		return b.reach[sq]
+	}
+	var t uint64
+	for k := 0; k < 4; k++ {
+		ray := b.rays[sq][k]
+		if blk := ray & occ; blk != 0 {
+			d := b.dirs[sq][k]
+			var stop int
+			if positive[d] {
+				stop = bits.TrailingZeros64(blk)
+			} else {
+				stop = 63 - bits.LeadingZeros64(blk)
+			}
+			ray &^= fullRay[stop][d]
+		}
+		t |= ray
+	}
+	return t
+}
+
+// Colour returns the colour of a square.
+func (b *Board) Colour(sq int) Colour { return b.colour[sq] }

@@ -1,0 +1,72 @@
+package engine
+
+import "math/bits"
+
+// Rand is a small, fast, deterministic random source (xoshiro256**, seeded through SplitMix64).
+// It is a value type with no global state: every game gets its own, derived from the master seed
+// and the game index, so a game's course never depends on scheduling.
+type Rand struct{ s [4]uint64 }
+
+// SplitMix64 advances *x and returns the next SplitMix64 output. It is also the mixing function
+// used to derive per-game seeds.
+func SplitMix64(x *uint64) uint64 {
+	*x += 0x9e3779b97f4a7c15
+	z := *x
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// NewRand returns a generator seeded from seed.
+func NewRand(seed uint64) *Rand {
+	r := &Rand{}
+	r.Seed(seed)
+	return r
+}
+
+// Seed resets the generator to the stream of seed.
+func (r *Rand) Seed(seed uint64) {
+	x := seed
+	for i := range r.s {
+		r.s[i] = SplitMix64(&x)
+	}
+}
+
+// Uint64 returns 64 random bits.
+func (r *Rand) Uint64() uint64 {
+	s := &r.s
+	result := bits.RotateLeft64(s[1]*5, 7) * 9
+	t := s[1] << 17
+	s[2] ^= s[0]
+	s[3] ^= s[1]
+	s[1] ^= s[2]
+	s[0] ^= s[3]
+	s[2] ^= t
+	s[3] = bits.RotateLeft64(s[3], 45)
+	return result
+}
+
+// IntN returns a uniform integer in [0, n) without modulo bias (Lemire's method). n must be > 0.
+func (r *Rand) IntN(n int) int {
+	bound := uint64(n)
+	hi, lo := bits.Mul64(r.Uint64(), bound)
+	if lo < bound {
+		thresh := -bound % bound
+		for lo < thresh {
+			hi, lo = bits.Mul64(r.Uint64(), bound)
+		}
+	}
+	return int(hi)
+}
+
+// Float64 returns a uniform float in [0, 1).
+func (r *Rand) Float64() float64 {
+	return float64(r.Uint64()>>11) / (1 << 53)
+}
+
+// Derive returns a seed for stream i of a master seed: a pure function of (master, i).
+func Derive(master uint64, i uint64) uint64 {
+	x := master ^ (i * 0xd1342543de82ef95)
+	SplitMix64(&x)
+	return SplitMix64(&x)
+}
