@@ -144,7 +144,7 @@ func (s *State) capturers() uint64 {
 			res |= 1 << sq
 		}
 	}
-	g.anyCapt = false
+	g.anyCapt, g.found = false, false
 	return res
 }
 
@@ -174,6 +174,15 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
 		return buf
 	}
+	buf = s.actions(buf)
+	if len(buf) == 0 && s.rules.NoMovePass && !s.passed {
+		buf = append(buf, Pass)
+	}
+	return buf
+}
+
+// actions appends every action but a pass, whatever the end conditions say.
+func (s *State) actions(buf []engine.Action) []engine.Action {
 	buf = s.genMoves(buf, -1)
 	for h := s.huff; h != 0; h &= h - 1 {
 		c := bits.TrailingZeros64(h)
@@ -183,9 +192,6 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 		s.fast &^= 1 << c
 		buf = s.genMoves(buf, c)
 		s.pieces[opp], s.fast = saved, savedFast
-	}
-	if len(buf) == 0 && s.rules.NoMovePass && !s.passed {
-		buf = append(buf, Pass)
 	}
 	return buf
 }

@@ -200,7 +200,8 @@ func (s *State) hasAction() bool {
 			return true
 		}
 	}
-	return len(s.Legal(s.buf[:0])) > 0 && s.buf[0] != Pass
+	s.buf = s.actions(s.buf[:0])
+	return len(s.buf) > 0
 }
 
 // Apply plays a legal action.
