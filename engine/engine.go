@@ -87,6 +87,9 @@ type State interface {
 	Hash() uint64
 	// Clone returns an independent copy (with an empty undo history).
 	Clone() State
+	// Reset returns to the position the state was created or parsed with, clearing the
+	// history, without allocating.
+	Reset()
 	// String prints the position in the game's notation.
 	String() string
 	// FormatAction prints a legal action of this position in the game's notation.

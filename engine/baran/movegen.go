@@ -22,7 +22,9 @@ type generator struct {
 	perJump  bool
 	anyCapt  bool // early exit: stop at the first capturing chain
 	found    bool
-	noncap   uint64 // end cells of non-capturing chains
+	canJump  [6]uint64 // cells from which a jump in direction d is open (static pieces only)
+	jumpFrom uint64    // the union of canJump
+	noncap   uint64    // end cells of non-capturing chains
 	caps     [64]capture
 	ncaps    int
 	overflow []capture // rare: more than len(caps) distinct capturing results
@@ -47,29 +49,21 @@ func (g *generator) addCapture(to int, capt uint64) {
 	g.overflow = append(g.overflow, capture{int8(to), capt})
 }
 
-// chain extends a chain that has landed on cur after a jump in direction last (-1 before the
+// chain extends a chain that has landed on cur after a jump in direction last (6 before the
 // first jump). landed holds the start and every landing cell, jumped every jumped piece; own
 // reports an own piece jumped, back a sideways or backward jump, fwdEnemy the enemy warriors
 // jumped forward.
 func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, fwdEnemy uint64) {
-	for d := 0; d < 6; d++ {
-		if last >= 0 && !turnOK[last][d] {
-			continue
-		}
+	c := &g.canJump
+	avail := uint8(c[0]>>cur&1|(c[1]>>cur&1)<<1|(c[2]>>cur&1)<<2|(c[3]>>cur&1)<<3|
+		(c[4]>>cur&1)<<4|(c[5]>>cur&1)<<5) & turnMask[last]
+	for avail != 0 {
+		d := bits.TrailingZeros8(avail)
+		avail &= avail - 1
 		over := nbr[cur][d]
-		if over < 0 {
-			continue
-		}
-		ob := uint64(1) << over
-		if g.jumpable&ob == 0 || jumped&ob != 0 {
-			continue
-		}
 		to := nbr[over][d]
-		if to < 0 {
-			continue
-		}
-		tb := uint64(1) << to
-		if (g.occ|thrones|landed)&tb != 0 {
+		ob, tb := uint64(1)<<over, uint64(1)<<to
+		if jumped&ob != 0 || landed&tb != 0 {
 			continue
 		}
 		own2, back2, fe2 := own, back, fwdEnemy
@@ -102,6 +96,8 @@ func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, 
 	}
 }
 
+func (g *generator) anyJump(sq int) bool { return g.jumpFrom&(1<<sq) != 0 }
+
 func (s *State) setupGen(perJump bool) {
 	g := &s.gen
 	side := s.side
@@ -109,6 +105,17 @@ func (s *State) setupGen(perJump bool) {
 	g.enemy = s.Warriors(engine.Player(side ^ 1))
 	g.fwd = forward[side]
 	g.perJump = perJump
+	// A jump from c in direction d is open when c+δ holds a warrior and c+2δ is empty and no
+	// throne. The moving warrior's own start cell is never jumped nor landed on (a chain only
+	// visits cells an even number of steps away), so the full occupancy serves every warrior.
+	free := boardMask &^ (s.pieces[0] | s.pieces[1] | thrones)
+	for d := 0; d < 3; d++ {
+		dl := jumpDelta[d]
+		g.canJump[d] = jumpSrc[d] & (g.jumpable >> dl) & (free >> (2 * dl))
+		g.canJump[d+3] = jumpSrc[d+3] & (g.jumpable << dl) & (free << (2 * dl))
+	}
+	c := &g.canJump
+	g.jumpFrom = c[0] | c[1] | c[2] | c[3] | c[4] | c[5]
 }
 
 // capturers returns the warriors of the player to move that have a capturing move.
@@ -131,15 +138,13 @@ func (s *State) capturers() uint64 {
 	g := &s.gen
 	s.setupGen(true)
 	g.anyCapt = true
-	occ := s.pieces[0] | s.pieces[1]
 	for w := own &^ single; w != 0; w &= w - 1 {
 		sq := bits.TrailingZeros64(w)
-		if nbrMask[sq]&g.jumpable == 0 {
+		if !g.anyJump(sq) {
 			continue
 		}
-		g.occ = occ &^ (1 << sq)
 		g.found = false
-		g.chain(sq, -1, 1<<sq, 0, false, false, 0)
+		g.chain(sq, 6, 1<<sq, 0, false, false, 0)
 		if g.found {
 			res |= 1 << sq
 		}
@@ -211,32 +216,25 @@ func (s *State) genMoves(buf []engine.Action, rem int) []engine.Action {
 		if !strictOnly {
 			g.noncap = nbrMask[sq] & empty &^ thrones
 			if s.fast&(1<<sq) != 0 {
-				for d := 0; d < 6; d++ {
-					for i := int8(0); i < rayLen[sq][d]; i++ {
-						c := rayCells[sq][d][i]
-						if empty&(1<<c) == 0 {
-							break
-						}
-						g.noncap |= 1 << c
-					}
-				}
-				g.noncap &^= thrones
+				g.noncap |= slides(sq, occ) &^ thrones
 			}
 		}
-		if nbrMask[sq]&g.jumpable != 0 {
-			g.occ = occ &^ (1 << sq)
-			g.chain(sq, -1, 1<<sq, 0, false, false, 0)
+		if g.anyJump(sq) {
+			g.chain(sq, 6, 1<<sq, 0, false, false, 0)
 		}
 		if !strictOnly {
+			base := engine.Action(uint64(sq)<<fromShift | uint64(rem+1)<<remShift)
 			for t := g.noncap; t != 0; t &= t - 1 {
-				buf = append(buf, mkAction(sq, bits.TrailingZeros64(t), 0, rem))
+				buf = append(buf, base|engine.Action(bits.TrailingZeros64(t))<<toShift)
 			}
 		}
 		for i := 0; i < g.ncaps; i++ {
 			buf = append(buf, mkAction(sq, int(g.caps[i].to), g.caps[i].capt, rem))
 		}
-		for _, c := range g.overflow {
-			buf = append(buf, mkAction(sq, int(c.to), c.capt, rem))
+		if len(g.overflow) > 0 {
+			for _, c := range g.overflow {
+				buf = append(buf, mkAction(sq, int(c.to), c.capt, rem))
+			}
 		}
 	}
 	if k := int(s.king[side]); k >= 0 && !strictOnly {
@@ -259,4 +257,17 @@ func (s *State) genMoves(buf []engine.Action, rem int) []engine.Action {
 		}
 	}
 	return buf
+}
+
+// slides returns the cells a fast warrior on sq reaches along straight lines over empty cells
+// (occ the occupied cells). Directions 0–2 raise the cell index, 3–5 lower it; each ray is cut
+// branch-free just before its first occupied cell.
+func slides(sq int, occ uint64) uint64 {
+	r := &rays[sq]
+	b0, b1, b2 := r[0]&occ, r[1]&occ, r[2]&occ
+	b3, b4, b5 := r[3]&occ|1, r[4]&occ|1, r[5]&occ|1
+	return r[0]&((b0&-b0)-1) | r[1]&((b1&-b1)-1) | r[2]&((b2&-b2)-1) |
+		r[3]&(^uint64(0)<<(64-bits.LeadingZeros64(b3))) |
+		r[4]&(^uint64(0)<<(64-bits.LeadingZeros64(b4))) |
+		r[5]&(^uint64(0)<<(64-bits.LeadingZeros64(b5)))
 }

@@ -236,5 +236,6 @@ func ParsePosition(text string, r Rules) (*State, error) {
 	}
 	s.ply = int32(ply)
 	s.hash = s.computeHash()
+	s.init = s.Position
 	return s, nil
 }

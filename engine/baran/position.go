@@ -63,6 +63,7 @@ type State struct {
 	Position
 	rules Rules
 	hist  []Position
+	init  Position // the position the state was created or parsed with, for Reset
 	buf   []engine.Action // scratch for RandomAction and ParseAction
 	gen   generator
 }
@@ -100,6 +101,7 @@ func New(r Rules, first engine.Player) *State {
 	s.pieces[1] |= 1 << BlkThrone
 	s.side = uint8(first & 1)
 	s.hash = s.computeHash()
+	s.init = s.Position
 	return s
 }
 
@@ -125,7 +127,7 @@ func (s *State) Hash() uint64 { return s.hash ^ plyKey(s.ply) }
 // Clone returns an independent copy with an empty history.
 func (s *State) Clone() engine.State {
 	c := newState(s.rules)
-	c.Position = s.Position
+	c.Position, c.init = s.Position, s.Position
 	return c
 }
 
@@ -287,6 +289,12 @@ func (s *State) movePiece(p uint8, from, to int) {
 		s.hash ^= zWarrior[p][from] ^ zWarrior[p][to]
 	}
 	s.pieces[p] ^= fb | tb
+}
+
+// Reset returns to the position the state was created or parsed with and clears the history.
+func (s *State) Reset() {
+	s.Position = s.init
+	s.hist = s.hist[:0]
 }
 
 // Undo takes back the last action.

@@ -23,7 +23,21 @@ var (
 	rayLen   [NumCells][6]int8
 	// turnOK[a][b]: a chain may jump in direction b right after a jump in direction a.
 	turnOK [6][6]bool
+	// turnMask[a]: the directions allowed after a jump in direction a; turnMask[6]: all.
+	turnMask [7]uint8
+	// jumps[sq][:njumps[sq]]: every geometric jump from sq (over and landing on the board).
+	jumps  [NumCells][6]jump
+	njumps [NumCells]uint8
+	// jumpSrc[d]: the cells from which a jump in direction d stays on the board;
+	// jumpDelta[d]: the index change of one step in direction d.
+	jumpSrc   [6]uint64
+	jumpDelta = [6]int{1, 7, 6, -1, -7, -6}
 )
+
+type jump struct {
+	over, to int8
+	dir      uint8
+}
 
 func init() {
 	for sq := 0; sq < NumCells; sq++ {
@@ -50,6 +64,19 @@ func init() {
 		for b := 0; b < 6; b++ {
 			diff := (b - a + 6) % 6
 			turnOK[a][b] = diff == 0 || diff == 1 || diff == 5
+			if turnOK[a][b] {
+				turnMask[a] |= 1 << b
+			}
+		}
+	}
+	turnMask[6] = 63
+	for sq := 0; sq < NumCells; sq++ {
+		for d := 0; d < 6; d++ {
+			if o := nbr[sq][d]; o >= 0 && nbr[o][d] >= 0 {
+				jumps[sq][njumps[sq]] = jump{over: o, to: nbr[o][d], dir: uint8(d)}
+				njumps[sq]++
+				jumpSrc[d] |= 1 << sq
+			}
 		}
 	}
 }

@@ -56,7 +56,7 @@ type Board struct {
 	colour [64]Colour
 	reach  [64]uint64    // blue/green: the move set; red/yellow: union of the cut rays
 	rays   [64][4]uint64 // red/yellow: the cut rays (orthogonal for red, diagonal for yellow)
-	dirs   [64][4]uint8  // the direction of each cut ray
+	slider [64]bool      // red or yellow square
 }
 
 // NewBoard builds the move tables of a layout.
@@ -70,12 +70,12 @@ func NewBoard(l Layout) *Board {
 		case Green:
 			b.reach[sq] = knightMove[sq]
 		case Red, Yellow:
-			first := dirN
+			b.slider[sq] = true
+			order := [4]int{dirN, dirE, dirS, dirW} // two rising, two falling
 			if c == Yellow {
-				first = dirNE
+				order = [4]int{dirNE, dirNW, dirSE, dirSW}
 			}
-			for k := 0; k < 4; k++ {
-				d := first + k
+			for k, d := range order {
 				ray := fullRay[sq][d]
 				same := ray & colourMask(l.Grid, c)
 				if same != 0 {
@@ -83,7 +83,6 @@ func NewBoard(l Layout) *Board {
 					ray &^= fullRay[stop][d]
 				}
 				b.rays[sq][k] = ray
-				b.dirs[sq][k] = uint8(d)
 				b.reach[sq] |= ray
 			}
 		}
@@ -110,31 +109,17 @@ func nearest(set uint64, d int) int {
 }
 
 // targets returns the squares a pawn on sq may move to (own pawns not yet removed), with occ
-// the occupied squares.
+// the occupied squares. Slider rays are cut branch-free: rays 0 and 1 run towards higher
+// square indices, rays 2 and 3 towards lower ones.
 func (b *Board) targets(sq int, occ uint64) uint64 {
-	c := b.colour[sq]
-	if c >= Green {
+	if !b.slider[sq] {
 		return b.reach[sq]
 	}
-	if b.reach[sq]&occ == 0 {
-		return b.reach[sq]
-	}
-	var t uint64
-	for k := 0; k < 4; k++ {
-		ray := b.rays[sq][k]
-		if blk := ray & occ; blk != 0 {
-			d := b.dirs[sq][k]
-			var stop int
-			if positive[d] {
-				stop = bits.TrailingZeros64(blk)
-			} else {
-				stop = 63 - bits.LeadingZeros64(blk)
-			}
-			ray &^= fullRay[stop][d]
-		}
-		t |= ray
-	}
-	return t
+	r := &b.rays[sq]
+	b0, b1 := r[0]&occ, r[1]&occ
+	b2, b3 := r[2]&occ|1, r[3]&occ|1
+	return r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
+		r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))
 }
 
 // Colour returns the colour of a square.

@@ -218,6 +218,7 @@ func ParsePosition(text string, r Rules, ts *TileSet) (*State, error) {
 		}
 	}
 	s.hash = s.computeHash()
+	s.init = s.Position
 	return s, nil
 }
 

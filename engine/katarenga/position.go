@@ -45,6 +45,7 @@ type State struct {
 	board *Board
 	rules Rules
 	hist  []Position
+	init  Position // the position the state was created or parsed with, for Reset
 }
 
 var _ engine.State = (*State)(nil)
@@ -54,6 +55,7 @@ func New(b *Board, r Rules) *State {
 	s := &State{board: b, rules: r, hist: make([]Position, 0, 64)}
 	s.pawns[0], s.pawns[1] = rank1, rank8
 	s.hash = s.computeHash()
+	s.init = s.Position
 	return s
 }
 
@@ -88,7 +90,7 @@ func (s *State) Hash() uint64 { return s.hash ^ plyKey(s.ply) }
 
 // Clone returns an independent copy with an empty history.
 func (s *State) Clone() engine.State {
-	c := &State{Position: s.Position, board: s.board, rules: s.rules, hist: make([]Position, 0, 64)}
+	c := &State{Position: s.Position, init: s.Position, board: s.board, rules: s.rules, hist: make([]Position, 0, 64)}
 	return c
 }
 
@@ -131,11 +133,10 @@ func (s *State) Status() engine.Status {
 // moveMask returns the targets of the pawn on sq for the side to move, own pawns removed and
 // captures removed when the first-move rule forbids them.
 func (s *State) moveMask(sq int, own, opp uint64) uint64 {
-	t := s.board.targets(sq, own|opp) &^ own
 	if s.noCapture() {
-		t &^= opp
+		own |= opp
 	}
-	return t
+	return s.board.targets(sq, own|opp) &^ own
 }
 
 func (s *State) noCapture() bool { return s.rules.FirstMoveCaptureBanned && s.ply < 2 }
@@ -198,34 +199,53 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 		return 0, false
 	}
 	own, opp := s.pawns[s.side], s.pawns[s.side^1]
+	occ, forbid := own|opp, own
+	if s.noCapture() {
+		forbid = occ
+	}
 	base, free := s.campTargets()
 	nCamp := bits.OnesCount8(free)
-	if own&base == 0 {
-		nCamp = 0
-	}
-	var masks [16]uint64
-	var sqs [16]uint8
+	b := s.board
+	var masks [8]uint64
+	var sqs [8]uint8
 	n, total := 0, 0
 	for m := own; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		t := s.moveMask(sq, own, opp)
-		cnt := bits.OnesCount64(t)
-		if base&(1<<sq) != 0 {
-			cnt += nCamp
-		}
-		if cnt > 0 {
-			masks[n], sqs[n] = t, uint8(sq)
-			n++
-			total += cnt
-		}
+		t := b.targets(sq, occ) &^ forbid
+		masks[n&7], sqs[n&7] = t, uint8(sq)
+		n++
+		total += bits.OnesCount64(t)
 	}
-	if total == 0 {
+	campers := own & base
+	if nCamp == 0 {
+		campers = 0
+	}
+	nCampMoves := bits.OnesCount64(campers) * nCamp
+	if total+nCampMoves == 0 {
 		if s.rules.NoMovePass && !s.passed {
 			return Pass, true
 		}
 		return 0, false
 	}
-	k := r.IntN(total)
+	k := r.IntN(total + nCampMoves)
+	if k >= total {
+		// a camp move: pawn k/nCamp of the campers into its (k%nCamp)-th free camp
+		k -= total
+		for i := k / nCamp; i > 0; i-- {
+			campers &= campers - 1
+		}
+		campBase := campA0
+		if s.side == 0 {
+			campBase = campA9
+		}
+		j := 0
+		if free != 3 {
+			j = bits.TrailingZeros8(free)
+		} else {
+			j = k % nCamp
+		}
+		return engine.Action(bits.TrailingZeros64(campers) | (campBase+j)<<6), true
+	}
 	for i := 0; i < n; i++ {
 		c := bits.OnesCount64(masks[i])
 		if k < c {
@@ -236,23 +256,6 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 			return engine.Action(int(sqs[i]) | bits.TrailingZeros64(t)<<6), true
 		}
 		k -= c
-		if base&(1<<sqs[i]) != 0 {
-			if k < nCamp {
-				campBase := campA0
-				if s.side == 0 {
-					campBase = campA9
-				}
-				for j := 0; j < 2; j++ {
-					if free&(1<<j) != 0 {
-						if k == 0 {
-							return engine.Action(int(sqs[i]) | (campBase+j)<<6), true
-						}
-						k--
-					}
-				}
-			}
-			k -= nCamp
-		}
 	}
 	return 0, false // unreachable: k < total
 }
@@ -297,6 +300,12 @@ func (s *State) apply(a engine.Action) {
 	s.side ^= 1
 	s.ply++
 	s.hash ^= zSide
+}
+
+// Reset returns to the position the state was created or parsed with and clears the history.
+func (s *State) Reset() {
+	s.Position = s.init
+	s.hist = s.hist[:0]
 }
 
 // Undo takes back the last action.

@@ -1,0 +1,66 @@
+package katarenga
+
+import (
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/internal/plain"
+)
+
+func startState() *State {
+	l, _ := DefaultTiles.LayoutFromIndex(0)
+	return New(NewBoard(l), DefaultRules)
+}
+
+// BenchmarkRandomPlayout measures uniform random self-play on layout 0 through the generic
+// engine.Playout (the path the runner and `fairplay bench` use); one op is one ply.
+func BenchmarkRandomPlayout(b *testing.B) {
+	s := startState()
+	r := engine.NewRand(1)
+	buf := make([]engine.Action, 0, engine.MaxActions)
+	b.ReportAllocs()
+	plies := 0
+	for plies < b.N {
+		s.Reset()
+		_, n := engine.Playout(s, r, buf)
+		plies += n
+	}
+}
+
+// BenchmarkPlainPlayout is the same with the plain implementation, for the speed ratio.
+func BenchmarkPlainPlayout(b *testing.B) {
+	r := engine.NewRand(1)
+	plies := 0
+	for plies < b.N {
+		p, _ := plain.ParseKata(startState().String(), plain.KataRules{PlyCap: 400})
+		for {
+			acts := p.Actions()
+			if len(acts) == 0 {
+				break
+			}
+			p.Apply(acts[r.IntN(len(acts))])
+			plies++
+		}
+	}
+}
+
+func BenchmarkLegal(b *testing.B) {
+	s := startState()
+	buf := make([]engine.Action, 0, 256)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		buf = s.Legal(buf)
+	}
+}
+
+func BenchmarkPerft4(b *testing.B) {
+	s := startState()
+	bufs := make([][]engine.Action, 5)
+	for i := range bufs {
+		bufs[i] = make([]engine.Action, 0, 256)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		perft(s, 4, bufs)
+	}
+}
