@@ -63,7 +63,7 @@ type State struct {
 	Position
 	rules Rules
 	hist  []Position
-	init  Position // the position the state was created or parsed with, for Reset
+	init  Position        // the position the state was created or parsed with, for Reset
 	buf   []engine.Action // scratch for RandomAction and ParseAction
 	gen   generator
 }
