@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// BenchResult is what `fairplay bench -json` prints.
+type BenchResult struct {
+	Game          string    `json:"game"`
+	Rules         string    `json:"rules"`
+	Layout        string    `json:"layout,omitempty"`
+	Workers       int       `json:"workers"`
+	Seconds       float64   `json:"seconds"`
+	Games         int64     `json:"games"`
+	Plies         int64     `json:"plies"`
+	PliesPerSec   float64   `json:"plies_per_sec"`
+	GamesPerSec   float64   `json:"games_per_sec"`
+	PerWorkerPPS  []float64 `json:"per_worker_plies_per_sec"`
+	PerWorkerGPS  []float64 `json:"per_worker_games_per_sec"`
+	MeanGameLen   float64   `json:"mean_plies_per_game"`
+	GoVersion     string    `json:"go_version"`
+	GOMAXPROCS    int       `json:"gomaxprocs"`
+	AllocsPerGame float64   `json:"allocs_per_game"`
+}
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bench", "-game G [-seconds S] [-workers N] [-layout L] [-rules k=v,...] [-json]",
+		"fairplay bench -game katarenga -seconds 5 -workers 1",
+		"fairplay bench -game baran -json")
+	var gf gameFlags
+	gf.register(fs, false)
+	seconds := fs.Float64("seconds", 3, "how long to play")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers, each playing its own games")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	seed := fs.Uint64("seed", 1, "master seed")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if *seconds <= 0 || *seconds > 3600 {
+		return usagef("-seconds %v: want more than 0 and at most 3600", *seconds)
+	}
+	if *workers < 1 || *workers > 1024 {
+		return usagef("-workers %d: want 1..1024", *workers)
+	}
+	gm, _, err := gf.build()
+	if err != nil {
+		return err
+	}
+	type tally struct{ games, plies int64 }
+	res := make([]tally, *workers)
+	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < *workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			firsts := gm.FirstColours()
+			states := make([]engine.State, len(firsts))
+			for i, f := range firsts {
+				states[i] = gm.Start(f)
+			}
+			r := engine.NewRand(engine.Derive(*seed, uint64(w)))
+			buf := make([]engine.Action, 0, engine.MaxActions)
+			var t tally
+			for n := 0; ; n++ {
+				if n&63 == 0 && (time.Now().After(deadline) || ctx.Err() != nil) {
+					break
+				}
+				s := states[n%len(states)]
+				s.Reset()
+				_, plies := engine.Playout(s, r, buf)
+				t.games++
+				t.plies += int64(plies)
+			}
+			res[w] = t
+		}(w)
+	}
+	wg.Wait()
+	el := time.Since(t0).Seconds()
+	runtime.ReadMemStats(&ms1)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	out := BenchResult{Game: gm.Name(), Rules: gm.Rules(), Layout: gm.Layout(), Workers: *workers, Seconds: el,
+		GoVersion: runtime.Version(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
+	for _, t := range res {
+		out.Games += t.games
+		out.Plies += t.plies
+		out.PerWorkerPPS = append(out.PerWorkerPPS, float64(t.plies)/el)
+		out.PerWorkerGPS = append(out.PerWorkerGPS, float64(t.games)/el)
+	}
+	out.PliesPerSec, out.GamesPerSec = float64(out.Plies)/el, float64(out.Games)/el
+	if out.Games > 0 {
+		out.MeanGameLen = float64(out.Plies) / float64(out.Games)
+		out.AllocsPerGame = float64(ms1.Mallocs-ms0.Mallocs) / float64(out.Games)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(stdout, "game %s  rules %s", out.Game, out.Rules)
+	if out.Layout != "" {
+		fmt.Fprintf(stdout, "  layout %s", out.Layout)
+	}
+	fmt.Fprintf(stdout, "\nuniform random self-play, %d worker(s), %.1f s, GOMAXPROCS %d\n", out.Workers, el, out.GOMAXPROCS)
+	fmt.Fprintf(stdout, "%-8s %14s %12s\n", "worker", "plies/s", "games/s")
+	for w := range res {
+		fmt.Fprintf(stdout, "%-8d %14.0f %12.0f\n", w, out.PerWorkerPPS[w], out.PerWorkerGPS[w])
+	}
+	fmt.Fprintf(stdout, "%-8s %14.0f %12.0f\n", "total", out.PliesPerSec, out.GamesPerSec)
+	fmt.Fprintf(stdout, "%d games, %d plies, %.1f plies/game, %.3f allocations/game\n", out.Games, out.Plies, out.MeanGameLen, out.AllocsPerGame)
+	return nil
+}

@@ -1,0 +1,128 @@
+// Command fairplay is the toolkit's one binary: rules tools (perft, moves, layout, show),
+// speed (bench) and self-play experiments (play, merge). main only wires arguments, standard
+// streams and signals into run, which tests call directly.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// usageError is a bad command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// errInterrupted reports a run stopped by a signal: exit code 130.
+var errInterrupted = errors.New("interrupted")
+
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"perft":  {"count action sequences to a depth (rules check)", runPerft},
+		"moves":  {"list the legal actions of a position", runMoves},
+		"layout": {"identify a Katarenga layout: index, layout string, colour grid", runLayout},
+		"show":   {"draw a position as text", runShow},
+		"bench":  {"uniform random self-play speed: plies/s and games/s", runBench},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// exitCode prints err (if any) and maps it to the exit status: 0 ok, 2 usage, 130 interrupted,
+// 1 any other failure.
+func exitCode(err error, stderr io.Writer) int {
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, "fairplay: interrupted")
+		return 130
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "fairplay:", err)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "fairplay:", err)
+		return 1
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stdout)
+		if len(args) == 0 {
+			return usagef("missing subcommand")
+		}
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		return usagef("unknown subcommand %q (run 'fairplay help' for the list)", args[0])
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "fairplay: self-play research toolkit for Baran and Katarenga")
+	fmt.Fprintln(w, "\nUsage: fairplay <subcommand> [flags]   (fairplay <subcommand> -h for its flags and examples)")
+	fmt.Fprintln(w, "\nSubcommands:")
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+}
+
+// newFlags makes a flag set whose -h prints the usage line, the flags and examples.
+func newFlags(name, usage string, examples ...string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: fairplay %s %s\n\nFlags:\n", name, usage)
+		fs.PrintDefaults()
+		if len(examples) > 0 {
+			fmt.Fprintf(w, "\nExamples:\n  %s\n", strings.Join(examples, "\n  "))
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args; errors become usage errors; -h returns flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/baran"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// gameFlags are the flags that select a game, its rules and a position.
+type gameFlags struct {
+	game, rules, layout, tiles, pos string
+}
+
+func (g *gameFlags) register(fs *flag.FlagSet, withPos bool) {
+	fs.StringVar(&g.game, "game", "katarenga", "game: baran or katarenga")
+	fs.StringVar(&g.rules, "rules", "", "rule switches name=value,... (empty: the published rules)")
+	fs.StringVar(&g.layout, "layout", "", "Katarenga layout: index, layout string or colour grid (default 0)")
+	fs.StringVar(&g.tiles, "tiles", "", "Katarenga tile set file (default: the published tiles)")
+	if withPos {
+		fs.StringVar(&g.pos, "pos", "", "position in the game's notation (default: the start position)")
+	}
+}
+
+// build configures the game and the position; errors are usage errors naming the bad value.
+func (g *gameFlags) build() (*games.Game, engine.State, error) {
+	var ts *katarenga.TileSet
+	if g.tiles != "" {
+		t, err := katarenga.LoadTiles(g.tiles)
+		if err != nil {
+			return nil, nil, usagef("-tiles: %v", err)
+		}
+		ts = &t
+	}
+	layout := g.layout
+	if g.game == "katarenga" && g.pos != "" && layout == "" {
+		layout = "0" // the position carries its own colours
+	}
+	gm, err := games.New(g.game, g.rules, layout, ts)
+	if err != nil {
+		return nil, nil, usageError{err.Error()}
+	}
+	if g.pos == "" {
+		return gm, gm.Start(0), nil
+	}
+	if g.layout != "" {
+		return nil, nil, usagef("give -pos or -layout, not both (a Katarenga position carries its colours)")
+	}
+	st, err := gm.ParsePosition(g.pos)
+	if err != nil {
+		return nil, nil, usagef("-pos: %v", err)
+	}
+	return gm, st, nil
+}
+
+// Perft counts the action sequences of length depth from s.
+func Perft(s engine.State, depth int, bufs [][]engine.Action) uint64 {
+	moves := s.Legal(bufs[depth][:0])
+	bufs[depth] = moves
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for _, a := range moves {
+		s.Apply(a)
+		n += Perft(s, depth-1, bufs)
+		s.Undo()
+	}
+	return n
+}
+
+func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("perft", "-game baran|katarenga [-pos P | -layout L] [-rules k=v,...] -depth N",
+		"fairplay perft -game baran -depth 4",
+		"fairplay perft -game katarenga -layout C13-A02-D10-B01 -depth 3",
+		"fairplay perft -game baran -rules capture=strict -pos '6k/7/7/2w4/2W4/7/K6 r - 0' -depth 2")
+	var gf gameFlags
+	gf.register(fs, true)
+	depth := fs.Int("depth", 0, "deepest depth to count (each depth 1..N gets a line)")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 20 {
+		return usagef("-depth %d: want 1..20", *depth)
+	}
+	_, st, err := gf.build()
+	if err != nil {
+		return err
+	}
+	bufs := make([][]engine.Action, *depth+1)
+	for i := range bufs {
+		bufs[i] = make([]engine.Action, 0, 512)
+	}
+	for d := 1; d <= *depth; d++ {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		t0 := time.Now()
+		n := Perft(st, d, bufs)
+		el := time.Since(t0)
+		fmt.Fprintf(stdout, "%d %d\n", d, n)
+		fmt.Fprintf(stderr, "depth %d: %d nodes in %v (%.1f M nodes/s)\n", d, n, el.Round(time.Microsecond), float64(n)/el.Seconds()/1e6)
+	}
+	return nil
+}
+
+func runMoves(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("moves", "-game G [-pos P | -layout L] [-rules k=v,...]",
+		"fairplay moves -game baran",
+		"fairplay moves -game katarenga -layout 17")
+	var gf gameFlags
+	gf.register(fs, true)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	_, st, err := gf.build()
+	if err != nil {
+		return err
+	}
+	for _, a := range st.Legal(nil) {
+		fmt.Fprintln(stdout, st.FormatAction(a))
+	}
+	if s := st.Status(); s.Over {
+		fmt.Fprintf(stderr, "game over: %s\n", describeStatus(s, st))
+	}
+	return nil
+}
+
+func describeStatus(s engine.Status, st engine.State) string {
+	names := [2]string{"red", "black"}
+	if st.Game() == "katarenga" {
+		names = [2]string{"white", "black"}
+	}
+	if s.Winner == engine.NoPlayer {
+		return "draw by " + s.Reason.String()
+	}
+	return names[s.Winner] + " wins by " + s.Reason.String()
+}
+
+func runLayout(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("layout", "-layout L [-tiles FILE]",
+		"fairplay layout -layout 0",
+		"fairplay layout -layout C13-A02-D10-B01",
+		"fairplay layout -layout rybgrygb/grgbgyry/yybrbbgr/bgryyrbg/rgbyrgby/yygryybr/bbrgbgrg/grybgryb")
+	layout := fs.String("layout", "", "a layout index, layout string or colour grid")
+	tiles := fs.String("tiles", "", "tile set file (default: the published tiles)")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	ts := &katarenga.DefaultTiles
+	if *tiles != "" {
+		t, err := katarenga.LoadTiles(*tiles)
+		if err != nil {
+			return usagef("-tiles: %v", err)
+		}
+		ts = &t
+	}
+	if *layout == "" {
+		return usagef("-layout: missing (want an index 0..%d, a layout string or a colour grid)", katarenga.NumPlacements-1)
+	}
+	l, err := ts.ParseLayout(*layout)
+	if err != nil {
+		return usagef("-layout: %v", err)
+	}
+	fmt.Fprintln(stdout, l)
+	return nil
+}
+
+func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("show", "-game G [-pos P | -layout L]",
+		"fairplay show -game baran",
+		"fairplay show -game katarenga -layout 98303")
+	var gf gameFlags
+	gf.register(fs, true)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	_, st, err := gf.build()
+	if err != nil {
+		return err
+	}
+	switch s := st.(type) {
+	case *baran.State:
+		fmt.Fprint(stdout, baran.Draw(s))
+	case *katarenga.State:
+		fmt.Fprint(stdout, katarenga.Draw(s))
+	}
+	if stt := st.Status(); stt.Over {
+		fmt.Fprintf(stdout, "game over: %s\n", describeStatus(stt, st))
+	}
+	fmt.Fprintln(stdout, strings.TrimSpace(st.String()))
+	return nil
+}
