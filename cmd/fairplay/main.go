@@ -40,6 +40,7 @@ func init() {
 		"layout": {"identify a Katarenga layout: index, layout string, colour grid", runLayout},
 		"show":   {"draw a position as text", runShow},
 		"bench":  {"uniform random self-play speed: plies/s and games/s", runBench},
+		"play":   {"play a match in colour-swapped pairs and report statistics", runPlay},
 	}
 }
 

@@ -1,0 +1,158 @@
+// Package agents holds the players: each sees only the engine contract (engine.State), gets a
+// per-game random source, and keeps its mutable state per game so concurrent games never share
+// anything mutable. Agents are named by spec strings such as "random" or "alphabeta:depth=4".
+package agents
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// Player chooses actions in one game. A Player is used by one goroutine only.
+type Player interface {
+	// Choose returns one of legal (the non-empty list of legal actions of s). An error makes the
+	// player forfeit the game (for example an external program that crashed).
+	Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error)
+}
+
+// Closer is implemented by players that hold resources (external programs).
+type Closer interface{ Close() error }
+
+// Agent is a configured kind of player: it makes a fresh Player for each game.
+type Agent interface {
+	// Spec is the canonical spec string, parameters included.
+	Spec() string
+	// NewPlayer makes a player for one game of the named game.
+	NewPlayer(game string) (Player, error)
+	// Reproducible reports whether the agent's choices depend only on the position and the
+	// random source (false for wall-clock budgets and external programs).
+	Reproducible() bool
+}
+
+// Param documents one parameter of an agent.
+type Param struct{ Name, Default, Doc string }
+
+// Kind documents an agent kind and builds agents from parameters.
+type Kind struct {
+	Name   string
+	Doc    string
+	Params []Param
+	build  func(p Params) (Agent, error)
+}
+
+var kinds = map[string]Kind{}
+
+func register(k Kind) { kinds[k.Name] = k }
+
+// Kinds lists the agent kinds in name order.
+func Kinds() []Kind {
+	var out []Kind
+	for _, k := range kinds {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Params are an agent's parameters after defaults, by name.
+type Params struct {
+	kind string
+	vals map[string]string
+}
+
+// String returns the parameter as given or defaulted.
+func (p Params) String(name string) string { return p.vals[name] }
+
+// Int reads an integer parameter within [lo, hi].
+func (p Params) Int(name string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(p.vals[name])
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("agent %s: %s=%q: want an integer %d..%d", p.kind, name, p.vals[name], lo, hi)
+	}
+	return n, nil
+}
+
+// Float reads a number parameter within [lo, hi].
+func (p Params) Float(name string, lo, hi float64) (float64, error) {
+	x, err := strconv.ParseFloat(p.vals[name], 64)
+	if err != nil || x < lo || x > hi {
+		return 0, fmt.Errorf("agent %s: %s=%q: want a number from %g to %g", p.kind, name, p.vals[name], lo, hi)
+	}
+	return x, nil
+}
+
+// canonical prints kind:name=value,... with every parameter, in declaration order.
+func (p Params) canonical(k Kind) string {
+	if len(k.Params) == 0 {
+		return k.Name
+	}
+	parts := make([]string, len(k.Params))
+	for i, d := range k.Params {
+		parts[i] = d.Name + "=" + p.vals[d.Name]
+	}
+	return k.Name + ":" + strings.Join(parts, ",")
+}
+
+// Parse reads an agent spec "kind[:name=value,...]".
+func Parse(spec string) (Agent, error) {
+	spec = strings.TrimSpace(spec)
+	name, rest, _ := strings.Cut(spec, ":")
+	k, ok := kinds[name]
+	if !ok {
+		var names []string
+		for _, k := range Kinds() {
+			names = append(names, k.Name)
+		}
+		return nil, fmt.Errorf("unknown agent %q (want one of %s; run 'fairplay agents')", name, strings.Join(names, ", "))
+	}
+	p := Params{kind: name, vals: map[string]string{}}
+	for _, d := range k.Params {
+		p.vals[d.Name] = d.Default
+	}
+	if rest != "" {
+		for _, item := range strings.Split(rest, ",") {
+			n, v, ok := strings.Cut(item, "=")
+			if !ok {
+				return nil, fmt.Errorf("agent %s: parameter %q: want name=value", name, item)
+			}
+			if _, known := p.vals[n]; !known {
+				var valid []string
+				for _, d := range k.Params {
+					valid = append(valid, d.Name)
+				}
+				if len(valid) == 0 {
+					return nil, fmt.Errorf("agent %s takes no parameters (got %q)", name, n)
+				}
+				return nil, fmt.Errorf("agent %s: unknown parameter %q (valid: %s)", name, n, strings.Join(valid, ", "))
+			}
+			p.vals[n] = v
+		}
+	}
+	return k.build(p)
+}
+
+// Random picks uniformly among the distinct legal actions.
+type Random struct{}
+
+func init() {
+	register(Kind{Name: "random", Doc: "uniformly random among the distinct legal actions",
+		build: func(Params) (Agent, error) { return Random{}, nil }})
+}
+
+// Spec returns "random".
+func (Random) Spec() string { return "random" }
+
+// NewPlayer returns the stateless random player.
+func (Random) NewPlayer(string) (Player, error) { return Random{}, nil }
+
+// Reproducible is true.
+func (Random) Reproducible() bool { return true }
+
+// Choose picks uniformly.
+func (Random) Choose(_ engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
+	return legal[r.IntN(len(legal))], nil
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// runFlags are the flags every long-running subcommand shares.
+type runFlags struct {
+	seed     uint64
+	workers  int
+	out      string
+	resume   string
+	progress string
+	shard    string
+	shards   int
+}
+
+func (r *runFlags) register(fs *flag.FlagSet) {
+	fs.Uint64Var(&r.seed, "seed", 1, "master seed: game i is a pure function of (configuration, seed, i)")
+	fs.IntVar(&r.workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
+	fs.StringVar(&r.out, "out", "", "output directory (default: a new directory named after the run)")
+	fs.StringVar(&r.resume, "resume", "", "finish the interrupted run in this directory")
+	fs.StringVar(&r.progress, "progress", "auto", "progress display on stderr: auto (bar on a terminal, periodic lines otherwise), always, never")
+	fs.StringVar(&r.shard, "shard", "", "play only shard i of M (i/M, 0-based); falls back to JOB_COMPLETION_INDEX with -shards, or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+	fs.IntVar(&r.shards, "shards", 0, "the shard count M when the index comes from JOB_COMPLETION_INDEX")
+}
+
+// check validates the shared flags and resolves the shard.
+func (r *runFlags) check(getenv func(string) string) (experiments.Shard, error) {
+	if r.workers < 1 || r.workers > 4096 {
+		return experiments.Shard{}, usagef("-workers %d: want 1..4096", r.workers)
+	}
+	switch r.progress {
+	case "auto", "always", "never":
+	default:
+		return experiments.Shard{}, usagef("-progress %q: want auto, always or never", r.progress)
+	}
+	return resolveShard(r.shard, r.shards, getenv)
+}
+
+func resolveShard(spec string, shards int, getenv func(string) string) (experiments.Shard, error) {
+	parse := func(i, m string, what string) (experiments.Shard, error) {
+		a, err1 := strconv.Atoi(strings.TrimSpace(i))
+		b, err2 := strconv.Atoi(strings.TrimSpace(m))
+		if err1 != nil || err2 != nil || b < 1 || a < 0 || a >= b {
+			return experiments.Shard{}, usagef("%s %q: want i/M with 0 <= i < M", what, i+"/"+m)
+		}
+		return experiments.Shard{Index: a, Count: b}, nil
+	}
+	if spec != "" {
+		i, m, ok := strings.Cut(spec, "/")
+		if !ok {
+			return experiments.Shard{}, usagef("-shard %q: want i/M with 0 <= i < M", spec)
+		}
+		return parse(i, m, "-shard")
+	}
+	if v := getenv("JOB_COMPLETION_INDEX"); v != "" && shards > 0 {
+		return parse(v, strconv.Itoa(shards), "JOB_COMPLETION_INDEX/-shards")
+	}
+	if shards < 0 {
+		return experiments.Shard{}, usagef("-shards %d: want a positive count", shards)
+	}
+	if id, n := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"); id != "" && n != "" {
+		return parse(id, n, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+	}
+	return experiments.Shard{Index: 0, Count: 1}, nil
+}
+
+// outDir picks and checks the output directory: a new one named after the run by default.
+func outDir(out, name string) (string, error) {
+	if out == "" {
+		base := fmt.Sprintf("fairplay-%s-%s", name, time.Now().Format("20060102-150405"))
+		out = base
+		for k := 2; ; k++ {
+			if _, err := os.Stat(out); os.IsNotExist(err) {
+				break
+			}
+			out = fmt.Sprintf("%s-%d", base, k)
+		}
+	}
+	if err := experiments.CheckDir(out); err != nil {
+		return "", usageError{err.Error()}
+	}
+	return out, nil
+}
+
+// loadResume reads the configuration of an interrupted run.
+func loadResume(dir string, cfg any) (*results.Manifest, error) {
+	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, usagef("-resume %s: %v", dir, err)
+	}
+	if err := json.Unmarshal(man.Config, cfg); err != nil {
+		return nil, usagef("-resume %s: manifest config: %v", dir, err)
+	}
+	return man, nil
+}
+
+// onlyRunFlags rejects configuration flags given together with -resume.
+func onlyRunFlags(fs *flag.FlagSet) error {
+	var bad []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "resume", "workers", "progress":
+		default:
+			bad = append(bad, "-"+f.Name)
+		}
+	})
+	if len(bad) > 0 {
+		return usagef("with -resume the configuration comes from the run's manifest.json; drop %s", strings.Join(bad, " "))
+	}
+	return nil
+}
+
+func tilesFor(text string) (*katarenga.TileSet, error) {
+	if text == "" {
+		return nil, nil
+	}
+	ts, err := katarenga.ParseTiles(text)
+	if err != nil {
+		return nil, err
+	}
+	return &ts, nil
+}
+
+func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never]",
+		"fairplay play                                   # first-player balance of Katarenga layout 0, random agents, 200000 games",
+		"fairplay play -game baran -rules capture=strict -games 100000 -out baran-strict",
+		"fairplay play -game katarenga -layout 1234 -a random -b random -games 20000 -shard 0/4 -out part0",
+		"fairplay play -resume baran-strict               # finish an interrupted run")
+	var gf gameFlags
+	gf.register(fs, false)
+	a := fs.String("a", "random", "agent A (run 'fairplay agents' for the list)")
+	b := fs.String("b", "random", "agent B")
+	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
+	var rf runFlags
+	rf.register(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	shard, err := rf.check(os.Getenv)
+	if err != nil {
+		return err
+	}
+	var cfg experiments.MatchConfig
+	dir := rf.resume
+	if dir != "" {
+		if err := onlyRunFlags(fs); err != nil {
+			return err
+		}
+		man, err := loadResume(dir, &cfg)
+		if err != nil {
+			return err
+		}
+		if man.Status == "complete" {
+			fmt.Fprintf(stderr, "%s: the run is already complete (%d games)\n", dir, man.Completed)
+			return nil
+		}
+		shard = experiments.Shard{Index: man.Shard, Count: man.Shards}
+	} else {
+		if *n <= 0 {
+			return usagef("-games %d: want a positive number", *n)
+		}
+		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
+			Games: *n + *n%2, Seed: rf.seed}
+		if gf.tiles != "" {
+			t, err := os.ReadFile(gf.tiles)
+			if err != nil {
+				return usagef("-tiles: %v", err)
+			}
+			cfg.Tiles = string(t)
+		}
+	}
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return usagef("-tiles: %v", err)
+	}
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	m, err := experiments.NewMatch(cfg, gm)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if dir == "" {
+		if dir, err = outDir(rf.out, "play-"+cfg.Game); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "fairplay play: %s, %d games (shard %d/%d), seed %d -> %s\n", m.Title(), m.Cfg.Games, shard.Index, shard.Count, m.Cfg.Seed, dir)
+	out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\n%d of %d games in %s (%s)\n\n", m.Title(), out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
+	results.WriteTable(stdout, out.Summary.Stats())
+	if out.Interrupted {
+		fmt.Fprintf(stderr, "interrupted: %d finished games kept; finish with: fairplay play -resume %s\n", out.Manifest.Completed, dir)
+		return errInterrupted
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+// Package experiments holds what to run: the parallel deterministic game runner and the
+// matches built on it. Game i of a run is a pure function of (configuration, master seed, i):
+// workers, shards, interruptions and resumption never change a game.
+package experiments
+
+import (
+	"fmt"
+
+	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// MatchConfig is everything that decides a match's games. Its canonical JSON is hashed into
+// the manifest; shards and resumptions must agree on it.
+type MatchConfig struct {
+	Game   string `json:"game"`
+	Rules  string `json:"rules"`  // canonical, every switch named
+	Layout string `json:"layout"` // Katarenga layout (index, or colour grid for custom boards)
+	Tiles  string `json:"tiles"`  // the Katarenga tile set text ("" for the published set)
+	A      string `json:"a"`      // canonical agent specs
+	B      string `json:"b"`
+	Games  int64  `json:"games"` // planned games: an even number (colour-swapped pairs)
+	Seed   uint64 `json:"seed"`
+}
+
+// Match is a configured match ready to play games by index.
+type Match struct {
+	Cfg      MatchConfig
+	game     *games.Game
+	a, b     agents.Agent
+	counters []string
+}
+
+// NewMatch checks a configuration and prepares its game and agents. Errors name the bad value.
+func NewMatch(cfg MatchConfig, gm *games.Game) (*Match, error) {
+	if cfg.Games <= 0 || cfg.Games%2 != 0 {
+		return nil, fmt.Errorf("games %d: want a positive even number (colour-swapped pairs)", cfg.Games)
+	}
+	a, err := agents.Parse(cfg.A)
+	if err != nil {
+		return nil, err
+	}
+	b, err := agents.Parse(cfg.B)
+	if err != nil {
+		return nil, err
+	}
+	m := &Match{Cfg: cfg, game: gm, a: a, b: b}
+	m.Cfg.A, m.Cfg.B = a.Spec(), b.Spec()
+	m.Cfg.Rules, m.Cfg.Layout = gm.Rules(), gm.Layout()
+	st := gm.Start(gm.FirstColours()[0])
+	if s, ok := st.(engine.Stats); ok {
+		m.counters = s.CounterNames()
+	}
+	return m, nil
+}
+
+// Counters names the game-specific counter columns.
+func (m *Match) Counters() []string { return m.counters }
+
+// Reproducible reports whether both agents are reproducible.
+func (m *Match) Reproducible() bool { return m.a.Reproducible() && m.b.Reproducible() }
+
+// Title describes the match for plots and tables.
+func (m *Match) Title() string {
+	t := m.Cfg.Game
+	if m.Cfg.Layout != "" {
+		t += " layout " + m.Cfg.Layout
+	}
+	return t + ": " + m.Cfg.A + " vs " + m.Cfg.B
+}
+
+// worker holds one goroutine's reusable game states and buffers.
+type worker struct {
+	states map[engine.Player]engine.State
+	buf    []engine.Action
+	cnt    []int64
+}
+
+func (m *Match) newWorker() *worker {
+	w := &worker{states: map[engine.Player]engine.State{}, buf: make([]engine.Action, 0, engine.MaxActions)}
+	for _, c := range m.game.FirstColours() {
+		w.states[c] = m.game.Start(c)
+	}
+	return w
+}
+
+// play plays game i. It returns ok false if stop reported true before the game ended (the game
+// is then abandoned, not recorded).
+func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool) {
+	pair := i / 2
+	seed := engine.Derive(m.Cfg.Seed, uint64(pair))
+	aFirst := i%2 == 0
+	firsts := m.game.FirstColours()
+	firstColour := firsts[pair%int64(len(firsts))]
+	s := w.states[firstColour]
+	s.Reset()
+	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: m.Cfg.Layout,
+		Rules: m.Cfg.Rules, FirstColour: m.game.ColourNames()[firstColour]}
+	// Each agent draws from its own stream of the pair's seed material, the same stream in both
+	// games of the pair.
+	ra, rb := engine.NewRand(engine.Derive(seed, 1)), engine.NewRand(engine.Derive(seed, 2))
+	pa, errA := m.a.NewPlayer(m.Cfg.Game)
+	pb, errB := m.b.NewPlayer(m.Cfg.Game)
+	defer closePlayer(pa)
+	defer closePlayer(pb)
+	players := [2]agents.Player{pa, pb}
+	rands := [2]*engine.Rand{ra, rb}
+	errs := [2]error{errA, errB}
+	seat := [2]int{0, 1} // seat[k]: agent index (0 A, 1 B) of the k-th mover
+	rec.FirstAgent, rec.SecondAgent, rec.FirstIs = m.Cfg.A, m.Cfg.B, "a"
+	if !aFirst {
+		seat = [2]int{1, 0}
+		rec.FirstAgent, rec.SecondAgent, rec.FirstIs = m.Cfg.B, m.Cfg.A, "b"
+	}
+	forfeit := -1 // the mover index (0 first, 1 second) that forfeited
+	for {
+		if stop() {
+			return rec, false
+		}
+		w.buf = s.Legal(w.buf[:0])
+		if len(w.buf) == 0 {
+			break
+		}
+		rec.LegalTotal += int64(len(w.buf))
+		k := 0
+		if s.ToMove() != firstColour {
+			k = 1
+		}
+		ag := seat[k]
+		if errs[ag] != nil {
+			forfeit = k
+			break
+		}
+		act, err := players[ag].Choose(s, w.buf, rands[ag])
+		if err != nil {
+			forfeit = k
+			break
+		}
+		s.Apply(act)
+	}
+	rec.Plies = s.Ply()
+	if forfeit >= 0 {
+		rec.Reason = engine.Forfeit
+		rec.Winner = []string{"second", "first"}[forfeit]
+	} else {
+		st := s.Status()
+		rec.Reason = st.Reason
+		switch st.Winner {
+		case engine.NoPlayer:
+			rec.Winner = "draw"
+		case firstColour:
+			rec.Winner = "first"
+		default:
+			rec.Winner = "second"
+		}
+	}
+	if c, ok := s.(engine.Stats); ok {
+		w.cnt = c.Counters(w.cnt[:0])
+		rec.Counters = append([]int64(nil), w.cnt...)
+	}
+	return rec, true
+}
+
+func closePlayer(p agents.Player) {
+	if c, ok := p.(agents.Closer); ok {
+		c.Close()
+	}
+}

@@ -1,0 +1,183 @@
+package experiments
+
+import (
+	"context"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// Bitset marks game indices relative to a start index.
+type Bitset []uint64
+
+// NewBitset holds n bits.
+func NewBitset(n int64) Bitset { return make(Bitset, (n+63)/64) }
+
+// Set marks bit i.
+func (b Bitset) Set(i int64) { b[i>>6] |= 1 << (i & 63) }
+
+// Has reports bit i.
+func (b Bitset) Has(i int64) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+
+// RecordSource yields records in increasing game order, io.EOF at the end.
+type RecordSource interface {
+	Read() (*results.Record, error)
+}
+
+// Plan says which games a run must play: every index in [Start, End) not marked in Done (Done
+// may be nil), and the already finished records (Old, in order) to merge into the output.
+type Plan struct {
+	Start, End int64
+	Done       Bitset
+	Old        RecordSource
+}
+
+// Player plays game i; ok is false when stop said so before the game ended.
+type gamePlayer interface {
+	newWorker() *worker
+	play(w *worker, i int64, stop func() bool) (results.Record, bool)
+}
+
+type chunk struct {
+	seq  int
+	idx  []int64
+	recs []results.Record
+}
+
+// Run plays the plan's games on workers goroutines and hands every finished game, the old ones
+// merged in, to sink in increasing game order. On cancellation of ctx it stops dispatching,
+// abandons games in progress, and still delivers every finished game. done counts finished new
+// games as they finish (for progress displays). It returns whether the run was interrupted.
+func Run(ctx context.Context, m *Match, plan Plan, workers int, done *atomic.Int64, sink func(*results.Record) error) (interrupted bool, err error) {
+	return run(ctx, m, plan, workers, done, sink)
+}
+
+func run(ctx context.Context, gp gamePlayer, plan Plan, workers int, done *atomic.Int64, sink func(*results.Record) error) (bool, error) {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	todo := plan.End - plan.Start
+	size := todo / int64(workers*64)
+	size = max(1, min(size, 64))
+	jobs := make(chan *chunk)
+	out := make(chan *chunk, workers)
+	tokens := make(chan struct{}, 4*workers) // bounds chunks in flight or waiting to be written
+	stopped := func() bool { return ctx.Err() != nil }
+
+	go func() { // dispatcher
+		defer close(jobs)
+		seq := 0
+		cur := &chunk{}
+		send := func() bool {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return false
+			}
+			cur.seq = seq
+			seq++
+			select {
+			case jobs <- cur:
+			case <-ctx.Done():
+				<-tokens
+				return false
+			}
+			cur = &chunk{}
+			return true
+		}
+		for i := plan.Start; i < plan.End; i++ {
+			if plan.Done != nil && plan.Done.Has(i-plan.Start) {
+				continue
+			}
+			cur.idx = append(cur.idx, i)
+			if int64(len(cur.idx)) == size && !send() {
+				return
+			}
+		}
+		if len(cur.idx) > 0 {
+			send()
+		}
+	}()
+
+	var wg sync.WaitGroup
+	for k := 0; k < workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := gp.newWorker()
+			for c := range jobs {
+				for _, i := range c.idx {
+					rec, ok := gp.play(w, i, stopped)
+					if !ok {
+						break
+					}
+					c.recs = append(c.recs, rec)
+					if done != nil {
+						done.Add(1)
+					}
+				}
+				out <- c
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+
+	// Collector: emit chunks in dispatch order, merging the old records in.
+	var oldNext *results.Record
+	oldErr := error(nil)
+	readOld := func() {
+		if plan.Old == nil || oldErr != nil {
+			oldNext = nil
+			return
+		}
+		r, err := plan.Old.Read()
+		if err != nil {
+			if err != io.EOF {
+				oldErr = err
+			}
+			oldNext = nil
+			return
+		}
+		oldNext = r
+	}
+	readOld()
+	var sinkErr error
+	emit := func(r *results.Record) {
+		if sinkErr == nil {
+			sinkErr = sink(r)
+		}
+	}
+	flushOld := func(before int64) {
+		for oldNext != nil && oldNext.Game < before {
+			emit(oldNext)
+			readOld()
+		}
+	}
+	pending := map[int]*chunk{}
+	next := 0
+	for c := range out {
+		pending[c.seq] = c
+		for {
+			c, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			for i := range c.recs {
+				flushOld(c.recs[i].Game)
+				emit(&c.recs[i])
+			}
+			<-tokens
+		}
+	}
+	flushOld(math.MaxInt64)
+	if oldErr != nil {
+		return stopped(), oldErr
+	}
+	return stopped(), sinkErr
+}

@@ -1,0 +1,229 @@
+package experiments
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// Shard selects a contiguous block of a run's pairs: shard Index of Count.
+type Shard struct{ Index, Count int }
+
+// Range returns the games [start, end) of shard s of a run of games games (whole pairs).
+func (s Shard) Range(games int64) (int64, int64) {
+	pairs := games / 2
+	lo := pairs * int64(s.Index) / int64(s.Count)
+	hi := pairs * int64(s.Index+1) / int64(s.Count)
+	return 2 * lo, 2 * hi
+}
+
+// Session is where and how a run writes: its directory, worker count, progress display and
+// the command line recorded in the manifest.
+type Session struct {
+	Dir      string
+	Resume   bool
+	Workers  int
+	Progress string // auto, always or never
+	Stderr   io.Writer
+	Args     []string
+	Shard    Shard
+}
+
+// Outcome is what a finished (or interrupted) session produced.
+type Outcome struct {
+	Summary     *results.Summary
+	Manifest    *results.Manifest
+	Interrupted bool
+}
+
+// ErrDirNotEmpty is returned by CheckDir for an existing non-empty directory.
+var ErrDirNotEmpty = errors.New("exists and is not empty (give -resume to finish it, or another -out)")
+
+// CheckDir makes sure dir can take a new run: it must not exist, or be empty, and be writable.
+// It creates dir. Nothing else is written.
+func CheckDir(dir string) error {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return fmt.Errorf("output directory %s %w", dir, ErrDirNotEmpty)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	probe := filepath.Join(dir, ".write-test")
+	if err := os.WriteFile(probe, nil, 0o644); err != nil {
+		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
+	}
+	return os.Remove(probe)
+}
+
+// csvSource reads records from a games.csv file.
+type csvSource struct {
+	f *os.File
+	r *results.CSVReader
+}
+
+func openCSV(path string) (*csvSource, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := results.NewCSVReader(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &csvSource{f, r}, nil
+}
+
+func (c *csvSource) Read() (*results.Record, error) { return c.r.Read() }
+
+// RunMatch plays a match's games (this session's shard) into s.Dir: games.csv, summary.csv,
+// plots and manifest.json. With s.Resume, the games already in s.Dir/games.csv are kept and only
+// the missing ones are played; the result equals an uninterrupted run.
+func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
+	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
+	if err != nil {
+		return nil, err
+	}
+	start, end := s.Shard.Range(m.Cfg.Games)
+	man := results.NewManifest(s.Args)
+	man.Config, man.ConfigSHA256 = cfgJSON, cfgHash
+	man.Seed = fmt.Sprintf("%d", m.Cfg.Seed)
+	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
+	man.Planned, man.Workers, man.Reproducible = end-start, s.Workers, m.Reproducible()
+	man.Started = time.Now().UTC()
+
+	gamesPath := filepath.Join(s.Dir, "games.csv")
+	plan := Plan{Start: start, End: end}
+	var already int64
+	if s.Resume {
+		if _, err := os.Stat(gamesPath); err == nil {
+			plan.Done = NewBitset(end - start)
+			src, err := openCSV(gamesPath)
+			if err != nil {
+				return nil, err
+			}
+			for {
+				r, err := src.Read()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					src.f.Close()
+					return nil, fmt.Errorf("%s: %w", gamesPath, err)
+				}
+				if r.Game < start || r.Game >= end || plan.Done.Has(r.Game-start) {
+					src.f.Close()
+					return nil, fmt.Errorf("%s: game %d is outside this run or repeated", gamesPath, r.Game)
+				}
+				plan.Done.Set(r.Game - start)
+				already++
+			}
+			src.f.Close()
+			old, err := openCSV(gamesPath)
+			if err != nil {
+				return nil, err
+			}
+			defer old.f.Close()
+			plan.Old = old
+		}
+	}
+
+	tmpPath := gamesPath + ".tmp"
+	f, err := os.Create(tmpPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	cw, err := results.NewCSVWriter(bw, m.Counters())
+	if err != nil {
+		return nil, err
+	}
+	sum := results.NewSummary(m.Counters())
+	var plies int64
+	sink := func(r *results.Record) error {
+		sum.Add(r)
+		plies += int64(r.Plies)
+		return cw.Write(r)
+	}
+
+	var done atomic.Int64
+	stopProgress := startProgress(s.Progress, s.Stderr, end-start-already, &done)
+	t0 := time.Now()
+	interrupted, err := run(ctx, m, plan, s.Workers, &done, sink)
+	stopProgress()
+	if err != nil {
+		return nil, err
+	}
+	if err := cw.Flush(); err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	if plan.Old != nil {
+		plan.Old.(*csvSource).f.Close()
+	}
+	if err := os.Rename(tmpPath, gamesPath); err != nil {
+		return nil, err
+	}
+	elapsed := time.Since(t0).Seconds()
+	man.Completed = sum.N
+	man.Status = "complete"
+	if man.Completed < man.Planned {
+		man.Status = "interrupted"
+	}
+	man.Ended = time.Now().UTC()
+	man.Seconds = elapsed
+	if elapsed > 0 {
+		man.GamesPerSecond = float64(done.Load()) / elapsed
+		man.PliesPerSecond = math.Round(float64(plies) / elapsed) // includes resumed games' plies
+	}
+	outputs, err := WriteReports(s.Dir, sum, m.Title())
+	if err != nil {
+		return nil, err
+	}
+	man.Outputs = append([]string{"games.csv"}, outputs...)
+	man.PeakRSSBytes = results.PeakRSS()
+	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
+		return nil, err
+	}
+	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete"}, nil
+}
+
+// WriteReports writes summary.csv and the plots of a summary into dir and returns their names.
+func WriteReports(dir string, sum *results.Summary, title string) ([]string, error) {
+	var sb bytesBuffer
+	if err := results.WriteSummaryCSV(&sb, sum.Stats()); err != nil {
+		return nil, err
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "summary.csv"), sb.b); err != nil {
+		return nil, err
+	}
+	outputs := []string{"summary.csv"}
+	for _, plot := range []func(*results.Summary, string, string) ([]string, error){
+		results.PlotOutcomes, results.PlotLengths, results.PlotRunning} {
+		files, err := plot(sum, title, dir)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, files...)
+	}
+	return outputs, nil
+}
+
+type bytesBuffer struct{ b []byte }
+
+func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }

@@ -1,0 +1,152 @@
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// Record is one finished game: a row of games.csv. It holds nothing that depends on the host or
+// on timing, so a run's games.csv is a pure function of its configuration and seed.
+type Record struct {
+	Game        int64  // game index within the run
+	Pair        int64  // colour-swapped pair: games 2p and 2p+1
+	Seed        uint64 // the pair's seed (both games of a pair share their seed material)
+	GameName    string
+	Layout      string // Katarenga layout name, "" for Baran
+	Rules       string
+	FirstAgent  string // spec of the agent that moved first
+	SecondAgent string
+	FirstIs     string // "a" or "b": which of the run's agents moved first
+	FirstColour string // the colour that moved first (red, black, white)
+	Winner      string // "first", "second" or "draw"
+	Reason      engine.Reason
+	Plies       int
+	LegalTotal  int64   // the sum over plies of the number of legal actions (branching)
+	Counters    []int64 // game-specific counters, named by the run's counter names
+}
+
+// WinnerAgent returns "a", "b" or "draw".
+func (r *Record) WinnerAgent() string {
+	switch r.Winner {
+	case "first":
+		return r.FirstIs
+	case "second":
+		if r.FirstIs == "a" {
+			return "b"
+		}
+		return "a"
+	}
+	return "draw"
+}
+
+var baseColumns = []string{"game", "pair", "seed", "game_name", "layout", "rules", "first_agent",
+	"second_agent", "first_is", "first_colour", "winner", "winner_agent", "reason", "plies", "legal_actions_total"}
+
+// Header returns the games.csv header for a game's counter names.
+func Header(counters []string) []string {
+	return append(append([]string(nil), baseColumns...), counters...)
+}
+
+// CSVWriter writes records as games.csv rows.
+type CSVWriter struct {
+	w   *csv.Writer
+	row []string
+}
+
+// NewCSVWriter writes the header and returns a writer for rows.
+func NewCSVWriter(w io.Writer, counters []string) (*CSVWriter, error) {
+	cw := &CSVWriter{w: csv.NewWriter(w)}
+	if err := cw.w.Write(Header(counters)); err != nil {
+		return nil, err
+	}
+	return cw, nil
+}
+
+// Write writes one record.
+func (c *CSVWriter) Write(r *Record) error {
+	c.row = append(c.row[:0], strconv.FormatInt(r.Game, 10), strconv.FormatInt(r.Pair, 10),
+		fmt.Sprintf("%016x", r.Seed), r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
+		r.FirstIs, r.FirstColour, r.Winner, r.WinnerAgent(), r.Reason.String(), strconv.Itoa(r.Plies),
+		strconv.FormatInt(r.LegalTotal, 10))
+	for _, v := range r.Counters {
+		c.row = append(c.row, strconv.FormatInt(v, 10))
+	}
+	return c.w.Write(c.row)
+}
+
+// Flush flushes buffered rows and reports any write error.
+func (c *CSVWriter) Flush() error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// CSVReader reads games.csv rows back into records (for resume and merge).
+type CSVReader struct {
+	r        *csv.Reader
+	Counters []string
+	line     int
+}
+
+// NewCSVReader reads and checks the header.
+func NewCSVReader(r io.Reader) (*CSVReader, error) {
+	cr := &CSVReader{r: csv.NewReader(r)}
+	cr.r.ReuseRecord = true
+	h, err := cr.r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("games.csv header: %w", err)
+	}
+	if len(h) < len(baseColumns) || strings.Join(h[:len(baseColumns)], ",") != strings.Join(baseColumns, ",") {
+		return nil, fmt.Errorf("games.csv header %q: not a fairplay games file", strings.Join(h, ","))
+	}
+	cr.Counters = append([]string(nil), h[len(baseColumns):]...)
+	cr.line = 1
+	return cr, nil
+}
+
+// Read returns the next record, or io.EOF.
+func (c *CSVReader) Read() (*Record, error) {
+	row, err := c.r.Read()
+	if err != nil {
+		return nil, err
+	}
+	c.line++
+	bad := func(col string, e error) error {
+		return fmt.Errorf("games.csv line %d: column %s: %v", c.line, col, e)
+	}
+	r := &Record{GameName: row[3], Layout: row[4], Rules: row[5], FirstAgent: row[6], SecondAgent: row[7],
+		FirstIs: row[8], FirstColour: row[9], Winner: row[10]}
+	if r.Game, err = strconv.ParseInt(row[0], 10, 64); err != nil {
+		return nil, bad("game", err)
+	}
+	if r.Pair, err = strconv.ParseInt(row[1], 10, 64); err != nil {
+		return nil, bad("pair", err)
+	}
+	if r.Seed, err = strconv.ParseUint(row[2], 16, 64); err != nil {
+		return nil, bad("seed", err)
+	}
+	if r.Reason, err = engine.ParseReason(row[12]); err != nil {
+		return nil, bad("reason", err)
+	}
+	if r.Plies, err = strconv.Atoi(row[13]); err != nil {
+		return nil, bad("plies", err)
+	}
+	if r.LegalTotal, err = strconv.ParseInt(row[14], 10, 64); err != nil {
+		return nil, bad("legal_actions_total", err)
+	}
+	if r.Winner != "first" && r.Winner != "second" && r.Winner != "draw" {
+		return nil, bad("winner", fmt.Errorf("%q is not first, second or draw", r.Winner))
+	}
+	for i := len(baseColumns); i < len(row); i++ {
+		v, err := strconv.ParseInt(row[i], 10, 64)
+		if err != nil {
+			return nil, bad(c.Counters[i-len(baseColumns)], err)
+		}
+		r.Counters = append(r.Counters, v)
+	}
+	return r, nil
+}

@@ -1,0 +1,297 @@
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// Summary accumulates statistics over records given in game order, in memory that does not
+// grow with the number of games (the length histogram grows only with the longest game, the
+// running series is thinned to at most maxPoints points).
+type Summary struct {
+	Counters []string
+
+	N                          int64
+	FirstWins, SecondWins      int64
+	Draws, Caps, Forfeits      int64
+	AWins, BWins               int64
+	Reasons                    [8]int64
+	pliesSum, pliesSq          float64
+	legalSum, legalSq, crossXY float64
+	counterSum, counterSq      []float64
+	Lengths                    []int64 // Lengths[k]: games of k plies
+	Penta                      Penta
+	pending                    *Record // first game of a pair whose partner has not come yet
+
+	// Running first-player results, for the convergence plot.
+	Running []RunningPoint
+	stride  int64
+}
+
+// RunningPoint is the first player's tally after N games.
+type RunningPoint struct{ N, FirstWins, SecondWins, Draws int64 }
+
+const maxPoints = 2000
+
+// NewSummary starts an empty summary for a game's counter names.
+func NewSummary(counters []string) *Summary {
+	return &Summary{Counters: counters, counterSum: make([]float64, len(counters)),
+		counterSq: make([]float64, len(counters)), stride: 1}
+}
+
+// Add adds one finished game. Games must come in increasing index order.
+func (s *Summary) Add(r *Record) {
+	s.N++
+	switch r.Winner {
+	case "first":
+		s.FirstWins++
+	case "second":
+		s.SecondWins++
+	default:
+		s.Draws++
+	}
+	switch r.WinnerAgent() {
+	case "a":
+		s.AWins++
+	case "b":
+		s.BWins++
+	}
+	if int(r.Reason) < len(s.Reasons) {
+		s.Reasons[r.Reason]++
+	}
+	if r.Reason == engine.Cap {
+		s.Caps++
+	}
+	if r.Reason == engine.Forfeit {
+		s.Forfeits++
+	}
+	p, l := float64(r.Plies), float64(r.LegalTotal)
+	s.pliesSum += p
+	s.pliesSq += p * p
+	s.legalSum += l
+	s.legalSq += l * l
+	s.crossXY += p * l
+	for len(s.Lengths) <= r.Plies {
+		s.Lengths = append(s.Lengths, 0)
+	}
+	s.Lengths[r.Plies]++
+	for i, v := range r.Counters {
+		if i < len(s.counterSum) {
+			s.counterSum[i] += float64(v)
+			s.counterSq[i] += float64(v) * float64(v)
+		}
+	}
+	s.addPair(r)
+	if s.N%s.stride == 0 {
+		s.Running = append(s.Running, RunningPoint{s.N, s.FirstWins, s.SecondWins, s.Draws})
+		if len(s.Running) >= maxPoints {
+			kept := s.Running[:0]
+			for i, pt := range s.Running {
+				if i%2 == 1 {
+					kept = append(kept, pt)
+				}
+			}
+			s.Running = kept
+			s.stride *= 2
+		}
+	}
+}
+
+func aScore(r *Record) int {
+	switch r.WinnerAgent() {
+	case "a":
+		return 2
+	case "b":
+		return 0
+	}
+	return 1
+}
+
+func (s *Summary) addPair(r *Record) {
+	if r.Game%2 == 0 {
+		c := *r
+		c.Counters = nil
+		s.pending = &c
+		return
+	}
+	if s.pending != nil && s.pending.Pair == r.Pair {
+		s.Penta[aScore(s.pending)+aScore(r)]++
+	}
+	s.pending = nil
+}
+
+// Stat is one row of summary.csv.
+type Stat struct {
+	Name string
+	Interval
+	N int64 // the sample size behind it
+}
+
+// Stats returns every statistic with its interval and method.
+func (s *Summary) Stats() []Stat {
+	n := s.N
+	var out []Stat
+	add := func(name string, iv Interval, size int64) { out = append(out, Stat{name, iv, size}) }
+	count := func(name string, v int64) { add(name, Interval{float64(v), math.NaN(), math.NaN(), "count"}, n) }
+	count("games", n)
+	count("first_wins", s.FirstWins)
+	count("second_wins", s.SecondWins)
+	count("draws", s.Draws)
+	count("caps", s.Caps)
+	count("forfeits", s.Forfeits)
+	add("first_win_rate", Wilson(s.FirstWins, n, Z95), n)
+	add("first_win_rate", ClopperPearson(s.FirstWins, n, 0.05), n)
+	add("second_win_rate", Wilson(s.SecondWins, n, Z95), n)
+	add("draw_rate", Wilson(s.Draws, n, Z95), n)
+	decisive := s.FirstWins + s.SecondWins
+	add("first_win_share_of_decisive", Wilson(s.FirstWins, decisive, Z95), decisive)
+	add("first_win_p_value", Interval{BinomTwoSided(s.FirstWins, decisive, 0.5), math.NaN(), math.NaN(), "exact-binomial-two-sided-vs-0.5-decisive-games"}, decisive)
+	fs := s.firstScore()
+	add("first_score", fs, n)
+	add("first_player_advantage", Interval{fs.Value - 0.5, fs.Low - 0.5, fs.High - 0.5, "first_score-0.5"}, n)
+	add("balance", s.balance(), n)
+	add("decisiveness", Wilson(decisive, n, Z95), n)
+	add("drawishness", Wilson(s.Draws-s.Caps, n, Z95), n)
+	add("cap_rate", Wilson(s.Caps, n, Z95), n)
+	add("forfeit_rate", Wilson(s.Forfeits, n, Z95), n)
+	for r := engine.Throne; r <= engine.Forfeit; r++ {
+		add("reason_"+r.String()+"_rate", Wilson(s.Reasons[r], n, Z95), n)
+	}
+	add("duration_mean", NormalMean(s.pliesSum, s.pliesSq, n, Z95), n)
+	add("duration_sd", s.sdInterval(), n)
+	add("branching_mean", s.branching(), n)
+	for i, name := range s.Counters {
+		add(name+"_mean", NormalMean(s.counterSum[i], s.counterSq[i], n, Z95), n)
+	}
+	if pairs := s.Penta.Pairs(); pairs > 0 {
+		for i, c := range s.Penta {
+			add(fmt.Sprintf("pairs_a_score_%s", []string{"0", "0.5", "1", "1.5", "2"}[i]), Interval{float64(c), math.NaN(), math.NaN(), "count"}, pairs)
+		}
+		sc, v := s.Penta.ScoreVar()
+		se := math.Sqrt(v / float64(pairs))
+		add("a_score", Interval{sc, sc - Z95*se, sc + Z95*se, "pentanomial"}, pairs)
+		add("a_elo", s.Penta.Elo(), pairs)
+		add("a_nelo", s.Penta.NElo(), pairs)
+		add("a_los", Interval{s.Penta.LOS(), math.NaN(), math.NaN(), "pentanomial-normal"}, pairs)
+	}
+	return out
+}
+
+// firstScore is the first player's mean score (draw ½) with a normal interval from the
+// trinomial variance.
+func (s *Summary) firstScore() Interval {
+	n := float64(s.N)
+	if n == 0 {
+		return Interval{math.NaN(), math.NaN(), math.NaN(), "trinomial-normal"}
+	}
+	w, d := float64(s.FirstWins)/n, float64(s.Draws)/n
+	m := w + d/2
+	v := w + d/4 - m*m
+	se := math.Sqrt(math.Max(v, 0) / n)
+	return Interval{m, m - Z95*se, m + Z95*se, "trinomial-normal"}
+}
+
+// balance is Ludii's balance for two players, 1 − |P(first wins) − P(second wins)|, with an
+// interval from the multinomial variance of the difference (delta method); the upper end is 1
+// when the difference's interval contains 0.
+func (s *Summary) balance() Interval {
+	n := float64(s.N)
+	if n == 0 {
+		return Interval{math.NaN(), math.NaN(), math.NaN(), "multinomial-delta"}
+	}
+	p1, p2 := float64(s.FirstWins)/n, float64(s.SecondWins)/n
+	d := p1 - p2
+	se := math.Sqrt(math.Max(p1+p2-d*d, 0) / n)
+	lo, hi := d-Z95*se, d+Z95*se
+	var bl, bh float64
+	switch {
+	case lo > 0:
+		bl, bh = 1-hi, 1-lo
+	case hi < 0:
+		bl, bh = 1+lo, 1+hi
+	default:
+		bl, bh = 1-math.Max(-lo, hi), 1
+	}
+	return Interval{1 - math.Abs(d), math.Max(0, bl), math.Min(1, bh), "multinomial-delta"}
+}
+
+func (s *Summary) sdInterval() Interval {
+	sd := SampleSD(s.pliesSum, s.pliesSq, s.N)
+	if s.N < 3 {
+		return Interval{sd, math.NaN(), math.NaN(), "normal-approx"}
+	}
+	k := Z95 / math.Sqrt(2*float64(s.N-1))
+	return Interval{sd, sd * (1 - k), sd * (1 + k), "normal-approx"}
+}
+
+// branching is the mean number of legal actions per ply over all plies, a ratio estimate with
+// games as clusters (delta-method standard error).
+func (s *Summary) branching() Interval {
+	n := float64(s.N)
+	if s.pliesSum == 0 || n < 2 {
+		return Interval{math.NaN(), math.NaN(), math.NaN(), "ratio-cluster"}
+	}
+	r := s.legalSum / s.pliesSum
+	xbar := s.pliesSum / n
+	ss := s.legalSq - 2*r*s.crossXY + r*r*s.pliesSq
+	se := math.Sqrt(math.Max(ss, 0)/(n-1)/n) / xbar
+	return Interval{r, r - Z95*se, r + Z95*se, "ratio-cluster"}
+}
+
+func fmtFloat(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	if math.IsInf(x, 0) {
+		if x > 0 {
+			return "inf"
+		}
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, 'g', 10, 64)
+}
+
+// WriteSummaryCSV writes summary.csv: statistic, value, ci_low, ci_high, method, n.
+func WriteSummaryCSV(w io.Writer, stats []Stat) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"statistic", "value", "ci_low", "ci_high", "method", "n"})
+	for _, st := range stats {
+		cw.Write([]string{st.Name, fmtFloat(st.Value), fmtFloat(st.Low), fmtFloat(st.High), st.Method, strconv.FormatInt(st.N, 10)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteTable prints the headline statistics as an aligned text table.
+func WriteTable(w io.Writer, stats []Stat) {
+	fmt.Fprintf(w, "%-28s %12s  %-25s %s\n", "statistic", "value", "95% interval", "method")
+	for _, st := range stats {
+		if st.Method == "count" && st.Name != "games" {
+			continue
+		}
+		iv := ""
+		if !math.IsNaN(st.Low) {
+			iv = fmt.Sprintf("[%s, %s]", short(st.Low), short(st.High))
+		}
+		fmt.Fprintf(w, "%-28s %12s  %-25s %s\n", st.Name, short(st.Value), iv, st.Method)
+	}
+}
+
+func short(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "-"
+	case math.IsInf(x, 0):
+		return fmtFloat(x)
+	case x == math.Trunc(x) && math.Abs(x) < 1e12:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	case math.Abs(x) >= 100:
+		return strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 4, 64)
+}
