@@ -227,3 +227,87 @@ func WriteReports(dir string, sum *results.Summary, title string) ([]string, err
 type bytesBuffer struct{ b []byte }
 
 func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+
+// MergeRuns concatenates the games.csv files of a run's shards (given in shard order) into dir
+// with the same outputs as a single run, checking that every game appears exactly once.
+func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, error) {
+	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
+	if err != nil {
+		return nil, err
+	}
+	man := results.NewManifest(args)
+	man.Config, man.ConfigSHA256 = cfgJSON, cfgHash
+	man.Seed = fmt.Sprintf("%d", m.Cfg.Seed)
+	man.Shard, man.Shards, man.FirstGame, man.EndGame, man.Planned = 0, 1, 0, m.Cfg.Games, m.Cfg.Games
+	man.Reproducible = m.Reproducible()
+	man.Started = time.Now().UTC()
+	gamesPath := filepath.Join(dir, "games.csv")
+	f, err := os.Create(gamesPath + ".tmp")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	cw, err := results.NewCSVWriter(bw, m.Counters())
+	if err != nil {
+		return nil, err
+	}
+	sum := results.NewSummary(m.Counters())
+	next := int64(0)
+	for _, path := range files {
+		src, err := openCSV(path)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			r, err := src.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				src.f.Close()
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			if r.Game != next {
+				src.f.Close()
+				if r.Game < next {
+					return nil, fmt.Errorf("%s: game %d appears twice", path, r.Game)
+				}
+				return nil, fmt.Errorf("%s: game %d is missing", path, next)
+			}
+			next++
+			sum.Add(r)
+			if err := cw.Write(r); err != nil {
+				src.f.Close()
+				return nil, err
+			}
+		}
+		src.f.Close()
+	}
+	if next != m.Cfg.Games {
+		return nil, fmt.Errorf("the shards hold %d games, the run planned %d", next, m.Cfg.Games)
+	}
+	if err := cw.Flush(); err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(gamesPath+".tmp", gamesPath); err != nil {
+		return nil, err
+	}
+	outputs, err := WriteReports(dir, sum, m.Title())
+	if err != nil {
+		return nil, err
+	}
+	man.Completed, man.Status, man.Ended = sum.N, "complete", time.Now().UTC()
+	man.Outputs = append([]string{"games.csv"}, outputs...)
+	man.PeakRSSBytes = results.PeakRSS()
+	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+		return nil, err
+	}
+	return &Outcome{Summary: sum, Manifest: man}, nil
+}

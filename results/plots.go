@@ -137,5 +137,10 @@ func PlotRunning(s *Summary, title, dir string) ([]string, error) {
 	half.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(l, half)
 	p.Y.Min, p.Y.Max = 0, 1
+	if line[0].X >= 1 && line[len(line)-1].X > 10 {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Label.Text = "games played (log scale)"
+	}
 	return savePlot(p, dir, "running", 6*vg.Inch, 4*vg.Inch)
 }

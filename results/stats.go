@@ -86,13 +86,12 @@ func BinomTwoSided(k, n int64, p float64) float64 {
 		b = firstTrue(mode, k, low)
 		a = lastTrue(0, mode-1, low)
 	}
-	d := distuv.Binomial{N: float64(n), P: p}
 	total := 0.0
 	if a >= 0 {
-		total += d.CDF(float64(a))
+		total += distuv.Binomial{N: float64(n), P: p}.CDF(float64(a))
 	}
-	if b <= n {
-		total += d.Survival(float64(b - 1))
+	if b <= n { // P(X >= b) = P(n-X <= n-b), accurate far in the tail
+		total += distuv.Binomial{N: float64(n), P: 1 - p}.CDF(float64(n - b))
 	}
 	return math.Min(1, total)
 }

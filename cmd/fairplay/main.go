@@ -41,6 +41,7 @@ func init() {
 		"show":   {"draw a position as text", runShow},
 		"bench":  {"uniform random self-play speed: plies/s and games/s", runBench},
 		"play":   {"play a match in colour-swapped pairs and report statistics", runPlay},
+		"merge":  {"merge the shard directories of one run into a single run", runMerge},
 	}
 }
 
@@ -113,14 +114,19 @@ func newFlags(name, usage string, examples ...string) *flag.FlagSet {
 	return fs
 }
 
+// flagErr maps a flag parsing error: -h stays flag.ErrHelp, the rest are usage errors.
+func flagErr(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usageError{err.Error()}
+}
+
 // parseFlags parses args; errors become usage errors; -h returns flag.ErrHelp.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err.Error()}
+		return flagErr(err)
 	}
 	if fs.NArg() > 0 {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))

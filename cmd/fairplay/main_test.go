@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func runCmd(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+// golden compares got with testdata/name.golden (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s: output differs from %s\n got:\n%s\nwant:\n%s", name, path, got, want)
+	}
+}
+
+func TestGoldenOutputs(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"perft-baran", []string{"perft", "-game", "baran", "-depth", "3"}},
+		{"perft-katarenga", []string{"perft", "-game", "katarenga", "-depth", "3"}},
+		{"perft-baran-strict", []string{"perft", "-game", "baran", "-rules", "capture=strict", "-pos", "6k/7/7/2w4/2W4/7/K6 r - 0", "-depth", "3"}},
+		{"moves-baran", []string{"moves", "-game", "baran"}},
+		{"moves-katarenga-layout", []string{"moves", "-game", "katarenga", "-layout", "C13-A02-D10-B01"}},
+		{"layout-index", []string{"layout", "-layout", "0"}},
+		{"layout-string", []string{"layout", "-layout", "C13-A02-D10-B01"}},
+		{"layout-grid", []string{"layout", "-layout", "rybgrygb/grgbgyry/yybrbbgr/bgryyrbg/rgbyrgby/yygryybr/bbrgbgrg/grybgryb"}},
+		{"layout-custom", []string{"layout", "-layout", "rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb/rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb"}},
+		{"show-baran", []string{"show", "-game", "baran"}},
+		{"show-katarenga", []string{"show", "-game", "katarenga", "-layout", "98303"}},
+	} {
+		out, _, err := runCmd(t, c.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		golden(t, c.name, out)
+	}
+}
+
+func TestGoldenPlay(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	out, _, err := runCmd(t, "play", "-game", "katarenga", "-layout", "5", "-games", "60", "-seed", "7", "-out", dir, "-progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "play-summary", strings.ReplaceAll(out, dir, "DIR"))
+	games, err := os.ReadFile(filepath.Join(dir, "games.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "play-games.csv", string(games))
+	// -workers must not change a byte.
+	dir1 := filepath.Join(t.TempDir(), "run1")
+	if _, _, err := runCmd(t, "play", "-game", "katarenga", "-layout", "5", "-games", "60", "-seed", "7", "-out", dir1, "-progress", "never", "-workers", "1"); err != nil {
+		t.Fatal(err)
+	}
+	g1, _ := os.ReadFile(filepath.Join(dir1, "games.csv"))
+	if !bytes.Equal(games, g1) {
+		t.Error("games.csv differs between -workers 1 and the default")
+	}
+	// The same directory again without -resume: refused, nothing overwritten.
+	before, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
+	_, _, err = runCmd(t, "play", "-games", "10", "-out", dir, "-progress", "never")
+	var ue usageError
+	if !errors.As(err, &ue) {
+		t.Errorf("reusing a run directory: err %v, want a usage error", err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
+	if !bytes.Equal(before, after) {
+		t.Error("a refused run changed summary.csv")
+	}
+	// A complete run resumes to nothing.
+	if _, _, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err != nil {
+		t.Errorf("resume of a complete run: %v", err)
+	}
+}
+
+// Bad input: a usage error (exit 2) naming the bad value, and nothing written.
+func TestBadInput(t *testing.T) {
+	tmp := t.TempDir()
+	nonEmpty := filepath.Join(tmp, "full")
+	os.MkdirAll(nonEmpty, 0o755)
+	os.WriteFile(filepath.Join(nonEmpty, "x"), nil, 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"frobnicate"}, "frobnicate"},
+		{[]string{"perft", "-game", "chess", "-depth", "2"}, "chess"},
+		{[]string{"perft", "-game", "baran", "-depth", "0"}, "-depth 0"},
+		{[]string{"perft", "-game", "baran", "-pos", "bad", "-depth", "1"}, "-pos"},
+		{[]string{"moves", "-game", "baran", "-rules", "capture=sometimes"}, "sometimes"},
+		{[]string{"moves", "-game", "katarenga", "-layout", "99999"}, "99999"},
+		{[]string{"layout", "-layout", "Z00-B00-C00-D00"}, "Z00"},
+		{[]string{"layout"}, "-layout"},
+		{[]string{"play", "-games", "-4", "-out", filepath.Join(tmp, "a")}, "-games -4"},
+		{[]string{"play", "-a", "grandmaster", "-out", filepath.Join(tmp, "b")}, "grandmaster"},
+		{[]string{"play", "-shard", "2/2", "-out", filepath.Join(tmp, "c")}, "2/2"},
+		{[]string{"play", "-progress", "loud", "-out", filepath.Join(tmp, "d")}, "loud"},
+		{[]string{"play", "-out", nonEmpty}, nonEmpty},
+		{[]string{"play", "-resume", filepath.Join(tmp, "nothing")}, "nothing"},
+		{[]string{"play", "-resume", nonEmpty, "-games", "10"}, "-games"},
+		{[]string{"bench", "-seconds", "0"}, "-seconds"},
+		{[]string{"merge", "-out", filepath.Join(tmp, "m")}, "no shard"},
+		{[]string{"play", "-bogus"}, "bogus"},
+	} {
+		_, _, err := runCmd(t, c.args...)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err %v, want a usage error mentioning %q", c.args, err, c.want)
+		}
+		if exitCode(err, &bytes.Buffer{}) != 2 {
+			t.Errorf("%v: exit code %d, want 2", c.args, exitCode(err, &bytes.Buffer{}))
+		}
+	}
+	for _, d := range []string{"a", "b", "c", "d"} {
+		if _, err := os.Stat(filepath.Join(tmp, d)); err == nil {
+			t.Errorf("a refused run created %s", d)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for name := range commands {
+		_, errOut, err := runCmd(t, name, "-h")
+		if !errors.Is(err, flag.ErrHelp) || exitCode(err, &bytes.Buffer{}) != 0 {
+			t.Errorf("%s -h: err %v", name, err)
+		}
+		if !strings.Contains(errOut, "Usage: fairplay "+name) || !strings.Contains(errOut, "Examples:") {
+			t.Errorf("%s -h lacks usage or examples:\n%s", name, errOut)
+		}
+	}
+	if exitCode(errInterrupted, &bytes.Buffer{}) != 130 || exitCode(errors.New("disk full"), &bytes.Buffer{}) != 1 {
+		t.Error("exit codes for interrupt (130) and failure (1)")
+	}
+}
+
+func TestShardFromEnvironment(t *testing.T) {
+	env := map[string]string{"JOB_COMPLETION_INDEX": "2"}
+	s, err := resolveShard("", 5, func(k string) string { return env[k] })
+	if err != nil || s.Index != 2 || s.Count != 5 {
+		t.Errorf("JOB_COMPLETION_INDEX: %+v %v", s, err)
+	}
+	env = map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4"}
+	s, err = resolveShard("", 0, func(k string) string { return env[k] })
+	if err != nil || s.Index != 1 || s.Count != 4 {
+		t.Errorf("SLURM: %+v %v", s, err)
+	}
+	s, err = resolveShard("", 0, func(string) string { return "" })
+	if err != nil || s.Count != 1 {
+		t.Errorf("no shard: %+v %v", s, err)
+	}
+}

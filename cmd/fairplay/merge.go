@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("merge", "-out DIR SHARD_DIR...",
+		"fairplay merge -out full part0 part1 part2")
+	out := fs.String("out", "", "output directory for the merged run (must not exist or be empty)")
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return flagErr(err)
+	}
+	dirs := fs.Args()
+	if *out == "" {
+		return usagef("-out: missing (the merged run's directory)")
+	}
+	if len(dirs) == 0 {
+		return usagef("no shard directories given")
+	}
+	type shard struct {
+		dir string
+		man *results.Manifest
+	}
+	var shards []shard
+	var cfg experiments.MatchConfig
+	for i, d := range dirs {
+		var c experiments.MatchConfig
+		man, err := loadResume(d, &c)
+		if err != nil {
+			return usagef("shard %s: %v", d, err)
+		}
+		if i == 0 {
+			cfg = c
+		} else if man.ConfigSHA256 != shards[0].man.ConfigSHA256 {
+			return usagef("shard %s: configuration hash %s differs from %s's %s", d, man.ConfigSHA256[:12], dirs[0], shards[0].man.ConfigSHA256[:12])
+		}
+		if man.Status != "complete" || man.Completed != man.Planned {
+			return usagef("shard %s is %s (%d of %d games): finish it with fairplay play -resume %s", d, man.Status, man.Completed, man.Planned, d)
+		}
+		shards = append(shards, shard{d, man})
+	}
+	m0 := shards[0].man
+	sort.Slice(shards, func(i, j int) bool { return shards[i].man.Shard < shards[j].man.Shard })
+	for i, s := range shards {
+		if s.man.Shards != m0.Shards {
+			return usagef("shard %s is one of %d shards, %s one of %d", s.dir, s.man.Shards, dirs[0], m0.Shards)
+		}
+		if s.man.Shard != i {
+			if i > 0 && s.man.Shard == shards[i-1].man.Shard {
+				return usagef("shard %d/%d given twice (%s and %s)", s.man.Shard, s.man.Shards, shards[i-1].dir, s.dir)
+			}
+			return usagef("shard %d/%d is missing", i, m0.Shards)
+		}
+	}
+	if len(shards) != m0.Shards {
+		return usagef("%d of %d shards given", len(shards), m0.Shards)
+	}
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return err
+	}
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
+	if err != nil {
+		return err
+	}
+	m, err := experiments.NewMatch(cfg, gm)
+	if err != nil {
+		return err
+	}
+	dir, err := outDir(*out, "merge")
+	if err != nil {
+		return err
+	}
+	var srcs []string
+	for _, s := range shards {
+		srcs = append(srcs, filepath.Join(s.dir, "games.csv"))
+	}
+	res, err := experiments.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, args...))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\n%d games merged from %d shards into %s\n\n", m.Title(), res.Manifest.Completed, len(shards), dir)
+	results.WriteTable(stdout, res.Summary.Stats())
+	return nil
+}

@@ -1,0 +1,108 @@
+package results
+
+import (
+	"math"
+	"testing"
+)
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol || math.IsNaN(got) != math.IsNaN(want) {
+		t.Errorf("%s = %.6f, want %.6f (±%g)", what, got, want, tol)
+	}
+}
+
+// Wilson and Clopper–Pearson 95% intervals against R. G. Newcombe, "Two-sided confidence
+// intervals for the single proportion: comparison of seven methods", Statistics in Medicine 17
+// (1998) 857–872, Table II (methods 3 and 5), examples (a)–(d); the last row (all successes) was
+// computed independently by bisection on the exact binomial distribution.
+func TestProportionIntervals(t *testing.T) {
+	for _, c := range []struct {
+		k, n                   int64
+		wLo, wHi, cpLo, cpHi float64
+	}{
+		{81, 263, 0.2553, 0.3662, 0.2527, 0.3676},
+		{15, 148, 0.0624, 0.1605, 0.0578, 0.1617},
+		{0, 20, 0, 0.1611, 0, 0.1684},
+		{1, 29, 0.0061, 0.1718, 0.0009, 0.1776},
+		{29, 29, 0.8830, 1, 0.8806, 1},
+	} {
+		w := Wilson(c.k, c.n, Z95)
+		near(t, "wilson low", w.Low, c.wLo, 6e-5)
+		near(t, "wilson high", w.High, c.wHi, 6e-5)
+		cp := ClopperPearson(c.k, c.n, 0.05)
+		near(t, "clopper-pearson low", cp.Low, c.cpLo, 6e-5)
+		near(t, "clopper-pearson high", cp.High, c.cpHi, 6e-5)
+		if w.Value != float64(c.k)/float64(c.n) || w.Low > w.Value || w.High < w.Value {
+			t.Errorf("%d/%d: estimate %v outside its interval", c.k, c.n, w)
+		}
+	}
+	if w := Wilson(0, 0, Z95); !math.IsNaN(w.Value) || w.Low != 0 || w.High != 1 {
+		t.Errorf("no games: %v, want NaN in [0, 1]", w)
+	}
+}
+
+// Exact two-sided binomial p-values against R's binom.test: its documentation example (Mendel's
+// peas, 682 of 925 against 3/4: p = 0.3825) and small cases computed independently by summing
+// the probabilities no larger than the observed one.
+func TestBinomTwoSided(t *testing.T) {
+	for _, c := range []struct {
+		k, n int64
+		p    float64
+		want float64
+	}{
+		{682, 925, 0.75, 0.3824915595748515},
+		{7, 20, 0.5, 0.26317596435546875},
+		{0, 10, 0.5, 0.001953125},
+		{10, 10, 0.5, 0.001953125},
+		{5, 10, 0.5, 1},
+		{60, 100, 0.5, 0.05688793364098078},
+		{0, 0, 0.5, 1},
+	} {
+		near(t, "p-value", BinomTwoSided(c.k, c.n, c.p), c.want, 1e-9)
+	}
+	// Large n: the symmetric case must give 1 and a far-off count a vanishing p-value.
+	near(t, "p-value at the mean", BinomTwoSided(5_000_000, 10_000_000, 0.5), 1, 1e-9)
+	if p := BinomTwoSided(4_900_000, 10_000_000, 0.5); p > 1e-100 {
+		t.Errorf("p-value of a 2%% excess in 10^7 trials = %g, want ~0", p)
+	}
+}
+
+// Pentanomial Elo, nElo and LOS against an independent computation of the formulas of
+// fastchess's EloPentanomial (score and per-pair variance, Elo = -400·log10(1/s-1),
+// nElo = (s-½)/√(2σ²)·800/ln10, LOS = Φ((s-½)/se)).
+func TestPentanomial(t *testing.T) {
+	p := Penta{5, 10, 30, 35, 20}
+	s, v := p.ScoreVar()
+	near(t, "score", s, 0.6375, 1e-12)
+	near(t, "variance", v, 0.07171875, 1e-12)
+	e := p.Elo()
+	near(t, "elo", e.Value, 98.068871, 1e-5)
+	near(t, "elo low", e.Low, 59.651312, 1e-5)
+	near(t, "elo high", e.High, 138.985647, 1e-5)
+	ne := p.NElo()
+	near(t, "nelo", ne.Value, 126.137913, 1e-5)
+	near(t, "nelo low", ne.Low, 77.986683, 1e-5)
+	near(t, "nelo high", ne.High, 174.289144, 1e-5)
+	near(t, "los", p.LOS(), 0.99999986, 1e-8)
+
+	sym := Penta{10, 20, 40, 20, 10}
+	near(t, "symmetric elo", sym.Elo().Value, 0, 1e-9)
+	near(t, "symmetric elo high", sym.Elo().High, 37.442060, 1e-5)
+	near(t, "symmetric los", sym.LOS(), 0.5, 1e-12)
+	// Edge cases: every pair won, every pair drawn.
+	if all := (Penta{0, 0, 0, 0, 7}); !math.IsInf(all.Elo().Value, 1) || all.LOS() != 1 {
+		t.Errorf("all won: elo %v los %v, want +Inf and 1", all.Elo(), all.LOS())
+	}
+	if d := (Penta{0, 0, 9, 0, 0}); d.Elo().Value != 0 || d.LOS() != 0.5 {
+		t.Errorf("all drawn: elo %v los %v, want 0 and 0.5", d.Elo(), d.LOS())
+	}
+}
+
+func TestNormalMean(t *testing.T) {
+	// values 1..5: mean 3, sample sd sqrt(2.5), se sqrt(0.5)
+	iv := NormalMean(15, 55, 5, Z95)
+	near(t, "mean", iv.Value, 3, 1e-12)
+	near(t, "low", iv.Low, 3-Z95*math.Sqrt(0.5), 1e-12)
+	near(t, "sd", SampleSD(15, 55, 5), math.Sqrt(2.5), 1e-12)
+}

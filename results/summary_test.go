@@ -1,0 +1,109 @@
+package results
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+func rec(i int64, winner string, reason engine.Reason, plies int) *Record {
+	r := &Record{Game: i, Pair: i / 2, Seed: uint64(i/2) * 77, GameName: "katarenga", Layout: "0", Rules: "x=y",
+		FirstAgent: "random", SecondAgent: "greedy", FirstIs: "a", FirstColour: "white", Winner: winner,
+		Reason: reason, Plies: plies, LegalTotal: int64(plies) * 10, Counters: []int64{i, 2}}
+	if i%2 == 1 {
+		r.FirstIs = "b"
+		r.FirstAgent, r.SecondAgent = r.SecondAgent, r.FirstAgent
+	}
+	return r
+}
+
+func TestSummaryCounts(t *testing.T) {
+	s := NewSummary([]string{"c1", "c2"})
+	// pair 0: A wins both (first in game 0, second in game 1); pair 1: a draw and a cap;
+	// pair 2: B wins both.
+	for _, r := range []*Record{
+		rec(0, "first", engine.Camps, 100), rec(1, "second", engine.Material, 50),
+		rec(2, "draw", engine.NoMove, 10), rec(3, "draw", engine.Cap, 400),
+		rec(4, "second", engine.Camps, 80), rec(5, "first", engine.Camps, 90),
+	} {
+		s.Add(r)
+	}
+	if s.N != 6 || s.FirstWins != 2 || s.SecondWins != 2 || s.Draws != 2 || s.Caps != 1 || s.AWins != 2 || s.BWins != 2 {
+		t.Fatalf("counts %+v", s)
+	}
+	if s.Penta != (Penta{1, 0, 1, 0, 1}) {
+		t.Errorf("pentanomial %v, want [1 0 1 0 1]", s.Penta)
+	}
+	stats := map[string]Stat{}
+	for _, st := range s.Stats() {
+		if _, dup := stats[st.Name]; !dup {
+			stats[st.Name] = st
+		}
+	}
+	near(t, "balance", stats["balance"].Value, 1, 1e-12)
+	near(t, "drawishness", stats["drawishness"].Value, 1.0/6, 1e-12)
+	near(t, "cap rate", stats["cap_rate"].Value, 1.0/6, 1e-12)
+	near(t, "duration", stats["duration_mean"].Value, 730.0/6, 1e-9)
+	near(t, "branching", stats["branching_mean"].Value, 10, 1e-12)
+	near(t, "branching ci", stats["branching_mean"].High, 10, 1e-9) // every game has exactly 10
+	near(t, "c2 mean", stats["c2_mean"].Value, 2, 1e-12)
+	near(t, "a score", stats["a_score"].Value, 0.5, 1e-12)
+	if len(s.Lengths) != 401 || s.Lengths[400] != 1 {
+		t.Errorf("length histogram: %d bins", len(s.Lengths))
+	}
+	var b bytes.Buffer
+	if err := WriteSummaryCSV(&b, s.Stats()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "statistic,value,ci_low,ci_high,method,n\ngames,6,,,count,6\n") {
+		t.Errorf("summary.csv starts %q", b.String()[:80])
+	}
+}
+
+func TestRunningThinning(t *testing.T) {
+	s := NewSummary(nil)
+	for i := int64(0); i < 100_000; i++ {
+		s.Add(rec(i, "first", engine.Camps, 3))
+	}
+	if len(s.Running) >= maxPoints || len(s.Running) < maxPoints/4 {
+		t.Errorf("%d running points for 100000 games", len(s.Running))
+	}
+	last := s.Running[len(s.Running)-1]
+	if last.FirstWins != last.N || last.N > 100_000 {
+		t.Errorf("last point %+v", last)
+	}
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	w, _ := NewCSVWriter(&b, []string{"c1", "c2"})
+	in := []*Record{rec(0, "first", engine.Camps, 100), rec(1, "draw", engine.Cap, 400)}
+	for _, r := range in {
+		w.Write(r)
+	}
+	w.Flush()
+	r, err := NewCSVReader(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range in {
+		got, err := r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Game != want.Game || got.Seed != want.Seed || got.Reason != want.Reason || got.Rules != want.Rules ||
+			got.Counters[0] != want.Counters[0] || got.WinnerAgent() != want.WinnerAgent() {
+			t.Errorf("round trip %+v -> %+v", want, got)
+		}
+	}
+	for _, bad := range []string{"", "a,b\n", strings.Replace(b.String(), ",camps,", ",flood,", 1)} {
+		r, err := NewCSVReader(strings.NewReader(bad))
+		if err == nil {
+			if _, err = r.Read(); err == nil {
+				t.Errorf("bad games.csv accepted: %q", bad)
+			}
+		}
+	}
+}
