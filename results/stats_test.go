@@ -18,7 +18,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 // computed independently by bisection on the exact binomial distribution.
 func TestProportionIntervals(t *testing.T) {
 	for _, c := range []struct {
-		k, n                   int64
+		k, n                 int64
 		wLo, wHi, cpLo, cpHi float64
 	}{
 		{81, 263, 0.2553, 0.3662, 0.2527, 0.3676},
