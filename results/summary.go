@@ -290,6 +290,8 @@ func short(x float64) string {
 		return fmtFloat(x)
 	case x == math.Trunc(x) && math.Abs(x) < 1e12:
 		return strconv.FormatFloat(x, 'f', 0, 64)
+	case math.Abs(x) < 1e-4:
+		return strconv.FormatFloat(x, 'e', 2, 64)
 	case math.Abs(x) >= 100:
 		return strconv.FormatFloat(x, 'f', 1, 64)
 	}
