@@ -56,7 +56,8 @@ type Board struct {
 	colour [64]Colour
 	reach  [64]uint64    // blue/green: the move set; red/yellow: union of the cut rays
 	rays   [64][4]uint64 // red/yellow: the cut rays (orthogonal for red, diagonal for yellow)
-	slider [64]bool      // red or yellow square
+	slider    [64]bool   // red or yellow square
+	blockMask [64]uint64 // all ones on red and yellow squares, zero elsewhere
 }
 
 // NewBoard builds the move tables of a layout.
@@ -67,10 +68,13 @@ func NewBoard(l Layout) *Board {
 		switch c {
 		case Blue:
 			b.reach[sq] = kingMoves[sq]
+			b.rays[sq][0] = kingMoves[sq]
 		case Green:
 			b.reach[sq] = knightMove[sq]
+			b.rays[sq][0] = knightMove[sq]
 		case Red, Yellow:
 			b.slider[sq] = true
+			b.blockMask[sq] = ^uint64(0)
 			order := [4]int{dirN, dirE, dirS, dirW} // two rising, two falling
 			if c == Yellow {
 				order = [4]int{dirNE, dirNW, dirSE, dirSW}
@@ -112,10 +116,10 @@ func nearest(set uint64, d int) int {
 // the occupied squares. Slider rays are cut branch-free: rays 0 and 1 run towards higher
 // square indices, rays 2 and 3 towards lower ones.
 func (b *Board) targets(sq int, occ uint64) uint64 {
-	if !b.slider[sq] {
-		return b.reach[sq]
-	}
+	// Branch-free for every colour: a blue or green square keeps its move set in rays[0] with
+	// blockMask 0, so nothing cuts it.
 	r := &b.rays[sq]
+	occ &= b.blockMask[sq]
 	b0, b1 := r[0]&occ, r[1]&occ
 	b2, b3 := r[2]&occ|1, r[3]&occ|1
 	return r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |

@@ -1,6 +1,7 @@
 package katarenga
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -200,6 +201,46 @@ func popcount(x uint64) int {
 		n++
 	}
 	return n
+}
+
+// RandomAction is uniform over Legal: a chi-square test on positions with camp moves, with a
+// fixed seed and a tolerance of the mean plus 6 standard deviations of the statistic.
+func TestRandomActionUniform(t *testing.T) {
+	blue := strings.Repeat("bbbbbbbb/", 7) + "bbbbbbbb"
+	for _, pos := range []string{
+		blue + " W2W2W1/8/8/3B4/8/8/8/B2B4 w ---- 10",
+		blue + " W2W2W1/8/8/3B4/8/8/8/B2B4 w --W- 10",
+		startPos,
+	} {
+		s, err := ParsePosition(pos, DefaultRules, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acts := s.Legal(nil)
+		idx := map[engine.Action]int{}
+		for i, a := range acts {
+			idx[a] = i
+		}
+		counts := make([]float64, len(acts))
+		rng := engine.NewRand(11)
+		draws := 1000 * len(acts)
+		for i := 0; i < draws; i++ {
+			a, _ := s.RandomAction(rng)
+			j, ok := idx[a]
+			if !ok {
+				t.Fatalf("RandomAction chose unlisted %s at %s", s.FormatAction(a), pos)
+			}
+			counts[j]++
+		}
+		chi2, e := 0.0, float64(draws)/float64(len(acts))
+		for _, c := range counts {
+			chi2 += (c - e) * (c - e) / e
+		}
+		df := float64(len(acts) - 1)
+		if chi2 > df+6*math.Sqrt(2*df) {
+			t.Errorf("%s: chi-square %.1f with %v degrees of freedom: not uniform", pos, chi2, df)
+		}
+	}
 }
 
 func TestRandomActionMatchesLegal(t *testing.T) {

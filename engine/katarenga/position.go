@@ -94,6 +94,13 @@ func (s *State) Clone() engine.State {
 	return c
 }
 
+// ended is a fast test of end conditions 1–3 (see decided for which one holds).
+func (s *State) ended() bool {
+	c := s.camps
+	return c&0xC == 0xC || c&3 == 3 || int(s.ply) >= s.rules.PlyCap ||
+		bits.OnesCount64(s.pawns[0])+bits.OnesCount8(c>>2) < 2 || bits.OnesCount64(s.pawns[1])+bits.OnesCount8(c&3) < 2
+}
+
 // decided checks end conditions 1–3 of RULES.md §2.5 (camps, material, cap).
 func (s *State) decided() engine.Status {
 	mover := engine.Player(s.side ^ 1) // who made the last move is credited first
@@ -165,7 +172,7 @@ func (s *State) hasMove() bool {
 // Legal appends the legal actions to buf[:0].
 func (s *State) Legal(buf []engine.Action) []engine.Action {
 	buf = buf[:0]
-	if s.decided().Over {
+	if s.ended() {
 		return buf
 	}
 	own, opp := s.pawns[s.side], s.pawns[s.side^1]
@@ -195,7 +202,7 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 
 // RandomAction picks a uniformly random legal action without building the list.
 func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
-	if s.decided().Over {
+	if s.ended() {
 		return 0, false
 	}
 	own, opp := s.pawns[s.side], s.pawns[s.side^1]
@@ -246,18 +253,22 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 		}
 		return engine.Action(bits.TrailingZeros64(campers) | (campBase+j)<<6), true
 	}
-	for i := 0; i < n; i++ {
-		c := bits.OnesCount64(masks[i])
-		if k < c {
-			t := masks[i]
-			for ; k > 0; k-- {
-				t &= t - 1
-			}
-			return engine.Action(int(sqs[i]) | bits.TrailingZeros64(t)<<6), true
-		}
-		k -= c
+	// The pawn: how many pawns' running move counts are <= k (branch-free); then the move.
+	i, before, run := 0, 0, 0
+	for j := 0; j < n; j++ {
+		run += bits.OnesCount64(masks[j])
+		le := b2i(run <= k)
+		i += le
+		before += le * bits.OnesCount64(masks[j])
 	}
-	return 0, false // unreachable: k < total
+	return engine.Action(int(sqs[i&7]) | engine.SelectBit(masks[i&7], k-before)<<6), true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Apply plays a legal action.
