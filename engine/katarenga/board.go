@@ -52,12 +52,12 @@ func init() {
 // board, and for red and yellow squares the four rays cut after the first square of the same
 // colour. A Board is immutable and shared by every game on its layout.
 type Board struct {
-	Layout Layout
-	colour [64]Colour
-	reach  [64]uint64    // blue/green: the move set; red/yellow: union of the cut rays
-	rays   [64][4]uint64 // red/yellow: the cut rays (orthogonal for red, diagonal for yellow)
-	slider    [64]bool   // red or yellow square
-	blockMask [64]uint64 // all ones on red and yellow squares, zero elsewhere
+	Layout    Layout
+	colour    [64]Colour
+	reach     [64]uint64    // blue/green: the move set; red/yellow: union of the cut rays
+	rays      [64][4]uint64 // red/yellow: the cut rays (orthogonal for red, diagonal for yellow)
+	slider    [64]bool      // red or yellow square
+	blockMask [64]uint64    // all ones on red and yellow squares, zero elsewhere
 }
 
 // NewBoard builds the move tables of a layout.
