@@ -1,6 +1,7 @@
 package baran
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -245,5 +246,53 @@ func TestRulesParsing(t *testing.T) {
 		if strings.Contains(bad, "maybe") && !strings.Contains(err.Error(), "huff, strict, free") {
 			t.Errorf("error %q does not list the valid values", err)
 		}
+	}
+}
+
+// RandomAction picks only legal actions, each of them, uniformly: checked on positions of random
+// games (with removal lists among them) by a chi-square test with a fixed seed and a tolerance
+// of the mean plus 6 standard deviations of the statistic.
+func TestRandomActionUniform(t *testing.T) {
+	rng := engine.NewRand(12)
+	checked, withHuff := 0, 0
+	for g := 0; g < 40 && (checked < 60 || withHuff < 10); g++ {
+		s := New(DefaultRules, engine.Player(g&1))
+		for ply := 0; ; ply++ {
+			acts := s.Legal(nil)
+			if len(acts) == 0 {
+				break
+			}
+			if ply%17 == 0 || (s.huff != 0 && withHuff < 10) {
+				checked++
+				if s.huff != 0 {
+					withHuff++
+				}
+				idx := map[engine.Action]int{}
+				for i, a := range acts {
+					idx[a] = i
+				}
+				counts := make([]float64, len(acts))
+				draws := 200 * len(acts)
+				for i := 0; i < draws; i++ {
+					a, ok := s.RandomAction(rng)
+					j, listed := idx[a]
+					if !ok || !listed {
+						t.Fatalf("RandomAction chose %s, not listed at %s", s.FormatAction(a), s)
+					}
+					counts[j]++
+				}
+				chi2, e := 0.0, float64(draws)/float64(len(acts))
+				for _, c := range counts {
+					chi2 += (c - e) * (c - e) / e
+				}
+				if df := float64(len(acts) - 1); df > 0 && chi2 > df+6*math.Sqrt(2*df) {
+					t.Errorf("chi-square %.1f with %v degrees of freedom at %s", chi2, df, s)
+				}
+			}
+			s.Apply(acts[rng.IntN(len(acts))])
+		}
+	}
+	if withHuff == 0 {
+		t.Error("no position with a removal list was checked")
 	}
 }

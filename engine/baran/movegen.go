@@ -88,11 +88,35 @@ func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, 
 			g.addCapture(int(to), capt)
 		} else {
 			g.noncap |= tb
+			if own2 || (back2 && !g.perJump) {
+				// Nothing further along this chain can capture: only its end cells matter.
+				g.chainNC(int(to), d, landed|tb, jumped|ob)
+				continue
+			}
 		}
 		g.chain(int(to), d, landed|tb, jumped|ob, own2, back2, fe2)
 		if g.found {
 			return
 		}
+	}
+}
+
+// chainNC extends a chain that can no longer capture, collecting its end cells.
+func (g *generator) chainNC(cur, last int, landed, jumped uint64) {
+	c := &g.canJump
+	avail := uint8(c[0]>>cur&1|(c[1]>>cur&1)<<1|(c[2]>>cur&1)<<2|(c[3]>>cur&1)<<3|
+		(c[4]>>cur&1)<<4|(c[5]>>cur&1)<<5) & turnMask[last]
+	for avail != 0 {
+		d := bits.TrailingZeros8(avail)
+		avail &= avail - 1
+		over := nbr[cur][d]
+		to := nbr[over][d]
+		ob, tb := uint64(1)<<over, uint64(1)<<to
+		if jumped&ob != 0 || landed&tb != 0 {
+			continue
+		}
+		g.noncap |= tb
+		g.chainNC(int(to), d, landed|tb, jumped|ob)
 	}
 }
 
@@ -201,15 +225,41 @@ func (s *State) actions(buf []engine.Action) []engine.Action {
 	return buf
 }
 
-// genMoves appends the moves of the player to move in the current position, each tagged with
-// the removal rem (-1 for none). Under capture=strict only captures are listed when one exists.
-func (s *State) genMoves(buf []engine.Action, rem int) []engine.Action {
+// pieceMoves are one piece's moves: non-capturing end cells, and its distinct captures in
+// moveSet.caps[c0:c1].
+type pieceMoves struct {
+	sq     int
+	noncap uint64
+	c0, c1 int
+}
+
+// moveSet holds the moves of every piece of the player to move, without building actions.
+type moveSet struct {
+	n    int
+	p    [16]pieceMoves
+	caps []capture
+}
+
+// count returns the number of distinct moves.
+func (m *moveSet) count() int {
+	t := 0
+	for i := 0; i < m.n; i++ {
+		t += bits.OnesCount64(m.p[i].noncap) + m.p[i].c1 - m.p[i].c0
+	}
+	return t
+}
+
+// scan fills s.moves with the moves of the player to move in the current position. Under
+// capture=strict only captures are kept when one exists.
+func (s *State) scan() *moveSet {
 	side := s.side
 	strictOnly := s.rules.Capture == Strict && s.capturers() != 0
 	occ := s.pieces[0] | s.pieces[1]
 	empty := boardMask &^ occ
 	s.setupGen(s.rules.PerJump)
 	g := &s.gen
+	ms := &s.moves
+	ms.n, ms.caps = 0, ms.caps[:0]
 	for w := s.Warriors(engine.Player(side)); w != 0; w &= w - 1 {
 		sq := bits.TrailingZeros64(w)
 		g.noncap, g.ncaps, g.overflow = 0, 0, g.overflow[:0]
@@ -222,20 +272,19 @@ func (s *State) genMoves(buf []engine.Action, rem int) []engine.Action {
 		if g.anyJump(sq) {
 			g.chain(sq, 6, 1<<sq, 0, false, false, 0)
 		}
-		if !strictOnly {
-			base := engine.Action(uint64(sq)<<fromShift | uint64(rem+1)<<remShift)
-			for t := g.noncap; t != 0; t &= t - 1 {
-				buf = append(buf, base|engine.Action(bits.TrailingZeros64(t))<<toShift)
+		pm := &ms.p[ms.n]
+		ms.n++
+		pm.sq, pm.noncap, pm.c0 = sq, g.noncap, len(ms.caps)
+		if strictOnly {
+			pm.noncap = 0
+		}
+		if g.ncaps > 0 {
+			ms.caps = append(ms.caps, g.caps[:g.ncaps]...)
+			if len(g.overflow) > 0 {
+				ms.caps = append(ms.caps, g.overflow...)
 			}
 		}
-		for i := 0; i < g.ncaps; i++ {
-			buf = append(buf, mkAction(sq, int(g.caps[i].to), g.caps[i].capt, rem))
-		}
-		if len(g.overflow) > 0 {
-			for _, c := range g.overflow {
-				buf = append(buf, mkAction(sq, int(c.to), c.capt, rem))
-			}
-		}
+		pm.c1 = len(ms.caps)
 	}
 	if k := int(s.king[side]); k >= 0 && !strictOnly {
 		enemyThrone := BlkThrone
@@ -243,20 +292,52 @@ func (s *State) genMoves(buf []engine.Action, rem int) []engine.Action {
 			enemyThrone = RedThrone
 		}
 		t := nbrMask[k] & (empty | 1<<enemyThrone)
-		for d := 0; d < 6; d++ {
-			over := nbr[k][d]
-			if over < 0 || g.jumpable&(1<<over) == 0 {
-				continue
-			}
-			if to := nbr[over][d]; to >= 0 && int(to) != enemyThrone && empty&(1<<to) != 0 {
-				t |= 1 << to
+		js := &jumps[k]
+		for i := uint8(0); i < njumps[k]; i++ {
+			j := js[i]
+			if g.jumpable&(1<<j.over) != 0 && int(j.to) != enemyThrone && empty&(1<<j.to) != 0 {
+				t |= 1 << j.to
 			}
 		}
-		for ; t != 0; t &= t - 1 {
-			buf = append(buf, mkAction(k, bits.TrailingZeros64(t), 0, rem))
+		ms.p[ms.n] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
+		ms.n++
+	}
+	return ms
+}
+
+// genMoves appends the moves of the player to move in the current position as actions tagged
+// with the removal rem (-1 for none).
+func (s *State) genMoves(buf []engine.Action, rem int) []engine.Action {
+	ms := s.scan()
+	for i := 0; i < ms.n; i++ {
+		pm := &ms.p[i]
+		base := engine.Action(uint64(pm.sq)<<fromShift | uint64(rem+1)<<remShift)
+		for t := pm.noncap; t != 0; t &= t - 1 {
+			buf = append(buf, base|engine.Action(bits.TrailingZeros64(t))<<toShift)
+		}
+		for _, c := range ms.caps[pm.c0:pm.c1] {
+			buf = append(buf, mkAction(pm.sq, int(c.to), c.capt, rem))
 		}
 	}
 	return buf
+}
+
+// pick returns the k-th move of the scanned set (in genMoves order), without removal.
+func (ms *moveSet) pick(k int) engine.Action {
+	for i := 0; i < ms.n; i++ {
+		pm := &ms.p[i]
+		c := bits.OnesCount64(pm.noncap)
+		if k < c {
+			return engine.Action(uint64(pm.sq)<<fromShift) | engine.Action(engine.SelectBit(pm.noncap, k))<<toShift
+		}
+		k -= c
+		if k < pm.c1-pm.c0 {
+			cp := ms.caps[pm.c0+k]
+			return mkAction(pm.sq, int(cp.to), cp.capt, -1)
+		}
+		k -= pm.c1 - pm.c0
+	}
+	panic("baran: pick beyond the move count")
 }
 
 // slides returns the cells a fast warrior on sq reaches along straight lines over empty cells

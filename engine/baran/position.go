@@ -66,6 +66,7 @@ type State struct {
 	init  Position        // the position the state was created or parsed with, for Reset
 	buf   []engine.Action // scratch for RandomAction and ParseAction
 	gen   generator
+	moves moveSet
 }
 
 var _ engine.State = (*State)(nil)
@@ -308,13 +309,68 @@ func (s *State) Undo() bool {
 	return true
 }
 
-// RandomAction picks a uniformly random legal action.
+// RandomAction picks a uniformly random legal action, from the scanned move sets of every
+// removal choice without building the action list.
 func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
-	s.buf = s.Legal(s.buf[:0])
-	if len(s.buf) == 0 {
+	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
 		return 0, false
 	}
-	return s.buf[r.IntN(len(s.buf))], true
+	var counts, rems [16]int // at most 14 removable warriors, plus no removal
+	nv, total := 0, 0
+	for h := s.huff | 1<<63; h != 0; h &= h - 1 { // bit 63: the choice of no removal
+		rem := bits.TrailingZeros64(h)
+		if rem == 63 {
+			rem = -1
+		}
+		nv &= 15
+		undo := s.takeOff(rem)
+		counts[nv], rems[nv] = s.scan().count(), rem
+		s.putBack(undo)
+		total += counts[nv]
+		nv++
+	}
+	if total == 0 {
+		if s.rules.NoMovePass && !s.passed {
+			return Pass, true
+		}
+		return 0, false
+	}
+	k := r.IntN(total)
+	v := 0
+	for k >= counts[v] {
+		k -= counts[v]
+		v++
+	}
+	if nv == 1 {
+		return s.moves.pick(k), true // the scan of the only choice is still in s.moves
+	}
+	undo := s.takeOff(rems[v])
+	a := s.scan().pick(k)
+	s.putBack(undo)
+	return a | engine.Action(uint64(rems[v]+1)<<remShift), true
+}
+
+type removal struct {
+	pieces, fast uint64
+	active       bool
+}
+
+// takeOff removes the enemy warrior on rem (rem < 0: nothing) for a scan; putBack restores.
+func (s *State) takeOff(rem int) removal {
+	if rem < 0 {
+		return removal{}
+	}
+	opp := s.side ^ 1
+	u := removal{s.pieces[opp], s.fast, true}
+	s.pieces[opp] &^= 1 << rem
+	s.fast &^= 1 << rem
+	return u
+}
+
+func (s *State) putBack(u removal) {
+	if u.active {
+		s.pieces[s.side^1], s.fast = u.pieces, u.fast
+	}
 }
 
 // CounterNames names the game-specific counters recorded per game.
