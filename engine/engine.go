@@ -115,6 +115,12 @@ type RandomChooser interface {
 	RandomAction(r *Rand) (a Action, ok bool)
 }
 
+// Tactical is implemented by States that can tell captures apart (for move ordering and
+// quiescence search).
+type Tactical interface {
+	IsCapture(a Action) bool
+}
+
 // MaxActions bounds the number of legal actions in any position of either game, so that a buffer
 // of this size never reallocates.
 const MaxActions = 4096

@@ -42,6 +42,7 @@ func init() {
 		"bench":  {"uniform random self-play speed: plies/s and games/s", runBench},
 		"play":   {"play a match in colour-swapped pairs and report statistics", runPlay},
 		"merge":  {"merge the shard directories of one run into a single run", runMerge},
+		"agents": {"list the agents, their parameters and the heuristic weights", runAgents},
 	}
 }
 

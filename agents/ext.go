@@ -1,0 +1,194 @@
+package agents
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
+
+// External is a bot in another program, spoken to over a line protocol on its standard input
+// and output (see docs/protocol.md). A bot that crashes, times out or answers anything but one
+// of the listed actions forfeits the game.
+type External struct {
+	spec    string
+	Cmd     []string
+	Timeout time.Duration
+}
+
+func init() {
+	register(Kind{Name: "ext", Doc: "an external program speaking the fairplay line protocol (docs/protocol.md)",
+		Params: []Param{
+			{"cmd", "", "the program and its arguments, separated by spaces"},
+			{"timeout", "2s", "how long the bot may take for an answer"},
+		},
+		build: func(p Params) (Agent, error) {
+			e := &External{Cmd: strings.Fields(p.String("cmd"))}
+			if len(e.Cmd) == 0 {
+				return nil, errorf("agent ext: cmd is missing (ext:cmd=./mybot)")
+			}
+			d, err := time.ParseDuration(p.String("timeout"))
+			if err != nil || d <= 0 {
+				return nil, errorf("agent ext: timeout=%q: want a duration like 500ms or 2s", p.String("timeout"))
+			}
+			e.Timeout = d
+			e.spec = p.canonical(kinds["ext"])
+			return e, nil
+		}})
+}
+
+// Spec returns the canonical spec.
+func (e *External) Spec() string { return e.spec }
+
+// Reproducible is false: the toolkit cannot vouch for another program.
+func (e *External) Reproducible() bool { return false }
+
+// NewPlayer starts the program for one game and greets it. A program that cannot start or
+// greet makes its player forfeit when it is first asked to move.
+func (e *External) NewPlayer(game string) (Player, error) {
+	p := &extPlayer{timeout: e.Timeout}
+	p.err = p.start(e.Cmd, game)
+	return p, nil
+}
+
+type extPlayer struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string
+	timeout time.Duration
+	err     error
+	Name    string
+	w       *bufio.Writer
+}
+
+func (p *extPlayer) start(argv []string, game string) error {
+	p.cmd = exec.Command(argv[0], argv[1:]...)
+	var err error
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		return err
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := p.cmd.Start(); err != nil {
+		return fmt.Errorf("ext: cannot start %s: %w", argv[0], err)
+	}
+	p.w = bufio.NewWriter(p.stdin)
+	p.lines = make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	if err := p.send("hello fairplay 1 " + game); err != nil {
+		return err
+	}
+	ln, err := p.expect("ready")
+	if err != nil {
+		return err
+	}
+	p.Name = strings.TrimSpace(strings.TrimPrefix(ln, "ready"))
+	return nil
+}
+
+func (p *extPlayer) send(lines ...string) error {
+	for _, l := range lines {
+		p.w.WriteString(l)
+		p.w.WriteByte('\n')
+	}
+	if err := p.w.Flush(); err != nil {
+		return fmt.Errorf("ext: the bot stopped reading: %w", err)
+	}
+	return nil
+}
+
+// expect waits for a line starting with word (skipping "info" lines) within the timeout.
+func (p *extPlayer) expect(word string) (string, error) {
+	deadline := time.NewTimer(p.timeout)
+	defer deadline.Stop()
+	for {
+		select {
+		case ln, ok := <-p.lines:
+			if !ok {
+				return "", fmt.Errorf("ext: the bot exited (waiting for %q)", word)
+			}
+			if strings.HasPrefix(ln, "info") {
+				continue
+			}
+			if ln == word || strings.HasPrefix(ln, word+" ") {
+				return ln, nil
+			}
+			return "", fmt.Errorf("ext: the bot said %q, want %q", ln, word)
+		case <-deadline.C:
+			return "", fmt.Errorf("ext: no %q within %v", word, p.timeout)
+		}
+	}
+}
+
+func (p *extPlayer) Choose(s engine.State, legal []engine.Action, _ *engine.Rand) (engine.Action, error) {
+	if p.err != nil {
+		return 0, p.err
+	}
+	lines := []string{"rules " + s.Rules(), "position " + s.String(), fmt.Sprintf("legal %d", len(legal))}
+	names := make([]string, len(legal))
+	for i, a := range legal {
+		names[i] = s.FormatAction(a)
+		lines = append(lines, names[i])
+	}
+	lines = append(lines, "go")
+	if err := p.send(lines...); err != nil {
+		p.err = err
+		return 0, err
+	}
+	ln, err := p.expect("move")
+	if err != nil {
+		p.err = err
+		return 0, err
+	}
+	mv := strings.TrimSpace(strings.TrimPrefix(ln, "move"))
+	for i, n := range names {
+		if n == mv {
+			return legal[i], nil
+		}
+	}
+	// Another spelling of a listed action (a different chain path) is accepted too.
+	if a, err := s.ParseAction(mv); err == nil {
+		for _, l := range legal {
+			if l == a {
+				return a, nil
+			}
+		}
+	}
+	p.err = fmt.Errorf("ext: illegal move %q", mv)
+	return 0, p.err
+}
+
+// Close says quit and ends the program (killed if it does not exit within the timeout).
+func (p *extPlayer) Close() error {
+	if p.cmd == nil || p.cmd.Process == nil {
+		return nil
+	}
+	p.send("quit")
+	p.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(p.timeout):
+		p.cmd.Process.Kill()
+		<-done
+	}
+	for range p.lines { // drain
+	}
+	return nil
+}

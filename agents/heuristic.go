@@ -1,0 +1,254 @@
+package agents
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/bits"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/baran"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// Weight is one named, documented weight of a heuristic, with the bounds tuning respects.
+type Weight struct {
+	Name     string
+	Value    float64
+	Min, Max float64
+	Doc      string
+}
+
+// Weights are a game's heuristic weights, in a fixed order.
+type Weights []Weight
+
+// baranWeights: every feature is (own − opponent's), from the side to move's point of view.
+var baranWeights = Weights{
+	{"material", 100, 0, 400, "normal warriors"},
+	{"fast", 140, 0, 500, "fast warriors"},
+	{"king_distance", -40, -200, 0, "hex distance of the king to the enemy throne"},
+	{"king_entry", 30, 0, 200, "cells next to the enemy throne not held by the enemy (the king must step from one)"},
+	{"throne_guard", 35, 0, 200, "own pieces on the two cells next to the own throne"},
+	{"mobility", 3, 0, 30, "empty cells next to own pieces"},
+	{"threats", 25, 0, 200, "warriors that could capture with a forward jump"},
+	{"removals", 60, 0, 300, "warriors the player to move may remove this turn"},
+}
+
+var katarengaWeights = Weights{
+	{"material", 100, 0, 400, "pawns on the board and in camps"},
+	{"camps", 250, 0, 1000, "pawns in the enemy camps"},
+	{"baseline", 60, 0, 400, "pawns on the enemy baseline (one move from a camp)"},
+	{"advance", 6, 0, 50, "ranks advanced towards the enemy baseline, summed over pawns"},
+	{"mobility", 2, 0, 30, "legal moves of all pawns"},
+	{"on_red", 0, -50, 50, "pawns on red squares"},
+	{"on_yellow", 0, -50, 50, "pawns on yellow squares"},
+	{"on_green", 5, -50, 50, "pawns on green squares"},
+	{"on_blue", 0, -50, 50, "pawns on blue squares"},
+	{"attacked", -30, -200, 0, "own pawns an enemy pawn could take"},
+}
+
+// DefaultWeights returns a copy of a game's default weights.
+func DefaultWeights(game string) (Weights, error) {
+	switch game {
+	case "baran":
+		return append(Weights(nil), baranWeights...), nil
+	case "katarenga":
+		return append(Weights(nil), katarengaWeights...), nil
+	}
+	return nil, fmt.Errorf("no heuristic for game %q", game)
+}
+
+// Index returns the position of a named weight, or -1.
+func (w Weights) Index(name string) int {
+	for i, x := range w {
+		if x.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Names lists the weight names.
+func (w Weights) Names() []string {
+	out := make([]string, len(w))
+	for i, x := range w {
+		out[i] = x.Name
+	}
+	return out
+}
+
+// MarshalJSON writes {"name": value, ...} in weight order.
+func (w Weights) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, x := range w {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q: %v", x.Name, x.Value)
+	}
+	b.WriteString("}")
+	return []byte(b.String()), nil
+}
+
+// SetJSON overrides weights from a JSON object of name → value; unknown names are errors.
+func (w Weights) SetJSON(data []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("weights: %w", err)
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		i := w.Index(k)
+		if i < 0 {
+			return fmt.Errorf("weights: unknown weight %q (valid: %s)", k, strings.Join(w.Names(), ", "))
+		}
+		w[i].Value = m[k]
+	}
+	return nil
+}
+
+// LoadWeights reads a weights file over a game's defaults.
+func LoadWeights(game, path string) (Weights, error) {
+	w, err := DefaultWeights(game)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.SetJSON(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
+}
+
+// SaveWeights writes weights as indented JSON.
+func SaveWeights(path string, w Weights) error {
+	var out strings.Builder
+	out.WriteString("{\n")
+	for i, x := range w {
+		fmt.Fprintf(&out, "  %q: %v", x.Name, x.Value)
+		if i < len(w)-1 {
+			out.WriteString(",")
+		}
+		out.WriteString("\n")
+	}
+	out.WriteString("}\n")
+	return os.WriteFile(path, []byte(out.String()), 0o644)
+}
+
+// Evaluate scores a position for the player to move (positive: good for him), in units where a
+// warrior or pawn is about 100. Finished games are the search's business, not the evaluator's.
+func Evaluate(s engine.State, w Weights) float64 {
+	switch st := s.(type) {
+	case *baran.State:
+		return evalBaran(st, w)
+	case *katarenga.State:
+		return evalKatarenga(st, w)
+	}
+	return 0
+}
+
+func evalBaran(s *baran.State, w Weights) float64 {
+	me := s.ToMove()
+	var f [8]float64
+	occ := s.Warriors(0) | s.Warriors(1)
+	for _, p := range [2]engine.Player{me, me.Other()} {
+		sign := 1.0
+		if p != me {
+			sign = -1
+		}
+		war := s.Warriors(p)
+		fast := war & s.Fast()
+		f[0] += sign * float64(bits.OnesCount64(war&^fast))
+		f[1] += sign * float64(bits.OnesCount64(fast))
+		own, enemy := baran.RedThrone, baran.BlkThrone
+		if p == 1 {
+			own, enemy = enemy, own
+		}
+		king := s.King(p)
+		allOcc := occ
+		if king >= 0 {
+			f[2] += sign * float64(baran.Distance(king, enemy))
+			allOcc |= 1 << king
+		}
+		if k := s.King(p.Other()); k >= 0 {
+			allOcc |= 1 << k
+		}
+		enemyPieces := s.Warriors(p.Other())
+		if k := s.King(p.Other()); k >= 0 {
+			enemyPieces |= 1 << k
+		}
+		ownPieces := war
+		if king >= 0 {
+			ownPieces |= 1 << king
+		}
+		for _, c := range baran.ThroneEntries(enemy) {
+			if enemyPieces&(1<<c) == 0 {
+				f[3] += sign
+			}
+		}
+		for _, c := range baran.ThroneEntries(own) {
+			if ownPieces&(1<<c) != 0 {
+				f[4] += sign
+			}
+		}
+		f[5] += sign * float64(bits.OnesCount64(baran.Around(ownPieces)&^allOcc))
+		f[6] += sign * float64(bits.OnesCount64(s.Capturers(p)))
+	}
+	f[7] = float64(bits.OnesCount64(s.Huff()))
+	v := 0.0
+	for i := range f {
+		v += f[i] * w[i].Value
+	}
+	return v
+}
+
+func evalKatarenga(s *katarenga.State, w Weights) float64 {
+	me := s.ToMove()
+	var f [10]float64
+	b := s.Board()
+	reach := [2]uint64{}
+	moves := [2]int{}
+	reach[0], moves[0] = s.Reach(0)
+	reach[1], moves[1] = s.Reach(1)
+	for _, p := range [2]engine.Player{me, me.Other()} {
+		sign := 1.0
+		if p != me {
+			sign = -1
+		}
+		pawns := s.Pawns(p)
+		camps := s.Camps(p)
+		f[0] += sign * float64(bits.OnesCount64(pawns)+camps)
+		f[1] += sign * float64(camps)
+		enemyBase := uint64(0xFF) << 56
+		if p == 1 {
+			enemyBase = 0xFF
+		}
+		f[2] += sign * float64(bits.OnesCount64(pawns&enemyBase))
+		for m := pawns; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			adv := sq / 8
+			if p == 1 {
+				adv = 7 - adv
+			}
+			f[3] += sign * float64(adv)
+			f[5+int(b.Colour(sq))] += sign
+		}
+		f[4] += sign * float64(moves[p])
+		f[9] += sign * float64(bits.OnesCount64(pawns&reach[p.Other()]))
+	}
+	v := 0.0
+	for i := range f {
+		v += f[i] * w[i].Value
+	}
+	return v
+}

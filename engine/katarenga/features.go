@@ -1,0 +1,28 @@
+package katarenga
+
+import (
+	"math/bits"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// IsCapture reports whether a legal action of this position takes an enemy pawn.
+func (s *State) IsCapture(a engine.Action) bool {
+	if a == Pass {
+		return false
+	}
+	to := int(a >> 6 & 127)
+	return to < 64 && s.pawns[s.side^1]&(1<<to) != 0
+}
+
+// Reach returns the squares p's pawns attack or may move to (ignoring whose turn it is and the
+// first-move rule): the union of their move targets, own pawns excluded.
+func (s *State) Reach(p engine.Player) (reach uint64, moves int) {
+	own, occ := s.pawns[p], s.pawns[0]|s.pawns[1]
+	for m := own; m != 0; m &= m - 1 {
+		t := s.board.targets(bits.TrailingZeros64(m), occ) &^ own
+		reach |= t
+		moves += bits.OnesCount64(t)
+	}
+	return reach, moves
+}
