@@ -146,3 +146,22 @@ func TestRunMatchFiles(t *testing.T) {
 		t.Error("CheckDir accepted a directory holding a run")
 	}
 }
+
+// A bot that crashes or answers nonsense forfeits each of its games and the run goes on.
+func TestForfeitsDoNotStopTheRun(t *testing.T) {
+	for _, bot := range []string{"crashbot.sh", "illegalbot.sh", "garbagebot.sh"} {
+		gm, _ := games.New("katarenga", "", "", nil)
+		m, err := NewMatch(MatchConfig{Game: "katarenga", A: "ext:cmd=../agents/testdata/" + bot, B: "random", Games: 6, Seed: 1}, gm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		out, err := RunMatch(context.Background(), m, Session{Dir: dir, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Summary.N != 6 || out.Summary.Forfeits != 6 || out.Summary.BWins != 6 || out.Manifest.Reproducible {
+			t.Errorf("%s: %d games, %d forfeits, %d wins for B, reproducible %v", bot, out.Summary.N, out.Summary.Forfeits, out.Summary.BWins, out.Manifest.Reproducible)
+		}
+	}
+}

@@ -1,0 +1,256 @@
+package agents
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+)
+
+// ruleSets lists every variant value of both games (each switched once from the defaults).
+func ruleSets() map[string][]string {
+	return map[string][]string{
+		"baran": {"", "capture=strict", "capture=free", "chain-capture=per-jump", "fast-row=4", "no-move=pass", "ply-cap=60"},
+		"katarenga": {"", "first-move-capture=banned", "no-move=pass", "ply-cap=60"},
+	}
+}
+
+func mustAgent(t *testing.T, spec string) Agent {
+	t.Helper()
+	a, err := Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// Every agent returns only listed actions, on positions of random games under every variant.
+func TestAgentsPlayLegally(t *testing.T) {
+	specs := []string{"random", "greedy", "alphabeta:depth=2", "alphabeta:nodes=300", "mcts:playouts=30", "mcts:playouts=20,rollout=heuristic,cutoff=10"}
+	positions := 12
+	if testing.Short() {
+		positions = 3
+	}
+	for game, sets := range ruleSets() {
+		for _, rules := range sets {
+			gm, err := games.New(game, rules, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := engine.NewRand(uint64(len(rules)) + 1)
+			for _, spec := range specs {
+				pl, err := mustAgent(t, spec).NewPlayer(game)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := gm.Start(0)
+				for n := 0; n < positions; {
+					legal := s.Legal(nil)
+					if len(legal) == 0 {
+						s = gm.Start(1 % engine.Player(len(gm.FirstColours())))
+						continue
+					}
+					before := s.String()
+					a, err := pl.Choose(s, legal, rng)
+					if err != nil {
+						t.Fatalf("%s %s %s: %v", game, rules, spec, err)
+					}
+					if s.String() != before {
+						t.Fatalf("%s: %s left the position changed", game, spec)
+					}
+					found := false
+					for _, l := range legal {
+						found = found || l == a
+					}
+					if !found {
+						t.Fatalf("%s %s %s: chose an unlisted action at %s", game, rules, spec, s)
+					}
+					n++
+					// advance a few random plies for variety
+					for k := 0; k < 7 && len(legal) > 0; k++ {
+						s.Apply(legal[rng.IntN(len(legal))])
+						legal = s.Legal(nil)
+					}
+				}
+				if c, ok := pl.(Closer); ok {
+					c.Close()
+				}
+			}
+		}
+	}
+}
+
+// minimax is plain negamax without pruning, with the same leaf and terminal scoring.
+func minimax(s engine.State, depth, ply int, w Weights) int32 {
+	moves := s.Legal(nil)
+	if len(moves) == 0 {
+		return terminal(s, ply)
+	}
+	if depth == 0 {
+		return int32(Evaluate(s, w))
+	}
+	best := int32(math.MinInt32)
+	for _, a := range moves {
+		s.Apply(a)
+		v := -minimax(s, depth-1, ply+1, w)
+		s.Undo()
+		if v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// Alpha-beta (with its transposition table and move ordering, quiescence off) returns the
+// plain minimax value at the same depth, and plays a move of that value.
+func TestAlphaBetaEqualsMinimax(t *testing.T) {
+	n := 12
+	if testing.Short() {
+		n = 3
+	}
+	for _, game := range []string{"baran", "katarenga"} {
+		gm, _ := games.New(game, "", "", nil)
+		rng := engine.NewRand(3)
+		w, _ := DefaultWeights(game)
+		for i := 0; i < n; i++ {
+			s := gm.Start(0)
+			for k := 0; k < 10+rng.IntN(40); k++ {
+				l := s.Legal(nil)
+				if len(l) == 0 {
+					break
+				}
+				s.Apply(l[rng.IntN(len(l))])
+			}
+			legal := s.Legal(nil)
+			if len(legal) == 0 {
+				continue
+			}
+			for depth := 1; depth <= 3; depth++ {
+				ag := mustAgent(t, "alphabeta:qs=0,depth="+string(rune('0'+depth))).(*AlphaBeta)
+				pl, _ := ag.NewPlayer(game)
+				p := pl.(*abPlayer)
+				p.tac, _ = s.(engine.Tactical)
+				want := minimax(s, depth, 0, w)
+				if got := p.search(s, depth, -Win-1, Win+1, 0); got != want {
+					t.Fatalf("%s depth %d at %s: alpha-beta %d, minimax %d", game, depth, s, got, want)
+				}
+				pl2, _ := ag.NewPlayer(game)
+				a, _ := pl2.Choose(s, legal, rng)
+				s.Apply(a)
+				got := -minimax(s, depth-1, 1, w)
+				s.Undo()
+				if got != want {
+					t.Fatalf("%s depth %d: the chosen move is worth %d, the best %d", game, depth, got, want)
+				}
+			}
+		}
+	}
+}
+
+// With a fixed seed an agent's choices repeat exactly.
+func TestDeterministicChoices(t *testing.T) {
+	for _, spec := range []string{"greedy", "alphabeta:depth=3", "alphabeta:nodes=500", "mcts:playouts=50"} {
+		var runs [2][]engine.Action
+		for k := 0; k < 2; k++ {
+			gm, _ := games.New("katarenga", "", "17", nil)
+			s := gm.Start(0)
+			r := engine.NewRand(99)
+			ag := mustAgent(t, spec)
+			pl, _ := ag.NewPlayer("katarenga")
+			for ply := 0; ply < 30; ply++ {
+				l := s.Legal(nil)
+				if len(l) == 0 {
+					break
+				}
+				a, _ := pl.Choose(s, l, r)
+				runs[k] = append(runs[k], a)
+				s.Apply(a)
+			}
+		}
+		if len(runs[0]) != len(runs[1]) {
+			t.Fatalf("%s: games of different length", spec)
+		}
+		for i := range runs[0] {
+			if runs[0][i] != runs[1][i] {
+				t.Fatalf("%s: ply %d differs between two runs with one seed", spec, i)
+			}
+		}
+	}
+}
+
+func TestSpecs(t *testing.T) {
+	for spec, want := range map[string]string{
+		"random":                   "random",
+		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,qs=1,tt=16,weights=",
+		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,qs=1,tt=16,weights=",
+		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,c=1.4,rollout=random,eps=0.2,cutoff=0,weights=",
+	} {
+		if got := mustAgent(t, spec).Spec(); got != want {
+			t.Errorf("%s -> %s, want %s", spec, got, want)
+		}
+	}
+	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q): want an error", bad)
+		}
+	}
+}
+
+func TestWeightsJSON(t *testing.T) {
+	w, _ := DefaultWeights("baran")
+	path := filepath.Join(t.TempDir(), "w.json")
+	w[0].Value = 123.5
+	if err := SaveWeights(path, w); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadWeights("baran", path)
+	if err != nil || back[0].Value != 123.5 || len(back) != len(w) {
+		t.Fatalf("weights round trip: %v %v", back, err)
+	}
+	if err := w.SetJSON([]byte(`{"nonsense": 1}`)); err == nil || !strings.Contains(err.Error(), "nonsense") {
+		t.Errorf("unknown weight accepted: %v", err)
+	}
+	g := mustAgent(t, "greedy:weights="+filepath.Join(t.TempDir(), "missing.json"))
+	if _, err := g.NewPlayer("baran"); err == nil {
+		t.Error("a missing weights file was accepted")
+	}
+}
+
+// External bots: a good one plays; crash, timeout, garbage and illegal answers are errors
+// (the runner turns them into forfeits).
+func TestExternal(t *testing.T) {
+	gm, _ := games.New("baran", "", "", nil)
+	s := gm.Start(0)
+	legal := s.Legal(nil)
+	bot := func(name, extra string) Player {
+		a := mustAgent(t, "ext:cmd="+filepath.Join("testdata", name)+extra)
+		p, err := a.NewPlayer("baran")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := bot("firstbot.sh", "")
+	a, err := p.Choose(s, legal, nil)
+	if err != nil || a != legal[0] {
+		t.Errorf("firstbot: %v %v", s.FormatAction(a), err)
+	}
+	p.(Closer).Close()
+	for _, c := range []struct{ name, extra, want string }{
+		{"crashbot.sh", "", "exited"},
+		{"slowbot.sh", ",timeout=300ms", "within"},
+		{"garbagebot.sh", "", "banana"},
+		{"illegalbot.sh", "", "illegal"},
+		{"no-such-bot", "", "cannot start"},
+	} {
+		p := bot(c.name, c.extra)
+		_, err := p.Choose(s, legal, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want one mentioning %q", c.name, err, c.want)
+		}
+		p.(Closer).Close()
+	}
+}
