@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -252,5 +253,39 @@ func TestExternal(t *testing.T) {
 			t.Errorf("%s: err %v, want one mentioning %q", c.name, err, c.want)
 		}
 		p.(Closer).Close()
+	}
+}
+
+// The Go example bot of docs/protocol.md plays whole games.
+func TestExampleGoBot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	bin := filepath.Join(t.TempDir(), "gobot")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/gobot").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, game := range []string{"baran", "katarenga"} {
+		gm, _ := games.New(game, "", "", nil)
+		s := gm.Start(0)
+		pl, _ := mustAgent(t, "ext:cmd="+bin).NewPlayer(game)
+		for ply := 0; ply < 40; ply++ {
+			legal := s.Legal(nil)
+			if len(legal) == 0 {
+				break
+			}
+			var a engine.Action
+			var err error
+			if ply%2 == 0 {
+				a, err = pl.Choose(s, legal, nil)
+			} else {
+				a = legal[0]
+			}
+			if err != nil {
+				t.Fatalf("%s ply %d: %v", game, ply, err)
+			}
+			s.Apply(a)
+		}
+		pl.(Closer).Close()
 	}
 }

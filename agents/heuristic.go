@@ -28,8 +28,8 @@ type Weights []Weight
 var baranWeights = Weights{
 	{"material", 100, 0, 400, "normal warriors"},
 	{"fast", 140, 0, 500, "fast warriors"},
-	{"king_distance", -40, -200, 0, "hex distance of the king to the enemy throne"},
-	{"king_entry", 30, 0, 200, "cells next to the enemy throne not held by the enemy (the king must step from one)"},
+	{"king_distance", -120, -400, 0, "hex distance of the king to the enemy throne"},
+	{"king_entry", 60, 0, 300, "cells next to the enemy throne not held by the enemy (the king must step from one)"},
 	{"throne_guard", 35, 0, 200, "own pieces on the two cells next to the own throne"},
 	{"mobility", 3, 0, 30, "empty cells next to own pieces"},
 	{"threats", 25, 0, 200, "warriors that could capture with a forward jump"},

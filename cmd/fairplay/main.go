@@ -43,6 +43,7 @@ func init() {
 		"play":   {"play a match in colour-swapped pairs and report statistics", runPlay},
 		"merge":  {"merge the shard directories of one run into a single run", runMerge},
 		"agents": {"list the agents, their parameters and the heuristic weights", runAgents},
+		"ladder": {"check a strength ladder of agents step by step (Elo, LOS)", runLadder},
 	}
 }
 

@@ -1,0 +1,57 @@
+package agents
+
+import (
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+)
+
+// midgame returns a position 20 random plies into a game.
+func midgame(game string) engine.State {
+	gm, _ := games.New(game, "", "", nil)
+	s := gm.Start(0)
+	r := engine.NewRand(5)
+	for i := 0; i < 20; i++ {
+		l := s.Legal(nil)
+		s.Apply(l[r.IntN(len(l))])
+	}
+	return s
+}
+
+// benchAlphaBeta reports alpha-beta nodes per second (one op = one node).
+func benchAlphaBeta(b *testing.B, game string) {
+	s := midgame(game)
+	ag, _ := Parse("alphabeta:nodes=20000")
+	r := engine.NewRand(1)
+	legal := s.Legal(nil)
+	b.ReportAllocs()
+	var nodes int64
+	for nodes < int64(b.N) {
+		pl, _ := ag.NewPlayer(game)
+		p := pl.(*abPlayer)
+		p.Choose(s, legal, r)
+		nodes += p.Nodes
+		p.Close()
+	}
+}
+
+func BenchmarkAlphaBetaNodesBaran(b *testing.B)     { benchAlphaBeta(b, "baran") }
+func BenchmarkAlphaBetaNodesKatarenga(b *testing.B) { benchAlphaBeta(b, "katarenga") }
+
+// benchMCTS reports MCTS playouts per second (one op = one playout).
+func benchMCTS(b *testing.B, game string) {
+	s := midgame(game)
+	ag, _ := Parse("mcts:playouts=1000")
+	r := engine.NewRand(1)
+	legal := s.Legal(nil)
+	pl, _ := ag.NewPlayer(game)
+	p := pl.(*mctsPlayer)
+	b.ReportAllocs()
+	for p.Playouts < int64(b.N) {
+		p.Choose(s, legal, r)
+	}
+}
+
+func BenchmarkMCTSPlayoutsBaran(b *testing.B)     { benchMCTS(b, "baran") }
+func BenchmarkMCTSPlayoutsKatarenga(b *testing.B) { benchMCTS(b, "katarenga") }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// defaultLadder lists the strength steps checked by `fairplay ladder`: stronger>weaker.
+const defaultLadder = "greedy>random;alphabeta:depth=2>greedy;alphabeta:depth=4>alphabeta:depth=2;mcts:playouts=1000>mcts:playouts=100"
+
+func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games N] [-seed S] [-workers W] [-out DIR]",
+		"fairplay ladder -game katarenga -games 200 -out ladder-katarenga",
+		"fairplay ladder -game baran -steps 'alphabeta:depth=2>greedy' -games 100")
+	var gf gameFlags
+	gf.register(fs, false)
+	steps := fs.String("steps", defaultLadder, "strength steps stronger>weaker, separated by ';'")
+	n := fs.Int64("games", 200, "games per step (colour-swapped pairs)")
+	var rf runFlags
+	rf.register(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if _, err := rf.check(func(string) string { return "" }); err != nil {
+		return err
+	}
+	if rf.resume != "" {
+		return usagef("-resume: resume a step with fairplay play -resume DIR/step-K")
+	}
+	if *n <= 0 {
+		return usagef("-games %d: want a positive number", *n)
+	}
+	gm, err := games.New(gf.game, gf.rules, gf.layout, nil)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	var pairs [][2]string
+	for _, st := range strings.Split(*steps, ";") {
+		a, b, ok := strings.Cut(strings.TrimSpace(st), ">")
+		if !ok {
+			return usagef("-steps: %q: want stronger>weaker", st)
+		}
+		pairs = append(pairs, [2]string{strings.TrimSpace(a), strings.TrimSpace(b)})
+	}
+	var matches []*experiments.Match
+	for _, p := range pairs {
+		m, err := experiments.NewMatch(experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout,
+			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed}, gm)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		matches = append(matches, m)
+	}
+	dir, err := outDir(rf.out, "ladder-"+gf.game)
+	if err != nil {
+		return err
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
+	fmt.Fprintf(&table, "|---|---|---|---:|---|---|---:|---|---:|---|\n")
+	for k, m := range matches {
+		sub := filepath.Join(dir, fmt.Sprintf("step-%d", k+1))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "step %d: %s vs %s, %d games\n", k+1, m.Cfg.A, m.Cfg.B, m.Cfg.Games)
+		out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: sub, Workers: rf.workers, Progress: rf.progress,
+			Stderr: stderr, Args: append([]string{"fairplay", "ladder"}, args...), Shard: experiments.Shard{Index: 0, Count: 1}})
+		if err != nil {
+			return err
+		}
+		if out.Interrupted {
+			return errInterrupted
+		}
+		s := out.Summary
+		e := s.Penta.Elo()
+		sc, _ := s.Penta.ScoreVar()
+		los := s.Penta.LOS()
+		holds := "no"
+		if los > 0.99 {
+			holds = "yes"
+		}
+		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s [%s, %s] | %.4f | %s |\n",
+			k+1, pairs[k][0], pairs[k][1], s.N, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
+			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, elo(e.Value), elo(e.Low), elo(e.High), los, holds)
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s ladder (%s), seed %d, results in %s\n\n%s", gf.game, gm.Rules(), rf.seed, dir, table.String())
+	return nil
+}
+
+func elo(x float64) string {
+	switch {
+	case x > 1e6:
+		return "+inf"
+	case x < -1e6:
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", x)
+}
