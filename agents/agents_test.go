@@ -14,7 +14,7 @@ import (
 // ruleSets lists every variant value of both games (each switched once from the defaults).
 func ruleSets() map[string][]string {
 	return map[string][]string{
-		"baran": {"", "capture=strict", "capture=free", "chain-capture=per-jump", "fast-row=4", "no-move=pass", "ply-cap=60"},
+		"baran":     {"", "capture=strict", "capture=free", "chain-capture=per-jump", "fast-row=4", "no-move=pass", "ply-cap=60"},
 		"katarenga": {"", "first-move-capture=banned", "no-move=pass", "ply-cap=60"},
 	}
 }

@@ -76,12 +76,12 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 }
 
 type node struct {
-	action            engine.Action
-	parent            int32
-	first, n          int32 // children: nodes[first : first+n]; n < 0 while unexpanded
-	visits            int32
-	value             float64 // total reward for the player who made action
-	terminal          bool
+	action   engine.Action
+	parent   int32
+	first, n int32 // children: nodes[first : first+n]; n < 0 while unexpanded
+	visits   int32
+	value    float64 // total reward for the player who made action
+	terminal bool
 }
 
 type mctsPlayer struct {
