@@ -341,8 +341,12 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 		k -= counts[v]
 		v++
 	}
-	if nv == 1 {
-		return s.moves.pick(k), true // the scan of the only choice is still in s.moves
+	if v == nv-1 { // the last scan is still in s.moves
+		a := s.moves.pick(k)
+		if rems[v] >= 0 {
+			a |= engine.Action(uint64(rems[v]+1) << remShift)
+		}
+		return a, true
 	}
 	undo := s.takeOff(rems[v])
 	a := s.scan().pick(k)
