@@ -23,29 +23,35 @@ func (b Bitset) Set(i int64) { b[i>>6] |= 1 << (i & 63) }
 // Has reports bit i.
 func (b Bitset) Has(i int64) bool { return b[i>>6]&(1<<(i&63)) != 0 }
 
-// RecordSource yields records in increasing game order, io.EOF at the end.
-type RecordSource interface {
-	Read() (*results.Record, error)
+// Source yields finished items in increasing index order, io.EOF at the end.
+type Source[R any] interface {
+	Read() (*R, error)
 }
 
-// Plan says which games a run must play: every index in [Start, End) not marked in Done (Done
-// may be nil), and the already finished records (Old, in order) to merge into the output.
-type Plan struct {
+// RecordSource yields game records in increasing game order.
+type RecordSource = Source[results.Record]
+
+// PlanOf says which work items a run must do: every index in [Start, End) not marked in Done
+// (Done may be nil), and the already finished items (Old, in order) to merge into the output.
+type PlanOf[R any] struct {
 	Start, End int64
 	Done       Bitset
-	Old        RecordSource
+	Old        Source[R]
 }
 
-// Player plays game i; ok is false when stop said so before the game ended.
-type gamePlayer interface {
-	newWorker() *worker
-	play(w *worker, i int64, stop func() bool) (results.Record, bool)
+// Plan is the plan of a match: its items are games.
+type Plan = PlanOf[results.Record]
+
+// itemPlayer does work item i; ok is false when stop said so before the item was finished.
+type itemPlayer[W, R any] interface {
+	newWorker() W
+	play(w W, i int64, stop func() bool) (R, bool)
 }
 
-type chunk struct {
+type chunk[R any] struct {
 	seq  int
 	idx  []int64
-	recs []results.Record
+	recs []R
 }
 
 // Run plays the plan's games on workers goroutines and hands every finished game, the old ones
@@ -53,25 +59,26 @@ type chunk struct {
 // abandons games in progress, and still delivers every finished game. done counts finished new
 // games as they finish (for progress displays). It returns whether the run was interrupted.
 func Run(ctx context.Context, m *Match, plan Plan, workers int, done *atomic.Int64, sink func(*results.Record) error) (interrupted bool, err error) {
-	return run(ctx, m, plan, workers, done, sink)
+	return run(ctx, m, plan, workers, done, sink, func(r *results.Record) int64 { return r.Game })
 }
 
-func run(ctx context.Context, gp gamePlayer, plan Plan, workers int, done *atomic.Int64, sink func(*results.Record) error) (bool, error) {
+// run is Run for any kind of work item; index tells an item's index.
+func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], workers int, done *atomic.Int64, sink func(*R) error, index func(*R) int64) (bool, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	todo := plan.End - plan.Start
 	size := todo / int64(workers*64)
 	size = max(1, min(size, 64))
-	jobs := make(chan *chunk)
-	out := make(chan *chunk, workers)
+	jobs := make(chan *chunk[R])
+	out := make(chan *chunk[R], workers)
 	tokens := make(chan struct{}, 4*workers) // bounds chunks in flight or waiting to be written
 	stopped := func() bool { return ctx.Err() != nil }
 
 	go func() { // dispatcher
 		defer close(jobs)
 		seq := 0
-		cur := &chunk{}
+		cur := &chunk[R]{}
 		send := func() bool {
 			select {
 			case tokens <- struct{}{}:
@@ -86,7 +93,7 @@ func run(ctx context.Context, gp gamePlayer, plan Plan, workers int, done *atomi
 				<-tokens
 				return false
 			}
-			cur = &chunk{}
+			cur = &chunk[R]{}
 			return true
 		}
 		for i := plan.Start; i < plan.End; i++ {
@@ -127,7 +134,7 @@ func run(ctx context.Context, gp gamePlayer, plan Plan, workers int, done *atomi
 	go func() { wg.Wait(); close(out) }()
 
 	// Collector: emit chunks in dispatch order, merging the old records in.
-	var oldNext *results.Record
+	var oldNext *R
 	oldErr := error(nil)
 	readOld := func() {
 		if plan.Old == nil || oldErr != nil {
@@ -146,18 +153,18 @@ func run(ctx context.Context, gp gamePlayer, plan Plan, workers int, done *atomi
 	}
 	readOld()
 	var sinkErr error
-	emit := func(r *results.Record) {
+	emit := func(r *R) {
 		if sinkErr == nil {
 			sinkErr = sink(r)
 		}
 	}
 	flushOld := func(before int64) {
-		for oldNext != nil && oldNext.Game < before {
+		for oldNext != nil && index(oldNext) < before {
 			emit(oldNext)
 			readOld()
 		}
 	}
-	pending := map[int]*chunk{}
+	pending := map[int]*chunk[R]{}
 	next := 0
 	for c := range out {
 		pending[c.seq] = c
@@ -169,7 +176,7 @@ func run(ctx context.Context, gp gamePlayer, plan Plan, workers int, done *atomi
 			delete(pending, next)
 			next++
 			for i := range c.recs {
-				flushOld(c.recs[i].Game)
+				flushOld(index(&c.recs[i]))
 				emit(&c.recs[i])
 			}
 			<-tokens

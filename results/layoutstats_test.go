@@ -61,7 +61,7 @@ func TestLogisticKnownCoefficients(t *testing.T) {
 			}
 		}
 	}
-	fit, err := Logistic(X, succ, trials)
+	fit, err := Logistic(X, succ, trials, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +72,23 @@ func TestLogisticKnownCoefficients(t *testing.T) {
 	}
 	// Saturated check: one binary covariate, the MLE is the log odds ratio in closed form.
 	X2 := mat.NewDense(2, 2, []float64{1, 0, 1, 1})
-	f2, err := Logistic(X2, []float64{30, 60}, []float64{100, 100})
+	f2, err := Logistic(X2, []float64{30, 60}, []float64{100, 100}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	near(t, "intercept", f2.Beta[0], math.Log(30.0/70), 1e-7)
 	near(t, "log odds ratio", f2.Beta[1], math.Log(60.0/40)-math.Log(30.0/70), 1e-7)
 	near(t, "se", f2.SE[1], math.Sqrt(1/30.0+1/70.0+1/60.0+1/40.0), 1e-6)
+}
+
+// A rank-deficient design (two identical columns) is solved with a ridge penalty, which splits
+// the effect evenly between the columns.
+func TestLogisticRidge(t *testing.T) {
+	X := mat.NewDense(2, 3, []float64{1, 0, 0, 1, 1, 1})
+	f, err := Logistic(X, []float64{30, 60}, []float64{100, 100}, []float64{0, 1e-6, 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "split effect", f.Beta[1], f.Beta[2], 1e-6)
+	near(t, "total effect", f.Beta[1]+f.Beta[2], math.Log(60.0/40)-math.Log(30.0/70), 1e-4)
 }

@@ -18,69 +18,113 @@ type LogisticFit struct {
 }
 
 // Logistic fits P(success) = 1/(1+exp(−x·β)) to grouped binomial data — row i of X with
-// successes[i] out of trials[i] — by iteratively reweighted least squares (Newton's method on
-// the log-likelihood), on gonum/mat. A small ridge (1e-8 on the diagonal) keeps nearly
-// singular designs solvable.
-func Logistic(X *mat.Dense, successes, trials []float64) (*LogisticFit, error) {
+// successes[i] out of trials[i] — by Newton's method (iteratively reweighted least squares) on
+// gonum/mat, halving steps that do not improve the objective. penalty (nil for none) adds a
+// ridge term ½·Σ penalty[j]·β_j² to the negative log-likelihood: it makes rank-deficient
+// designs solvable (the smallest-norm effects consistent with the data). The covariance is the
+// sampling covariance of the estimator, H⁻¹·I·H⁻¹ with I the Fisher information and H = I + Λ
+// (the plain inverse information when there is no penalty); it ignores the penalty's bias.
+func Logistic(X *mat.Dense, successes, trials []float64, penalty []float64) (*LogisticFit, error) {
 	n, p := X.Dims()
-	if len(successes) != n || len(trials) != n {
-		return nil, errors.New("logistic: data and design sizes differ")
+	if len(successes) != n || len(trials) != n || (penalty != nil && len(penalty) != p) {
+		return nil, errors.New("logistic: data, design and penalty sizes differ")
 	}
-	beta := mat.NewVecDense(p, nil)
-	eta := mat.NewVecDense(n, nil)
-	var info mat.SymDense
-	grad := mat.NewVecDense(p, nil)
-	w := make([]float64, n)
-	resid := mat.NewVecDense(n, nil)
-	fit := &LogisticFit{}
-	for it := 1; it <= 50; it++ {
-		eta.MulVec(X, beta)
+	pen := func(j int) float64 {
+		if penalty == nil {
+			return 0
+		}
+		return penalty[j]
+	}
+	beta := make([]float64, p)
+	objective := func(b []float64) float64 {
+		bv := mat.NewVecDense(p, b)
+		eta := mat.NewVecDense(n, nil)
+		eta.MulVec(X, bv)
 		dev := 0.0
 		for i := 0; i < n; i++ {
-			mu := 1 / (1 + math.Exp(-eta.AtVec(i)))
-			w[i] = trials[i] * mu * (1 - mu)
-			resid.SetVec(i, successes[i]-trials[i]*mu)
-			dev += binomDeviance(successes[i], trials[i], mu)
+			dev += binomDeviance(successes[i], trials[i], 1/(1+math.Exp(-eta.AtVec(i))))
 		}
-		fit.Deviance, fit.Iterations = dev, it
-		// information matrix X'WX
-		xw := mat.NewDense(n, p, nil)
+		for j := 0; j < p; j++ {
+			dev += pen(j) * b[j] * b[j]
+		}
+		return dev
+	}
+	fit := &LogisticFit{}
+	cur := objective(beta)
+	xw := mat.NewDense(n, p, nil)
+	var info mat.SymDense
+	for it := 1; ; it++ {
+		if it > 100 {
+			return nil, errors.New("logistic: no convergence in 100 iterations (separated data?)")
+		}
+		bv := mat.NewVecDense(p, beta)
+		eta := mat.NewVecDense(n, nil)
+		eta.MulVec(X, bv)
+		resid := mat.NewVecDense(n, nil)
 		for i := 0; i < n; i++ {
-			s := math.Sqrt(w[i])
+			mu := 1 / (1 + math.Exp(-eta.AtVec(i)))
+			resid.SetVec(i, successes[i]-trials[i]*mu)
+			s := math.Sqrt(trials[i] * mu * (1 - mu))
 			for j := 0; j < p; j++ {
 				xw.Set(i, j, X.At(i, j)*s)
 			}
 		}
 		info.SymOuterK(1, xw.T())
-		for j := 0; j < p; j++ {
-			info.SetSym(j, j, info.At(j, j)+1e-8)
-		}
+		grad := mat.NewVecDense(p, nil)
 		grad.MulVec(X.T(), resid)
+		for j := 0; j < p; j++ {
+			info.SetSym(j, j, info.At(j, j)+pen(j)+1e-10)
+			grad.SetVec(j, grad.AtVec(j)-pen(j)*beta[j])
+		}
 		var chol mat.Cholesky
 		if ok := chol.Factorize(&info); !ok {
-			return nil, errors.New("logistic: information matrix is not positive definite (a colour never occurs on some square?)")
+			return nil, errors.New("logistic: information matrix is not positive definite (give a penalty for rank-deficient designs)")
 		}
 		step := mat.NewVecDense(p, nil)
 		if err := chol.SolveVecTo(step, grad); err != nil {
 			return nil, err
 		}
-		beta.AddVec(beta, step)
-		if mat.Norm(step, math.Inf(1)) < 1e-9 {
-			var cov mat.SymDense
-			if err := chol.InverseTo(&cov); err != nil {
+		next := make([]float64, p)
+		var obj float64
+		for h := 0; h < 30; h++ { // step halving
+			for j := range next {
+				next[j] = beta[j] + step.AtVec(j)
+			}
+			if obj = objective(next); obj <= cur+1e-12*math.Abs(cur) {
+				break
+			}
+			step.ScaleVec(0.5, step)
+		}
+		beta = next
+		done := math.Abs(cur-obj) <= 1e-10*(1+math.Abs(obj)) || mat.Norm(step, math.Inf(1)) < 1e-10
+		cur = obj
+		fit.Iterations = it
+		if done {
+			var hinv mat.SymDense
+			if err := chol.InverseTo(&hinv); err != nil {
 				return nil, err
 			}
-			fit.Cov = &cov
+			// H⁻¹ I H⁻¹ = H⁻¹ − H⁻¹ Λ H⁻¹
+			cov := mat.NewSymDense(p, nil)
+			for a := 0; a < p; a++ {
+				for b := a; b < p; b++ {
+					v := hinv.At(a, b)
+					for j := 0; j < p; j++ {
+						if l := pen(j); l != 0 {
+							v -= hinv.At(a, j) * l * hinv.At(j, b)
+						}
+					}
+					cov.SetSym(a, b, v)
+				}
+			}
+			fit.Cov = cov
 			break
 		}
-		if it == 50 {
-			return nil, errors.New("logistic: no convergence in 50 iterations (separated data?)")
-		}
 	}
-	fit.Beta = make([]float64, p)
+	fit.Deviance = cur
+	fit.Beta = beta
 	fit.SE = make([]float64, p)
 	for j := 0; j < p; j++ {
-		fit.Beta[j] = beta.AtVec(j)
 		fit.SE[j] = math.Sqrt(fit.Cov.At(j, j))
 	}
 	return fit, nil

@@ -35,15 +35,16 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"perft":  {"count action sequences to a depth (rules check)", runPerft},
-		"moves":  {"list the legal actions of a position", runMoves},
-		"layout": {"identify a Katarenga layout: index, layout string, colour grid", runLayout},
-		"show":   {"draw a position as text", runShow},
-		"bench":  {"uniform random self-play speed: plies/s and games/s", runBench},
-		"play":   {"play a match in colour-swapped pairs and report statistics", runPlay},
-		"merge":  {"merge the shard directories of one run into a single run", runMerge},
-		"agents": {"list the agents, their parameters and the heuristic weights", runAgents},
-		"ladder": {"check a strength ladder of agents step by step (Elo, LOS)", runLadder},
+		"perft":   {"count action sequences to a depth (rules check)", runPerft},
+		"moves":   {"list the legal actions of a position", runMoves},
+		"layout":  {"identify a Katarenga layout: index, layout string, colour grid", runLayout},
+		"show":    {"draw a position as text", runShow},
+		"bench":   {"uniform random self-play speed: plies/s and games/s", runBench},
+		"play":    {"play a match in colour-swapped pairs and report statistics", runPlay},
+		"merge":   {"merge the shard directories of one run into a single run", runMerge},
+		"agents":  {"list the agents, their parameters and the heuristic weights", runAgents},
+		"layouts": {"Katarenga layout fairness sweep: every board, both seatings", runLayouts},
+		"ladder":  {"check a strength ladder of agents step by step (Elo, LOS)", runLadder},
 	}
 }
 

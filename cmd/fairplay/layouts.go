@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|FILE] [-games-per-layout N] [-adaptive] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]",
+		"fairplay layouts -layouts distinct -games-per-layout 200 -out sweep",
+		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 40",
+		"fairplay layouts -layouts all -adaptive -games-per-layout 2000 -batch 100",
+		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned")
+	a := fs.String("a", "random", "agent A (with B different, each layout's games are colour-swapped pairs)")
+	b := fs.String("b", "random", "agent B")
+	set := fs.String("layouts", "distinct", "all (98,304 placements), distinct (one per mirror class), sample:K, or a file with one layout per line")
+	n := fs.Int64("games-per-layout", 200, "games per board (with -adaptive: the most a board gets)")
+	adaptive := fs.Bool("adaptive", false, "play in batches and stop a board once its 95% interval lies inside or outside the fairness band")
+	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
+	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
+	rules := fs.String("rules", "", "Katarenga rule switches")
+	var rf runFlags
+	rf.register(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	shard, err := rf.check(os.Getenv)
+	if err != nil {
+		return err
+	}
+	var cfg experiments.LayoutsConfig
+	dir := rf.resume
+	if dir != "" {
+		if err := onlyRunFlags(fs); err != nil {
+			return err
+		}
+		man, err := loadResume(dir, &cfg)
+		if err != nil {
+			return err
+		}
+		if man.Status == "complete" {
+			fmt.Fprintf(stderr, "%s: the sweep is already complete\n", dir)
+			return nil
+		}
+		shard = experiments.Shard{Index: man.Shard, Count: man.Shards}
+	} else {
+		lo, hi, ok := strings.Cut(*band, ",")
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if !ok || err1 != nil || err2 != nil {
+			return usagef("-band %q: want low,high like 0.45,0.55", *band)
+		}
+		cfg = experiments.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
+			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed}
+		switch {
+		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"):
+		default:
+			list, err := experiments.ParseLayoutList(*set)
+			if err != nil {
+				return usagef("-layouts: %v", err)
+			}
+			cfg.Layouts, cfg.List = "list", list
+		}
+	}
+	sw, err := experiments.NewSweep(cfg)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if dir == "" {
+		if dir, err = outDir(rf.out, "layouts"); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
+		len(sw.Rows)/2, len(sw.Boards), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
+	out, err := experiments.RunLayouts(ctx, sw, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d of %d boards in %s (%s)\n", out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
+	if out.Report != nil {
+		printLayoutReport(stdout, sw, out.Report)
+	}
+	if out.Interrupted {
+		fmt.Fprintf(stderr, "interrupted: finished boards kept; finish with: fairplay layouts -resume %s\n", dir)
+		return errInterrupted
+	}
+	return nil
+}
+
+func printLayoutReport(w io.Writer, sw *experiments.Sweep, r *experiments.LayoutReport) {
+	fmt.Fprintf(w, "\n%d boards, %d games; White's win rate: pooled %.4f [%.4f, %.4f] (wilson), mean over boards %.4f, sd %.4f\n",
+		r.Boards, r.Games, r.Pooled.Value, r.Pooled.Low, r.Pooled.High, r.MeanRate, r.SDRate)
+	fmt.Fprintf(w, "fairness band %.2f-%.2f: %d boards inside (95%% interval), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05\n",
+		sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH)
+	fmt.Fprintf(w, "%d choices for Black: mean |White rate - 0.5| %.4f as dealt, %.4f after Black's best seating (Black turns the board in %d)\n",
+		r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.BlackPicksRotated)
+	fmt.Fprintf(w, "fairest: %s\nmost unbalanced: %s\n", strings.Join(r.Fairest, "; "), strings.Join(r.Unbalanced, "; "))
+	fmt.Fprintf(w, "strongest colour effects:\n  %s\n", strings.Join(r.TopEffects, "\n  "))
+}
+
+// mergeKind tells a layout sweep's manifest from a match's.
+func mergeKind(man *results.Manifest) string {
+	if strings.Contains(string(man.Config), `"kind":"layouts"`) {
+		return "layouts"
+	}
+	return "match"
+}

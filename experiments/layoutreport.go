@@ -1,0 +1,305 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// LayoutReport holds the headline findings of a sweep.
+type LayoutReport struct {
+	Boards              int
+	Games               int64
+	Pooled              results.Interval // White's win rate over all games (Wilson)
+	MeanRate, SDRate    float64          // over boards
+	InBand, OutOfBand   int              // boards whose interval lies inside / outside the band
+	SignificantBH       int              // boards with BH q < 0.05 against one half
+	Choices             int
+	ImbalanceDealt      float64 // mean |White rate − ½| as dealt, over choices
+	ImbalanceChosen     float64 // the same after Black's best choice of seating
+	BlackPicksRotated   int
+	Fairest, Unbalanced []string
+	EffectsFitted       bool
+	Effects, EffectSE   [4][64]float64
+	TopEffects          []string
+	RateByKey           map[string]float64 // White's rate per board key
+}
+
+func f64(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
+func i64(x int64) string   { return strconv.FormatInt(x, 10) }
+
+// WriteLayoutReports derives layouts.csv, choices.csv, colour_effects.csv and the plots from the
+// boards of a whole sweep (boards[i] is board i).
+func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*LayoutReport, []string, error) {
+	rep := &LayoutReport{Boards: len(boards), RateByKey: map[string]float64{}}
+	pvals := make([]float64, len(boards))
+	rates := make([]float64, len(boards))
+	var white, total int64
+	for i := range boards {
+		b := &boards[i]
+		pvals[i] = b.PValue()
+		rates[i] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
+		white += b.WhiteWins
+		total += b.N
+		rep.RateByKey[b.Key] = rates[i]
+		iv := b.WhiteRate()
+		if iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh {
+			rep.InBand++
+		} else if iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh {
+			rep.OutOfBand++
+		}
+		rep.MeanRate += rates[i]
+	}
+	rep.Games = total
+	rep.Pooled = results.Wilson(white, total, results.Z95)
+	if len(boards) > 0 {
+		rep.MeanRate /= float64(len(boards))
+		for _, r := range rates {
+			rep.SDRate += (r - rep.MeanRate) * (r - rep.MeanRate)
+		}
+		rep.SDRate = math.Sqrt(rep.SDRate / math.Max(1, float64(len(boards)-1)))
+	}
+	holm, bh := results.Holm(pvals), results.BH(pvals)
+	for _, q := range bh {
+		if q < 0.05 {
+			rep.SignificantBH++
+		}
+	}
+	var files []string
+	// layouts.csv
+	var lb bytes.Buffer
+	cw := csv.NewWriter(&lb)
+	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
+		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "p_value", "p_holm", "p_bh", "mean_plies"})
+	for _, r := range sw.Rows {
+		b := &boards[r.Board]
+		iv := b.WhiteRate()
+		idx, name := "", ""
+		if r.Layout.Index >= 0 {
+			idx, name = strconv.Itoa(r.Layout.Index), r.Layout.Placement.String()
+		}
+		mc := ""
+		if r.Mirror >= 0 {
+			mc = strconv.Itoa(r.Mirror)
+		}
+		cw.Write([]string{idx, name, b.Grid, mc, r.Seating, b.Key, i64(b.N), i64(b.WhiteWins), i64(b.BlackWins),
+			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), f64(pvals[r.Board]),
+			f64(holm[r.Board]), f64(bh[r.Board]), f64(float64(b.PliesSum) / math.Max(1, float64(b.N)))})
+	}
+	cw.Flush()
+	if err := results.WriteFileAtomic(filepath.Join(dir, "layouts.csv"), lb.Bytes()); err != nil {
+		return nil, nil, err
+	}
+	files = append(files, "layouts.csv")
+
+	// choices.csv: one row per choice of Black, from its first requested layout.
+	var cb bytes.Buffer
+	cw = csv.NewWriter(&cb)
+	cw.Write([]string{"choice", "layout_index", "layout", "white_rate_as_dealt", "ci_low_as_dealt", "ci_high_as_dealt",
+		"white_rate_rotated", "ci_low_rotated", "ci_high_rotated", "black_picks", "value", "value_ci_low", "value_ci_high",
+		"difference", "difference_ci_low", "difference_ci_high"})
+	seen := map[string]bool{}
+	var values []float64
+	for k := 0; k+1 < len(sw.Rows); k += 2 {
+		dealt, rot := sw.Rows[k], sw.Rows[k+1]
+		if seen[dealt.Choice] {
+			continue
+		}
+		seen[dealt.Choice] = true
+		a, b := boards[dealt.Board].WhiteRate(), boards[rot.Board].WhiteRate()
+		pick, v := "as_dealt", a
+		if b.Value < a.Value {
+			pick, v = "rotated", b
+			rep.BlackPicksRotated++
+		}
+		values = append(values, v.Value)
+		rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
+		rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
+		na, nb := float64(boards[dealt.Board].N), float64(boards[rot.Board].N)
+		d := b.Value - a.Value
+		se := math.Sqrt(a.Value*(1-a.Value)/na + b.Value*(1-b.Value)/nb)
+		idx, name := "", ""
+		if dealt.Layout.Index >= 0 {
+			idx, name = strconv.Itoa(dealt.Layout.Index), dealt.Layout.Placement.String()
+		}
+		cw.Write([]string{dealt.Choice, idx, name, f64(a.Value), f64(a.Low), f64(a.High), f64(b.Value), f64(b.Low), f64(b.High),
+			pick, f64(v.Value), f64(v.Low), f64(v.High), f64(d), f64(d - results.Z95*se), f64(d + results.Z95*se)})
+	}
+	cw.Flush()
+	rep.Choices = len(values)
+	if rep.Choices > 0 {
+		rep.ImbalanceDealt /= float64(rep.Choices)
+		rep.ImbalanceChosen /= float64(rep.Choices)
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "choices.csv"), cb.Bytes()); err != nil {
+		return nil, nil, err
+	}
+	files = append(files, "choices.csv")
+
+	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
+	out, err := results.PlotRates(rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board", "White's win rate", dir, "white_rates")
+	if err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+	out, err = results.PlotRates(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": after Black's best seating", "White's win rate after Black chooses", dir, "after_choice")
+	if err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+
+	// Pictures of the fairest and the most unbalanced boards (by |rate − ½|, then index).
+	order := make([]int, len(boards))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		return math.Abs(rates[order[x]]-0.5) < math.Abs(rates[order[y]]-0.5)
+	})
+	pick := func(idx []int) ([]string, []string, []string) {
+		var grids, caps, desc []string
+		for _, i := range idx {
+			b := &boards[i]
+			iv := b.WhiteRate()
+			grids = append(grids, b.Grid)
+			caps = append(caps, fmt.Sprintf("layout %s: White %.3f [%.3f, %.3f]", b.Key, iv.Value, iv.Low, iv.High))
+			desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f], n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N))
+		}
+		return grids, caps, desc
+	}
+	k := min(6, len(order))
+	g, c, d := pick(order[:k])
+	rep.Fairest = d
+	if out, err = results.PlotBoards(g, c, "The fairest boards", dir, "boards_fairest"); err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+	worst := make([]int, 0, k)
+	for i := len(order) - 1; i >= len(order)-k; i-- {
+		worst = append(worst, order[i])
+	}
+	g, c, d = pick(worst)
+	rep.Unbalanced = d
+	if out, err = results.PlotBoards(g, c, "The most unbalanced boards", dir, "boards_unbalanced"); err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+
+	if err := colourEffects(rep, boards); err == nil {
+		rep.EffectsFitted = true
+		var eb bytes.Buffer
+		cw := csv.NewWriter(&eb)
+		cw.Write([]string{"square", "colour", "effect", "se", "z", "method"})
+		for col := 0; col < 4; col++ {
+			for sq := 0; sq < 64; sq++ {
+				e, se := rep.Effects[col][sq], rep.EffectSE[col][sq]
+				cw.Write([]string{string(rune('a'+sq%8)) + string(rune('1'+sq/8)), string("rygb"[col]), f64(e), f64(se), f64(e / se), "logistic-ridge1-sum-to-zero"})
+			}
+		}
+		cw.Flush()
+		if err := results.WriteFileAtomic(filepath.Join(dir, "colour_effects.csv"), eb.Bytes()); err != nil {
+			return nil, nil, err
+		}
+		files = append(files, "colour_effects.csv")
+		if out, err = results.PlotColourEffects(rep.Effects, "Where a square's colour helps White", dir, "colour_effects"); err != nil {
+			return nil, nil, err
+		}
+		files = append(files, out...)
+	} else {
+		rep.TopEffects = []string{"not fitted: " + err.Error()}
+	}
+	return rep, files, nil
+}
+
+// ridge is the penalty on each colour coefficient of the colour-effect regression (a N(0, 1)
+// prior on the log-odds effects).
+const ridge = 1.0
+
+// colourEffects fits a logistic regression of White winning (decisive games per board) on
+// square-colour indicators: an intercept and, per square, red/yellow/green against blue; the
+// effects are then centred per square (sum to zero over the four colours) with standard errors
+// from the covariance of the fit.
+func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
+	var rows []int
+	for i := range boards {
+		if boards[i].WhiteWins+boards[i].BlackWins > 0 {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) < 200 {
+		return fmt.Errorf("%d boards with decisive games; the 193-parameter fit needs at least 200", len(rows))
+	}
+	X := mat.NewDense(len(rows), 193, nil)
+	succ := make([]float64, len(rows))
+	trials := make([]float64, len(rows))
+	for k, i := range rows {
+		b := &boards[i]
+		X.Set(k, 0, 1)
+		for sq := 0; sq < 64; sq++ {
+			rank, file := sq/8, sq%8
+			ch := b.Grid[(7-rank)*9+file]
+			if c := bytes.IndexByte([]byte("ryg"), ch); c >= 0 {
+				X.Set(k, 1+3*sq+c, 1)
+			}
+		}
+		succ[k], trials[k] = float64(b.WhiteWins), float64(b.WhiteWins+b.BlackWins)
+	}
+	// Each quarter shows one of 32 tile faces, so its 48 colour indicators span at most 31
+	// dimensions: the design is rank-deficient and a ridge penalty picks the smallest effects
+	// consistent with the data.
+	penalty := make([]float64, 193)
+	for j := 1; j < 193; j++ {
+		penalty[j] = ridge
+	}
+	fit, err := results.Logistic(X, succ, trials, penalty)
+	if err != nil {
+		return err
+	}
+	type eff struct {
+		sq, col int
+		z       float64
+	}
+	var all []eff
+	for sq := 0; sq < 64; sq++ {
+		beta := [4]float64{fit.Beta[1+3*sq], fit.Beta[2+3*sq], fit.Beta[3+3*sq], 0}
+		m := (beta[0] + beta[1] + beta[2]) / 4
+		for col := 0; col < 4; col++ {
+			rep.Effects[col][sq] = beta[col] - m
+			// e_col = a·(β_r, β_y, β_g) with a_j = [j == col] − ¼
+			var a [3]float64
+			for j := 0; j < 3; j++ {
+				a[j] = -0.25
+				if j == col {
+					a[j] += 1
+				}
+			}
+			v := 0.0
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					v += a[i] * a[j] * fit.Cov.At(1+3*sq+i, 1+3*sq+j)
+				}
+			}
+			rep.EffectSE[col][sq] = math.Sqrt(v)
+			all = append(all, eff{sq, col, rep.Effects[col][sq] / rep.EffectSE[col][sq]})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return math.Abs(all[i].z) > math.Abs(all[j].z) })
+	for _, e := range all[:8] {
+		side := "White"
+		if e.z < 0 {
+			side = "Black"
+		}
+		rep.TopEffects = append(rep.TopEffects, fmt.Sprintf("%s on %c%c helps %s (log-odds %+.3f ± %.3f, z = %+.1f)",
+			[]string{"red", "yellow", "green", "blue"}[e.col], 'a'+e.sq%8, '1'+e.sq/8, side,
+			rep.Effects[e.col][e.sq], rep.EffectSE[e.col][e.sq], e.z))
+	}
+	return nil
+}

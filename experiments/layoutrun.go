@@ -1,0 +1,222 @@
+package experiments
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// LayoutsOutcome is what a sweep session produced.
+type LayoutsOutcome struct {
+	Boards      []results.BoardResult // this session's boards, in order
+	Report      *LayoutReport         // nil for a partial shard or an interrupted run
+	Manifest    *results.Manifest
+	Interrupted bool
+}
+
+type boardSource struct {
+	f *os.File
+	r *results.BoardReader
+}
+
+func openBoards(path string) (*boardSource, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := results.NewBoardReader(bufio.NewReader(f))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &boardSource{f, r}, nil
+}
+
+func (b *boardSource) Read() (*results.BoardResult, error) { return b.r.Read() }
+
+// RunLayouts plays a sweep's boards (this session's shard) into s.Dir: boards.csv (one row per
+// board played, resumable) and, when the whole sweep is there, layouts.csv, choices.csv,
+// colour_effects.csv and the plots. With s.Resume the boards already in boards.csv are kept.
+// The unit of resumption is a board: a board interrupted half-way is played again.
+func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, error) {
+	cfgJSON, cfgHash, err := results.HashConfig(sw.Cfg)
+	if err != nil {
+		return nil, err
+	}
+	nb := int64(len(sw.Boards))
+	start := nb * int64(s.Shard.Index) / int64(s.Shard.Count)
+	end := nb * int64(s.Shard.Index+1) / int64(s.Shard.Count)
+	man := results.NewManifest(s.Args)
+	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
+	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
+	man.Planned, man.Workers, man.Reproducible, man.Started = end-start, s.Workers, sw.Reproducible(), time.Now().UTC()
+
+	path := filepath.Join(s.Dir, "boards.csv")
+	plan := PlanOf[results.BoardResult]{Start: start, End: end}
+	var already int64
+	if s.Resume {
+		if _, err := os.Stat(path); err == nil {
+			plan.Done = NewBitset(end - start)
+			src, err := openBoards(path)
+			if err != nil {
+				return nil, err
+			}
+			for {
+				r, err := src.Read()
+				if err == io.EOF {
+					break
+				}
+				if err != nil || r.Board < start || r.Board >= end || plan.Done.Has(r.Board-start) {
+					src.f.Close()
+					return nil, fmt.Errorf("%s: bad or repeated board row (%v)", path, err)
+				}
+				plan.Done.Set(r.Board - start)
+				already++
+			}
+			src.f.Close()
+			old, err := openBoards(path)
+			if err != nil {
+				return nil, err
+			}
+			defer old.f.Close()
+			plan.Old = old
+		}
+	}
+	f, err := os.Create(path + ".tmp")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	w := results.NewBoardWriter(bw)
+	var boards []results.BoardResult
+	var games int64
+	sink := func(r *results.BoardResult) error {
+		boards = append(boards, *r)
+		games += r.N
+		return w.Write(r)
+	}
+	var done atomic.Int64
+	stop := startProgress(s.Progress, s.Stderr, end-start-already, &done)
+	t0 := time.Now()
+	interrupted, err := run(ctx, sw, plan, s.Workers, &done, sink, func(r *results.BoardResult) int64 { return r.Board })
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, err
+	}
+	f.Close()
+	if plan.Old != nil {
+		plan.Old.(*boardSource).f.Close()
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return nil, err
+	}
+	el := time.Since(t0).Seconds()
+	man.Completed = int64(len(boards))
+	man.Status = "complete"
+	if man.Completed < man.Planned {
+		man.Status = "interrupted"
+	}
+	man.Ended, man.Seconds = time.Now().UTC(), el
+	if el > 0 {
+		man.GamesPerSecond = float64(games) / el
+	}
+	man.Outputs = []string{"boards.csv"}
+	out := &LayoutsOutcome{Boards: boards, Manifest: man, Interrupted: interrupted || man.Status != "complete"}
+	if man.Status == "complete" && s.Shard.Count == 1 {
+		rep, files, err := WriteLayoutReports(s.Dir, sw, boards)
+		if err != nil {
+			return nil, err
+		}
+		out.Report = rep
+		man.Outputs = append(man.Outputs, files...)
+	}
+	man.PeakRSSBytes = results.PeakRSS()
+	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// MergeLayouts joins the boards.csv files of a sweep's shards (in shard order) into dir and
+// writes the full reports, checking that every board appears exactly once.
+func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*LayoutsOutcome, error) {
+	cfgJSON, cfgHash, err := results.HashConfig(sw.Cfg)
+	if err != nil {
+		return nil, err
+	}
+	man := results.NewManifest(args)
+	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
+	nb := int64(len(sw.Boards))
+	man.Shard, man.Shards, man.EndGame, man.Planned, man.Started = 0, 1, nb, nb, time.Now().UTC()
+	man.Reproducible = sw.Reproducible()
+	path := filepath.Join(dir, "boards.csv")
+	f, err := os.Create(path + ".tmp")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	w := results.NewBoardWriter(bw)
+	var boards []results.BoardResult
+	for _, file := range files {
+		src, err := openBoards(file)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			r, err := src.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				src.f.Close()
+				return nil, fmt.Errorf("%s: %w", file, err)
+			}
+			if r.Board != int64(len(boards)) {
+				src.f.Close()
+				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, len(boards))
+			}
+			boards = append(boards, *r)
+			w.Write(r)
+		}
+		src.f.Close()
+	}
+	if int64(len(boards)) != nb {
+		return nil, fmt.Errorf("the shards hold %d boards, the sweep has %d", len(boards), nb)
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, err
+	}
+	f.Close()
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return nil, err
+	}
+	rep, outs, err := WriteLayoutReports(dir, sw, boards)
+	if err != nil {
+		return nil, err
+	}
+	man.Completed, man.Status, man.Ended = nb, "complete", time.Now().UTC()
+	man.Outputs = append([]string{"boards.csv"}, outs...)
+	man.PeakRSSBytes = results.PeakRSS()
+	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+		return nil, err
+	}
+	return &LayoutsOutcome{Boards: boards, Report: rep, Manifest: man}, nil
+}

@@ -1,0 +1,271 @@
+package experiments
+
+import (
+	"bufio"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// LayoutsConfig decides a Katarenga layout sweep's games. Its canonical JSON is hashed into the
+// manifest.
+type LayoutsConfig struct {
+	Kind     string   `json:"kind"` // always "layouts"
+	A        string   `json:"a"`
+	B        string   `json:"b"`
+	Layouts  string   `json:"layouts"`        // all, distinct, sample:K, or list
+	List     []string `json:"list,omitempty"` // the layouts of a list (from a file)
+	Games    int64    `json:"games_per_layout"`
+	Adaptive bool     `json:"adaptive"`
+	Batch    int64    `json:"batch"`
+	BandLow  float64  `json:"band_low"`
+	BandHigh float64  `json:"band_high"`
+	Rules    string   `json:"rules"`
+	Seed     uint64   `json:"seed"`
+}
+
+// SweepRow is one row of layouts.csv: a requested layout in one seating, and the board that
+// seating is played on.
+type SweepRow struct {
+	Layout  katarenga.Layout
+	Seating string // as_dealt or rotated
+	Board   int    // position in Sweep.Boards
+	Mirror  int    // mirror class: the lower index of the layout and its mirror image (-1: custom)
+	Choice  string // Black's choice: the lowest index of the four symmetric placements (custom: the grid)
+}
+
+// Sweep is a resolved layout sweep: the boards to play and the rows to report.
+type Sweep struct {
+	Cfg    LayoutsConfig
+	Boards []katarenga.Layout
+	Rows   []SweepRow
+	rules  katarenga.Rules
+	a, b   agents.Agent
+	game   *games.Game
+}
+
+// ParseLayoutList reads a layouts file: one layout per line (index, layout string or colour
+// grid); blank lines and '#' comments are ignored.
+func ParseLayoutList(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		ln := sc.Text()
+		if i := strings.IndexByte(ln, '#'); i >= 0 {
+			ln = ln[:i]
+		}
+		if ln = strings.TrimSpace(ln); ln == "" {
+			continue
+		}
+		if _, err := katarenga.DefaultTiles.ParseLayout(ln); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+		}
+		out = append(out, ln)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no layouts", path)
+	}
+	return out, sc.Err()
+}
+
+// NewSweep resolves a configuration: which layouts, and the boards their two seatings need.
+func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
+	cfg.Kind = "layouts"
+	if cfg.Games <= 0 {
+		return nil, fmt.Errorf("games per layout %d: want a positive number", cfg.Games)
+	}
+	cfg.Games += cfg.Games % 2
+	if cfg.Adaptive {
+		if cfg.Batch <= 0 || cfg.Batch%2 != 0 || cfg.Batch > cfg.Games {
+			return nil, fmt.Errorf("batch %d: want a positive even number up to the cap %d", cfg.Batch, cfg.Games)
+		}
+	}
+	if !(0 <= cfg.BandLow && cfg.BandLow < cfg.BandHigh && cfg.BandHigh <= 1) {
+		return nil, fmt.Errorf("fairness band %v-%v: want 0 <= low < high <= 1", cfg.BandLow, cfg.BandHigh)
+	}
+	rules, err := katarenga.ParseRules(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Rules = rules.String()
+	sw := &Sweep{rules: rules}
+	if sw.a, err = agents.Parse(cfg.A); err != nil {
+		return nil, err
+	}
+	if sw.b, err = agents.Parse(cfg.B); err != nil {
+		return nil, err
+	}
+	cfg.A, cfg.B = sw.a.Spec(), sw.b.Spec()
+	if sw.game, err = games.New("katarenga", cfg.Rules, "", nil); err != nil {
+		return nil, err
+	}
+	ts := &katarenga.DefaultTiles
+	var requested []katarenga.Layout
+	canonical := func(l katarenga.Layout) katarenga.Layout { return l }
+	switch {
+	case cfg.Layouts == "all":
+		for i := 0; i < katarenga.NumPlacements; i++ {
+			l, _ := ts.LayoutFromIndex(i)
+			requested = append(requested, l)
+		}
+	case cfg.Layouts == "distinct":
+		for i := 0; i < katarenga.NumPlacements; i++ {
+			p, _ := katarenga.PlacementFromIndex(i)
+			if m, _ := ts.Mirror(p); i < m.Index() {
+				l, _ := ts.LayoutFromIndex(i)
+				requested = append(requested, l)
+			}
+		}
+		canonical = func(l katarenga.Layout) katarenga.Layout { // the mirror class representative
+			if m, ok := ts.Mirror(l.Placement); ok && m.Index() < l.Index {
+				ml, _ := ts.LayoutFromIndex(m.Index())
+				return ml
+			}
+			return l
+		}
+	case strings.HasPrefix(cfg.Layouts, "sample:"):
+		k, err := strconv.Atoi(strings.TrimPrefix(cfg.Layouts, "sample:"))
+		if err != nil || k < 1 || k > katarenga.NumPlacements {
+			return nil, fmt.Errorf("layouts %q: want sample:K with K in 1..%d", cfg.Layouts, katarenga.NumPlacements)
+		}
+		perm := make([]int, katarenga.NumPlacements)
+		for i := range perm {
+			perm[i] = i
+		}
+		r := engine.NewRand(engine.Derive(cfg.Seed, 0x5a4d504c45)) // "SAMPLE"
+		for i := 0; i < k; i++ {
+			j := i + r.IntN(len(perm)-i)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		pick := append([]int(nil), perm[:k]...)
+		sort.Ints(pick)
+		for _, i := range pick {
+			l, _ := ts.LayoutFromIndex(i)
+			requested = append(requested, l)
+		}
+	case cfg.Layouts == "list":
+		for _, s := range cfg.List {
+			l, err := ts.ParseLayout(s)
+			if err != nil {
+				return nil, err
+			}
+			requested = append(requested, l)
+		}
+	default:
+		return nil, fmt.Errorf("layouts %q: want all, distinct, sample:K or a file", cfg.Layouts)
+	}
+	sw.Cfg = cfg
+	index := map[string]int{}
+	board := func(l katarenga.Layout) int {
+		l = canonical(l)
+		k := boardKey(l)
+		if i, ok := index[k]; ok {
+			return i
+		}
+		index[k] = len(sw.Boards)
+		sw.Boards = append(sw.Boards, l)
+		return len(sw.Boards) - 1
+	}
+	for _, l := range requested {
+		mirror, choice := -1, l.Grid.String()
+		rot := ts.FindGrid(l.Grid.Rotate180())
+		if l.Index >= 0 {
+			m, _ := ts.Mirror(l.Placement)
+			mirror = min(l.Index, m.Index())
+			rm, _ := ts.Mirror(rot.Placement)
+			choice = strconv.Itoa(min(mirror, rot.Index, rm.Index()))
+		} else if g := rot.Grid.String(); g < choice {
+			choice = g
+		}
+		sw.Rows = append(sw.Rows,
+			SweepRow{Layout: l, Seating: "as_dealt", Board: board(l), Mirror: mirror, Choice: choice},
+			SweepRow{Layout: l, Seating: "rotated", Board: board(rot), Mirror: mirror, Choice: choice})
+	}
+	return sw, nil
+}
+
+func boardKey(l katarenga.Layout) string {
+	if l.Index >= 0 {
+		return strconv.Itoa(l.Index)
+	}
+	return l.Grid.String()
+}
+
+// boardSeed derives a board's seed material from the master seed.
+func boardSeed(master uint64, l katarenga.Layout) uint64 {
+	if l.Index >= 0 {
+		return engine.Derive(master, uint64(l.Index))
+	}
+	h := fnv.New64a()
+	h.Write([]byte(l.Grid.String()))
+	return engine.Derive(master, h.Sum64()|1<<63)
+}
+
+// Reproducible reports whether both agents are reproducible.
+func (sw *Sweep) Reproducible() bool { return sw.a.Reproducible() && sw.b.Reproducible() }
+
+type sweepWorker struct{}
+
+func (sw *Sweep) newWorker() sweepWorker { return sweepWorker{} }
+
+// decided reports whether White's interval lies inside or outside the fairness band.
+func (sw *Sweep) decided(r *results.BoardResult) bool {
+	iv := r.WhiteRate()
+	return iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh || (iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh)
+}
+
+// play plays every game of board i: a pure function of (configuration, seed, board).
+func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardResult, bool) {
+	l := sw.Boards[i]
+	m := &Match{Cfg: MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
+		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, l)}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
+	w := m.newWorker()
+	res := results.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
+	for j := int64(0); j < sw.Cfg.Games; j++ {
+		if sw.Cfg.Adaptive && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(&res) {
+			break
+		}
+		rec, ok := m.play(w, j, stop)
+		if !ok {
+			return res, false
+		}
+		res.N++
+		res.PliesSum += int64(rec.Plies)
+		switch rec.Winner {
+		case "first":
+			res.WhiteWins++
+		case "second":
+			res.BlackWins++
+		default:
+			res.Draws++
+		}
+		switch rec.WinnerAgent() {
+		case "a":
+			res.AWins++
+		case "b":
+			res.BWins++
+		}
+		if rec.Reason == engine.Cap {
+			res.Caps++
+		}
+		if len(rec.Counters) == 5 {
+			res.CampsWhite += rec.Counters[2]
+			res.FirstMoveCaptures += rec.Counters[4]
+		}
+	}
+	return res, true
+}
