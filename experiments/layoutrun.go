@@ -104,7 +104,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		return w.Write(r)
 	}
 	var done atomic.Int64
-	stop := startProgress(s.Progress, s.Stderr, end-start-already, &done)
+	stop := startProgress(s.Progress, s.Stderr, end-start-already, &done, "boards")
 	t0 := time.Now()
 	interrupted, err := run(ctx, sw, plan, s.Workers, &done, sink, func(r *results.BoardResult) int64 { return r.Board })
 	stop()

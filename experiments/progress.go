@@ -17,11 +17,11 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// startProgress shows progress of total games on w until the returned stop is called: a bar
+// startProgress shows progress of total work items (unit: "games" or "boards") on w until the returned stop is called: a bar
 // (games done, games/s, ETA) when mode is "always", or "auto" and w is a terminal; a plain line
 // every few seconds when mode is "auto" and w is not a terminal; nothing for "never". Workers
 // only bump done; this one goroutine draws.
-func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64) (stop func()) {
+func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64, unit string) (stop func()) {
 	if mode == "never" || w == nil || total <= 0 {
 		return func() {}
 	}
@@ -32,8 +32,8 @@ func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64) (s
 		start := time.Now()
 		if bar {
 			pb := progressbar.NewOptions64(total, progressbar.OptionSetWriter(w),
-				progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"),
+				progressbar.OptionSetDescription(unit), progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit),
 				progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
 				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
 			t := time.NewTicker(150 * time.Millisecond)
@@ -62,7 +62,7 @@ func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64) (s
 				if rate > 0 {
 					eta = (time.Duration(float64(total-n)/rate) * time.Second).Round(time.Second).String()
 				}
-				fmt.Fprintf(w, "progress: %d/%d games (%.1f%%), %.0f games/s, ETA %s\n", n, total, 100*float64(n)/float64(total), rate, eta)
+				fmt.Fprintf(w, "progress: %d/%d %s (%.1f%%), %.0f %s/s, ETA %s\n", n, total, unit, 100*float64(n)/float64(total), rate, unit, eta)
 			}
 		}
 	}()

@@ -157,7 +157,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 
 	var done atomic.Int64
-	stopProgress := startProgress(s.Progress, s.Stderr, end-start-already, &done)
+	stopProgress := startProgress(s.Progress, s.Stderr, end-start-already, &done, "games")
 	t0 := time.Now()
 	interrupted, err := run(ctx, m, plan, s.Workers, &done, sink, func(r *results.Record) int64 { return r.Game })
 	stopProgress()

@@ -178,3 +178,40 @@ func TestShardFromEnvironment(t *testing.T) {
 		t.Errorf("no shard: %+v %v", s, err)
 	}
 }
+
+func TestGoldenLayouts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweep")
+	out, _, err := runCmd(t, "layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-layout", "40", "-seed", "3", "-out", dir, "-progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "layouts-summary", strings.ReplaceAll(out, dir, "DIR"))
+	for _, f := range []string{"layouts.csv", "choices.csv"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "layouts-"+f, string(b))
+	}
+	for _, f := range []string{"white_rates.png", "white_rates.svg", "after_choice.png", "boards_fairest.png", "boards_unbalanced.svg", "manifest.json"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing: %v", f, err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"layouts", "-layouts", "sample:0"}, "sample:0"},
+		{[]string{"layouts", "-layouts", "nofile.txt"}, "nofile.txt"},
+		{[]string{"layouts", "-band", "0.6"}, "-band"},
+		{[]string{"layouts", "-adaptive", "-batch", "7"}, "batch 7"},
+		{[]string{"layouts", "-games-per-layout", "0"}, "games per layout 0"},
+	} {
+		_, _, err := runCmd(t, append(c.args, "-out", filepath.Join(t.TempDir(), "x"))...)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err %v, want a usage error mentioning %q", c.args, err, c.want)
+		}
+	}
+}

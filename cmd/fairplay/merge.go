@@ -65,6 +65,31 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(shards) != m0.Shards {
 		return usagef("%d of %d shards given", len(shards), m0.Shards)
 	}
+	if mergeKind(m0) == "layouts" {
+		var lc experiments.LayoutsConfig
+		if _, err := loadResume(shards[0].dir, &lc); err != nil {
+			return err
+		}
+		sw, err := experiments.NewSweep(lc)
+		if err != nil {
+			return err
+		}
+		dir, err := outDir(*out, "merge")
+		if err != nil {
+			return err
+		}
+		var files []string
+		for _, s := range shards {
+			files = append(files, filepath.Join(s.dir, "boards.csv"))
+		}
+		res, err := experiments.MergeLayouts(sw, files, dir, append([]string{"fairplay", "merge"}, args...))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d boards merged from %d shards into %s\n", res.Manifest.Completed, len(shards), dir)
+		printLayoutReport(stdout, sw, res.Report)
+		return nil
+	}
 	ts, err := tilesFor(cfg.Tiles)
 	if err != nil {
 		return err

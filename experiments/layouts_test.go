@@ -1,0 +1,179 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+func sweep(t *testing.T, cfg LayoutsConfig) *Sweep {
+	t.Helper()
+	if cfg.A == "" {
+		cfg.A, cfg.B = "random", "random"
+	}
+	cfg.BandLow, cfg.BandHigh = 0.45, 0.55
+	sw, err := NewSweep(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sw
+}
+
+func runSweep(t *testing.T, sw *Sweep, dir string, workers int, shard Shard, resume bool) *LayoutsOutcome {
+	t.Helper()
+	out, err := RunLayouts(context.Background(), sw, Session{Dir: dir, Workers: workers, Progress: "never", Shard: shard, Resume: resume})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestSweepSets(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "distinct", Games: 2})
+	if len(sw.Rows) != 2*49152 || len(sw.Boards) != 49152 {
+		t.Errorf("distinct: %d rows, %d boards; want 98304 rows on 49152 boards", len(sw.Rows), len(sw.Boards))
+	}
+	choices := map[string]bool{}
+	for _, r := range sw.Rows {
+		choices[r.Choice] = true
+	}
+	if len(choices) != 24576 {
+		t.Errorf("distinct: %d choices, want 24576", len(choices))
+	}
+	sw = sweep(t, LayoutsConfig{Layouts: "sample:50", Games: 2, Seed: 4})
+	if len(sw.Rows) != 100 || len(sw.Boards) > 100 || len(sw.Boards) < 50 {
+		t.Errorf("sample:50: %d rows, %d boards", len(sw.Rows), len(sw.Boards))
+	}
+	// The rotated seating of a layout is played on its 180° turn.
+	for k := 0; k < len(sw.Rows); k += 2 {
+		if sw.Boards[sw.Rows[k+1].Board].Grid != sw.Rows[k].Layout.Grid.Rotate180() {
+			t.Fatalf("rotated seating of %d is not the turned board", sw.Rows[k].Layout.Index)
+		}
+	}
+	for _, bad := range []LayoutsConfig{{Layouts: "some", Games: 2}, {Layouts: "sample:0", Games: 2}, {Layouts: "all", Games: 0},
+		{Layouts: "all", Games: 10, Adaptive: true, Batch: 3}} {
+		bad.A, bad.B, bad.BandLow, bad.BandHigh = "random", "random", 0.45, 0.55
+		if _, err := NewSweep(bad); err == nil {
+			t.Errorf("NewSweep(%+v): want an error", bad)
+		}
+	}
+}
+
+// A sweep does not depend on workers or shards, and resumes to the same result.
+func TestSweepDeterminism(t *testing.T) {
+	cfg := LayoutsConfig{Layouts: "list", List: []string{"0", "33090", "C13-A02-D10-B01", "rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb/rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb"}, Games: 30, Seed: 5}
+	sw := sweep(t, cfg)
+	tmp := t.TempDir()
+	one, three := filepath.Join(tmp, "one"), filepath.Join(tmp, "three")
+	os.MkdirAll(one, 0o755)
+	os.MkdirAll(three, 0o755)
+	out := runSweep(t, sw, one, 1, Shard{0, 1}, false)
+	runSweep(t, sw, three, 3, Shard{0, 1}, false)
+	if out.Report == nil || out.Report.Boards != len(sw.Boards) {
+		t.Fatalf("report %+v", out.Report)
+	}
+	for _, f := range []string{"boards.csv", "layouts.csv", "choices.csv"} {
+		if !bytes.Equal(read(t, filepath.Join(one, f)), read(t, filepath.Join(three, f))) {
+			t.Errorf("%s differs between 1 and 3 workers", f)
+		}
+	}
+	// Shards and merge.
+	var files []string
+	for i := 0; i < 3; i++ {
+		d := filepath.Join(tmp, "shard", string(rune('0'+i)))
+		os.MkdirAll(d, 0o755)
+		o := runSweep(t, sw, d, 2, Shard{i, 3}, false)
+		if o.Report != nil {
+			t.Error("a shard wrote the whole-sweep report")
+		}
+		files = append(files, filepath.Join(d, "boards.csv"))
+	}
+	merged := filepath.Join(tmp, "merged")
+	os.MkdirAll(merged, 0o755)
+	if _, err := MergeLayouts(sw, files, merged, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"boards.csv", "layouts.csv", "choices.csv"} {
+		if !bytes.Equal(read(t, filepath.Join(one, f)), read(t, filepath.Join(merged, f))) {
+			t.Errorf("%s differs between one run and merged shards", f)
+		}
+	}
+	if _, err := MergeLayouts(sw, files[:2], filepath.Join(tmp, "m2"), nil); err == nil {
+		t.Error("a merge with a missing shard succeeded")
+	}
+	// Resume: keep the first three boards of boards.csv, finish the rest.
+	partial := filepath.Join(tmp, "partial")
+	os.MkdirAll(partial, 0o755)
+	lines := strings.SplitAfter(string(read(t, filepath.Join(one, "boards.csv"))), "\n")
+	os.WriteFile(filepath.Join(partial, "boards.csv"), []byte(strings.Join(lines[:4], "")), 0o644)
+	o := runSweep(t, sw, partial, 2, Shard{0, 1}, true)
+	if o.Manifest.Completed != int64(len(sw.Boards)) {
+		t.Errorf("resumed sweep completed %d boards", o.Manifest.Completed)
+	}
+	for _, f := range []string{"boards.csv", "layouts.csv", "choices.csv"} {
+		if !bytes.Equal(read(t, filepath.Join(one, f)), read(t, filepath.Join(partial, f))) {
+			t.Errorf("%s differs between a resumed and an uninterrupted sweep", f)
+		}
+	}
+}
+
+// Mirrored placements make equivalent games: their random-play White win rates agree (a
+// two-proportion z-test with a fixed seed; |z| < 4).
+func TestMirroredLayoutsAgree(t *testing.T) {
+	games := int64(3000)
+	idx := []int{0, 33090, 71234}
+	if testing.Short() {
+		games, idx = 600, idx[:1]
+	}
+	for _, i := range idx {
+		p, _ := katarenga.PlacementFromIndex(i)
+		m, _ := katarenga.DefaultTiles.Mirror(p)
+		sw := sweep(t, LayoutsConfig{Layouts: "list", List: []string{p.String(), m.String()}, Games: games, Seed: 8})
+		var res [2]results.BoardResult
+		for b := 0; b < 2; b++ {
+			r, ok := sw.play(sweepWorker{}, int64(sw.Rows[2*b].Board), func() bool { return false })
+			if !ok {
+				t.Fatal("not played")
+			}
+			res[b] = r
+		}
+		p1, p2 := float64(res[0].WhiteWins)/float64(games), float64(res[1].WhiteWins)/float64(games)
+		pool := (p1 + p2) / 2
+		z := (p1 - p2) / math.Sqrt(pool*(1-pool)*2/float64(games))
+		if math.Abs(z) > 4 {
+			t.Errorf("layout %d and its mirror %d: White %.3f vs %.3f (z = %.1f)", i, m.Index(), p1, p2, z)
+		}
+	}
+}
+
+// Adaptive sampling stops a clearly unbalanced board early and keeps undecided ones to the cap.
+func TestAdaptive(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "list", List: []string{"0"}, Games: 4000, Adaptive: true, Batch: 100, Seed: 2})
+	sw.Cfg.BandLow, sw.Cfg.BandHigh = 0.48, 0.52 // layout 0: White wins about 44.6%
+	r, _ := sw.play(sweepWorker{}, 0, func() bool { return false })
+	if r.N%100 != 0 || r.N >= 4000 || !sw.decided(&r) {
+		t.Errorf("unbalanced board: n = %d, decided %v", r.N, sw.decided(&r))
+	}
+	wide := sweep(t, LayoutsConfig{Layouts: "list", List: []string{"33090"}, Games: 400, Adaptive: true, Batch: 100, Seed: 2})
+	wide.Cfg.BandLow, wide.Cfg.BandHigh = 0.2, 0.8 // the interval soon lies inside: stop
+	r2, _ := wide.play(sweepWorker{}, 0, func() bool { return false })
+	if r2.N != 100 {
+		t.Errorf("board inside a wide band: n = %d, want one batch of 100", r2.N)
+	}
+}
