@@ -201,7 +201,7 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 		for col := 0; col < 4; col++ {
 			for sq := 0; sq < 64; sq++ {
 				e, se := rep.Effects[col][sq], rep.EffectSE[col][sq]
-				cw.Write([]string{string(rune('a'+sq%8)) + string(rune('1'+sq/8)), string("rygb"[col]), f64(e), f64(se), f64(e / se), "logistic-ridge1-sum-to-zero"})
+				cw.Write([]string{string(rune('a'+sq%8)) + string(rune('1'+sq/8)), string("rygb"[col]), f64(e), f64(se), f64(e / se), "logistic-ridge1-posterior-sum-to-zero"})
 			}
 		}
 		cw.Flush()

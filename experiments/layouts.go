@@ -157,6 +157,21 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 			l, _ := ts.LayoutFromIndex(i)
 			requested = append(requested, l)
 		}
+	case strings.HasPrefix(cfg.Layouts, "random:"):
+		// K custom boards with every square's colour drawn uniformly and independently: a design
+		// in which each square's colour varies on its own (tile boards move 16 squares at once).
+		k, err := strconv.Atoi(strings.TrimPrefix(cfg.Layouts, "random:"))
+		if err != nil || k < 1 || k > 1_000_000 {
+			return nil, fmt.Errorf("layouts %q: want random:K with K in 1..1000000", cfg.Layouts)
+		}
+		r := engine.NewRand(engine.Derive(cfg.Seed, 0x4752494453)) // "GRIDS"
+		for i := 0; i < k; i++ {
+			var g katarenga.Grid
+			for sq := range g {
+				g[sq] = katarenga.Colour(r.IntN(4))
+			}
+			requested = append(requested, katarenga.Layout{Index: -1, Grid: g})
+		}
 	case cfg.Layouts == "list":
 		for _, s := range cfg.List {
 			l, err := ts.ParseLayout(s)
@@ -166,7 +181,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 			requested = append(requested, l)
 		}
 	default:
-		return nil, fmt.Errorf("layouts %q: want all, distinct, sample:K or a file", cfg.Layouts)
+		return nil, fmt.Errorf("layouts %q: want all, distinct, sample:K, random:K or a file", cfg.Layouts)
 	}
 	sw.Cfg = cfg
 	index := map[string]int{}

@@ -22,8 +22,9 @@ type LogisticFit struct {
 // gonum/mat, halving steps that do not improve the objective. penalty (nil for none) adds a
 // ridge term ½·Σ penalty[j]·β_j² to the negative log-likelihood: it makes rank-deficient
 // designs solvable (the smallest-norm effects consistent with the data). The covariance is the
-// sampling covariance of the estimator, H⁻¹·I·H⁻¹ with I the Fisher information and H = I + Λ
-// (the plain inverse information when there is no penalty); it ignores the penalty's bias.
+// inverse of the penalised information, H⁻¹ with H = I + Λ: the posterior covariance under
+// independent N(0, 1/penalty[j]) priors, which keeps the prior's uncertainty in directions the
+// data cannot identify (and is the plain inverse information without a penalty).
 func Logistic(X *mat.Dense, successes, trials []float64, penalty []float64) (*LogisticFit, error) {
 	n, p := X.Dims()
 	if len(successes) != n || len(trials) != n || (penalty != nil && len(penalty) != p) {
@@ -100,24 +101,11 @@ func Logistic(X *mat.Dense, successes, trials []float64, penalty []float64) (*Lo
 		cur = obj
 		fit.Iterations = it
 		if done {
-			var hinv mat.SymDense
-			if err := chol.InverseTo(&hinv); err != nil {
+			var cov mat.SymDense
+			if err := chol.InverseTo(&cov); err != nil {
 				return nil, err
 			}
-			// H⁻¹ I H⁻¹ = H⁻¹ − H⁻¹ Λ H⁻¹
-			cov := mat.NewSymDense(p, nil)
-			for a := 0; a < p; a++ {
-				for b := a; b < p; b++ {
-					v := hinv.At(a, b)
-					for j := 0; j < p; j++ {
-						if l := pen(j); l != 0 {
-							v -= hinv.At(a, j) * l * hinv.At(j, b)
-						}
-					}
-					cov.SetSym(a, b, v)
-				}
-			}
-			fit.Cov = cov
+			fit.Cov = &cov
 			break
 		}
 	}

@@ -20,12 +20,14 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned")
 	a := fs.String("a", "random", "agent A (with B different, each layout's games are colour-swapped pairs)")
 	b := fs.String("b", "random", "agent B")
-	set := fs.String("layouts", "distinct", "all (98,304 placements), distinct (one per mirror class), sample:K, or a file with one layout per line")
+	set := fs.String("layouts", "distinct", "all (98,304 placements), distinct (one per mirror class), sample:K (placements), random:K (random colour grids), or a file with one layout per line")
 	n := fs.Int64("games-per-layout", 200, "games per board (with -adaptive: the most a board gets)")
 	adaptive := fs.Bool("adaptive", false, "play in batches and stop a board once its 95% interval lies inside or outside the fairness band")
 	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
+	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory")
+	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -34,6 +36,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	shard, err := rf.check(os.Getenv)
 	if err != nil {
 		return err
+	}
+	if *report != "" {
+		return reportLayouts(stdout, *report, *compare)
 	}
 	var cfg experiments.LayoutsConfig
 	dir := rf.resume
@@ -60,7 +65,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		cfg = experiments.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
 			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed}
 		switch {
-		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"):
+		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"), strings.HasPrefix(*set, "random:"):
 		default:
 			list, err := experiments.ParseLayoutList(*set)
 			if err != nil {
@@ -88,6 +93,11 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "%d of %d boards in %s (%s)\n", out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
 	if out.Report != nil {
 		printLayoutReport(stdout, sw, out.Report)
+		if *compare != "" {
+			if err := compareSweeps(stdout, out.Report, *compare); err != nil {
+				return err
+			}
+		}
 	}
 	if out.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: finished boards kept; finish with: fairplay layouts -resume %s\n", dir)
@@ -105,6 +115,84 @@ func printLayoutReport(w io.Writer, sw *experiments.Sweep, r *experiments.Layout
 		r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.BlackPicksRotated)
 	fmt.Fprintf(w, "fairest: %s\nmost unbalanced: %s\n", strings.Join(r.Fairest, "; "), strings.Join(r.Unbalanced, "; "))
 	fmt.Fprintf(w, "strongest colour effects:\n  %s\n", strings.Join(r.TopEffects, "\n  "))
+}
+
+// reportLayouts re-derives a complete sweep's reports from its boards.csv.
+func reportLayouts(stdout io.Writer, dir, compare string) error {
+	var cfg experiments.LayoutsConfig
+	man, err := loadResume(dir, &cfg)
+	if err != nil {
+		return err
+	}
+	if man.Status != "complete" || man.Shards != 1 {
+		return usagef("-report %s: the sweep is %s (shard %d/%d); finish or merge it first", dir, man.Status, man.Shard, man.Shards)
+	}
+	sw, err := experiments.NewSweep(cfg)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(dir + "/boards.csv")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	br, err := results.NewBoardReader(f)
+	if err != nil {
+		return err
+	}
+	var boards []results.BoardResult
+	for {
+		b, err := br.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		boards = append(boards, *b)
+	}
+	if len(boards) != len(sw.Boards) {
+		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, len(boards), len(sw.Boards))
+	}
+	rep, _, err := experiments.WriteLayoutReports(dir, sw, boards)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "reports of %s rewritten\n", dir)
+	printLayoutReport(stdout, sw, rep)
+	if compare != "" {
+		return compareSweeps(stdout, rep, compare)
+	}
+	return nil
+}
+
+// compareSweeps prints the Spearman correlation between this sweep's White rates and another
+// sweep's, over the boards both played.
+func compareSweeps(w io.Writer, r *experiments.LayoutReport, other string) error {
+	f, err := os.Open(other + "/boards.csv")
+	if err != nil {
+		return usagef("-compare: %v", err)
+	}
+	defer f.Close()
+	br, err := results.NewBoardReader(f)
+	if err != nil {
+		return usagef("-compare: %v", err)
+	}
+	var x, y []float64
+	for {
+		b, err := br.Read()
+		if err != nil {
+			break
+		}
+		if v, ok := r.RateByKey[b.Key]; ok && b.N > 0 {
+			x = append(x, v)
+			y = append(y, float64(b.WhiteWins)/float64(b.N))
+		}
+	}
+	s := results.Spearman(x, y)
+	fmt.Fprintf(w, "rank correlation of White's rate with %s over %d common boards: Spearman %.3f [%.3f, %.3f] (%s)\n",
+		other, len(x), s.Value, s.Low, s.High, s.Method)
+	return nil
 }
 
 // mergeKind tells a layout sweep's manifest from a match's.
