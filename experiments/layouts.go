@@ -31,6 +31,8 @@ type LayoutsConfig struct {
 	BandHigh float64  `json:"band_high"`
 	Rules    string   `json:"rules"`
 	Seed     uint64   `json:"seed"`
+	// RandomOpening: the first plies of every game are uniformly random (see MatchConfig).
+	RandomOpening int `json:"random_opening,omitempty"`
 }
 
 // SweepRow is one row of layouts.csv: a requested layout in one seating, and the board that
@@ -93,6 +95,9 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 		if cfg.Batch <= 0 || cfg.Batch%2 != 0 || cfg.Batch > cfg.Games {
 			return nil, fmt.Errorf("batch %d: want a positive even number up to the cap %d", cfg.Batch, cfg.Games)
 		}
+	}
+	if cfg.RandomOpening < 0 {
+		return nil, fmt.Errorf("random opening %d: want 0 or more plies", cfg.RandomOpening)
 	}
 	if !(0 <= cfg.BandLow && cfg.BandLow < cfg.BandHigh && cfg.BandHigh <= 1) {
 		return nil, fmt.Errorf("fairness band %v-%v: want 0 <= low < high <= 1", cfg.BandLow, cfg.BandHigh)
@@ -247,7 +252,7 @@ func (sw *Sweep) decided(r *results.BoardResult) bool {
 func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardResult, bool) {
 	l := sw.Boards[i]
 	m := &Match{Cfg: MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
-		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, l)}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
+		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, l), RandomOpening: sw.Cfg.RandomOpening}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
 	w := m.newWorker()
 	res := results.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
 	for j := int64(0); j < sw.Cfg.Games; j++ {

@@ -23,6 +23,9 @@ type MatchConfig struct {
 	B      string `json:"b"`
 	Games  int64  `json:"games"` // planned games: an even number (colour-swapped pairs)
 	Seed   uint64 `json:"seed"`
+	// RandomOpening plays the first plies uniformly at random (the same plies in both games of
+	// a pair), so that deterministic agents do not repeat one game.
+	RandomOpening int `json:"random_opening,omitempty"`
 }
 
 // Match is a configured match ready to play games by index.
@@ -101,6 +104,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	// Each agent draws from its own stream of the pair's seed material, the same stream in both
 	// games of the pair.
 	ra, rb := engine.NewRand(engine.Derive(seed, 1)), engine.NewRand(engine.Derive(seed, 2))
+	opening := engine.NewRand(engine.Derive(seed, 3))
 	pa, errA := m.a.NewPlayer(m.Cfg.Game)
 	pb, errB := m.b.NewPlayer(m.Cfg.Game)
 	defer closePlayer(pa)
@@ -127,6 +131,10 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		k := 0
 		if s.ToMove() != firstColour {
 			k = 1
+		}
+		if s.Ply() < m.Cfg.RandomOpening {
+			s.Apply(w.buf[opening.IntN(len(w.buf))])
+			continue
 		}
 		ag := seat[k]
 		if errs[ag] != nil {

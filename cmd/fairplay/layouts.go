@@ -26,6 +26,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
+	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
 	var rf runFlags
@@ -63,7 +64,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usagef("-band %q: want low,high like 0.45,0.55", *band)
 		}
 		cfg = experiments.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
-			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed}
+			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening}
 		switch {
 		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"), strings.HasPrefix(*set, "random:"):
 		default:
