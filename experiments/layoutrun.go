@@ -26,7 +26,7 @@ type boardSource struct {
 	r *results.BoardReader
 }
 
-func openBoards(path string) (*boardSource, error) {
+func openBoards(path string) (fileSource[results.BoardResult], error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -40,6 +40,8 @@ func openBoards(path string) (*boardSource, error) {
 }
 
 func (b *boardSource) Read() (*results.BoardResult, error) { return b.r.Read() }
+
+func (b *boardSource) Close() error { return b.f.Close() }
 
 // RunLayouts plays a sweep's boards (this session's shard) into s.Dir: boards.csv (one row per
 // board played, resumable) and, when the whole sweep is there, layouts.csv, choices.csv,
@@ -61,34 +63,13 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	path := filepath.Join(s.Dir, "boards.csv")
 	plan := PlanOf[results.BoardResult]{Start: start, End: end}
 	var already int64
+	closeOld := func() {}
 	if s.Resume {
-		if _, err := os.Stat(path); err == nil {
-			plan.Done = NewBitset(end - start)
-			src, err := openBoards(path)
-			if err != nil {
-				return nil, err
-			}
-			for {
-				r, err := src.Read()
-				if err == io.EOF {
-					break
-				}
-				if err != nil || r.Board < start || r.Board >= end || plan.Done.Has(r.Board-start) {
-					src.f.Close()
-					return nil, fmt.Errorf("%s: bad or repeated board row (%v)", path, err)
-				}
-				plan.Done.Set(r.Board - start)
-				already++
-			}
-			src.f.Close()
-			old, err := openBoards(path)
-			if err != nil {
-				return nil, err
-			}
-			defer old.f.Close()
-			plan.Old = old
+		if plan, already, closeOld, err = resumePlan(path, openBoards, func(r *results.BoardResult) int64 { return r.Board }, start, end); err != nil {
+			return nil, err
 		}
 	}
+	defer closeOld()
 	f, err := os.Create(path + ".tmp")
 	if err != nil {
 		return nil, err
@@ -118,9 +99,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		return nil, err
 	}
 	f.Close()
-	if plan.Old != nil {
-		plan.Old.(*boardSource).f.Close()
-	}
+	closeOld()
 	if err := os.Rename(path+".tmp", path); err != nil {
 		return nil, err
 	}
@@ -183,17 +162,17 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 				break
 			}
 			if err != nil {
-				src.f.Close()
+				src.Close()
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
 			if r.Board != int64(len(boards)) {
-				src.f.Close()
+				src.Close()
 				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, len(boards))
 			}
 			boards = append(boards, *r)
 			w.Write(r)
 		}
-		src.f.Close()
+		src.Close()
 	}
 	if int64(len(boards)) != nb {
 		return nil, fmt.Errorf("the shards hold %d boards, the sweep has %d", len(boards), nb)

@@ -70,7 +70,7 @@ type csvSource struct {
 	r *results.CSVReader
 }
 
-func openCSV(path string) (*csvSource, error) {
+func openCSV(path string) (fileSource[results.Record], error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -84,6 +84,53 @@ func openCSV(path string) (*csvSource, error) {
 }
 
 func (c *csvSource) Read() (*results.Record, error) { return c.r.Read() }
+
+func (c *csvSource) Close() error { return c.f.Close() }
+
+// fileSource is a Source read from a file.
+type fileSource[R any] interface {
+	Source[R]
+	Close() error
+}
+
+// resumePlan builds the plan of a resumed run from the items already in path (if it exists):
+// they must lie in [start, end) once each. It returns the plan, the number of items found and a
+// function that closes the re-opened file of old items.
+func resumePlan[R any](path string, open func(string) (fileSource[R], error), index func(*R) int64, start, end int64) (PlanOf[R], int64, func(), error) {
+	plan := PlanOf[R]{Start: start, End: end}
+	if _, err := os.Stat(path); err != nil {
+		return plan, 0, func() {}, nil
+	}
+	plan.Done = NewBitset(end - start)
+	src, err := open(path)
+	if err != nil {
+		return plan, 0, nil, err
+	}
+	var n int64
+	for {
+		r, err := src.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			src.Close()
+			return plan, 0, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if i := index(r); i < start || i >= end || plan.Done.Has(i-start) {
+			src.Close()
+			return plan, 0, nil, fmt.Errorf("%s: item %d is outside this run or repeated", path, i)
+		}
+		plan.Done.Set(index(r) - start)
+		n++
+	}
+	src.Close()
+	old, err := open(path)
+	if err != nil {
+		return plan, 0, nil, err
+	}
+	plan.Old = old
+	return plan, n, func() { old.Close() }, nil
+}
 
 // RunMatch plays a match's games (this session's shard) into s.Dir: games.csv, summary.csv,
 // plots and manifest.json. With s.Resume, the games already in s.Dir/games.csv are kept and only
@@ -104,38 +151,13 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	gamesPath := filepath.Join(s.Dir, "games.csv")
 	plan := Plan{Start: start, End: end}
 	var already int64
+	closeOld := func() {}
 	if s.Resume {
-		if _, err := os.Stat(gamesPath); err == nil {
-			plan.Done = NewBitset(end - start)
-			src, err := openCSV(gamesPath)
-			if err != nil {
-				return nil, err
-			}
-			for {
-				r, err := src.Read()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					src.f.Close()
-					return nil, fmt.Errorf("%s: %w", gamesPath, err)
-				}
-				if r.Game < start || r.Game >= end || plan.Done.Has(r.Game-start) {
-					src.f.Close()
-					return nil, fmt.Errorf("%s: game %d is outside this run or repeated", gamesPath, r.Game)
-				}
-				plan.Done.Set(r.Game - start)
-				already++
-			}
-			src.f.Close()
-			old, err := openCSV(gamesPath)
-			if err != nil {
-				return nil, err
-			}
-			defer old.f.Close()
-			plan.Old = old
+		if plan, already, closeOld, err = resumePlan(gamesPath, openCSV, func(r *results.Record) int64 { return r.Game }, start, end); err != nil {
+			return nil, err
 		}
 	}
+	defer closeOld()
 
 	tmpPath := gamesPath + ".tmp"
 	f, err := os.Create(tmpPath)
@@ -173,9 +195,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err := f.Close(); err != nil {
 		return nil, err
 	}
-	if plan.Old != nil {
-		plan.Old.(*csvSource).f.Close()
-	}
+	closeOld()
 	if err := os.Rename(tmpPath, gamesPath); err != nil {
 		return nil, err
 	}
@@ -265,11 +285,11 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 				break
 			}
 			if err != nil {
-				src.f.Close()
+				src.Close()
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			if r.Game != next {
-				src.f.Close()
+				src.Close()
 				if r.Game < next {
 					return nil, fmt.Errorf("%s: game %d appears twice", path, r.Game)
 				}
@@ -278,11 +298,11 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 			next++
 			sum.Add(r)
 			if err := cw.Write(r); err != nil {
-				src.f.Close()
+				src.Close()
 				return nil, err
 			}
 		}
-		src.f.Close()
+		src.Close()
 	}
 	if next != m.Cfg.Games {
 		return nil, fmt.Errorf("the shards hold %d games, the run planned %d", next, m.Cfg.Games)
