@@ -28,6 +28,7 @@ type Manifest struct {
 	Shards         int             `json:"shards"`
 	FirstGame      int64           `json:"first_game"`
 	EndGame        int64           `json:"end_game"` // one past the last game of this shard
+	Unit           string          `json:"unit"` // what planned and completed count: games or boards
 	Planned        int64           `json:"planned_games"`
 	Completed      int64           `json:"completed_games"`
 	Status         string          `json:"status"` // complete or interrupted
@@ -59,7 +60,7 @@ func HashConfig(cfg any) (json.RawMessage, string, error) {
 
 // NewManifest fills the tool and host facts.
 func NewManifest(args []string) *Manifest {
-	m := &Manifest{Tool: "fairplay", ToolVersion: ToolVersion, GoVersion: runtime.Version(),
+	m := &Manifest{Tool: "fairplay", ToolVersion: ToolVersion, GoVersion: runtime.Version(), Unit: "games",
 		VCSRevision: "unknown", Command: strings.Join(args, " "), GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
