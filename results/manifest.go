@@ -28,7 +28,7 @@ type Manifest struct {
 	Shards         int             `json:"shards"`
 	FirstGame      int64           `json:"first_game"`
 	EndGame        int64           `json:"end_game"` // one past the last game of this shard
-	Unit           string          `json:"unit"` // what planned and completed count: games or boards
+	Unit           string          `json:"unit"`     // what planned and completed count: games or boards
 	Planned        int64           `json:"planned_games"`
 	Completed      int64           `json:"completed_games"`
 	Status         string          `json:"status"` // complete or interrupted
