@@ -31,7 +31,12 @@ type heuristicAgent struct {
 	cache       map[string]Weights
 }
 
-func (h *heuristicAgent) weights(game string) (Weights, error) {
+// weights returns fixed when it is set, else the game's weights from the weights parameter
+// (loaded once per game).
+func (h *heuristicAgent) weights(game string, fixed Weights) (Weights, error) {
+	if fixed != nil {
+		return fixed, nil
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if w, ok := h.cache[game]; ok {
@@ -80,12 +85,9 @@ func (g *Greedy) Reproducible() bool { return true }
 
 // NewPlayer makes a player for one game.
 func (g *Greedy) NewPlayer(game string) (Player, error) {
-	w := g.W
-	if w == nil {
-		var err error
-		if w, err = g.weights(game); err != nil {
-			return nil, err
-		}
+	w, err := g.weights(game, g.W)
+	if err != nil {
+		return nil, err
 	}
 	return &greedyPlayer{w: w}, nil
 }
@@ -188,12 +190,9 @@ const maxPly = 128
 
 // NewPlayer makes a searcher for one game, with a cleared transposition table.
 func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
-	w := a.W
-	if w == nil {
-		var err error
-		if w, err = a.weights(game); err != nil {
-			return nil, err
-		}
+	w, err := a.weights(game, a.W)
+	if err != nil {
+		return nil, err
 	}
 	p := &abPlayer{cfg: a, w: w}
 	if t, ok := a.pool.Get().([]ttEntry); ok && len(t) == 1<<a.TTBits {

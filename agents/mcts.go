@@ -65,12 +65,9 @@ func (m *MCTS) Reproducible() bool { return true }
 
 // NewPlayer makes a player for one game.
 func (m *MCTS) NewPlayer(game string) (Player, error) {
-	w := m.W
-	if w == nil {
-		var err error
-		if w, err = m.weights(game); err != nil {
-			return nil, err
-		}
+	w, err := m.weights(game, m.W)
+	if err != nil {
+		return nil, err
 	}
 	return &mctsPlayer{cfg: m, w: w, buf: make([]engine.Action, 0, engine.MaxActions)}, nil
 }
