@@ -23,8 +23,9 @@ func terminal(s engine.State, ply int) int32 {
 	return -Win + int32(ply)
 }
 
-// weightsParam loads the weights=FILE parameter over the game's defaults (checked at NewPlayer,
-// since the game is known only then).
+// heuristicAgent holds the weights=FILE parameter of an agent that evaluates positions; the
+// file is read over the game's defaults at the first NewPlayer for a game (the game is known
+// only then).
 type heuristicAgent struct {
 	weightsFile string
 	mu          sync.Mutex
