@@ -60,22 +60,6 @@ func (g *gameFlags) build() (*games.Game, engine.State, error) {
 	return gm, st, nil
 }
 
-// Perft counts the action sequences of length depth from s.
-func Perft(s engine.State, depth int, bufs [][]engine.Action) uint64 {
-	moves := s.Legal(bufs[depth][:0])
-	bufs[depth] = moves
-	if depth == 1 {
-		return uint64(len(moves))
-	}
-	var n uint64
-	for _, a := range moves {
-		s.Apply(a)
-		n += Perft(s, depth-1, bufs)
-		s.Undo()
-	}
-	return n
-}
-
 func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("perft", "-game baran|katarenga [-pos P | -layout L] [-rules k=v,...] -depth N",
 		"fairplay perft -game baran -depth 4",
@@ -94,16 +78,13 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	bufs := make([][]engine.Action, *depth+1)
-	for i := range bufs {
-		bufs[i] = make([]engine.Action, 0, 512)
-	}
+	bufs := engine.PerftBuffers(*depth)
 	for d := 1; d <= *depth; d++ {
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
 		t0 := time.Now()
-		n := Perft(st, d, bufs)
+		n := engine.Perft(st, d, bufs)
 		el := time.Since(t0)
 		fmt.Fprintf(stdout, "%d %d\n", d, n)
 		fmt.Fprintf(stderr, "depth %d: %d nodes in %v (%.1f M nodes/s)\n", d, n, el.Round(time.Microsecond), float64(n)/el.Seconds()/1e6)

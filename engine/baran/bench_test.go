@@ -50,9 +50,9 @@ func BenchmarkLegal(b *testing.B) {
 
 func BenchmarkPerft4(b *testing.B) {
 	s := New(DefaultRules, 0)
-	bufs := newBufs(4)
+	bufs := engine.PerftBuffers(4)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		perft(s, 4, bufs)
+		engine.Perft(s, 4, bufs)
 	}
 }

@@ -8,32 +8,6 @@ import (
 	"github.com/fairplay-lab/fairplay/engine"
 )
 
-func perft(s *State, d int, buf [][]engine.Action) uint64 {
-	if d == 0 {
-		return 1
-	}
-	moves := s.Legal(buf[d][:0])
-	buf[d] = moves
-	if d == 1 {
-		return uint64(len(moves))
-	}
-	var n uint64
-	for _, a := range moves {
-		s.Apply(a)
-		n += perft(s, d-1, buf)
-		s.Undo()
-	}
-	return n
-}
-
-func newBufs(d int) [][]engine.Action {
-	b := make([][]engine.Action, d+1)
-	for i := range b {
-		b[i] = make([]engine.Action, 0, 512)
-	}
-	return b
-}
-
 const startFEN = "2wfwwk/3wfww/W3wfw/FW3wf/WFW3w/WWFW3/KWWFW2 r - 0"
 
 // Reference counts from RULES.md §1.10 (start position, Red to move, default rules).
@@ -48,7 +22,7 @@ func TestPerftStart(t *testing.T) {
 		t.Fatalf("start position %q, want %q", got, startFEN)
 	}
 	for d := 1; d <= depth; d++ {
-		if got := perft(s, d, newBufs(d)); got != want[d-1] {
+		if got := engine.Perft(s, d, engine.PerftBuffers(d)); got != want[d-1] {
 			t.Errorf("perft(%d) = %d, want %d", d, got, want[d-1])
 		}
 	}

@@ -55,12 +55,9 @@ func BenchmarkLegal(b *testing.B) {
 
 func BenchmarkPerft4(b *testing.B) {
 	s := startState()
-	bufs := make([][]engine.Action, 5)
-	for i := range bufs {
-		bufs[i] = make([]engine.Action, 0, 256)
-	}
+	bufs := engine.PerftBuffers(4)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		perft(s, 4, bufs)
+		engine.Perft(s, 4, bufs)
 	}
 }
