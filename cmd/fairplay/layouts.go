@@ -44,18 +44,10 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var cfg experiments.LayoutsConfig
 	dir := rf.resume
 	if dir != "" {
-		if err := onlyRunFlags(fs); err != nil {
+		var complete bool
+		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
 		}
-		man, err := loadResume(dir, &cfg)
-		if err != nil {
-			return err
-		}
-		if man.Status == "complete" {
-			fmt.Fprintf(stderr, "%s: the sweep is already complete\n", dir)
-			return nil
-		}
-		shard = experiments.Shard{Index: man.Shard, Count: man.Shards}
 	} else {
 		lo, hi, ok := strings.Cut(*band, ",")
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)

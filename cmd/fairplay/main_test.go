@@ -215,3 +215,23 @@ func TestGoldenLayouts(t *testing.T) {
 		}
 	}
 }
+
+// A damaged manifest is a clear error, not a panic (shard count 0 would divide by zero).
+func TestDamagedManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, _, err := runCmd(t, "play", "-games", "4", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "manifest.json")
+	b, _ := os.ReadFile(path)
+	b = bytes.Replace(b, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1)
+	b = bytes.Replace(b, []byte(`"shards": 1`), []byte(`"shards": 0`), 1)
+	os.WriteFile(path, b, 0o644)
+	for _, args := range [][]string{{"play", "-resume", dir}, {"merge", "-out", filepath.Join(t.TempDir(), "m"), dir}} {
+		_, _, err := runCmd(t, args...)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "damaged") {
+			t.Errorf("%v: err %v, want a usage error about the damaged manifest", args, err)
+		}
+	}
+}

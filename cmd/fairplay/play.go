@@ -108,7 +108,27 @@ func loadResume(dir string, cfg any) (*results.Manifest, error) {
 	if err := json.Unmarshal(man.Config, cfg); err != nil {
 		return nil, usagef("-resume %s: manifest config: %v", dir, err)
 	}
+	if man.Shards < 1 || man.Shard < 0 || man.Shard >= man.Shards || len(man.ConfigSHA256) != 64 {
+		return nil, usagef("-resume %s: manifest.json is damaged (shard %d/%d, config hash %q)", dir, man.Shard, man.Shards, man.ConfigSHA256)
+	}
 	return man, nil
+}
+
+// resumeRun loads the configuration of the run in dir into cfg for -resume. It refuses
+// configuration flags, and reports complete (after saying so on stderr) when nothing is left.
+func resumeRun(fs *flag.FlagSet, dir string, cfg any, stderr io.Writer) (shard experiments.Shard, complete bool, err error) {
+	if err := onlyRunFlags(fs); err != nil {
+		return shard, false, err
+	}
+	man, err := loadResume(dir, cfg)
+	if err != nil {
+		return shard, false, err
+	}
+	if man.Status == "complete" {
+		fmt.Fprintf(stderr, "%s: the run is already complete (%d %s)\n", dir, man.Completed, man.Unit)
+		return shard, true, nil
+	}
+	return experiments.Shard{Index: man.Shard, Count: man.Shards}, false, nil
 }
 
 // onlyRunFlags rejects configuration flags given together with -resume.
@@ -162,18 +182,10 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var cfg experiments.MatchConfig
 	dir := rf.resume
 	if dir != "" {
-		if err := onlyRunFlags(fs); err != nil {
+		var complete bool
+		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
 		}
-		man, err := loadResume(dir, &cfg)
-		if err != nil {
-			return err
-		}
-		if man.Status == "complete" {
-			fmt.Fprintf(stderr, "%s: the run is already complete (%d games)\n", dir, man.Completed)
-			return nil
-		}
-		shard = experiments.Shard{Index: man.Shard, Count: man.Shards}
 	} else {
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)
