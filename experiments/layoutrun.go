@@ -71,13 +71,12 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		}
 	}
 	defer closeOld()
-	f, err := os.Create(path + ".tmp")
+	tf, err := createTemp(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	bw := bufio.NewWriter(f)
-	w := results.NewBoardWriter(bw)
+	defer tf.Abort()
+	w := results.NewBoardWriter(tf)
 	var boards []results.BoardResult
 	var games int64
 	sink := func(r *results.BoardResult) error {
@@ -96,12 +95,8 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	if err := w.Flush(); err != nil {
 		return nil, err
 	}
-	if err := bw.Flush(); err != nil {
-		return nil, err
-	}
-	f.Close()
 	closeOld()
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
 	el := time.Since(t0).Seconds()
@@ -145,13 +140,12 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	man.Shard, man.Shards, man.EndGame, man.Planned, man.Started = 0, 1, nb, nb, time.Now().UTC()
 	man.Reproducible = sw.Reproducible()
 	path := filepath.Join(dir, "boards.csv")
-	f, err := os.Create(path + ".tmp")
+	tf, err := createTemp(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	bw := bufio.NewWriter(f)
-	w := results.NewBoardWriter(bw)
+	defer tf.Abort()
+	w := results.NewBoardWriter(tf)
 	var boards []results.BoardResult
 	for _, file := range files {
 		src, err := openBoards(file)
@@ -172,7 +166,10 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, len(boards))
 			}
 			boards = append(boards, *r)
-			w.Write(r)
+			if err := w.Write(r); err != nil {
+				src.Close()
+				return nil, err
+			}
 		}
 		src.Close()
 	}
@@ -182,11 +179,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	if err := w.Flush(); err != nil {
 		return nil, err
 	}
-	if err := bw.Flush(); err != nil {
-		return nil, err
-	}
-	f.Close()
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
 	rep, outs, err := WriteLayoutReports(dir, sw, boards)

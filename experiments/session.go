@@ -159,14 +159,12 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	defer closeOld()
 
-	tmpPath := gamesPath + ".tmp"
-	f, err := os.Create(tmpPath)
+	tf, err := createTemp(gamesPath)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	cw, err := results.NewCSVWriter(bw, m.Counters())
+	defer tf.Abort()
+	cw, err := results.NewCSVWriter(tf, m.Counters())
 	if err != nil {
 		return nil, err
 	}
@@ -189,14 +187,8 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err := cw.Flush(); err != nil {
 		return nil, err
 	}
-	if err := bw.Flush(); err != nil {
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
 	closeOld()
-	if err := os.Rename(tmpPath, gamesPath); err != nil {
+	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
 	elapsed := time.Since(t0).Seconds()
@@ -262,13 +254,12 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	man.Reproducible = m.Reproducible()
 	man.Started = time.Now().UTC()
 	gamesPath := filepath.Join(dir, "games.csv")
-	f, err := os.Create(gamesPath + ".tmp")
+	tf, err := createTemp(gamesPath)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	cw, err := results.NewCSVWriter(bw, m.Counters())
+	defer tf.Abort()
+	cw, err := results.NewCSVWriter(tf, m.Counters())
 	if err != nil {
 		return nil, err
 	}
@@ -310,13 +301,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	if err := cw.Flush(); err != nil {
 		return nil, err
 	}
-	if err := bw.Flush(); err != nil {
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(gamesPath+".tmp", gamesPath); err != nil {
+	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
 	outputs, err := WriteReports(dir, sum, m.Title())
