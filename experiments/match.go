@@ -26,6 +26,9 @@ type MatchConfig struct {
 	// RandomOpening plays the first plies uniformly at random (the same plies in both games of
 	// a pair), so that deterministic agents do not repeat one game.
 	RandomOpening int `json:"random_opening,omitempty"`
+	// SPRT, when set, makes the match a sequential test that stops at its decision (see
+	// RunSPRT); Games is then the cap.
+	SPRT *results.SPRT `json:"sprt,omitempty"`
 }
 
 // Match is a configured match ready to play games by index.

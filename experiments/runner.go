@@ -37,6 +37,9 @@ type PlanOf[R any] struct {
 	Start, End int64
 	Done       Bitset
 	Old        Source[R]
+	// Chunk caps the items handed to a worker at once (0: automatic). Small chunks waste less
+	// work when a sequential test stops the run early.
+	Chunk int64
 }
 
 // Plan is the plan of a match: its items are games.
@@ -70,6 +73,9 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 	todo := plan.End - plan.Start
 	size := todo / int64(workers*64)
 	size = max(1, min(size, 64))
+	if plan.Chunk > 0 {
+		size = min(size, plan.Chunk)
+	}
 	jobs := make(chan *chunk[R])
 	out := make(chan *chunk[R], workers)
 	tokens := make(chan struct{}, 4*workers) // bounds chunks in flight or waiting to be written

@@ -36,6 +36,13 @@ type Session struct {
 	Stderr   io.Writer
 	Args     []string
 	Shard    Shard
+	// Stop, when set, is asked after every game (in game order) whether the run has seen
+	// enough; once it says yes no later game is recorded and the run ends complete, with
+	// Outcome.Stopped set. A resumed run replays the kept games through it and so stops at the
+	// same game.
+	Stop func(*results.Summary) bool
+	// Chunk caps the games handed to a worker at once (0: automatic).
+	Chunk int64
 }
 
 // Outcome is what a finished (or interrupted) session produced.
@@ -43,6 +50,7 @@ type Outcome struct {
 	Summary     *results.Summary
 	Manifest    *results.Manifest
 	Interrupted bool
+	Stopped     bool // Session.Stop ended the run before its planned games
 }
 
 // ErrDirNotEmpty is returned by CheckDir for an existing non-empty directory.
@@ -149,7 +157,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.Started = time.Now().UTC()
 
 	gamesPath := filepath.Join(s.Dir, "games.csv")
-	plan := Plan{Start: start, End: end}
+	plan := Plan{Start: start, End: end, Chunk: s.Chunk}
 	var already int64
 	closeOld := func() {}
 	if s.Resume {
@@ -158,6 +166,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		}
 	}
 	defer closeOld()
+	plan.Chunk = s.Chunk
 
 	tf, err := createTemp(gamesPath)
 	if err != nil {
@@ -170,16 +179,27 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	sum := results.NewSummary(m.Counters())
 	var plies int64
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopped := false
 	sink := func(r *results.Record) error {
+		if stopped {
+			return nil
+		}
 		sum.Add(r)
 		plies += int64(r.Plies)
+		if s.Stop != nil && s.Stop(sum) {
+			stopped = true
+			cancel()
+		}
 		return cw.Write(r)
 	}
 
 	var done atomic.Int64
 	stopProgress := startProgress(s.Progress, s.Stderr, end-start-already, &done, "games")
 	t0 := time.Now()
-	interrupted, err := run(ctx, m, plan, s.Workers, &done, sink, func(r *results.Record) int64 { return r.Game })
+	_, err = run(runCtx, m, plan, s.Workers, &done, sink, func(r *results.Record) int64 { return r.Game })
+	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()
 	if err != nil {
 		return nil, err
@@ -194,9 +214,10 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	elapsed := time.Since(t0).Seconds()
 	man.Completed = sum.N
 	man.Status = "complete"
-	if man.Completed < man.Planned {
+	if man.Completed < man.Planned && !stopped {
 		man.Status = "interrupted"
 	}
+	man.StoppedEarly = stopped
 	man.Ended = time.Now().UTC()
 	man.Seconds = elapsed
 	if elapsed > 0 {
@@ -212,7 +233,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
 		return nil, err
 	}
-	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete"}, nil
+	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete", Stopped: stopped}, nil
 }
 
 // WriteReports writes summary.csv and the plots of a summary into dir and returns their names.

@@ -31,7 +31,8 @@ type Manifest struct {
 	Unit           string          `json:"unit"`     // what planned and completed count: games or boards
 	Planned        int64           `json:"planned_games"`
 	Completed      int64           `json:"completed_games"`
-	Status         string          `json:"status"` // complete or interrupted
+	Status         string          `json:"status"`                  // complete or interrupted
+	StoppedEarly   bool            `json:"stopped_early,omitempty"` // a sequential test ended the run before its planned games
 	Reproducible   bool            `json:"reproducible"`
 	Started        time.Time       `json:"started"`
 	Ended          time.Time       `json:"ended"`

@@ -102,6 +102,29 @@ func TestGoldenPlay(t *testing.T) {
 	}
 }
 
+// A tiny sequential test: its report lines and verdict are fixed by the seed; the run
+// directory resumes to nothing and play refuses to resume it.
+func TestGoldenSPRT(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sprt")
+	out, _, err := runCmd(t, "sprt", "-game", "katarenga", "-layout", "3", "-a", "alphabeta:depth=1", "-b", "greedy", "-model", "logistic",
+		"-elo0", "-20", "-elo1", "20", "-report", "8", "-seed", "5", "-out", dir, "-progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sprt", out)
+	if !strings.Contains(out, "H1 accepted") {
+		t.Errorf("alphabeta:depth=1 vs greedy: no H1 verdict\n%s", out)
+	}
+	if _, _, err := runCmd(t, "sprt", "-resume", dir, "-progress", "never"); err != nil {
+		t.Errorf("resume of a finished test: %v", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	os.WriteFile(filepath.Join(dir, "manifest.json"), bytes.Replace(b, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
+	if _, _, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err == nil || !strings.Contains(err.Error(), "sprt -resume") {
+		t.Errorf("play -resume of a test: %v", err)
+	}
+}
+
 // Bad input: a usage error (exit 2) naming the bad value, and nothing written.
 func TestBadInput(t *testing.T) {
 	tmp := t.TempDir()
@@ -130,6 +153,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"bench", "-seconds", "0"}, "-seconds"},
 		{[]string{"merge", "-out", filepath.Join(tmp, "m")}, "no shard"},
 		{[]string{"play", "-bogus"}, "bogus"},
+		{[]string{"sprt", "-a", "random", "-b", "random", "-elo0", "5", "-elo1", "0", "-out", filepath.Join(tmp, "e")}, "elo0 5"},
+		{[]string{"sprt", "-a", "random", "-b", "random", "-model", "bayes", "-out", filepath.Join(tmp, "e")}, "bayes"},
+		{[]string{"sprt", "-a", "random", "-b", "random", "-alpha", "1.5", "-out", filepath.Join(tmp, "e")}, "alpha 1.5"},
+		{[]string{"sprt", "-a", "random", "-out", filepath.Join(tmp, "e")}, "-b"},
+		{[]string{"sprt", "-a", "random", "-b", "random", "-shard", "0/2", "-out", filepath.Join(tmp, "e")}, "sharded"},
+		{[]string{"sprt", "-a", "random", "-b", "random", "-max-pairs", "0", "-out", filepath.Join(tmp, "e")}, "-max-pairs 0"},
 	} {
 		_, _, err := runCmd(t, c.args...)
 		var ue usageError
@@ -140,7 +169,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%v: exit code %d, want 2", c.args, exitCode(err, &bytes.Buffer{}))
 		}
 	}
-	for _, d := range []string{"a", "b", "c", "d"} {
+	for _, d := range []string{"a", "b", "c", "d", "e"} {
 		if _, err := os.Stat(filepath.Join(tmp, d)); err == nil {
 			t.Errorf("a refused run created %s", d)
 		}

@@ -186,6 +186,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
 		}
+		if cfg.SPRT != nil {
+			return usagef("-resume %s: a sequential test; finish it with fairplay sprt -resume %s", dir, dir)
+		}
 	} else {
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)

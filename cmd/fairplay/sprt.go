@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("sprt", "-game G -a AGENT -b AGENT -elo0 E0 -elo1 E1 [-alpha 0.05 -beta 0.05] [-model normalized|logistic] [-max-pairs K] [-report N] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
+		"fairplay sprt -game baran -a alphabeta:depth=3 -b alphabeta:depth=2 -elo0 0 -elo1 10",
+		"fairplay sprt -game katarenga -a 'greedy:weights=tuned.json' -b greedy -model logistic -elo0 0 -elo1 20 -max-pairs 20000",
+		"fairplay sprt -resume sprt-run                   # finish an interrupted test")
+	var gf gameFlags
+	gf.register(fs, false)
+	a := fs.String("a", "", "agent A, the candidate (run 'fairplay agents' for the list)")
+	b := fs.String("b", "", "agent B, the baseline")
+	test := results.SPRT{}
+	fs.Float64Var(&test.Elo0, "elo0", 0, "H0: A is elo0 stronger (nElo for -model normalized, logistic Elo otherwise)")
+	fs.Float64Var(&test.Elo1, "elo1", 5, "H1: A is elo1 stronger")
+	fs.Float64Var(&test.Alpha, "alpha", 0.05, "probability of accepting H1 when H0 holds")
+	fs.Float64Var(&test.Beta, "beta", 0.05, "probability of accepting H0 when H1 holds")
+	fs.StringVar(&test.Model, "model", "normalized", "Elo model of the bounds: normalized (fishtest's nElo) or logistic")
+	maxPairs := fs.Int64("max-pairs", 50000, "stop as inconclusive after this many pairs")
+	every := fs.Int64("report", 100, "print the test's state every N pairs (0: only at the end)")
+	opening := fs.Int("random-opening", 4, "play the first N plies of every game uniformly at random, the same in both games of a pair (deterministic agents would otherwise repeat one pair)")
+	var rf runFlags
+	rf.register(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if _, err := rf.check(func(string) string { return "" }); err != nil {
+		return err
+	}
+	if rf.shard != "" || rf.shards != 0 {
+		return usagef("-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)")
+	}
+	var cfg experiments.MatchConfig
+	dir := rf.resume
+	if dir != "" {
+		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+			return err
+		}
+		if cfg.SPRT == nil {
+			return usagef("-resume %s: not an sprt run (finish it with fairplay play -resume)", dir)
+		}
+		test = *cfg.SPRT
+	} else {
+		if *a == "" || *b == "" {
+			return usagef("give both agents: -a CANDIDATE -b BASELINE")
+		}
+		if err := test.Check(); err != nil {
+			return usageError{err.Error()}
+		}
+		if *maxPairs <= 0 {
+			return usagef("-max-pairs %d: want a positive number", *maxPairs)
+		}
+		if *opening < 0 {
+			return usagef("-random-opening %d: want 0 or more plies", *opening)
+		}
+		if *every < 0 {
+			return usagef("-report %d: want 0 or more pairs", *every)
+		}
+		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
+			Games: 2 * *maxPairs, Seed: rf.seed, RandomOpening: *opening, SPRT: &test}
+		if gf.tiles != "" {
+			t, err := os.ReadFile(gf.tiles)
+			if err != nil {
+				return usagef("-tiles: %v", err)
+			}
+			cfg.Tiles = string(t)
+		}
+	}
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return usagef("-tiles: %v", err)
+	}
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	m, err := experiments.NewMatch(cfg, gm)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if dir == "" {
+		if dir, err = outDir(rf.out, "sprt-"+cfg.Game); err != nil {
+			return err
+		}
+	}
+	sess := experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers, Progress: rf.progress,
+		Stderr: stderr, Args: append([]string{"fairplay", "sprt"}, args...), Shard: experiments.Shard{Index: 0, Count: 1}}
+	st, err := sequentialTest(ctx, m, test, sess, *every, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	if st.Verdict == results.Continue && !st.complete {
+		fmt.Fprintf(stderr, "interrupted: finished pairs kept; continue with: fairplay sprt -resume %s\n", dir)
+		return errInterrupted
+	}
+	return nil
+}
+
+// testResult is a finished (or interrupted) sequential test.
+type testResult struct {
+	experiments.SPRTStatus
+	complete bool // false when interrupted before a decision or the cap
+}
+
+// sequentialTest runs an SPRT of m's agents in sess.Dir, printing its state every `every`
+// pairs and the verdict, and writes sprt.txt beside the games.
+func sequentialTest(ctx context.Context, m *experiments.Match, test results.SPRT, sess experiments.Session, every int64, stdout, stderr io.Writer) (testResult, error) {
+	header := fmt.Sprintf("SPRT %s\n  A = %s\n  B = %s\n  H0: %s = %g, H1: %s = %g, alpha %g, beta %g, pentanomial GSPRT; cap %d pairs, seed %d\n",
+		m.Cfg.Game+" ("+m.Cfg.Rules+")", m.Cfg.A, m.Cfg.B, eloName(test), test.Elo0, eloName(test), test.Elo1,
+		test.Alpha, test.Beta, m.Cfg.Games/2, m.Cfg.Seed)
+	fmt.Fprint(stdout, header)
+	fmt.Fprintf(stderr, "fairplay sprt: results in %s\n", sess.Dir)
+	out, st, err := experiments.RunSPRT(ctx, m, test, sess, every, func(st experiments.SPRTStatus) {
+		fmt.Fprintln(stdout, st.Line())
+	})
+	if err != nil {
+		return testResult{}, err
+	}
+	verdict := st.Verdict.String()
+	complete := !out.Interrupted
+	if st.Verdict == results.Continue {
+		verdict = "inconclusive (the cap was reached)"
+		if !complete {
+			verdict = "interrupted before a decision"
+		}
+	}
+	final := fmt.Sprintf("%s\n%s after %d pairs (%d games)\n", st.Line(), verdict, st.Summary.Penta.Pairs(), st.Summary.N)
+	if p := st.Summary.Penta; p.Pairs() >= 20 && slices.Contains(p[:], p.Pairs()) {
+		final += "note: every pair scored the same; deterministic agents repeat their games, give -random-opening N\n"
+	}
+	fmt.Fprint(stdout, final)
+	if err := results.WriteFileAtomic(sess.Dir+"/sprt.txt", []byte(header+final)); err != nil {
+		return testResult{}, err
+	}
+	return testResult{st, complete}, nil
+}
+
+func eloName(t results.SPRT) string {
+	if t.Model == "normalized" {
+		return "nElo"
+	}
+	return "Elo"
+}

@@ -1,0 +1,77 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// SPRTStatus is the state of a sequential test after some pairs.
+type SPRTStatus struct {
+	Test    results.SPRT
+	Summary *results.Summary
+	LLR     float64
+	Verdict results.Verdict
+}
+
+// NewSPRTStatus evaluates the test on a summary's pairs.
+func NewSPRTStatus(test results.SPRT, sum *results.Summary) SPRTStatus {
+	llr := test.LLR(sum.Penta)
+	return SPRTStatus{Test: test, Summary: sum, LLR: llr, Verdict: test.Decide(llr)}
+}
+
+// Line prints the status as one line: pairs, A's wins/draws/losses, the pentanomial counts,
+// Elo and nElo with 95% intervals, LOS and the LLR against its bounds.
+func (st SPRTStatus) Line() string {
+	s := st.Summary
+	p := s.Penta
+	e, ne := p.Elo(), p.NElo()
+	lo, hi := st.Test.Bounds()
+	return fmt.Sprintf("pairs %d  W-D-L %d-%d-%d  penta %d-%d-%d-%d-%d  Elo %s [%s, %s]  nElo %s [%s, %s]  LOS %.1f%%  LLR %.2f (%.2f, %.2f)",
+		p.Pairs(), s.AWins, s.N-s.AWins-s.BWins, s.BWins, p[0], p[1], p[2], p[3], p[4],
+		fmtElo(e.Value), fmtElo(e.Low), fmtElo(e.High), fmtElo(ne.Value), fmtElo(ne.Low), fmtElo(ne.High),
+		100*p.LOS(), st.LLR, lo, hi)
+}
+
+func fmtElo(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "-"
+	case x > 1e6:
+		return "+inf"
+	case x < -1e6:
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.1f", x)
+}
+
+// RunSPRT plays m's colour-swapped pairs in s.Dir until the test accepts H0 or H1 or the
+// match's planned games run out. The decision is taken in pair order, so it does not depend on
+// the worker count; games finished beyond the deciding pair are discarded. report (optional)
+// gets the status every `every` pairs. The returned status is the test's final state: a
+// Continue verdict with a complete run means inconclusive.
+func RunSPRT(ctx context.Context, m *Match, test results.SPRT, s Session, every int64, report func(SPRTStatus)) (*Outcome, SPRTStatus, error) {
+	if err := test.Check(); err != nil {
+		return nil, SPRTStatus{}, err
+	}
+	s.Stop = func(sum *results.Summary) bool {
+		if sum.N%2 != 0 {
+			return false
+		}
+		st := NewSPRTStatus(test, sum)
+		if report != nil && every > 0 && sum.Penta.Pairs()%every == 0 && st.Verdict == results.Continue {
+			report(st)
+		}
+		return st.Verdict != results.Continue
+	}
+	if s.Chunk == 0 {
+		s.Chunk = 2 // a pair at a time per worker: little waste at the stop
+	}
+	out, err := RunMatch(ctx, m, s)
+	if err != nil {
+		return nil, SPRTStatus{}, err
+	}
+	return out, NewSPRTStatus(test, out.Summary), nil
+}
