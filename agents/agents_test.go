@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -287,5 +288,48 @@ func TestExampleGoBot(t *testing.T) {
 			s.Apply(a)
 		}
 		pl.(Closer).Close()
+	}
+}
+
+// Tuning hooks: the starting weights come from the weights file, WithWeights changes only the
+// evaluation (a fresh agent), and WithWeightsFile rewrites the spec's weights parameter.
+func TestTuningHooks(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/w.json"
+	if err := os.WriteFile(path, []byte(`{"material": 123}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Parse("alphabeta:depth=1,weights=" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := HeuristicWeights(a, "katarenga")
+	if err != nil || w[w.Index("material")].Value != 123 {
+		t.Fatalf("start weights %v %v", w, err)
+	}
+	w2 := append(Weights(nil), w...)
+	w2[0].Value = 7
+	b, err := WithWeights(a, w2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := HeuristicWeights(b, "katarenga"); got[0].Value != 7 || b.Spec() != a.Spec() {
+		t.Errorf("WithWeights: %v spec %s", got[0], b.Spec())
+	}
+	if got, _ := HeuristicWeights(a, "katarenga"); got[0].Value != 123 {
+		t.Error("WithWeights changed the original agent")
+	}
+	spec, err := WithWeightsFile("greedy", dir+"/t.json")
+	if err != nil || spec != "greedy:weights="+dir+"/t.json" {
+		t.Errorf("WithWeightsFile: %q %v", spec, err)
+	}
+	if _, err := WithWeightsFile("random", "x.json"); err == nil {
+		t.Error("random has no weights, accepted")
+	}
+	if _, err := WithWeightsFile("greedy", "a,b.json"); err == nil {
+		t.Error("a comma in the path accepted")
+	}
+	if _, err := WithWeights(Random{}, w); err == nil {
+		t.Error("WithWeights(random) accepted")
 	}
 }

@@ -52,6 +52,14 @@ func NewMatch(cfg MatchConfig, gm *games.Game) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
+	return NewMatchWith(cfg, gm, a, b)
+}
+
+// NewMatchWith is NewMatch with agents already built (cfg.A and cfg.B become their specs).
+func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (*Match, error) {
+	if cfg.Games <= 0 || cfg.Games%2 != 0 {
+		return nil, fmt.Errorf("games %d: want a positive even number (colour-swapped pairs)", cfg.Games)
+	}
 	m := &Match{Cfg: cfg, game: gm, a: a, b: b}
 	m.Cfg.A, m.Cfg.B = a.Spec(), b.Spec()
 	m.Cfg.Rules, m.Cfg.Layout = gm.Rules(), gm.Layout()

@@ -45,6 +45,7 @@ func init() {
 		"agents":  {"list the agents, their parameters and the heuristic weights", runAgents},
 		"layouts": {"Katarenga layout fairness sweep: every board, both seatings", runLayouts},
 		"ladder":  {"check a strength ladder of agents step by step (Elo, LOS)", runLadder},
+		"tune":    {"SPSA tuning of an agent's heuristic weights, then an SPRT of tuned vs start", runTune},
 		"sprt":    {"sequential test (pentanomial GSPRT) of agent A against agent B", runSPRT},
 	}
 }

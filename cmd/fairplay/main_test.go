@@ -125,6 +125,30 @@ func TestGoldenSPRT(t *testing.T) {
 	}
 }
 
+// A short tuning run prints its weights table and the SPRT verdict; the interrupted-run path
+// is covered in experiments.
+func TestTuneCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tune")
+	out, _, err := runCmd(t, "tune", "-game", "katarenga", "-agent", "greedy", "-params", "camps,advance", "-iterations", "30",
+		"-sprt-max-pairs", "50", "-seed", "3", "-out", dir, "-progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"camps", "advance", "SPRT katarenga", "after"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"trajectory.csv", "tuned.json", "sprt/games.csv", "sprt/sprt.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, errOut, err := runCmd(t, "tune", "-resume", dir); err != nil || !strings.Contains(errOut, "already complete") {
+		t.Errorf("resume of a complete run: %v %s", err, errOut)
+	}
+}
+
 // Bad input: a usage error (exit 2) naming the bad value, and nothing written.
 func TestBadInput(t *testing.T) {
 	tmp := t.TempDir()
@@ -159,6 +183,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"sprt", "-a", "random", "-out", filepath.Join(tmp, "e")}, "-b"},
 		{[]string{"sprt", "-a", "random", "-b", "random", "-shard", "0/2", "-out", filepath.Join(tmp, "e")}, "sharded"},
 		{[]string{"sprt", "-a", "random", "-b", "random", "-max-pairs", "0", "-out", filepath.Join(tmp, "e")}, "-max-pairs 0"},
+		{[]string{"tune", "-agent", "random", "-out", filepath.Join(tmp, "e")}, "random"},
+		{[]string{"tune", "-agent", "greedy", "-params", "speed", "-out", filepath.Join(tmp, "e")}, "speed"},
+		{[]string{"tune", "-agent", "greedy", "-games-per-iteration", "3", "-out", filepath.Join(tmp, "e")}, "-games-per-iteration 3"},
+		{[]string{"tune", "-agent", "greedy", "-c", "2", "-out", filepath.Join(tmp, "e")}, "-c 2"},
+		{[]string{"tune", "-agent", "greedy", "-sprt-elo0", "9", "-sprt-elo1", "1", "-out", filepath.Join(tmp, "e")}, "elo0 9"},
 	} {
 		_, _, err := runCmd(t, c.args...)
 		var ue usageError
