@@ -5,10 +5,12 @@ package experiments
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 	"github.com/fairplay-lab/fairplay/results"
 )
 
@@ -29,6 +31,10 @@ type MatchConfig struct {
 	// SPRT, when set, makes the match a sequential test that stops at its decision (see
 	// RunSPRT); Games is then the cap.
 	SPRT *results.SPRT `json:"sprt,omitempty"`
+	// RandomLayouts plays each Katarenga pair on its own uniformly drawn tile placement (the
+	// published way of setting up), which also keeps deterministic agents from repeating one
+	// game. Layout is then ignored.
+	RandomLayouts bool `json:"random_layouts,omitempty"`
 }
 
 // Match is a configured match ready to play games by index.
@@ -63,6 +69,12 @@ func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (*Match, e
 	m := &Match{Cfg: cfg, game: gm, a: a, b: b}
 	m.Cfg.A, m.Cfg.B = a.Spec(), b.Spec()
 	m.Cfg.Rules, m.Cfg.Layout = gm.Rules(), gm.Layout()
+	if cfg.RandomLayouts {
+		if _, ok := gm.KatarengaLayout(); !ok {
+			return nil, fmt.Errorf("random layouts: %s has no layouts", cfg.Game)
+		}
+		m.Cfg.Layout = "random"
+	}
 	st := gm.Start(gm.FirstColours()[0])
 	if s, ok := st.(engine.Stats); ok {
 		m.counters = s.CounterNames()
@@ -109,8 +121,17 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	firsts := m.game.FirstColours()
 	firstColour := firsts[pair%int64(len(firsts))]
 	s := w.states[firstColour]
+	layout := m.Cfg.Layout
+	if m.Cfg.RandomLayouts {
+		idx := int(engine.Derive(seed, 4) % katarenga.NumPlacements)
+		g, err := m.game.WithLayoutIndex(idx)
+		if err != nil {
+			panic(err) // idx is in range by construction
+		}
+		s, layout = g.Start(firstColour), strconv.Itoa(idx)
+	}
 	s.Reset()
-	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: m.Cfg.Layout,
+	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: layout,
 		Rules: m.Cfg.Rules, FirstColour: m.game.ColourNames()[firstColour]}
 	// Each agent draws from its own stream of the pair's seed material, the same stream in both
 	// games of the pair.

@@ -165,3 +165,34 @@ func TestForfeitsDoNotStopTheRun(t *testing.T) {
 		}
 	}
 }
+
+// Random layouts: both games of a pair share a tile placement drawn from the pair's seed; pairs
+// differ; the layout column records it; Baran refuses the option.
+func TestRandomLayouts(t *testing.T) {
+	gm, _ := games.New("katarenga", "", "", nil)
+	m, err := NewMatch(MatchConfig{Game: "katarenga", A: "greedy", B: "greedy", Games: 40, Seed: 3, RandomLayouts: true}, gm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []results.Record
+	if _, err := Run(context.Background(), m, Plan{Start: 0, End: 40}, 2, nil, func(r *results.Record) error {
+		recs = append(recs, *r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	distinct := map[string]bool{}
+	for i := 0; i < len(recs); i += 2 {
+		if recs[i].Layout != recs[i+1].Layout {
+			t.Fatalf("pair %d: layouts %s and %s", i/2, recs[i].Layout, recs[i+1].Layout)
+		}
+		distinct[recs[i].Layout] = true
+	}
+	if len(distinct) < 18 {
+		t.Errorf("%d distinct layouts in 20 pairs", len(distinct))
+	}
+	bg, _ := games.New("baran", "", "", nil)
+	if _, err := NewMatch(MatchConfig{Game: "baran", A: "random", B: "random", Games: 2, RandomLayouts: true}, bg); err == nil {
+		t.Error("random layouts accepted for Baran")
+	}
+}

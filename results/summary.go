@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
@@ -24,6 +26,7 @@ type Summary struct {
 	pliesSum, pliesSq          float64
 	legalSum, legalSq, crossXY float64
 	counterSum, counterSq      []float64
+	totals                     []sideTotal
 	Lengths                    []int64 // Lengths[k]: games of k plies
 	Penta                      Penta
 	pending                    *Record // first game of a pair whose partner has not come yet
@@ -31,6 +34,33 @@ type Summary struct {
 	// Running first-player results, for the convergence plot.
 	Running []RunningPoint
 	stride  int64
+}
+
+// sideTotal adds up a counter kept per side (captures_red + captures_black) for each game.
+type sideTotal struct {
+	name    string // the shared prefix, e.g. "captures"
+	idx     []int  // the per-side counters
+	sum, sq float64
+}
+
+// sideTotals groups counter names that differ only by a colour suffix, in first-seen order.
+func sideTotals(counters []string) []sideTotal {
+	var out []sideTotal
+	for i, c := range counters {
+		for _, suf := range []string{"_red", "_black", "_white"} {
+			prefix, ok := strings.CutSuffix(c, suf)
+			if !ok {
+				continue
+			}
+			k := slices.IndexFunc(out, func(t sideTotal) bool { return t.name == prefix })
+			if k < 0 {
+				out = append(out, sideTotal{name: prefix})
+				k = len(out) - 1
+			}
+			out[k].idx = append(out[k].idx, i)
+		}
+	}
+	return slices.DeleteFunc(out, func(t sideTotal) bool { return len(t.idx) < 2 })
 }
 
 // RunningPoint is the first player's tally after N games.
@@ -41,7 +71,7 @@ const maxPoints = 2000
 // NewSummary starts an empty summary for a game's counter names.
 func NewSummary(counters []string) *Summary {
 	return &Summary{Counters: counters, counterSum: make([]float64, len(counters)),
-		counterSq: make([]float64, len(counters)), stride: 1}
+		counterSq: make([]float64, len(counters)), totals: sideTotals(counters), stride: 1}
 }
 
 // Add adds one finished game. Games must come in increasing index order.
@@ -85,6 +115,17 @@ func (s *Summary) Add(r *Record) {
 			s.counterSum[i] += float64(v)
 			s.counterSq[i] += float64(v) * float64(v)
 		}
+	}
+	for k := range s.totals {
+		t := &s.totals[k]
+		v := 0.0
+		for _, i := range t.idx {
+			if i < len(r.Counters) {
+				v += float64(r.Counters[i])
+			}
+		}
+		t.sum += v
+		t.sq += v * v
 	}
 	s.addPair(r)
 	if s.N%s.stride == 0 {
@@ -167,6 +208,9 @@ func (s *Summary) Stats() []Stat {
 	add("branching_mean", s.branching(), n)
 	for i, name := range s.Counters {
 		add(name+"_mean", NormalMean(s.counterSum[i], s.counterSq[i], n, Z95), n)
+	}
+	for _, t := range s.totals {
+		add(t.name+"_mean", NormalMean(t.sum, t.sq, n, Z95), n)
 	}
 	if pairs := s.Penta.Pairs(); pairs > 0 {
 		for i, c := range s.Penta {

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -105,5 +106,29 @@ func TestCSVRoundTrip(t *testing.T) {
 				t.Errorf("bad games.csv accepted: %q", bad)
 			}
 		}
+	}
+}
+
+// Counters kept per side also get a per-game total: (1+2), (3+4) → mean 5, and the total's
+// interval uses the per-game totals (sample variance of {3, 7} = 8, standard error 2).
+func TestSideTotals(t *testing.T) {
+	s := NewSummary([]string{"captures_red", "captures_black", "first_move_captures"})
+	s.Add(&Record{Game: 0, Winner: "draw", Counters: []int64{1, 2, 0}})
+	s.Add(&Record{Game: 1, Winner: "draw", Counters: []int64{3, 4, 1}})
+	var got *Stat
+	for _, st := range s.Stats() {
+		if st.Name == "captures_mean" {
+			st := st
+			got = &st
+		}
+		if st.Name == "first_move_captures_mean" && st.Value != 0.5 {
+			t.Errorf("first_move_captures_mean %v", st.Value)
+		}
+	}
+	if got == nil || got.Value != 5 {
+		t.Fatalf("captures_mean %+v, want 5", got)
+	}
+	if math.Abs((got.High-got.Low)/2-Z95*2) > 1e-9 { // sd of {3, 7} is 2√2, se = 2
+		t.Errorf("captures_mean interval [%v, %v], want ±%v", got.Low, got.High, Z95*2)
 	}
 }

@@ -35,18 +35,19 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"perft":   {"count action sequences to a depth (rules check)", runPerft},
-		"moves":   {"list the legal actions of a position", runMoves},
-		"layout":  {"identify a Katarenga layout: index, layout string, colour grid", runLayout},
-		"show":    {"draw a position as text", runShow},
-		"bench":   {"uniform random self-play speed: plies/s and games/s", runBench},
-		"play":    {"play a match in colour-swapped pairs and report statistics", runPlay},
-		"merge":   {"merge the shard directories of one run into a single run", runMerge},
-		"agents":  {"list the agents, their parameters and the heuristic weights", runAgents},
-		"layouts": {"Katarenga layout fairness sweep: every board, both seatings", runLayouts},
-		"ladder":  {"check a strength ladder of agents step by step (Elo, LOS)", runLadder},
-		"tune":    {"SPSA tuning of an agent's heuristic weights, then an SPRT of tuned vs start", runTune},
-		"sprt":    {"sequential test (pentanomial GSPRT) of agent A against agent B", runSPRT},
+		"perft":    {"count action sequences to a depth (rules check)", runPerft},
+		"moves":    {"list the legal actions of a position", runMoves},
+		"layout":   {"identify a Katarenga layout: index, layout string, colour grid", runLayout},
+		"show":     {"draw a position as text", runShow},
+		"bench":    {"uniform random self-play speed: plies/s and games/s", runBench},
+		"play":     {"play a match in colour-swapped pairs and report statistics", runPlay},
+		"merge":    {"merge the shard directories of one run into a single run", runMerge},
+		"agents":   {"list the agents, their parameters and the heuristic weights", runAgents},
+		"layouts":  {"Katarenga layout fairness sweep: every board, both seatings", runLayouts},
+		"ladder":   {"check a strength ladder of agents step by step (Elo, LOS)", runLadder},
+		"variants": {"compare rule variants across a strength ladder: metrics, tests, plots", runVariants},
+		"tune":     {"SPSA tuning of an agent's heuristic weights, then an SPRT of tuned vs start", runTune},
+		"sprt":     {"sequential test (pentanomial GSPRT) of agent A against agent B", runSPRT},
 	}
 }
 
@@ -101,7 +102,7 @@ func printUsage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
 }
 

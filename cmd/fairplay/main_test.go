@@ -149,6 +149,43 @@ func TestTuneCommand(t *testing.T) {
 	}
 }
 
+// A tiny variant study: the report (tables and Holm-corrected differences) and variants.csv
+// are fixed by the seed; an interrupted study resumes to the same files.
+func TestGoldenVariants(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "study")
+	args := []string{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-ladder", "random;greedy", "-games", "20", "-seed", "4", "-out", dir, "-progress", "never"}
+	out, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "variants-report", strings.ReplaceAll(out, dir, "DIR"))
+	csv, err := os.ReadFile(filepath.Join(dir, "variants.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "variants.csv", string(csv))
+	for _, f := range []string{"differences.csv", "variants_first_win_rate.png", "variants_removals_mean.svg", "cells/2-2/games.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// Interrupt: drop the last cell and mark the study unfinished; resume rebuilds the same report.
+	os.RemoveAll(filepath.Join(dir, "cells", "2-2"))
+	b, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	os.WriteFile(filepath.Join(dir, "manifest.json"), bytes.Replace(b, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
+	out2, _, err := runCmd(t, "variants", "-resume", dir, "-progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out2 != out {
+		t.Error("the resumed study's report differs")
+	}
+	csv2, _ := os.ReadFile(filepath.Join(dir, "variants.csv"))
+	if !bytes.Equal(csv, csv2) {
+		t.Error("the resumed study's variants.csv differs")
+	}
+}
+
 // Bad input: a usage error (exit 2) naming the bad value, and nothing written.
 func TestBadInput(t *testing.T) {
 	tmp := t.TempDir()
@@ -184,6 +221,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"sprt", "-a", "random", "-b", "random", "-shard", "0/2", "-out", filepath.Join(tmp, "e")}, "sharded"},
 		{[]string{"sprt", "-a", "random", "-b", "random", "-max-pairs", "0", "-out", filepath.Join(tmp, "e")}, "-max-pairs 0"},
 		{[]string{"tune", "-agent", "random", "-out", filepath.Join(tmp, "e")}, "random"},
+		{[]string{"variants", "-game", "baran", "-out", filepath.Join(tmp, "e")}, "-vary"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,sometimes", "-out", filepath.Join(tmp, "e")}, "sometimes"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture=huff", "-out", filepath.Join(tmp, "e")}, "two values"},
+		{[]string{"variants", "-game", "baran", "-vary", "speed=1,2", "-out", filepath.Join(tmp, "e")}, "speed"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture", "-out", filepath.Join(tmp, "e")}, "NAME=value1"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-ladder", "random;wizard", "-out", filepath.Join(tmp, "e")}, "wizard"},
 		{[]string{"tune", "-agent", "greedy", "-params", "speed", "-out", filepath.Join(tmp, "e")}, "speed"},
 		{[]string{"tune", "-agent", "greedy", "-games-per-iteration", "3", "-out", filepath.Join(tmp, "e")}, "-games-per-iteration 3"},
 		{[]string{"tune", "-agent", "greedy", "-c", "2", "-out", filepath.Join(tmp, "e")}, "-c 2"},

@@ -82,6 +82,19 @@ func (g *Game) WithLayout(l katarenga.Layout) *Game {
 	return &c
 }
 
+// WithLayoutIndex returns the same Katarenga game on the published tile placement i of its
+// tile set.
+func (g *Game) WithLayoutIndex(i int) (*Game, error) {
+	if g.board == nil {
+		return nil, fmt.Errorf("layout %d: Baran has no layouts", i)
+	}
+	l, err := g.tiles.LayoutFromIndex(i)
+	if err != nil {
+		return nil, err
+	}
+	return g.WithLayout(l), nil
+}
+
 // Name returns the game's name.
 func (g *Game) Name() string { return g.name }
 

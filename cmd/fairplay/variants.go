@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/experiments"
+)
+
+// defaultVariantLadder is the strength ladder of `fairplay variants`, weakest first.
+const defaultVariantLadder = "random;greedy;alphabeta:depth=2;alphabeta:depth=4;mcts:playouts=1000"
+
+// varyFlag collects repeated -vary NAME=v1,v2 flags.
+type varyFlag []experiments.Vary
+
+func (v *varyFlag) String() string {
+	var parts []string
+	for _, x := range *v {
+		parts = append(parts, x.Name+"="+strings.Join(x.Values, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (v *varyFlag) Set(s string) error {
+	name, vals, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(vals) == "" {
+		return fmt.Errorf("%q: want NAME=value1,value2[,...]", s)
+	}
+	x := experiments.Vary{Name: strings.TrimSpace(name)}
+	for _, val := range strings.Split(vals, ",") {
+		x.Values = append(x.Values, strings.TrimSpace(val))
+	}
+	*v = append(*v, x)
+	return nil
+}
+
+func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("variants", "-game G -vary NAME=v1,v2[,...] [-vary ...] [-ladder 'SPEC;SPEC;...'] [-games N] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
+		"fairplay variants -game baran -vary capture=huff,strict,free -ladder 'random;greedy;alphabeta:depth=2' -games 400 -out baran-capture",
+		"fairplay variants -game baran -vary chain-capture=whole,per-jump -vary fast-row=3,4 -games 200",
+		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -games 1000   # a random tile placement per pair",
+		"fairplay variants -resume baran-capture            # finish an interrupted study")
+	var gf gameFlags
+	gf.register(fs, false)
+	var vary varyFlag
+	fs.Var(&vary, "vary", "a rule switch and the values to compare, NAME=v1,v2 (repeat for a factorial design)")
+	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play)")
+	n := fs.Int64("games", 200, "games per cell (variant combination × level), in colour-swapped pairs")
+	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random (same in both games of a pair)")
+	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
+	var rf runFlags
+	rf.register(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if _, err := rf.check(func(string) string { return "" }); err != nil {
+		return err
+	}
+	if rf.shard != "" || rf.shards != 0 {
+		return usagef("-shard: shard a study by running one fairplay play per cell; variants runs whole")
+	}
+	var cfg experiments.VariantsConfig
+	dir := rf.resume
+	if dir != "" {
+		if err := onlyRunFlags(fs); err != nil {
+			return err
+		}
+		man, err := loadResume(dir, &cfg)
+		if err != nil {
+			return err
+		}
+		if man.Status == "complete" {
+			fmt.Fprintf(stderr, "%s: the study is already complete (%d cells)\n", dir, man.Completed)
+			return nil
+		}
+	} else {
+		if *n <= 0 {
+			return usagef("-games %d: want a positive number", *n)
+		}
+		if *opening < 0 {
+			return usagef("-random-opening %d: want 0 or more plies", *opening)
+		}
+		cfg = experiments.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening,
+			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
+		for _, l := range strings.Split(*ladder, ";") {
+			if l = strings.TrimSpace(l); l != "" {
+				cfg.Ladder = append(cfg.Ladder, l)
+			}
+		}
+		if gf.tiles != "" {
+			t, err := os.ReadFile(gf.tiles)
+			if err != nil {
+				return usagef("-tiles: %v", err)
+			}
+			cfg.Tiles = string(t)
+		}
+		var err error
+		if cfg, err = experiments.NewVariantsConfig(cfg); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return usagef("-tiles: %v", err)
+	}
+	if dir == "" {
+		if dir, err = outDir(rf.out, "variants-"+cfg.Game); err != nil {
+			return err
+		}
+	}
+	cells, _ := cfg.Cells()
+	fmt.Fprintf(stderr, "fairplay variants: %s, %d cells × %d games, seed %d -> %s\n", cfg.Game, len(cells), cfg.Games, cfg.Seed, dir)
+	out, err := experiments.RunVariants(ctx, cfg, ts, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)})
+	if err != nil {
+		return err
+	}
+	if out.Interrupted {
+		fmt.Fprintf(stderr, "interrupted after %d of %d cells (finished games kept); finish with: fairplay variants -resume %s\n", len(out.Cells), len(cells), dir)
+		return errInterrupted
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\nResults in %s: variants.csv, differences.csv, report.md, variants_*.png/.svg\n", report, dir)
+	return nil
+}

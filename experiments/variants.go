@@ -1,0 +1,286 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// Vary is one rule switch and the values a variant study compares.
+type Vary struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
+}
+
+// VariantsConfig is everything that decides a variant study. Every cell (a combination of
+// variant values at a ladder level) is a self-play match of the level's agent with the same
+// seed, so the cells share their random openings and layouts pair by pair.
+type VariantsConfig struct {
+	Game          string   `json:"game"`
+	Rules         string   `json:"rules"` // the switches not varied
+	Layout        string   `json:"layout"`
+	Tiles         string   `json:"tiles"`
+	Vary          []Vary   `json:"vary"`
+	Ladder        []string `json:"ladder"` // canonical agent specs, weakest first
+	Labels        []string `json:"labels"` // the ladder as the user wrote it (plot and table labels)
+	Games         int64    `json:"games"`  // per cell, even
+	Seed          uint64   `json:"seed"`
+	RandomOpening int      `json:"random_opening"`
+	RandomLayouts bool     `json:"random_layouts"` // Katarenga: each pair on a random tile placement
+}
+
+// VariantCellSpec is one cell of a study: its level, its variant values and its rules.
+type VariantCellSpec struct {
+	Level   int
+	Values  []string
+	Variant string // the varied switches "name=value,..."
+	Rules   string // the full rules of the cell
+}
+
+// NewVariantsConfig checks the varied switches and the ladder and canonicalises them.
+func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
+	vs, err := games.Variants(cfg.Game)
+	if err != nil {
+		return cfg, err
+	}
+	if len(cfg.Vary) == 0 {
+		return cfg, fmt.Errorf("-vary: give at least one switch to vary (%s switches: %s)", cfg.Game, switchNames(vs))
+	}
+	seen := map[string]bool{}
+	for _, v := range cfg.Vary {
+		if seen[v.Name] {
+			return cfg, fmt.Errorf("-vary %s: given twice", v.Name)
+		}
+		seen[v.Name] = true
+		if len(v.Values) < 2 {
+			return cfg, fmt.Errorf("-vary %s=%s: want at least two values to compare", v.Name, strings.Join(v.Values, ","))
+		}
+		for _, val := range v.Values {
+			if _, err := engine.ParseSwitches(v.Name+"="+val, vs); err != nil {
+				return cfg, fmt.Errorf("-vary %s: %v", v.Name, err)
+			}
+		}
+	}
+	if len(cfg.Ladder) == 0 {
+		return cfg, fmt.Errorf("-ladder: empty")
+	}
+	cfg.Labels = append([]string(nil), cfg.Ladder...)
+	for i, spec := range cfg.Ladder {
+		a, err := agents.Parse(spec)
+		if err != nil {
+			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+		}
+		cfg.Ladder[i] = a.Spec()
+	}
+	if cfg.Games <= 0 || cfg.Games%2 != 0 {
+		return cfg, fmt.Errorf("-games %d: want a positive even number (colour-swapped pairs)", cfg.Games)
+	}
+	if cfg.RandomLayouts && cfg.Game != "katarenga" {
+		return cfg, fmt.Errorf("random layouts are for Katarenga")
+	}
+	if _, err := cfg.Cells(); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+func switchNames(vs []engine.Variant) string {
+	var n []string
+	for _, v := range vs {
+		n = append(n, v.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// Cells lists the study's cells: levels in ladder order, and within a level every combination
+// of the varied values (the first -vary switch changing slowest).
+func (cfg VariantsConfig) Cells() ([]VariantCellSpec, error) {
+	var combos [][]string
+	var rec func(i int, cur []string)
+	rec = func(i int, cur []string) {
+		if i == len(cfg.Vary) {
+			combos = append(combos, append([]string(nil), cur...))
+			return
+		}
+		for _, v := range cfg.Vary[i].Values {
+			rec(i+1, append(cur, v))
+		}
+	}
+	rec(0, nil)
+	var out []VariantCellSpec
+	for l := range cfg.Ladder {
+		for _, c := range combos {
+			var parts []string
+			for i, v := range c {
+				parts = append(parts, cfg.Vary[i].Name+"="+v)
+			}
+			variant := strings.Join(parts, ",")
+			rules := variant
+			if cfg.Rules != "" {
+				rules = cfg.Rules + "," + variant // later switches win
+			}
+			layout := ""
+			if cfg.Game == "katarenga" {
+				layout = "0"
+			}
+			gm, err := games.New(cfg.Game, rules, layout, nil)
+			if err != nil {
+				return nil, fmt.Errorf("rules %s: %v", rules, err)
+			}
+			out = append(out, VariantCellSpec{Level: l, Values: c, Variant: variant, Rules: gm.Rules()})
+		}
+	}
+	return out, nil
+}
+
+// VariantsOutcome is a finished (or interrupted) study.
+type VariantsOutcome struct {
+	Cells       []results.VariantCell
+	Differences []results.Difference
+	Outputs     []string
+	Interrupted bool
+}
+
+// RunVariants plays every cell into s.Dir/cells/<level>-<k> (each an ordinary match directory)
+// and then writes variants.csv, differences.csv, report.md, one plot per metric and the
+// study's manifest. With s.Resume, finished cells are re-read and unfinished ones resumed.
+func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s Session) (*VariantsOutcome, error) {
+	specs, err := cfg.Cells()
+	if err != nil {
+		return nil, err
+	}
+	cfgJSON, cfgHash, err := results.HashConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	man := results.NewManifest(s.Args)
+	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprintf("%d", cfg.Seed)
+	man.Shards, man.Unit, man.Planned, man.EndGame = 1, "cells", int64(len(specs)), int64(len(specs))
+	man.Workers, man.Started, man.Status, man.Reproducible = s.Workers, time.Now().UTC(), "interrupted", true
+	manPath := filepath.Join(s.Dir, "manifest.json")
+	if err := results.WriteManifest(manPath, man); err != nil {
+		return nil, err
+	}
+	out := &VariantsOutcome{}
+	perLevel := len(specs) / len(cfg.Ladder)
+	for i, c := range specs {
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
+		gm, err := games.New(cfg.Game, c.Rules, cfg.Layout, tiles)
+		if err != nil {
+			return nil, err
+		}
+		m, err := NewMatch(MatchConfig{Game: cfg.Game, Rules: c.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+			A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: cfg.Seed,
+			RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
+		if err != nil {
+			return nil, err
+		}
+		sub := filepath.Join(s.Dir, "cells", fmt.Sprintf("%d-%d", c.Level+1, i%perLevel+1))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return nil, err
+		}
+		if s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "cell %d/%d: %s, %s (%d games)\n", i+1, len(specs), cfg.Labels[c.Level], c.Variant, cfg.Games)
+		}
+		cs := s
+		cs.Dir, cs.Shard, cs.Resume = sub, Shard{0, 1}, s.Resume
+		o, err := RunMatch(ctx, m, cs)
+		if err != nil {
+			return nil, err
+		}
+		if o.Interrupted {
+			out.Interrupted = true
+			break
+		}
+		out.Cells = append(out.Cells, results.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
+			Values: c.Values, Summary: o.Summary})
+		man.Completed++
+	}
+	if out.Interrupted {
+		man.Ended = time.Now().UTC()
+		return out, results.WriteManifest(manPath, man)
+	}
+	out.Differences = results.CompareVariants(out.Cells)
+	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
+		return nil, err
+	}
+	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
+	man.Seconds = man.Ended.Sub(man.Started).Seconds()
+	man.PeakRSSBytes = results.PeakRSS()
+	return out, results.WriteManifest(manPath, man)
+}
+
+// VariantPlotMetrics are the metrics drawn against strength (the game's counters are added).
+var VariantPlotMetrics = []string{"first_win_rate", "first_score", "decisiveness", "draw_rate", "cap_rate", "duration_mean", "branching_mean"}
+
+func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) ([]string, error) {
+	var vary []string
+	for _, v := range cfg.Vary {
+		vary = append(vary, v.Name)
+	}
+	var b bytesBuffer
+	if err := results.WriteVariantsCSV(&b, cfg.Game, vary, cfg.Labels, out.Cells); err != nil {
+		return nil, err
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "variants.csv"), b.b); err != nil {
+		return nil, err
+	}
+	b = bytesBuffer{}
+	if err := results.WriteDifferencesCSV(&b, out.Differences); err != nil {
+		return nil, err
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "differences.csv"), b.b); err != nil {
+		return nil, err
+	}
+	b = bytesBuffer{}
+	fmt.Fprintf(&b, "## %s: %s\n\nRules besides the varied switches: `%s`. Ladder (weakest first): %s. %d games per cell (colour-swapped self-play pairs), seed %d",
+		cfg.Game, strings.Join(vary, " × "), orPublished(cfg.Rules), "`"+strings.Join(cfg.Labels, "`, `")+"`", cfg.Games, cfg.Seed)
+	if cfg.RandomOpening > 0 {
+		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
+	}
+	if cfg.RandomLayouts {
+		b.Write([]byte(", a random tile placement per pair"))
+	}
+	b.Write([]byte(".\nIntervals: Wilson (rates), normal (means), ratio-cluster (branching); tests: two-proportion z (rates), Welch z (means), chi-square (outcome distribution), Holm-adjusted over all tests.\n"))
+	results.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
+	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), b.b); err != nil {
+		return nil, err
+	}
+	outputs := []string{"variants.csv", "differences.csv", "report.md"}
+	metrics := append([]string(nil), VariantPlotMetrics...)
+	if len(out.Cells) > 0 {
+		for _, m := range results.CellMetrics(out.Cells[0].Summary) {
+			if !m.Rate && !slices.Contains(metrics, m.Name) {
+				metrics = append(metrics, m.Name)
+			}
+		}
+	}
+	for _, m := range metrics {
+		files, err := results.PlotVariantMetric(dir, cfg.Game+": "+m+" by variant", m, cfg.Labels, out.Cells)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, files...)
+	}
+	return outputs, nil
+}
+
+func orPublished(rules string) string {
+	if rules == "" {
+		return "published defaults"
+	}
+	return rules
+}

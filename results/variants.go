@@ -1,0 +1,247 @@
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CellMetric is one metric of a variant comparison cell, with its 95% interval. Rates carry
+// their count (Count of N games) and are compared with two-proportion tests; means are
+// compared with Welch's z-test on their standard errors.
+type CellMetric struct {
+	Name string
+	Interval
+	N     int64
+	Count int64
+	Rate  bool
+}
+
+// SE is the standard error implied by a symmetric 95% interval.
+func (m CellMetric) SE() float64 { return (m.High - m.Low) / (2 * Z95) }
+
+// CellMetrics returns the metrics a variant report compares: outcome rates (first-player win,
+// draw, cap, decisiveness; Wilson intervals), the first player's score, duration, branching
+// factor and the per-game means of the game's counters (per-side counters summed).
+func CellMetrics(s *Summary) []CellMetric {
+	n := s.N
+	rate := func(name string, k int64) CellMetric {
+		return CellMetric{Name: name, Interval: Wilson(k, n, Z95), N: n, Count: k, Rate: true}
+	}
+	out := []CellMetric{
+		rate("first_win_rate", s.FirstWins),
+		rate("decisiveness", s.FirstWins+s.SecondWins),
+		rate("draw_rate", s.Draws),
+		rate("cap_rate", s.Caps),
+	}
+	for _, st := range s.Stats() {
+		switch {
+		case st.Name == "first_score", st.Name == "duration_mean", st.Name == "branching_mean":
+		case strings.HasSuffix(st.Name, "_mean") && !perSide(st.Name):
+		default:
+			continue
+		}
+		out = append(out, CellMetric{Name: st.Name, Interval: st.Interval, N: st.N})
+	}
+	return out
+}
+
+func perSide(name string) bool {
+	for _, s := range []string{"_red_mean", "_black_mean", "_white_mean"} {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// VariantCell is one combination of variant values played at one ladder level.
+type VariantCell struct {
+	Level   int      // index in the ladder
+	Agent   string   // the level's agent spec
+	Variant string   // "name=value,..." of the varied switches
+	Values  []string // the varied switches' values, in -vary order
+	Summary *Summary
+}
+
+// Difference is one tested difference between two variants at a level (or, for the metric
+// "outcomes", a chi-square test across all variants at the level).
+type Difference struct {
+	Level          int
+	Agent, Metric  string
+	A, B           string
+	ValueA, ValueB float64
+	Diff           Interval
+	Test
+	PHolm float64
+}
+
+// Significant reports a Holm-adjusted p below 0.05.
+func (d Difference) Significant() bool { return d.PHolm < 0.05 }
+
+// CompareVariants tests, at every level, every pair of variants on every metric, plus a
+// chi-square test of the outcome distribution (first wins, second wins, draws) across all the
+// level's variants; the p-values are Holm-adjusted over the whole family.
+func CompareVariants(cells []VariantCell) []Difference {
+	var out []Difference
+	levels := map[int][]VariantCell{}
+	var order []int
+	for _, c := range cells {
+		if _, ok := levels[c.Level]; !ok {
+			order = append(order, c.Level)
+		}
+		levels[c.Level] = append(levels[c.Level], c)
+	}
+	for _, l := range order {
+		cs := levels[l]
+		if len(cs) < 2 {
+			continue
+		}
+		var table [][]int64
+		var names []string
+		for _, c := range cs {
+			s := c.Summary
+			table = append(table, []int64{s.FirstWins, s.SecondWins, s.Draws})
+			names = append(names, c.Variant)
+		}
+		out = append(out, Difference{Level: l, Agent: cs[0].Agent, Metric: "outcomes", A: strings.Join(names, " vs "),
+			Diff: Interval{math.NaN(), math.NaN(), math.NaN(), ""}, ValueA: math.NaN(), ValueB: math.NaN(), Test: ChiSquare(table)})
+		metrics := make([][]CellMetric, len(cs))
+		for i, c := range cs {
+			metrics[i] = CellMetrics(c.Summary)
+		}
+		for i := 0; i < len(cs); i++ {
+			for j := i + 1; j < len(cs); j++ {
+				for k, a := range metrics[i] {
+					if k >= len(metrics[j]) || metrics[j][k].Name != a.Name {
+						continue
+					}
+					b := metrics[j][k]
+					var iv Interval
+					var tt Test
+					if a.Rate {
+						iv, tt = TwoProportions(a.Count, a.N, b.Count, b.N)
+					} else {
+						iv, tt = MeanDifference(a.Value, a.SE(), b.Value, b.SE())
+					}
+					out = append(out, Difference{Level: l, Agent: cs[i].Agent, Metric: a.Name, A: cs[i].Variant, B: cs[j].Variant,
+						ValueA: a.Value, ValueB: b.Value, Diff: iv, Test: tt})
+				}
+			}
+		}
+	}
+	ps := make([]float64, len(out))
+	for i, d := range out {
+		ps[i] = d.P
+		if math.IsNaN(d.P) {
+			ps[i] = 1
+		}
+	}
+	for i, p := range Holm(ps) {
+		out[i].PHolm = p
+	}
+	return out
+}
+
+// WriteVariantsCSV writes variants.csv: one row per variant combination × level × metric,
+// with a column per varied switch.
+func WriteVariantsCSV(w io.Writer, game string, vary []string, levels []string, cells []VariantCell) error {
+	cw := csv.NewWriter(w)
+	head := []string{"game", "level", "agent", "variant"}
+	for _, v := range vary {
+		head = append(head, strings.ReplaceAll(v, "-", "_"))
+	}
+	cw.Write(append(head, "metric", "value", "ci_low", "ci_high", "method", "n"))
+	for _, c := range cells {
+		for _, m := range CellMetrics(c.Summary) {
+			row := []string{game, strconv.Itoa(c.Level), c.Agent, c.Variant}
+			row = append(row, c.Values...)
+			cw.Write(append(row, m.Name, fmtFloat(m.Value), fmtFloat(m.Low), fmtFloat(m.High), m.Method, strconv.FormatInt(m.N, 10)))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteDifferencesCSV writes differences.csv: every test with raw and Holm-adjusted p-values.
+func WriteDifferencesCSV(w io.Writer, diffs []Difference) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"level", "agent", "metric", "variant_a", "variant_b", "value_a", "value_b", "difference", "diff_ci_low", "diff_ci_high",
+		"test", "statistic", "p_value", "p_holm", "significant"})
+	for _, d := range diffs {
+		cw.Write([]string{strconv.Itoa(d.Level), d.Agent, d.Metric, d.A, d.B, fmtFloat(d.ValueA), fmtFloat(d.ValueB),
+			fmtFloat(d.Diff.Value), fmtFloat(d.Diff.Low), fmtFloat(d.Diff.High), d.Method, fmtFloat(d.Statistic),
+			fmtFloat(d.P), fmtFloat(d.PHolm), strconv.FormatBool(d.Significant())})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteVariantsReport writes the markdown report: per metric a table of levels × variants
+// (value and 95% interval), then the differences that survive Holm's correction.
+func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diffs []Difference) {
+	var variants []string
+	seen := map[string]bool{}
+	byKey := map[string]CellMetric{}
+	var metricNames []string
+	for _, c := range cells {
+		if !seen[c.Variant] {
+			seen[c.Variant] = true
+			variants = append(variants, c.Variant)
+		}
+		for _, m := range CellMetrics(c.Summary) {
+			k := fmt.Sprintf("%d|%s|%s", c.Level, c.Variant, m.Name)
+			if !slices.Contains(metricNames, m.Name) {
+				metricNames = append(metricNames, m.Name)
+			}
+			byKey[k] = m
+		}
+	}
+	for _, name := range metricNames {
+		fmt.Fprintf(w, "\n### %s\n\n| level |", name)
+		for _, v := range variants {
+			fmt.Fprintf(w, " %s |", v)
+		}
+		fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(variants)))
+		for l, lv := range levels {
+			fmt.Fprintf(w, "| `%s` |", lv)
+			for _, v := range variants {
+				m, ok := byKey[fmt.Sprintf("%d|%s|%s", l, v, name)]
+				if !ok {
+					fmt.Fprint(w, " |")
+					continue
+				}
+				fmt.Fprintf(w, " %s [%s, %s] |", short(m.Value), short(m.Low), short(m.High))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	real := 0
+	for _, d := range diffs {
+		if d.Significant() {
+			real++
+		}
+	}
+	fmt.Fprintf(w, "\n### Differences that hold after Holm's correction (%d of %d tests, family-wise α = 0.05)\n\n", real, len(diffs))
+	if real == 0 {
+		fmt.Fprintln(w, "None.")
+		return
+	}
+	fmt.Fprintln(w, "| level | metric | variant a | variant b | a | b | a − b [95% CI] | test | p (Holm) |")
+	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---|---|---:|")
+	for _, d := range diffs {
+		if !d.Significant() {
+			continue
+		}
+		if d.Metric == "outcomes" {
+			fmt.Fprintf(w, "| `%s` | outcomes | %s | | | | | χ² = %.1f | %.2g |\n", levels[d.Level], d.A, d.Statistic, d.PHolm)
+			continue
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s [%s, %s] | %s | %.2g |\n", levels[d.Level], d.Metric, d.A, d.B,
+			short(d.ValueA), short(d.ValueB), short(d.Diff.Value), short(d.Diff.Low), short(d.Diff.High), d.Method, d.PHolm)
+	}
+}
