@@ -31,8 +31,9 @@ type TuneConfig struct {
 	GamesPerIteration int64     `json:"games_per_iteration"` // even: colour-swapped pairs of θ+ vs θ−
 	Seed              uint64    `json:"seed"`
 	RandomOpening     int       `json:"random_opening"`
-	C                 float64   `json:"c"`     // c_end as a fraction of each weight's range
-	REnd              float64   `json:"r_end"` // a_end / c_end²
+	C                 float64   `json:"c"`                        // c_end as a fraction of each weight's range
+	REnd              float64   `json:"r_end"`                    // a_end / c_end²
+	RandomLayouts     bool      `json:"random_layouts,omitempty"` // Katarenga: a random tile placement per pair
 	// SPRT, when set, is the test of the tuned against the starting weights run afterwards,
 	// capped at SPRTMaxPairs pairs.
 	SPRT         *results.SPRT `json:"sprt,omitempty"`
@@ -148,7 +149,7 @@ func (t *tuner) iterate(ctx context.Context, k int, workers int) (wins, losses i
 		return 0, 0, nil, false, err
 	}
 	m, err := NewMatchWith(MatchConfig{Game: t.cfg.Game, Rules: t.cfg.Rules, Layout: t.cfg.Layout,
-		Games: t.cfg.GamesPerIteration, Seed: engine.Derive(seed, 1), RandomOpening: t.cfg.RandomOpening}, t.gm, ap, am)
+		Games: t.cfg.GamesPerIteration, Seed: engine.Derive(seed, 1), RandomOpening: t.cfg.RandomOpening, RandomLayouts: t.cfg.RandomLayouts}, t.gm, ap, am)
 	if err != nil {
 		return 0, 0, nil, false, err
 	}

@@ -170,6 +170,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	b := fs.String("b", "random", "agent B")
 	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
 	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random, the same in both games of a pair")
+	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -194,7 +195,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("-games %d: want a positive number", *n)
 		}
 		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
-			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening}
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}

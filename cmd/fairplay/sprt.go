@@ -30,6 +30,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	maxPairs := fs.Int64("max-pairs", 50000, "stop as inconclusive after this many pairs")
 	every := fs.Int64("report", 100, "print the test's state every N pairs (0: only at the end)")
 	opening := fs.Int("random-opening", 4, "play the first N plies of every game uniformly at random, the same in both games of a pair (deterministic agents would otherwise repeat one pair)")
+	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -68,7 +69,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("-report %d: want 0 or more pairs", *every)
 		}
 		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
-			Games: 2 * *maxPairs, Seed: rf.seed, RandomOpening: *opening, SPRT: &test}
+			Games: 2 * *maxPairs, Seed: rf.seed, RandomOpening: *opening, SPRT: &test, RandomLayouts: *randomLayouts}
 		if gf.tiles != "" {
 			t, err := os.ReadFile(gf.tiles)
 			if err != nil {

@@ -28,6 +28,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c := fs.Float64("c", 0.05, "perturbation at the last iteration, as a fraction of each weight's range (fishtest c_end)")
 	rEnd := fs.Float64("r-end", 0.02, "fishtest r_end = a_end/c_end²: the last step is r_end·c_end per game point")
 	opening := fs.Int("random-opening", 4, "play the first N plies of every game uniformly at random, the same in both games of a pair")
+	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair (tuning and SPRT) on its own uniformly drawn tile placement")
 	noSPRT := fs.Bool("no-sprt", false, "skip the SPRT of the tuned against the starting weights")
 	test := results.SPRT{Alpha: 0.05, Beta: 0.05}
 	fs.Float64Var(&test.Elo0, "sprt-elo0", 0, "SPRT H0 bound (nElo with -sprt-model normalized)")
@@ -79,7 +80,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("-sprt: %v", err)
 		}
 		cfg = experiments.TuneConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Agent: *agent,
-			Iterations: *iters, GamesPerIteration: *gpi, Seed: rf.seed, RandomOpening: *opening, C: *c, REnd: *rEnd}
+			Iterations: *iters, GamesPerIteration: *gpi, Seed: rf.seed, RandomOpening: *opening, C: *c, REnd: *rEnd, RandomLayouts: *randomLayouts}
 		if !*noSPRT {
 			cfg.SPRT, cfg.SPRTMaxPairs = &test, *maxPairs
 		}
@@ -152,7 +153,7 @@ func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, 
 		return usageError{err.Error()}
 	}
 	m, err := experiments.NewMatch(experiments.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
-		A: a, B: b, Games: games, Seed: cfg.Seed, RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test}, gm)
+		A: a, B: b, Games: games, Seed: cfg.Seed, RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test, RandomLayouts: cfg.RandomLayouts}, gm)
 	if err != nil {
 		return usageError{err.Error()}
 	}
