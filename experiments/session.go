@@ -140,6 +140,21 @@ func resumePlan[R any](path string, open func(string) (fileSource[R], error), in
 	return plan, n, func() { old.Close() }, nil
 }
 
+// newManifest starts the manifest of a whole (unsharded) run of planned units: its
+// configuration and hash, seed and worker count; the status is "interrupted" until the run
+// says otherwise.
+func newManifest(s Session, cfg any, seed uint64, unit string, planned int64) (*results.Manifest, error) {
+	cfgJSON, cfgHash, err := results.HashConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	man := results.NewManifest(s.Args)
+	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprintf("%d", seed)
+	man.Shards, man.Unit, man.Planned, man.EndGame = 1, unit, planned, planned
+	man.Workers, man.Started, man.Status, man.Reproducible = s.Workers, time.Now().UTC(), "interrupted", true
+	return man, nil
+}
+
 // RunMatch plays a match's games (this session's shard) into s.Dir: games.csv, summary.csv,
 // plots and manifest.json. With s.Resume, the games already in s.Dir/games.csv are kept and only
 // the missing ones are played; the result equals an uninterrupted run.

@@ -180,15 +180,10 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 	if err != nil {
 		return nil, err
 	}
-	cfgJSON, cfgHash, err := results.HashConfig(cfg)
+	man, err := newManifest(s, cfg, cfg.Seed, "iterations", int64(cfg.Iterations))
 	if err != nil {
 		return nil, err
 	}
-	man := results.NewManifest(s.Args)
-	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprintf("%d", cfg.Seed)
-	man.Shards, man.EndGame, man.Unit = 1, int64(cfg.Iterations), "iterations"
-	man.Planned, man.Workers, man.Reproducible = int64(cfg.Iterations), s.Workers, true
-	man.Started, man.Status = time.Now().UTC(), "interrupted"
 	manPath := filepath.Join(s.Dir, "manifest.json")
 	trajPath := filepath.Join(s.Dir, "trajectory.csv")
 

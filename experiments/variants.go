@@ -159,14 +159,10 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if err != nil {
 		return nil, err
 	}
-	cfgJSON, cfgHash, err := results.HashConfig(cfg)
+	man, err := newManifest(s, cfg, cfg.Seed, "cells", int64(len(specs)))
 	if err != nil {
 		return nil, err
 	}
-	man := results.NewManifest(s.Args)
-	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprintf("%d", cfg.Seed)
-	man.Shards, man.Unit, man.Planned, man.EndGame = 1, "cells", int64(len(specs)), int64(len(specs))
-	man.Workers, man.Started, man.Status, man.Reproducible = s.Workers, time.Now().UTC(), "interrupted", true
 	manPath := filepath.Join(s.Dir, "manifest.json")
 	if err := results.WriteManifest(manPath, man); err != nil {
 		return nil, err

@@ -40,6 +40,38 @@ func (r *runFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&r.shards, "shards", 0, "the shard count M when the index comes from JOB_COMPLETION_INDEX")
 }
 
+// parseUnsharded parses args for a command that runs whole (a sequential test, a tuning run,
+// a study): -shard and -shards are refused with why.
+func (r *runFlags) parseUnsharded(fs *flag.FlagSet, args []string, stderr io.Writer, why string) error {
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if _, err := r.check(func(string) string { return "" }); err != nil {
+		return err
+	}
+	if r.shard != "" || r.shards != 0 {
+		return usageError{why}
+	}
+	return nil
+}
+
+// matchFor builds the game and the match of a configuration; errors are usage errors.
+func matchFor(cfg experiments.MatchConfig) (*experiments.Match, error) {
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return nil, usagef("-tiles: %v", err)
+	}
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	m, err := experiments.NewMatch(cfg, gm)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	return m, nil
+}
+
 // check validates the shared flags and resolves the shard.
 func (r *runFlags) check(getenv func(string) string) (experiments.Shard, error) {
 	if r.workers < 1 || r.workers > 4096 {
@@ -199,25 +231,15 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}
-		if gf.tiles != "" {
-			t, err := os.ReadFile(gf.tiles)
-			if err != nil {
-				return usagef("-tiles: %v", err)
-			}
-			cfg.Tiles = string(t)
+		tiles, err := gf.tilesText()
+		if err != nil {
+			return err
 		}
+		cfg.Tiles = tiles
 	}
-	ts, err := tilesFor(cfg.Tiles)
+	m, err := matchFor(cfg)
 	if err != nil {
-		return usagef("-tiles: %v", err)
-	}
-	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	m, err := experiments.NewMatch(cfg, gm)
-	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	if dir == "" {
 		if dir, err = outDir(rf.out, "play-"+cfg.Game); err != nil {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -27,6 +28,18 @@ func (g *gameFlags) register(fs *flag.FlagSet, withPos bool) {
 	if withPos {
 		fs.StringVar(&g.pos, "pos", "", "position in the game's notation (default: the start position)")
 	}
+}
+
+// tilesText reads the -tiles file (empty when not given).
+func (g *gameFlags) tilesText() (string, error) {
+	if g.tiles == "" {
+		return "", nil
+	}
+	t, err := os.ReadFile(g.tiles)
+	if err != nil {
+		return "", usagef("-tiles: %v", err)
+	}
+	return string(t), nil
 }
 
 // build configures the game and the position; errors are usage errors naming the bad value.

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
-	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/experiments"
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -33,14 +31,8 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement")
 	var rf runFlags
 	rf.register(fs)
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)"); err != nil {
 		return err
-	}
-	if _, err := rf.check(func(string) string { return "" }); err != nil {
-		return err
-	}
-	if rf.shard != "" || rf.shards != 0 {
-		return usagef("-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)")
 	}
 	var cfg experiments.MatchConfig
 	dir := rf.resume
@@ -70,25 +62,15 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
 			Games: 2 * *maxPairs, Seed: rf.seed, RandomOpening: *opening, SPRT: &test, RandomLayouts: *randomLayouts}
-		if gf.tiles != "" {
-			t, err := os.ReadFile(gf.tiles)
-			if err != nil {
-				return usagef("-tiles: %v", err)
-			}
-			cfg.Tiles = string(t)
+		tiles, err := gf.tilesText()
+		if err != nil {
+			return err
 		}
+		cfg.Tiles = tiles
 	}
-	ts, err := tilesFor(cfg.Tiles)
+	m, err := matchFor(cfg)
 	if err != nil {
-		return usagef("-tiles: %v", err)
-	}
-	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	m, err := experiments.NewMatch(cfg, gm)
-	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	if dir == "" {
 		if dir, err = outDir(rf.out, "sprt-"+cfg.Game); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -37,29 +36,17 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	maxPairs := fs.Int64("sprt-max-pairs", 3000, "SPRT cap in pairs")
 	var rf runFlags
 	rf.register(fs)
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := rf.parseUnsharded(fs, args, stderr, "-shard: SPSA iterations depend on each other and cannot be sharded"); err != nil {
 		return err
-	}
-	if _, err := rf.check(func(string) string { return "" }); err != nil {
-		return err
-	}
-	if rf.shard != "" || rf.shards != 0 {
-		return usagef("-shard: SPSA iterations depend on each other and cannot be sharded")
 	}
 	var cfg experiments.TuneConfig
 	dir := rf.resume
 	if dir != "" {
-		if err := onlyRunFlags(fs); err != nil {
+		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+			if complete {
+				fmt.Fprintf(stderr, "an interrupted SPRT of the tuned weights resumes with fairplay sprt -resume %s\n", filepath.Join(dir, "sprt"))
+			}
 			return err
-		}
-		man, err := loadResume(dir, &cfg)
-		if err != nil {
-			return err
-		}
-		if man.Status == "complete" {
-			fmt.Fprintf(stderr, "%s: the tuning run is already complete (%d iterations); an interrupted SPRT resumes with fairplay sprt -resume %s\n",
-				dir, man.Completed, filepath.Join(dir, "sprt"))
-			return nil
 		}
 	} else {
 		switch {
@@ -84,20 +71,17 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if !*noSPRT {
 			cfg.SPRT, cfg.SPRTMaxPairs = &test, *maxPairs
 		}
-		if gf.tiles != "" {
-			t, err := os.ReadFile(gf.tiles)
-			if err != nil {
-				return usagef("-tiles: %v", err)
-			}
-			cfg.Tiles = string(t)
+		tiles, err := gf.tilesText()
+		if err != nil {
+			return err
 		}
+		cfg.Tiles = tiles
 		var names []string
 		if *params != "" {
 			for _, p := range strings.Split(*params, ",") {
 				names = append(names, strings.TrimSpace(p))
 			}
 		}
-		var err error
 		if cfg, err = experiments.NewTuneConfig(cfg, names); err != nil {
 			return usageError{err.Error()}
 		}

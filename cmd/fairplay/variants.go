@@ -54,28 +54,14 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
 	var rf runFlags
 	rf.register(fs)
-	if err := parseFlags(fs, args, stderr); err != nil {
+	if err := rf.parseUnsharded(fs, args, stderr, "-shard: shard a study by running one fairplay play per cell; variants runs whole"); err != nil {
 		return err
-	}
-	if _, err := rf.check(func(string) string { return "" }); err != nil {
-		return err
-	}
-	if rf.shard != "" || rf.shards != 0 {
-		return usagef("-shard: shard a study by running one fairplay play per cell; variants runs whole")
 	}
 	var cfg experiments.VariantsConfig
 	dir := rf.resume
 	if dir != "" {
-		if err := onlyRunFlags(fs); err != nil {
+		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
-		}
-		man, err := loadResume(dir, &cfg)
-		if err != nil {
-			return err
-		}
-		if man.Status == "complete" {
-			fmt.Fprintf(stderr, "%s: the study is already complete (%d cells)\n", dir, man.Completed)
-			return nil
 		}
 	} else {
 		if *n <= 0 {
@@ -92,14 +78,11 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 				cfg.Ladder = append(cfg.Ladder, l)
 			}
 		}
-		if gf.tiles != "" {
-			t, err := os.ReadFile(gf.tiles)
-			if err != nil {
-				return usagef("-tiles: %v", err)
-			}
-			cfg.Tiles = string(t)
+		tiles, err := gf.tilesText()
+		if err != nil {
+			return err
 		}
-		var err error
+		cfg.Tiles = tiles
 		if cfg, err = experiments.NewVariantsConfig(cfg); err != nil {
 			return usageError{err.Error()}
 		}
