@@ -20,7 +20,7 @@ func PlotVariantMetric(dir, title, metric string, levels []string, cells []Varia
 	p.Title.Text = title
 	p.X.Label.Text = "agent strength (ladder level)"
 	p.Y.Label.Text = metric + " (95% interval band)"
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = true, true
 	var variants []string
 	for _, c := range cells {
 		if !slices.Contains(variants, c.Variant) {
@@ -74,5 +74,6 @@ func PlotVariantMetric(dir, title, metric string, levels []string, cells []Varia
 	}
 	p.NominalX(levels...)
 	p.X.Min, p.X.Max = -0.3, float64(len(levels))-0.7
+	p.Y.Max += 0.25 * (p.Y.Max - p.Y.Min) // room for the legend above the lines
 	return savePlot(p, dir, "variants_"+metric, 7*vg.Inch, 4.5*vg.Inch)
 }
