@@ -124,11 +124,9 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	layout := m.Cfg.Layout
 	if m.Cfg.RandomLayouts {
 		idx := int(engine.Derive(seed, 4) % katarenga.NumPlacements)
-		g, err := m.game.WithLayoutIndex(idx)
-		if err != nil {
-			panic(err) // idx is in range by construction
+		if g, err := m.game.WithLayoutIndex(idx); err == nil { // idx < NumPlacements: cannot fail
+			s, layout = g.Start(firstColour), strconv.Itoa(idx)
 		}
-		s, layout = g.Start(firstColour), strconv.Itoa(idx)
 	}
 	s.Reset()
 	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: layout,

@@ -65,7 +65,10 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		if len(v.Values) < 2 {
 			return cfg, fmt.Errorf("-vary %s=%s: want at least two values to compare", v.Name, strings.Join(v.Values, ","))
 		}
-		for _, val := range v.Values {
+		for i, val := range v.Values {
+			if slices.Contains(v.Values[:i], val) {
+				return cfg, fmt.Errorf("-vary %s: value %q given twice", v.Name, val)
+			}
 			if _, err := engine.ParseSwitches(v.Name+"="+val, vs); err != nil {
 				return cfg, fmt.Errorf("-vary %s: %v", v.Name, err)
 			}

@@ -224,6 +224,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"variants", "-game", "baran", "-out", filepath.Join(tmp, "e")}, "-vary"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,sometimes", "-out", filepath.Join(tmp, "e")}, "sometimes"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture=huff", "-out", filepath.Join(tmp, "e")}, "two values"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,huff", "-out", filepath.Join(tmp, "e")}, "given twice"},
 		{[]string{"variants", "-game", "baran", "-vary", "speed=1,2", "-out", filepath.Join(tmp, "e")}, "speed"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture", "-out", filepath.Join(tmp, "e")}, "NAME=value1"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-ladder", "random;wizard", "-out", filepath.Join(tmp, "e")}, "wizard"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 
 	"github.com/fairplay-lab/fairplay/experiments"
@@ -123,7 +124,7 @@ func sequentialTest(ctx context.Context, m *experiments.Match, test results.SPRT
 		final += "note: every pair scored the same; deterministic agents repeat their games, give -random-opening N\n"
 	}
 	fmt.Fprint(stdout, final)
-	if err := results.WriteFileAtomic(sess.Dir+"/sprt.txt", []byte(header+final)); err != nil {
+	if err := results.WriteFileAtomic(filepath.Join(sess.Dir, "sprt.txt"), []byte(header+final)); err != nil {
 		return testResult{}, err
 	}
 	return testResult{st, complete}, nil
