@@ -28,6 +28,9 @@ type Record struct {
 	Plies       int
 	LegalTotal  int64   // the sum over plies of the number of legal actions (branching)
 	Counters    []int64 // game-specific counters, named by the run's counter names
+	// Forfeit says why the loser forfeited (Reason forfeit): timeout, exit, illegal,
+	// protocol or error; "" for games not lost by forfeit.
+	Forfeit string
 }
 
 // WinnerAgent returns "a", "b" or "draw".
@@ -47,9 +50,13 @@ func (r *Record) WinnerAgent() string {
 var baseColumns = []string{"game", "pair", "seed", "game_name", "layout", "rules", "first_agent",
 	"second_agent", "first_is", "first_colour", "winner", "winner_agent", "reason", "plies", "legal_actions_total"}
 
+// forfeitColumn follows the base columns (files written before it existed lack it and read
+// back with Forfeit "").
+const forfeitColumn = "forfeit_reason"
+
 // Header returns the games.csv header for a game's counter names.
 func Header(counters []string) []string {
-	return append(append([]string(nil), baseColumns...), counters...)
+	return append(append(append([]string(nil), baseColumns...), forfeitColumn), counters...)
 }
 
 // CSVWriter writes records as games.csv rows.
@@ -72,7 +79,7 @@ func (c *CSVWriter) Write(r *Record) error {
 	c.row = append(c.row[:0], strconv.FormatInt(r.Game, 10), strconv.FormatInt(r.Pair, 10),
 		fmt.Sprintf("%016x", r.Seed), r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
 		r.FirstIs, r.FirstColour, r.Winner, r.WinnerAgent(), r.Reason.String(), strconv.Itoa(r.Plies),
-		strconv.FormatInt(r.LegalTotal, 10))
+		strconv.FormatInt(r.LegalTotal, 10), r.Forfeit)
 	for _, v := range r.Counters {
 		c.row = append(c.row, strconv.FormatInt(v, 10))
 	}
@@ -90,6 +97,8 @@ type CSVReader struct {
 	r        *csv.Reader
 	Counters []string
 	line     int
+	forfeit  int // the forfeit_reason column, -1 when absent
+	first    int // the first counter column
 }
 
 // NewCSVReader reads and checks the header.
@@ -103,7 +112,11 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 	if len(h) < len(baseColumns) || strings.Join(h[:len(baseColumns)], ",") != strings.Join(baseColumns, ",") {
 		return nil, fmt.Errorf("games.csv header %q: not a fairplay games file", strings.Join(h, ","))
 	}
-	cr.Counters = append([]string(nil), h[len(baseColumns):]...)
+	cr.forfeit, cr.first = -1, len(baseColumns)
+	if len(h) > len(baseColumns) && h[len(baseColumns)] == forfeitColumn {
+		cr.forfeit, cr.first = len(baseColumns), len(baseColumns)+1
+	}
+	cr.Counters = append([]string(nil), h[cr.first:]...)
 	cr.line = 1
 	return cr, nil
 }
@@ -141,10 +154,16 @@ func (c *CSVReader) Read() (*Record, error) {
 	if r.Winner != "first" && r.Winner != "second" && r.Winner != "draw" {
 		return nil, bad("winner", fmt.Errorf("%q is not first, second or draw", r.Winner))
 	}
-	for i := len(baseColumns); i < len(row); i++ {
+	if c.forfeit >= 0 {
+		r.Forfeit = row[c.forfeit]
+		if (r.Forfeit != "") != (r.Reason == engine.Forfeit) {
+			return nil, bad(forfeitColumn, fmt.Errorf("%q does not go with reason %s", r.Forfeit, r.Reason))
+		}
+	}
+	for i := c.first; i < len(row); i++ {
 		v, err := strconv.ParseInt(row[i], 10, 64)
 		if err != nil {
-			return nil, bad(c.Counters[i-len(baseColumns)], err)
+			return nil, bad(c.Counters[i-c.first], err)
 		}
 		r.Counters = append(r.Counters, v)
 	}
