@@ -10,13 +10,8 @@ import (
 // known weight names with finite values inside their bounds). The result is cached with the
 // weights, so checking costs one file read per game.
 func (h *heuristicAgent) Check(game string) error {
-	if _, err := h.weights(game, nil); err != nil {
-		if h.weightsFile == "" {
-			return err
-		}
-		return fmt.Errorf("weights=%s: %w", h.weightsFile, err)
-	}
-	return nil
+	_, err := h.weights(game, nil) // errors name the file
+	return err
 }
 
 // extChecks remembers the programs that answered "ready" for a game, so that a command that

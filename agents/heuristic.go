@@ -114,10 +114,10 @@ func (w Weights) SetJSON(data []byte) error {
 	for _, k := range names {
 		i := w.Index(k)
 		if i < 0 {
-			return fmt.Errorf("weights: unknown weight %q (valid: %s)", k, strings.Join(w.Names(), ", "))
+			return fmt.Errorf("unknown weight %q (valid: %s)", k, strings.Join(w.Names(), ", "))
 		}
 		if v := m[k]; !(v >= w[i].Min && v <= w[i].Max) {
-			return fmt.Errorf("weights: %s=%v is outside its bounds %v..%v", k, v, w[i].Min, w[i].Max)
+			return fmt.Errorf("%s=%v is outside its bounds %v..%v", k, v, w[i].Min, w[i].Max)
 		}
 	}
 	for _, k := range names {
@@ -132,33 +132,33 @@ func (w Weights) SetJSON(data []byte) error {
 func decodeWeights(data []byte) (map[string]float64, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("weights: not a JSON object of name: number")
+		return nil, fmt.Errorf("not a JSON object of name: number")
 	}
 	m := map[string]float64{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, fmt.Errorf("weights: not valid JSON: %w", err)
+			return nil, fmt.Errorf("not valid JSON: %w", err)
 		}
 		k, _ := t.(string) // object keys are strings
 		var n json.RawMessage
 		if err := dec.Decode(&n); err != nil {
-			return nil, fmt.Errorf("weights: %q: want a number: %w", k, err)
+			return nil, fmt.Errorf("%q: want a number: %w", k, err)
 		}
 		v, err := strconv.ParseFloat(string(n), 64)
 		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil, fmt.Errorf("weights: %q=%s: want a finite number", k, n)
+			return nil, fmt.Errorf("%q=%s: want a finite number", k, n)
 		}
 		if _, twice := m[k]; twice {
-			return nil, fmt.Errorf("weights: %q given twice", k)
+			return nil, fmt.Errorf("%q given twice", k)
 		}
 		m[k] = v
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("weights: not valid JSON: %w", err)
+		return nil, fmt.Errorf("not valid JSON: %w", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("weights: unexpected data after the JSON object")
+		return nil, fmt.Errorf("unexpected data after the JSON object")
 	}
 	return m, nil
 }
@@ -171,10 +171,10 @@ func LoadWeights(game, path string) (Weights, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("weights file: %w", err)
+		return nil, fmt.Errorf("weights file: %w", err) // the error names the path
 	}
 	if err := w.SetJSON(b); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("weights file %s: %w", path, err)
 	}
 	return w, nil
 }

@@ -56,6 +56,9 @@ func NewTuneConfig(cfg TuneConfig, params []string) (TuneConfig, error) {
 	if err != nil {
 		return cfg, err
 	}
+	if err := agents.Check(base, cfg.Game); err != nil {
+		return cfg, err
+	}
 	w, err := agents.HeuristicWeights(base, cfg.Game)
 	if err != nil {
 		return cfg, err

@@ -83,6 +83,9 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
 		}
+		if err := agents.Check(a, cfg.Game); err != nil {
+			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+		}
 		cfg.Ladder[i] = a.Spec()
 	}
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {

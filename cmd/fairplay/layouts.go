@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,11 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *report != "" {
 		return reportLayouts(stdout, *report, *compare)
+	}
+	if *compare != "" { // checked before the sweep, not after it
+		if err := checkCompare(*compare); err != nil {
+			return err
+		}
 	}
 	var cfg experiments.LayoutsConfig
 	dir := rf.resume
@@ -155,6 +161,19 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	printLayoutReport(stdout, sw, rep)
 	if compare != "" {
 		return compareSweeps(stdout, rep, compare)
+	}
+	return nil
+}
+
+// checkCompare makes sure dir holds a sweep's boards.csv that -compare can read.
+func checkCompare(dir string) error {
+	f, err := os.Open(filepath.Join(dir, "boards.csv"))
+	if err != nil {
+		return usagef("-compare %s: %v (want the directory of another layouts sweep)", dir, err)
+	}
+	defer f.Close()
+	if _, err := results.NewBoardReader(f); err != nil {
+		return usagef("-compare %s: %v", dir, err)
 	}
 	return nil
 }
