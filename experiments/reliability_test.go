@@ -229,3 +229,31 @@ func TestInterruptLongSearch(t *testing.T) {
 		t.Fatalf("after %v: %v, interrupted %v, %d games recorded", d, err, out != nil && out.Interrupted, out.Summary.N)
 	}
 }
+
+// A layout sweep checkpoints too: a full disk, then -resume, ends with the bytes of an
+// uninterrupted sweep.
+func TestSweepFullDiskResumes(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "sample:12", Games: 4, Seed: 3})
+	ref := t.TempDir()
+	runSweep(t, sw, ref, 2, Shard{0, 1}, false)
+	dir := t.TempDir()
+	defer func(d time.Duration) { CheckpointEvery, wrapTemp = d, nil }(CheckpointEvery)
+	CheckpointEvery = 0
+	wrapTemp = func(path string, w io.Writer) io.Writer {
+		if strings.HasSuffix(path, "boards.csv") {
+			return &fullDisk{w: w, limit: 900}
+		}
+		return w
+	}
+	_, err := RunLayouts(context.Background(), sw, Session{Dir: dir, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
+	if err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("full disk: %v", err)
+	}
+	wrapTemp = nil
+	runSweep(t, sw, dir, 2, Shard{0, 1}, true)
+	for _, f := range []string{"boards.csv", "layouts.csv"} {
+		if !bytes.Equal(readFile(t, filepath.Join(dir, f)), readFile(t, filepath.Join(ref, f))) {
+			t.Errorf("%s after a full disk and resume differs from an uninterrupted sweep's", f)
+		}
+	}
+}
