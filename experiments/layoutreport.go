@@ -8,8 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-
-	"gonum.org/v1/gonum/mat"
+	"strings"
 
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -237,20 +236,22 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 	if len(rows) < 200 {
 		return fmt.Errorf("%d boards with decisive games; the 193-parameter fit needs at least 200", len(rows))
 	}
-	X := mat.NewDense(len(rows), 193, nil)
+	// The design is built row by row from the boards (193 columns × every board would take
+	// hundreds of megabytes for a full sweep).
 	succ := make([]float64, len(rows))
 	trials := make([]float64, len(rows))
 	for k, i := range rows {
-		b := &boards[i]
-		X.Set(k, 0, 1)
+		succ[k], trials[k] = float64(boards[i].WhiteWins), float64(boards[i].WhiteWins+boards[i].BlackWins)
+	}
+	design := func(k int, r *results.SparseRow) {
+		grid := boards[rows[k]].Grid
+		r.Cols, r.Vals = append(r.Cols, 0), append(r.Vals, 1)
 		for sq := 0; sq < 64; sq++ {
 			rank, file := sq/8, sq%8
-			ch := b.Grid[(7-rank)*9+file]
-			if c := bytes.IndexByte([]byte("ryg"), ch); c >= 0 {
-				X.Set(k, 1+3*sq+c, 1)
+			if c := strings.IndexByte("ryg", grid[(7-rank)*9+file]); c >= 0 {
+				r.Cols, r.Vals = append(r.Cols, 1+3*sq+c), append(r.Vals, 1)
 			}
 		}
-		succ[k], trials[k] = float64(b.WhiteWins), float64(b.WhiteWins+b.BlackWins)
 	}
 	// Each quarter shows one of 32 tile faces, so its 48 colour indicators span at most 31
 	// dimensions: the design is rank-deficient and a ridge penalty picks the smallest effects
@@ -259,7 +260,7 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 	for j := 1; j < 193; j++ {
 		penalty[j] = ridge
 	}
-	fit, err := results.Logistic(X, succ, trials, penalty)
+	fit, err := results.LogisticRows(len(rows), 193, design, succ, trials, penalty)
 	if err != nil {
 		return err
 	}

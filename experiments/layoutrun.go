@@ -89,7 +89,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	if err != nil {
 		return nil, err
 	}
-	var boards []results.BoardResult
+	boards := make([]results.BoardResult, 0, end-start) // sized once: no garbage from growing
 	var games int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -82,6 +83,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
+	limitMemory(len(sw.Boards))
 	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
 		len(sw.Rows)/2, len(sw.Boards), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
 	out, err := experiments.RunLayouts(ctx, sw, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
@@ -130,6 +132,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
+	limitMemory(len(sw.Boards))
 	f, err := os.Open(dir + "/boards.csv")
 	if err != nil {
 		return err
@@ -163,6 +166,16 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 		return compareSweeps(stdout, rep, compare)
 	}
 	return nil
+}
+
+// limitMemory sets a soft memory limit for a sweep of boards boards (unless GOMEMLIMIT is
+// set): 64 MiB plus 1 KiB a board, about twice the sweep's live state (some 600 bytes a board).
+// Without it the garbage collector lets the heap grow to twice its peak live size and more
+// while the reports are derived (RSS 513 MB for the full 98,304-board sweep; 170 MB with it).
+func limitMemory(boards int) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(64<<20 + int64(boards)<<10)
+	}
 }
 
 // checkCompare makes sure dir holds a sweep's boards.csv that -compare can read.
