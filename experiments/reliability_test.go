@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -255,5 +257,33 @@ func TestSweepFullDiskResumes(t *testing.T) {
 		if !bytes.Equal(readFile(t, filepath.Join(dir, f)), readFile(t, filepath.Join(ref, f))) {
 			t.Errorf("%s after a full disk and resume differs from an uninterrupted sweep's", f)
 		}
+	}
+}
+
+// The reports of a full sweep (every tile layout) allocate little: no matrix of boards × 193
+// colour indicators (the dense design and its weighted copy made 354 MB of allocations, now about 210).
+func TestFullSweepReportMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("derives the reports of 98,304 boards")
+	}
+	sw := sweep(t, LayoutsConfig{Layouts: "all", Games: 20, Seed: 1})
+	boards := make([]results.BoardResult, len(sw.Boards))
+	r := engine.NewRand(7)
+	for i, l := range sw.Boards {
+		w := int64(r.IntN(21))
+		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: 20, WhiteWins: w, BlackWins: 20 - w}
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rep, _, err := WriteLayoutReports(t.TempDir(), sw, boards)
+	runtime.ReadMemStats(&after)
+	if err != nil || !rep.EffectsFitted {
+		t.Fatalf("reports: %v (effects fitted %v)", err, rep != nil && rep.EffectsFitted)
+	}
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 280 {
+		t.Errorf("the reports allocated %d MB, want at most 280 (354 with the dense design)", mb)
+	} else {
+		t.Logf("the reports allocated %d MB", mb)
 	}
 }
