@@ -153,11 +153,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 // recoverBoards folds the checkpointed boards.csv.tmp of a killed sweep into boards.csv (see
 // the design note at the top of session.go).
 func recoverBoards(dir string) error {
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return nil // no manifest: nothing was checkpointed
-	}
-	return recoverCheckpoint(filepath.Join(dir, "boards.csv"), man, openBoards,
+	return recoverCheckpoint(dir, "boards.csv", openBoards,
 		func(r *results.BoardResult) int64 { return r.Board },
 		func(w io.Writer) (func(*results.BoardResult) error, func() error, error) {
 			bw := results.NewBoardWriter(w)

@@ -37,15 +37,6 @@ func session(dir string, resume bool) Session {
 	return Session{Dir: dir, Resume: resume, Workers: 2, Progress: "never", Shard: Shard{0, 1}}
 }
 
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // A full disk stops the run with a clear error, leaves no temporary file under a final name,
 // keeps the checkpointed games, and -resume then completes the run to the same bytes.
 func TestFullDiskResumes(t *testing.T) {
@@ -80,14 +71,14 @@ func TestFullDiskResumes(t *testing.T) {
 	if err := recoverGames(dir, m.Counters()); err != nil {
 		t.Fatal(err)
 	}
-	if got := bytes.Count(readFile(t, filepath.Join(dir, "games.csv")), []byte("\n")) - 1; int64(got) != man.Checkpoint.Items {
+	if got := bytes.Count(read(t, filepath.Join(dir, "games.csv")), []byte("\n")) - 1; int64(got) != man.Checkpoint.Items {
 		t.Errorf("recovered %d games, the checkpoint holds %d", got, man.Checkpoint.Items)
 	}
 	out, err := RunMatch(context.Background(), m, session(dir, true))
 	if err != nil || out.Manifest.Status != "complete" || out.Manifest.Checkpoint != nil {
 		t.Fatalf("resume after a full disk: %v", err)
 	}
-	if !bytes.Equal(readFile(t, filepath.Join(dir, "games.csv")), readFile(t, filepath.Join(ref, "games.csv"))) {
+	if !bytes.Equal(read(t, filepath.Join(dir, "games.csv")), read(t, filepath.Join(ref, "games.csv"))) {
 		t.Error("the resumed run's games.csv differs from an uninterrupted run's")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "games.csv.tmp")); err == nil {
@@ -103,7 +94,7 @@ func TestRecoverCheckpoint(t *testing.T) {
 	if _, err := RunMatch(context.Background(), m, session(ref, false)); err != nil {
 		t.Fatal(err)
 	}
-	all := readFile(t, filepath.Join(ref, "games.csv"))
+	all := read(t, filepath.Join(ref, "games.csv"))
 	lines := bytes.SplitAfter(all, []byte("\n"))
 	dir := t.TempDir()
 	// An earlier run finished games 0-9 and 50-59 (games.csv); the killed resume had
@@ -137,7 +128,7 @@ func TestRecoverCheckpoint(t *testing.T) {
 			want = append(want, lines[g+1]...)
 		}
 	}
-	if got := readFile(t, filepath.Join(dir, "games.csv")); !bytes.Equal(got, want) {
+	if got := read(t, filepath.Join(dir, "games.csv")); !bytes.Equal(got, want) {
 		t.Errorf("recovered games.csv:\n%s\nwant games 0-29 and 50-59", got)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "games.csv.tmp")); err == nil {
@@ -147,7 +138,7 @@ func TestRecoverCheckpoint(t *testing.T) {
 	if err != nil || out.Manifest.Status != "complete" {
 		t.Fatalf("resume: %v", err)
 	}
-	if !bytes.Equal(readFile(t, filepath.Join(dir, "games.csv")), all) {
+	if !bytes.Equal(read(t, filepath.Join(dir, "games.csv")), all) {
 		t.Error("recovered and resumed games.csv differs from the uninterrupted run's")
 	}
 }
@@ -191,7 +182,7 @@ func TestEmptyRuns(t *testing.T) {
 	if _, err := RunMatch(context.Background(), m, session(ref, false)); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(readFile(t, filepath.Join(merged, "games.csv")), readFile(t, filepath.Join(ref, "games.csv"))) {
+	if !bytes.Equal(read(t, filepath.Join(merged, "games.csv")), read(t, filepath.Join(ref, "games.csv"))) {
 		t.Error("merged shards differ from one run")
 	}
 
@@ -254,7 +245,7 @@ func TestSweepFullDiskResumes(t *testing.T) {
 	wrapTemp = nil
 	runSweep(t, sw, dir, 2, Shard{0, 1}, true)
 	for _, f := range []string{"boards.csv", "layouts.csv"} {
-		if !bytes.Equal(readFile(t, filepath.Join(dir, f)), readFile(t, filepath.Join(ref, f))) {
+		if !bytes.Equal(read(t, filepath.Join(dir, f)), read(t, filepath.Join(ref, f))) {
 			t.Errorf("%s after a full disk and resume differs from an uninterrupted sweep's", f)
 		}
 	}

@@ -297,11 +297,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 // recoverGames folds the checkpointed games.csv.tmp of a killed run into games.csv (see the
 // design note above).
 func recoverGames(dir string, counters []string) error {
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return nil // no manifest: nothing was checkpointed
-	}
-	return recoverCheckpoint(filepath.Join(dir, "games.csv"), man, openCSV,
+	return recoverCheckpoint(dir, "games.csv", openCSV,
 		func(r *results.Record) int64 { return r.Game },
 		func(w io.Writer) (func(*results.Record) error, func() error, error) {
 			cw, err := results.NewCSVWriter(w, counters)

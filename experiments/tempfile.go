@@ -121,13 +121,18 @@ func (c *checkpointer) failed(err error) error {
 		filepath.Base(c.tf.path), err, c.saved, c.man.Unit, filepath.Dir(c.tf.path))
 }
 
-// recoverCheckpoint folds a checkpointed temporary output (left by a killed run) into the
-// output file at path before a resume: the temporary file is cut to its checkpointed length,
+// recoverCheckpoint folds a checkpointed temporary output (left by a killed run, recorded in
+// dir's manifest.json) into the output file dir/name before a resume: the temporary file is cut to its checkpointed length,
 // its items and those of path (both in index order; an index in both is kept once) are merged
 // into path atomically, and the temporary file is removed. Without a checkpoint it does
 // nothing (a stale temporary file is overwritten by the resumed run).
-func recoverCheckpoint[R any](path string, man *results.Manifest, open func(string) (fileSource[R], error),
+func recoverCheckpoint[R any](dir, name string, open func(string) (fileSource[R], error),
 	index func(*R) int64, create func(w io.Writer) (write func(*R) error, flush func() error, err error)) error {
+	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil // no manifest: nothing was checkpointed
+	}
+	path := filepath.Join(dir, name)
 	ck := man.Checkpoint
 	tmp := path + ".tmp"
 	if ck == nil || ck.File != filepath.Base(tmp) {
