@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -154,4 +155,36 @@ func TestKillResume(t *testing.T) {
 		t.Errorf("manifest after resume: %+v %v", after, err)
 	}
 	t.Logf("killed after a checkpoint of %d games", man.Checkpoint.Items)
+}
+
+// Stopped before the first game finishes, every playing command exits 130 (interrupted, not a
+// failure: empty plots and summaries are drawn), and the run then resumes to completion.
+func TestInterruptedBeforeFirstGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every playing command twice")
+	}
+	tmp := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i, args := range [][]string{
+		{"play", "-game", "baran", "-games", "20"},
+		{"sprt", "-game", "baran", "-a", "greedy", "-b", "random", "-max-pairs", "20"},
+		{"ladder", "-game", "baran", "-games", "4", "-steps", "greedy>random"},
+		{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-games", "4", "-ladder", "random"},
+		{"layouts", "-layouts", "sample:3", "-games-per-layout", "2"},
+		{"tune", "-game", "baran", "-agent", "greedy", "-iterations", "2", "-games-per-iteration", "4", "-sprt-max-pairs", "10"},
+	} {
+		dir := filepath.Join(tmp, string(rune('a'+i)))
+		var o, e bytes.Buffer
+		err := run(ctx, append(args, "-out", dir, "-progress", "never"), &o, &e)
+		if code := exitCode(err, &bytes.Buffer{}); code != 130 {
+			t.Errorf("%s stopped at once: exit %d (%v), want 130\n%s", args[0], code, err, e.String())
+		}
+		if args[0] == "ladder" { // a ladder's steps resume with play -resume
+			continue
+		}
+		if err := run(context.Background(), []string{args[0], "-resume", dir, "-progress", "never"}, &o, &e); err != nil {
+			t.Errorf("%s -resume after an interruption before the first game: %v", args[0], err)
+		}
+	}
 }
