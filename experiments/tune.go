@@ -183,6 +183,11 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := LockDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	man, err := newManifest(s, cfg, cfg.Seed, "iterations", int64(cfg.Iterations))
 	if err != nil {
 		return nil, err
@@ -198,7 +203,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 		copy(t.spsa.Theta, traj[len(traj)-1])
 	} else {
 		header := "iteration,games,plus_wins,plus_losses,draws,result," + strings.Join(cfg.Params, ",") + "\n"
-		if err := os.WriteFile(trajPath, []byte(header+trajectoryRow(0, 0, 0, 0, cfg.Start)), 0o644); err != nil {
+		if err := results.WriteFileAtomic(trajPath, []byte(header+trajectoryRow(0, 0, 0, 0, cfg.Start))); err != nil {
 			return nil, err
 		}
 	}
@@ -290,7 +295,7 @@ func readTrajectory(path string, cfg TuneConfig) ([][]float64, error) {
 	}
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 		data = data[:i+1]
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err := results.WriteFileAtomic(path, data); err != nil {
 			return nil, err
 		}
 	}

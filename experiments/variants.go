@@ -165,6 +165,11 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := LockDir(s.Dir) // each cell's directory has its own lock
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	man, err := newManifest(s, cfg, cfg.Seed, "cells", int64(len(specs)))
 	if err != nil {
 		return nil, err
