@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -37,6 +38,12 @@ func TestProportionIntervals(t *testing.T) {
 			t.Errorf("%d/%d: estimate %v outside its interval", c.k, c.n, w)
 		}
 	}
+	// The ends are exact at k = 0 and k = n, for any n.
+	for _, n := range []int64{1, 7, 1000, 123_456_789} {
+		if lo, hi := Wilson(0, n, Z95).Low, Wilson(n, n, Z95).High; lo != 0 || hi != 1 {
+			t.Errorf("n = %d: Wilson low at 0 = %g, high at n = %g, want exactly 0 and 1", n, lo, hi)
+		}
+	}
 	if w := Wilson(0, 0, Z95); !math.IsNaN(w.Value) || w.Low != 0 || w.High != 1 {
 		t.Errorf("no games: %v, want NaN in [0, 1]", w)
 	}
@@ -61,10 +68,63 @@ func TestBinomTwoSided(t *testing.T) {
 	} {
 		near(t, "p-value", BinomTwoSided(c.k, c.n, c.p), c.want, 1e-9)
 	}
+	// Large n near the centre, where gonum's Binomial CDF is off by ~1e-8 relative: reference
+	// values from testdata/binom_reference.py (term-by-term sums at 50 digits with mpmath),
+	// relative tolerance 1e-10.
+	for _, c := range []struct {
+		k, n int64
+		want float64
+	}{
+		{4_997_000, 10_000_000, 0.057821285315837547089},
+		{4_999_000, 10_000_000, 0.52729585620664379774},
+		{5_000_100, 10_000_000, 0.94982278321094231972},
+		{49_980_000, 100_000_000, 0.000063369241677943565304},
+		{499_970_000, 1_000_000_000, 0.05778374190450853069},
+	} {
+		near(t, fmt.Sprintf("p-value of %d in %d", c.k, c.n), BinomTwoSided(c.k, c.n, 0.5), c.want, 1e-10*c.want)
+	}
 	// Large n: the symmetric case must give 1 and a far-off count a vanishing p-value.
 	near(t, "p-value at the mean", BinomTwoSided(5_000_000, 10_000_000, 0.5), 1, 1e-9)
 	if p := BinomTwoSided(4_900_000, 10_000_000, 0.5); p > 1e-100 {
 		t.Errorf("p-value of a 2%% excess in 10^7 trials = %g, want ~0", p)
+	}
+}
+
+// Binomial tails at large n and p ≠ ½ against testdata/binom_reference.py (relative 1e-10),
+// and small cases against the sum of exact probabilities.
+func TestBinomCDF(t *testing.T) {
+	for _, c := range []struct {
+		a, n         int64
+		p            float64
+		lower, upper float64 // P(X ≤ a), P(X ≥ a)
+	}{
+		{2_999_000, 10_000_000, 0.3, 0.24519256374145397099, 0.75502442228439414002},
+		{6_001_500, 10_000_000, 0.6, 0.83361942587617155064, 0.16654173053022218492},
+	} {
+		near(t, "lower tail", BinomCDF(c.a, c.n, c.p), c.lower, 1e-10*c.lower)
+		near(t, "upper tail", 1-BinomCDF(c.a-1, c.n, c.p), c.upper, 1e-10*c.upper)
+	}
+	// 10 fair coins: P(X ≤ 3) = (1+10+45+120)/1024.
+	near(t, "P(X<=3), n=10", BinomCDF(3, 10, 0.5), 176.0/1024, 1e-15)
+	near(t, "P(X<=7), n=10", BinomCDF(7, 10, 0.5), 1-56.0/1024, 1e-15)
+	near(t, "P(X<=-1)", BinomCDF(-1, 10, 0.5), 0, 0)
+	near(t, "P(X<=10)", BinomCDF(10, 10, 0.5), 1, 0)
+	// n = 3, p = 0.2: P(X ≤ 1) = 0.8³ + 3·0.2·0.8² = 0.896.
+	near(t, "P(X<=1), n=3, p=0.2", BinomCDF(1, 3, 0.2), 0.896, 1e-15)
+}
+
+func TestFormatPValue(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		want string
+	}{{0.05, "0.05"}, {0.123456, "0.1235"}, {1, "1"}, {3.2e-12, "3.2e-12"}, {1e-300, "1e-300"},
+		{9e-301, "<1e-300"}, {0, "<1e-300"}, {math.NaN(), "NaN"}} {
+		if got := FormatPValue(c.p); got != c.want {
+			t.Errorf("FormatPValue(%g) = %q, want %q", c.p, got, c.want)
+		}
+	}
+	if p := BinomTwoSided(0, 2000, 0.5); FormatPValue(p) != "<1e-300" {
+		t.Errorf("0 of 2000: p = %g prints %q, want <1e-300", p, FormatPValue(p))
 	}
 }
 
