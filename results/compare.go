@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -46,46 +47,115 @@ func MeanDifference(m1, se1, m2, se2 float64) (Interval, Test) {
 	return iv, Test{"welch-z", z, 2 * Phi(-math.Abs(z))}
 }
 
-// ChiSquare tests the homogeneity of the rows of a contingency table (Pearson's X² with
-// (r−1)(c−1) degrees of freedom; columns with no counts are dropped).
+// ChiSquareSims is the number of random tables of ChiSquare's Monte-Carlo fallback.
+const ChiSquareSims = 4999
+
+// ChiSquare tests the homogeneity of the rows of a contingency table by Pearson's X² (rows and
+// columns with no counts are dropped). With every expected count at least 5 the p-value is X²'s
+// with (r−1)(c−1) degrees of freedom (Method "chi-square"). Otherwise the asymptotic
+// distribution is not trusted and the p-value is a Monte-Carlo estimate of the exact
+// conditional one, as R's chisq.test(simulate.p.value = TRUE) computes it: ChiSquareSims random
+// tables with the observed margins (a fixed seed: the same table gives the same p), p =
+// (1 + #{X²_sim ≥ X²_obs·(1−64ε)})/(ChiSquareSims + 1), Method "chi-square-monte-carlo".
 func ChiSquare(table [][]int64) Test {
-	r := len(table)
-	if r < 2 {
+	var rowSum, colSum []int64
+	if len(table) > 0 {
+		colSum = make([]int64, len(table[0]))
+	}
+	var rows [][]int64
+	for _, row := range table {
+		var s int64
+		for j, x := range row {
+			s += x
+			colSum[j] += x
+		}
+		if s > 0 {
+			rows = append(rows, row)
+			rowSum = append(rowSum, s)
+		}
+	}
+	var cols []int
+	var cs []int64
+	for j, s := range colSum {
+		if s > 0 {
+			cols = append(cols, j)
+			cs = append(cs, s)
+		}
+	}
+	if len(rows) < 2 || len(cols) < 2 {
 		return Test{"chi-square", 0, 1}
 	}
-	c := len(table[0])
-	rowSum, colSum := make([]float64, r), make([]float64, c)
-	total := 0.0
-	for i, row := range table {
-		for j, x := range row {
-			rowSum[i] += float64(x)
-			colSum[j] += float64(x)
-			total += float64(x)
+	obs := make([][]int64, len(rows))
+	for i, row := range rows {
+		for _, j := range cols {
+			obs[i] = append(obs[i], row[j])
 		}
 	}
-	cols := 0
-	for _, s := range colSum {
-		if s > 0 {
-			cols++
-		}
+	x2, small := pearsonX2(obs, rowSum, cs)
+	if !small {
+		df := float64((len(rows) - 1) * (len(cols) - 1))
+		return Test{"chi-square", x2, distuv.ChiSquared{K: df}.Survival(x2)}
 	}
-	rows := 0
+	return Test{"chi-square-monte-carlo", x2, chiSquareMC(x2, rowSum, cs)}
+}
+
+// pearsonX2 returns Pearson's X² of a table with positive margins, and whether an expected
+// count is below 5.
+func pearsonX2(obs [][]int64, rowSum, colSum []int64) (x2 float64, small bool) {
+	var total int64
 	for _, s := range rowSum {
-		if s > 0 {
-			rows++
+		total += s
+	}
+	for i, row := range obs {
+		for j, x := range row {
+			e := float64(rowSum[i]) * float64(colSum[j]) / float64(total)
+			if e < 5 {
+				small = true
+			}
+			x2 += (float64(x) - e) * (float64(x) - e) / e
 		}
 	}
-	df := float64((rows - 1) * (cols - 1))
-	if df <= 0 {
-		return Test{"chi-square", 0, 1}
+	return x2, small
+}
+
+// chiSquareMC estimates P(X² ≥ x2) over tables with the given margins, drawn by shuffling the
+// column labels of all observations and dealing them to the rows in turn.
+func chiSquareMC(x2 float64, rowSum, colSum []int64) float64 {
+	var labels []int
+	for j, s := range colSum {
+		for range s {
+			labels = append(labels, j)
+		}
 	}
-	x2 := 0.0
-	for i, row := range table {
-		for j, x := range row {
-			if e := rowSum[i] * colSum[j] / total; e > 0 {
-				x2 += (float64(x) - e) * (float64(x) - e) / e
+	rng := rand.New(rand.NewPCG(0x5eed, 0xc41))
+	sim := make([][]int64, len(rowSum))
+	for i := range sim {
+		sim[i] = make([]int64, len(colSum))
+	}
+	hits := 0
+	for range ChiSquareSims {
+		pos := 0
+		for i, s := range rowSum {
+			clear(sim[i])
+			if i == len(rowSum)-1 {
+				copy(sim[i], colSum)
+				for k := 0; k < i; k++ {
+					for j := range colSum {
+						sim[i][j] -= sim[k][j]
+					}
+				}
+				break
+			}
+			for range s { // partial Fisher–Yates shuffle
+				r := pos + rng.IntN(len(labels)-pos)
+				labels[pos], labels[r] = labels[r], labels[pos]
+				sim[i][labels[pos]]++
+				pos++
 			}
 		}
+		if v, _ := pearsonX2(sim, rowSum, colSum); v >= x2*(1-64*2.220446049250313e-16) {
+			hits++
+		}
 	}
-	return Test{"chi-square", x2, distuv.ChiSquared{K: df}.Survival(x2)}
+	return float64(1+hits) / float64(ChiSquareSims+1)
 }
