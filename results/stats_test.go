@@ -150,9 +150,35 @@ func TestPentanomial(t *testing.T) {
 	near(t, "symmetric elo", sym.Elo().Value, 0, 1e-9)
 	near(t, "symmetric elo high", sym.Elo().High, 37.442060, 1e-5)
 	near(t, "symmetric los", sym.LOS(), 0.5, 1e-12)
-	// Edge cases: every pair won, every pair drawn.
-	if all := (Penta{0, 0, 0, 0, 7}); !math.IsInf(all.Elo().Value, 1) || all.LOS() != 1 {
-		t.Errorf("all won: elo %v los %v, want +Inf and 1", all.Elo(), all.LOS())
+	// Edge cases: every pair won or lost gives the exact one-sided bound, never ±Inf: 100 of 100
+	// pairs won put the pair-win probability at ≥ 0.05^(1/100) = 0.970487, i.e. ≥ +606.79 Elo
+	// (−400·log10(1/0.970487 − 1), computed in Python); 7 of 7: ≥ 0.651836, +108.94.
+	for _, c := range []struct {
+		p     Penta
+		bound float64
+	}{{Penta{0, 0, 0, 0, 100}, 606.79}, {Penta{0, 0, 0, 0, 7}, 108.94}, {Penta{7, 0, 0, 0, 0}, -108.94}} {
+		e := c.p.Elo()
+		near(t, fmt.Sprintf("%v bound", c.p), e.Value, c.bound, 0.005)
+		if e.Method != OneSidedMethod || math.IsInf(e.Value, 0) || (c.bound > 0 && (e.Low != e.Value || !math.IsInf(e.High, 1))) ||
+			(c.bound < 0 && (e.High != e.Value || !math.IsInf(e.Low, -1))) {
+			t.Errorf("%v: Elo %+v, want a finite one-sided bound", c.p, e)
+		}
+		if ne := c.p.NElo(); !math.IsNaN(ne.Value) {
+			t.Errorf("%v: nElo %v, want NaN (zero variance)", c.p, ne.Value)
+		}
+	}
+	if all := (Penta{0, 0, 0, 0, 7}); all.LOS() != 1 || FormatElo(all.Elo()) != "≥ +109 (one-sided 95%)" {
+		t.Errorf("all won: LOS %v, printed %q", all.LOS(), FormatElo(all.Elo()))
+	}
+	if got := FormatElo(Penta{7, 0, 0, 0, 0}.Elo()); got != "≤ -109 (one-sided 95%)" {
+		t.Errorf("all lost printed %q", got)
+	}
+	if got := FormatElo(p.Elo()); got != "+98 [+60, +139]" {
+		t.Errorf("printed %q, want +98 [+60, +139]", got)
+	}
+	// Nearly all won: a finite estimate whose upper end is open.
+	if e := (Penta{0, 0, 0, 1, 9}).Elo(); math.IsInf(e.Value, 0) || !math.IsInf(e.High, 1) || e.Method != "pentanomial" {
+		t.Errorf("9 of 10 pairs won, one split: %+v, want finite value, open upper end", e)
 	}
 	if d := (Penta{0, 0, 9, 0, 0}); d.Elo().Value != 0 || d.LOS() != 0.5 {
 		t.Errorf("all drawn: elo %v los %v, want 0 and 0.5", d.Elo(), d.LOS())

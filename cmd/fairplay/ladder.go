@@ -88,23 +88,13 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if los > 0.99 {
 			holds = "yes"
 		}
-		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s [%s, %s] | %.4f | %s |\n",
+		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s | %.4f | %s |\n",
 			k+1, pairs[k][0], pairs[k][1], s.N, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
-			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, elo(e.Value), elo(e.Low), elo(e.High), los, holds)
+			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, results.FormatElo(e), los, holds)
 	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s ladder (%s), seed %d, results in %s\n\n%s", gf.game, gm.Rules(), rf.seed, dir, table.String())
 	return nil
-}
-
-func elo(x float64) string {
-	switch {
-	case x > 1e6:
-		return "+inf"
-	case x < -1e6:
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", x)
 }
