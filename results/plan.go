@@ -22,7 +22,8 @@ type Plan struct {
 	Rate float64 `json:"rate,omitempty"`
 	// Effect is the difference to detect: a rate difference, or an Elo difference.
 	Effect float64 `json:"effect"`
-	// Detectable is the smallest effect (upwards) that Games detect with TargetPower.
+	// Detectable is the smallest effect, in the direction of Effect, that Games detect with
+	// TargetPower (the largest possible one when none reaches it).
 	Detectable float64 `json:"detectable_effect"`
 	// Games is the total number of games; PerVariant the games of each variant (two
 	// proportions), Pairs the colour-swapped pairs (Elo).
@@ -106,13 +107,22 @@ func detectable(pw func(d float64) float64, max, power float64) float64 {
 	return hi
 }
 
+// towards returns the direction of effect (±1) and the largest difference in that direction
+// that keeps rate+difference inside (0, 1).
+func towards(rate, effect float64) (dir, max float64) {
+	if effect < 0 {
+		return -1, rate - 1e-12
+	}
+	return 1, 1 - rate - 1e-12
+}
+
 func ceil(x float64) int64 { return int64(math.Ceil(x - 1e-9)) }
 
 // PlanProportion plans a one-sample two-sided test that a rate (the first player's win rate)
 // is rate, against rate+effect: n = ((z₁₋α/₂√(p₀q₀) + z_power√(p₁q₁))/d)² games, the normal
 // approximation of e.g. S.-C. Chow, J. Shao, H. Wang, Sample Size Calculations in Clinical
 // Research (2008), §4.1. With games > 0 it reports the power of that many games instead, and
-// the smallest upward effect they detect.
+// the smallest effect in the same direction that they detect.
 func PlanProportion(rate, effect, alpha, power float64, games int64) (Plan, error) {
 	if err := checkAlphaPower(alpha, power); err != nil {
 		return Plan{}, err
@@ -134,7 +144,8 @@ func PlanProportion(rate, effect, alpha, power float64, games int64) (Plan, erro
 		pl.Games = ceil(nFor(effect, sd(rate), sd(rate+effect), alpha, power))
 	}
 	pl.Power = pw(effect, pl.Games)
-	pl.Detectable = detectable(func(d float64) float64 { return pw(d, pl.Games) }, 1-rate-1e-12, power)
+	dir, max := towards(rate, effect)
+	pl.Detectable = dir * detectable(func(m float64) float64 { return pw(dir*m, pl.Games) }, max, power)
 	return pl, nil
 }
 
@@ -143,7 +154,8 @@ func PlanProportion(rate, effect, alpha, power float64, games int64) (Plan, erro
 // ((z₁₋α/₂√(2p̄q̄) + z_power√(p₁q₁+p₂q₂))/d)² with p̄ the mean rate (J. L. Fleiss, Statistical
 // Methods for Rates and Proportions, 2nd ed., 1981, §3.2, without the continuity correction;
 // the formula of R's power.prop.test). Games is the total over both variants. With games > 0
-// (the total) it reports their power and the smallest detectable upward difference.
+// (the total) it reports their power and the smallest detectable difference in the direction of
+// effect.
 func PlanTwoProportions(rate, effect, alpha, power float64, games int64) (Plan, error) {
 	if err := checkAlphaPower(alpha, power); err != nil {
 		return Plan{}, err
@@ -172,7 +184,8 @@ func PlanTwoProportions(rate, effect, alpha, power float64, games int64) (Plan, 
 	}
 	pl.Games = 2 * pl.PerVariant
 	pl.Power = pw(effect, pl.PerVariant)
-	pl.Detectable = detectable(func(d float64) float64 { return pw(d, pl.PerVariant) }, 1-rate-1e-12, power)
+	dir, max := towards(rate, effect)
+	pl.Detectable = dir * detectable(func(m float64) float64 { return pw(dir*m, pl.PerVariant) }, max, power)
 	return pl, nil
 }
 
@@ -212,7 +225,8 @@ func PlanElo(pilot Penta, elo, alpha, power float64, games int64) (Plan, error) 
 	}
 	pl.Games = 2 * pl.Pairs
 	pl.Power = pw(elo, pl.Pairs)
-	pl.Detectable = detectable(func(e float64) float64 { return pw(e, pl.Pairs) }, 2000, power)
+	dir := math.Copysign(1, elo)
+	pl.Detectable = dir * detectable(func(m float64) float64 { return pw(dir*m, pl.Pairs) }, 2000, power)
 	return pl, nil
 }
 

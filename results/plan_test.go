@@ -43,6 +43,7 @@ func TestPlanProportion(t *testing.T) {
 	if neg.Games != pos.Games {
 		t.Errorf("mirror images: %d and %d games", neg.Games, pos.Games)
 	}
+	near(t, "detectable downward", neg.Detectable, -0.03, 1e-4)
 	// Exact power of binom.test at n = 2770, p₀ = 0.6, p₁ = 0.63: 0.9000568776 (R, plan_reference.R).
 	pl, _ = PlanProportion(0.6, 0.03, 0.05, 0.9, 0)
 	if pl.Games != 2770 {
