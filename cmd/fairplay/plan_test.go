@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -73,13 +70,6 @@ func TestPlanBadInput(t *testing.T) {
 		{[]string{"plan", "-elo", "10", "-pilot", filepath.Join(tmp, "none")}, "none"},
 		{[]string{"plan", "-rate", "0.5", "-effect", "0.1", "-penta", "1,2,3,2,1"}, "-elo"},
 	} {
-		_, _, err := runCmd(t, c.args...)
-		var ue usageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: err %v, want a usage error mentioning %q", c.args, err, c.want)
-		}
-		if exitCode(err, &bytes.Buffer{}) != 2 {
-			t.Errorf("%v: exit code %d, want 2", c.args, exitCode(err, &bytes.Buffer{}))
-		}
+		wantUsageError(t, c.want, c.args...)
 	}
 }
