@@ -39,13 +39,14 @@ const OneSidedMethod = "pentanomial-exact-one-sided-95"
 
 // Elo returns A's logistic Elo difference with a 95% interval, from the pentanomial score and
 // its per-pair variance mapped through EloFromScore (the method of fastchess's EloPentanomial).
-// An end of the normal interval that reaches a score of 0 or 1 is open (±Inf).
+// An end of the normal interval that reaches a score of 0 or 1 has no finite value: it is NaN
+// (open), never ±Inf.
 //
 // When A won every pair (score 1) the estimate is unbounded above, and Elo returns instead the
-// exact one-sided 95% lower bound, as Value and Low with High +Inf and Method OneSidedMethod: n
+// exact one-sided 95% lower bound, as Value and Low with High NaN and Method OneSidedMethod: n
 // pairs won out of n put the probability of winning a pair at least 0.05^(1/n) (the
 // Clopper–Pearson one-sided bound), and A's mean score at least that. A score of 0 mirrors it
-// (Value and High the upper bound, Low −Inf). The Value is never infinite.
+// (Value and High the upper bound, Low NaN). No field is ever infinite.
 func (p Penta) Elo() Interval {
 	n := p.Pairs()
 	if n == 0 {
@@ -54,18 +55,24 @@ func (p Penta) Elo() Interval {
 	if p[4] == n || p[0] == n {
 		b := EloFromScore(math.Pow(0.05, 1/float64(n)))
 		if p[0] == n {
-			return Interval{-b, math.Inf(-1), -b, OneSidedMethod}
+			return Interval{-b, math.NaN(), -b, OneSidedMethod}
 		}
-		return Interval{b, b, math.Inf(1), OneSidedMethod}
+		return Interval{b, b, math.NaN(), OneSidedMethod}
 	}
 	s, v := p.ScoreVar()
 	se := math.Sqrt(v / float64(n))
-	return Interval{EloFromScore(s), EloFromScore(math.Max(0, s-Z95*se)), EloFromScore(math.Min(1, s+Z95*se)), "pentanomial"}
+	end := func(x float64) float64 {
+		if x <= 0 || x >= 1 {
+			return math.NaN()
+		}
+		return EloFromScore(x)
+	}
+	return Interval{EloFromScore(s), end(s - Z95*se), end(s + Z95*se), "pentanomial"}
 }
 
 // FormatElo prints an Elo interval with signed whole numbers: "+98 [+60, +139]", a one-sided
-// bound as "≥ +607 (one-sided 95%)" or "≤ -607 (one-sided 95%)", open ends as ±inf and a
-// missing value as "-".
+// bound as "≥ +607 (one-sided 95%)" or "≤ -607 (one-sided 95%)", and an open end or a missing
+// value as "-".
 func FormatElo(iv Interval) string {
 	f := func(x float64) string {
 		switch {
@@ -79,7 +86,7 @@ func FormatElo(iv Interval) string {
 		return fmt.Sprintf("%+.0f", x)
 	}
 	if iv.Method == OneSidedMethod {
-		if math.IsInf(iv.High, 1) {
+		if iv.Value == iv.Low {
 			return "≥ " + f(iv.Value) + " (one-sided 95%)"
 		}
 		return "≤ " + f(iv.Value) + " (one-sided 95%)"
