@@ -39,6 +39,7 @@ type Plan struct {
 const (
 	PlanProportionMethod = "normal approximation, one-sample two-sided z-test, no continuity correction"
 	PlanTwoPropMethod    = "Fleiss (1981) normal approximation, two-sample two-sided z-test, no continuity correction (as R's power.prop.test)"
+	PlanTwoPropCCMethod  = "Fleiss (1981) normal approximation with the Fleiss-Tytun-Ury (1980) continuity correction, two-sample two-sided test (as R's prop.test)"
 	PlanEloMethod        = "normal approximation on the pentanomial pair score, variance from the pilot"
 )
 
@@ -155,8 +156,11 @@ func PlanProportion(rate, effect, alpha, power float64, games int64) (Plan, erro
 // Methods for Rates and Proportions, 2nd ed., 1981, §3.2, without the continuity correction;
 // the formula of R's power.prop.test). Games is the total over both variants. With games > 0
 // (the total) it reports their power and the smallest detectable difference in the direction of
-// effect.
-func PlanTwoProportions(rate, effect, alpha, power float64, games int64) (Plan, error) {
+// effect. With cc the test is the continuity-corrected one (|p̂₁−p̂₂| − 1/n in the statistic, as
+// R's prop.test): n per variant is n/4·(1 + √(1 + 4/(n|d|)))² of the uncorrected n (J. L.
+// Fleiss, A. Tytun, H. K. Ury, Biometrics 36 (1980) 343–346), and the power of n games
+// Φ((√n(|d| − 1/n) − z₁₋α/₂√(2p̄q̄))/√(p₁q₁+p₂q₂)).
+func PlanTwoProportions(rate, effect, alpha, power float64, games int64, cc bool) (Plan, error) {
 	if err := checkAlphaPower(alpha, power); err != nil {
 		return Plan{}, err
 	}
@@ -170,9 +174,15 @@ func PlanTwoProportions(rate, effect, alpha, power float64, games int64) (Plan, 
 	}
 	pw := func(d float64, n int64) float64 {
 		sd0, sd1 := sds(d)
+		if cc {
+			d = math.Max(math.Abs(d)-1/float64(n), 0)
+		}
 		return twoSidedPower(d, sd0, sd1, float64(n), alpha)
 	}
 	pl := Plan{Design: "two-proportions", Method: PlanTwoPropMethod, Alpha: alpha, TargetPower: power, Rate: rate, Effect: effect}
+	if cc {
+		pl.Method = PlanTwoPropCCMethod
+	}
 	if games > 0 {
 		if err := checkGames(games); err != nil {
 			return Plan{}, err
@@ -180,7 +190,12 @@ func PlanTwoProportions(rate, effect, alpha, power float64, games int64) (Plan, 
 		pl.PerVariant = games / 2
 	} else {
 		sd0, sd1 := sds(effect)
-		pl.PerVariant = ceil(nFor(effect, sd0, sd1, alpha, power))
+		n := nFor(effect, sd0, sd1, alpha, power)
+		if cc {
+			r := 1 + math.Sqrt(1+4/(n*math.Abs(effect)))
+			n = n / 4 * r * r
+		}
+		pl.PerVariant = ceil(n)
 	}
 	pl.Games = 2 * pl.PerVariant
 	pl.Power = pw(effect, pl.PerVariant)

@@ -66,7 +66,7 @@ func TestPlanTwoProportions(t *testing.T) {
 		{0.5, 0.05, 0.05, 0.8, 1565},
 		{0.5, 0.05, 0.01, 0.9, 2966},
 	} {
-		pl, err := PlanTwoProportions(c.rate, c.effect, c.alpha, c.power, 0)
+		pl, err := PlanTwoProportions(c.rate, c.effect, c.alpha, c.power, 0, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,11 +74,24 @@ func TestPlanTwoProportions(t *testing.T) {
 			t.Errorf("%v vs %v: %d per variant, %d games; want %d per variant", c.rate, c.rate+c.effect, pl.PerVariant, pl.Games, c.perVariant)
 		}
 	}
-	pl, _ := PlanTwoProportions(0.5, 0.25, 0.05, 0.9, 100)
+	pl, _ := PlanTwoProportions(0.5, 0.25, 0.05, 0.9, 100, false)
 	near(t, "power at 50 per variant", pl.Power, 0.7401659013, 1e-9)
-	pl, _ = PlanTwoProportions(0.5, 0.05, 0.05, 0.8, 2000)
+	pl, _ = PlanTwoProportions(0.5, 0.05, 0.05, 0.8, 2000, false)
 	near(t, "power at 1000 per variant", pl.Power, 0.6099752362, 1e-9)
 	near(t, "detectable at 1000 per variant", pl.Detectable, 0.0624867288, 1e-5) // R: uniroot, tol 1.2e-4
+	// Continuity correction: 76.707 → 76.707/4·(1 + √(1 + 4/(76.707·0.25)))² = 84.5 → 85 per
+	// variant; the exact power of R's prop.test (correct = TRUE) there is 0.9012519942 (and of the
+	// uncorrected test at 77, 0.9062617356): plan_reference.R, summing both binomials' outcomes.
+	cc, err := PlanTwoProportions(0.5, 0.25, 0.05, 0.9, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cc.PerVariant != 85 || cc.Method != PlanTwoPropCCMethod {
+		t.Errorf("continuity-corrected: %d per variant (%s), want 85", cc.PerVariant, cc.Method)
+	}
+	near(t, "corrected power vs exact", cc.Power, 0.9012519942, 0.005)
+	plain, _ := PlanTwoProportions(0.5, 0.25, 0.05, 0.9, 0, false)
+	near(t, "uncorrected power vs exact", plain.Power, 0.9062617356, 0.01)
 }
 
 // The Elo planner by simulation: pairs drawn from a pentanomial distribution q whose score is
@@ -132,11 +145,11 @@ func TestPlanErrors(t *testing.T) {
 		{"rate 1", second(PlanProportion(1, 0.1, 0.05, 0.8, 0)), "rate 1"},
 		{"rate NaN", second(PlanProportion(math.NaN(), 0.1, 0.05, 0.8, 0)), "rate NaN"},
 		{"effect 0", second(PlanProportion(0.5, 0, 0.05, 0.8, 0)), "effect 0"},
-		{"effect NaN", second(PlanTwoProportions(0.5, math.NaN(), 0.05, 0.8, 0)), "effect NaN"},
+		{"effect NaN", second(PlanTwoProportions(0.5, math.NaN(), 0.05, 0.8, 0, false)), "effect NaN"},
 		{"rate+effect", second(PlanProportion(0.5, 0.6, 0.05, 0.8, 0)), "= 1.1"},
 		{"power 1", second(PlanProportion(0.5, 0.1, 0.05, 1, 0)), "power 1"},
 		{"power low", second(PlanProportion(0.5, 0.1, 0.05, 0.01, 0)), "power 0.01"},
-		{"alpha 0", second(PlanTwoProportions(0.5, 0.1, 0, 0.8, 0)), "alpha 0"},
+		{"alpha 0", second(PlanTwoProportions(0.5, 0.1, 0, 0.8, 0, true)), "alpha 0"},
 		{"games 1", second(PlanProportion(0.5, 0.1, 0.05, 0.8, 1)), "games 1"},
 		{"elo 0", second(PlanElo(Penta{1, 2, 3, 2, 1}, 0, 0.05, 0.8, 0)), "elo 0"},
 		{"elo inf", second(PlanElo(Penta{1, 2, 3, 2, 1}, math.Inf(1), 0.05, 0.8, 0)), "elo +Inf"},

@@ -15,7 +15,7 @@ import (
 )
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("plan", "(-rate P0 -effect D [-variants] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]",
+	fs := newFlags("plan", "(-rate P0 -effect D [-variants [-cc]] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]",
 		"fairplay plan -rate 0.5 -effect 0.01                  # games to detect a first-player rate of 0.51",
 		"fairplay plan -rate 0.5 -effect 0.01 -games 5000      # power of 5000 games, smallest detectable effect",
 		"fairplay plan -rate 0.55 -effect -0.03 -variants      # games to tell two rule variants apart",
@@ -24,6 +24,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	rate := fs.Float64("rate", 0, "first-player win rate under the null hypothesis (with -variants: the first variant's rate)")
 	effect := fs.Float64("effect", 0, "difference of rates to detect (the alternative is rate+effect)")
 	variants := fs.Bool("variants", false, "compare two rule variants (two independent samples, each with its own seeds) instead of one rate against a fixed value")
+	cc := fs.Bool("cc", false, "with -variants: plan for the continuity-corrected test (Fleiss-Tytun-Ury), as R's prop.test runs it")
 	elo := fs.Float64("elo", 0, "logistic Elo difference between two agents to detect (colour-swapped pairs)")
 	pilot := fs.String("pilot", "", "pilot run directory (or its games.csv) giving the pentanomial variance, for -elo")
 	penta := fs.String("penta", "", "pilot pair counts by A's pair score 0,½,1,1½,2 (instead of -pilot), for -elo")
@@ -59,8 +60,10 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("-pilot and -penta go with -elo")
 	case !set["rate"] || !set["effect"]:
 		return usagef("give -rate and -effect (or -elo with -pilot); run fairplay plan -h for examples")
+	case *cc && !*variants:
+		return usagef("-cc goes with -variants")
 	case *variants:
-		pl, err = results.PlanTwoProportions(*rate, *effect, *alpha, *power, *games)
+		pl, err = results.PlanTwoProportions(*rate, *effect, *alpha, *power, *games, *cc)
 	default:
 		pl, err = results.PlanProportion(*rate, *effect, *alpha, *power, *games)
 	}

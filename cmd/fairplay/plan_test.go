@@ -19,6 +19,7 @@ func TestGoldenPlan(t *testing.T) {
 		{"plan-rate", []string{"plan", "-rate", "0.5", "-effect", "0.01"}},
 		{"plan-rate-games", []string{"plan", "-rate", "0.5", "-effect", "0.01", "-games", "5000", "-alpha", "0.01"}},
 		{"plan-variants", []string{"plan", "-rate", "0.55", "-effect", "-0.03", "-variants", "-power", "0.9"}},
+		{"plan-variants-cc", []string{"plan", "-rate", "0.5", "-effect", "0.25", "-variants", "-cc", "-power", "0.9"}},
 		{"plan-elo-penta", []string{"plan", "-elo", "10", "-penta", "5,10,30,35,20", "-json"}},
 		{"plan-elo-pilot", []string{"plan", "-elo", "50", "-pilot", pilot}},
 	} {
@@ -62,6 +63,7 @@ func TestPlanBadInput(t *testing.T) {
 		{[]string{"plan", "-rate", "0.5", "-effect", "0.1", "-games", "1"}, "games 1"},
 		{[]string{"plan", "-rate", "x", "-effect", "0.1"}, "-rate"},
 		{[]string{"plan", "-elo", "10"}, "-pilot"},
+		{[]string{"plan", "-rate", "0.5", "-effect", "0.1", "-cc"}, "-cc"},
 		{[]string{"plan", "-elo", "0", "-penta", "1,2,3,2,1"}, "elo 0"},
 		{[]string{"plan", "-elo", "10", "-penta", "1,2,3"}, "five counts"},
 		{[]string{"plan", "-elo", "10", "-penta", "1,2,x,2,1"}, `"x"`},
