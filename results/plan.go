@@ -25,8 +25,9 @@ type Plan struct {
 	// Detectable is the smallest effect, in the direction of Effect, that Games detect with
 	// TargetPower (the largest possible one when none reaches it).
 	Detectable float64 `json:"detectable_effect"`
-	// Games is the total number of games; PerVariant the games of each variant (two
-	// proportions), Pairs the colour-swapped pairs (Elo).
+	// Games is the total number of games (as given, or needed); PerVariant the games of each
+	// variant (two proportions), Pairs the colour-swapped pairs (Elo); given an odd number of
+	// games, the odd one out counts for neither.
 	Games      int64 `json:"games"`
 	PerVariant int64 `json:"games_per_variant,omitempty"`
 	Pairs      int64 `json:"pairs,omitempty"`
@@ -187,7 +188,7 @@ func PlanTwoProportions(rate, effect, alpha, power float64, games int64, cc bool
 		if err := checkGames(games); err != nil {
 			return Plan{}, err
 		}
-		pl.PerVariant = games / 2
+		pl.PerVariant, pl.Games = games/2, games
 	} else {
 		sd0, sd1 := sds(effect)
 		n := nFor(effect, sd0, sd1, alpha, power)
@@ -196,8 +197,8 @@ func PlanTwoProportions(rate, effect, alpha, power float64, games int64, cc bool
 			n = n / 4 * r * r
 		}
 		pl.PerVariant = ceil(n)
+		pl.Games = 2 * pl.PerVariant
 	}
-	pl.Games = 2 * pl.PerVariant
 	pl.Power = pw(effect, pl.PerVariant)
 	dir, max := towards(rate, effect)
 	pl.Detectable = dir * detectable(func(m float64) float64 { return pw(dir*m, pl.PerVariant) }, max, power)
@@ -234,11 +235,11 @@ func PlanElo(pilot Penta, elo, alpha, power float64, games int64) (Plan, error) 
 		if err := checkGames(games); err != nil {
 			return Plan{}, err
 		}
-		pl.Pairs = games / 2
+		pl.Pairs, pl.Games = games/2, games // an odd game out is not a pair
 	} else {
 		pl.Pairs = ceil(nFor(ScoreFromElo(elo)-0.5, sd, sd, alpha, power))
+		pl.Games = 2 * pl.Pairs
 	}
-	pl.Games = 2 * pl.Pairs
 	pl.Power = pw(elo, pl.Pairs)
 	dir := math.Copysign(1, elo)
 	pl.Detectable = dir * detectable(func(m float64) float64 { return pw(dir*m, pl.Pairs) }, 2000, power)
