@@ -118,44 +118,91 @@ func pearsonX2(obs [][]int64, rowSum, colSum []int64) (x2 float64, small bool) {
 	return x2, small
 }
 
-// chiSquareMC estimates P(X² ≥ x2) over tables with the given margins, drawn by shuffling the
-// column labels of all observations and dealing them to the rows in turn.
+// chiSquareMC estimates P(X² ≥ x2) over tables with the given margins. Each random table is
+// drawn cell by cell: a row's count in a column is hypergeometric given what the earlier rows
+// and columns took (the multivariate hypergeometric distribution of the table given its
+// margins), so a table costs O(√total) draws rather than one per observation.
 func chiSquareMC(x2 float64, rowSum, colSum []int64) float64 {
-	var labels []int
-	for j, s := range colSum {
-		for range s {
-			labels = append(labels, j)
-		}
-	}
 	rng := rand.New(rand.NewPCG(0x5eed, 0xc41))
-	sim := make([][]int64, len(rowSum))
+	r, c := len(rowSum), len(colSum)
+	sim := make([][]int64, r)
 	for i := range sim {
-		sim[i] = make([]int64, len(colSum))
+		sim[i] = make([]int64, c)
 	}
+	colLeft := make([]int64, c)
 	hits := 0
 	for range ChiSquareSims {
-		pos := 0
-		for i, s := range rowSum {
-			clear(sim[i])
-			if i == len(rowSum)-1 {
-				copy(sim[i], colSum)
-				for k := 0; k < i; k++ {
-					for j := range colSum {
-						sim[i][j] -= sim[k][j]
-					}
-				}
+		copy(colLeft, colSum)
+		var total int64
+		for _, s := range colSum {
+			total += s
+		}
+		for i := range r {
+			if i == r-1 { // the last row takes what is left
+				copy(sim[i], colLeft)
 				break
 			}
-			for range s { // partial Fisher–Yates shuffle
-				r := pos + rng.IntN(len(labels)-pos)
-				labels[pos], labels[r] = labels[r], labels[pos]
-				sim[i][labels[pos]]++
-				pos++
+			need, pool := rowSum[i], total
+			for j := range c {
+				var x int64
+				if j == c-1 {
+					x = need
+				} else {
+					x = hypergeometric(rng, pool, colLeft[j], need)
+				}
+				sim[i][j] = x
+				pool -= colLeft[j]
+				need -= x
+				colLeft[j] -= x
 			}
+			total -= rowSum[i]
 		}
 		if v, _ := pearsonX2(sim, rowSum, colSum); v >= x2*(1-64*2.220446049250313e-16) {
 			hits++
 		}
 	}
 	return float64(1+hits) / float64(ChiSquareSims+1)
+}
+
+// hypergeometric draws the number of marked items among n drawn without replacement from N
+// items of which K are marked, by inversion searching outwards from the mode (O(sd) steps).
+func hypergeometric(rng *rand.Rand, N, K, n int64) int64 {
+	lo, hi := max(0, n-(N-K)), min(n, K)
+	if lo == hi {
+		return lo
+	}
+	lchoose := func(a, b int64) float64 {
+		x, _ := math.Lgamma(float64(a + 1))
+		y, _ := math.Lgamma(float64(b + 1))
+		z, _ := math.Lgamma(float64(a - b + 1))
+		return x - y - z
+	}
+	mode := min(max((n+1)*(K+1)/(N+2), lo), hi)
+	pm := math.Exp(lchoose(K, mode) + lchoose(N-K, n-mode) - lchoose(N, n))
+	// up(x) = P(x+1)/P(x)
+	up := func(x int64) float64 {
+		return float64(K-x) * float64(n-x) / (float64(x+1) * float64(N-K-n+x+1))
+	}
+	u := rng.Float64() - pm
+	if u <= 0 {
+		return mode
+	}
+	a, b, pa, pb := mode, mode, pm, pm
+	for a > lo || b < hi {
+		if a > lo {
+			pa /= up(a - 1)
+			a--
+			if u -= pa; u <= 0 {
+				return a
+			}
+		}
+		if b < hi {
+			pb *= up(b)
+			b++
+			if u -= pb; u <= 0 {
+				return b
+			}
+		}
+	}
+	return mode // rounding left u a hair above 0
 }
