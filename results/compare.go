@@ -171,12 +171,6 @@ func hypergeometric(rng *rand.Rand, N, K, n int64) int64 {
 	if lo == hi {
 		return lo
 	}
-	lchoose := func(a, b int64) float64 {
-		x, _ := math.Lgamma(float64(a + 1))
-		y, _ := math.Lgamma(float64(b + 1))
-		z, _ := math.Lgamma(float64(a - b + 1))
-		return x - y - z
-	}
 	mode := min(max((n+1)*(K+1)/(N+2), lo), hi)
 	pm := math.Exp(lchoose(K, mode) + lchoose(N-K, n-mode) - lchoose(N, n))
 	// up(x) = P(x+1)/P(x)
@@ -205,4 +199,12 @@ func hypergeometric(rng *rand.Rand, N, K, n int64) int64 {
 		}
 	}
 	return mode // rounding left u a hair above 0
+}
+
+// lchoose returns log C(a, b).
+func lchoose(a, b int64) float64 {
+	x, _ := math.Lgamma(float64(a + 1))
+	y, _ := math.Lgamma(float64(b + 1))
+	z, _ := math.Lgamma(float64(a - b + 1))
+	return x - y - z
 }

@@ -94,12 +94,6 @@ func exactChiSquareP(table [][]int64) float64 {
 		}
 		return s
 	}
-	lchoose := func(n, k int64) float64 {
-		a, _ := math.Lgamma(float64(n + 1))
-		b, _ := math.Lgamma(float64(k + 1))
-		d, _ := math.Lgamma(float64(n - k + 1))
-		return a - b - d
-	}
 	obs := x2(table[0])
 	p := 0.0
 	first := make([]int64, c)
