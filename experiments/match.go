@@ -102,6 +102,7 @@ type worker struct {
 	states map[engine.Player]engine.State
 	buf    []engine.Action
 	cnt    []int64
+	moves  []byte // the game's actions in notation, reused between games
 }
 
 func (m *Match) newWorker() *worker {
@@ -129,6 +130,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		}
 	}
 	s.Reset()
+	w.moves = w.moves[:0]
 	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: layout,
 		Rules: m.Cfg.Rules, FirstColour: m.game.ColourNames()[firstColour]}
 	// Each agent draws from its own stream of the pair's seed material, the same stream in both
@@ -163,7 +165,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 			k = 1
 		}
 		if s.Ply() < m.Cfg.RandomOpening {
-			s.Apply(w.buf[opening.IntN(len(w.buf))])
+			w.apply(s, w.buf[opening.IntN(len(w.buf))])
 			continue
 		}
 		ag := seat[k]
@@ -176,9 +178,10 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 			forfeit = k
 			break
 		}
-		s.Apply(act)
+		w.apply(s, act)
 	}
 	rec.Plies = s.Ply()
+	rec.Moves = string(w.moves)
 	if forfeit >= 0 {
 		rec.Reason = engine.Forfeit
 		rec.Winner = []string{"second", "first"}[forfeit]
@@ -199,6 +202,15 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		rec.Counters = append([]int64(nil), w.cnt...)
 	}
 	return rec, true
+}
+
+// apply plays a on s and appends it, in the game's notation, to the move list.
+func (w *worker) apply(s engine.State, a engine.Action) {
+	if len(w.moves) > 0 {
+		w.moves = append(w.moves, ' ')
+	}
+	w.moves = append(w.moves, s.FormatAction(a)...)
+	s.Apply(a)
 }
 
 func closePlayer(p agents.Player) {
