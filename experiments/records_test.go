@@ -72,3 +72,35 @@ func replay(t *testing.T, game string, rec *results.Record) {
 		t.Fatalf("game %d: replay winner %d, recorded %s", rec.Game, st.Winner, rec.Winner)
 	}
 }
+
+// Distinct samples: alpha-beta depth 2 self-play on one fixed board gives at least 90% distinct
+// games (seeded root tie-breaks, independent seeds per game), on both games; with A ≠ B the two
+// games of a pair differ too.
+func TestDistinctSelfPlay(t *testing.T) {
+	n := int64(60)
+	if testing.Short() {
+		n = 20
+	}
+	for _, g := range []struct{ game, layout, b string }{
+		{"baran", "", "alphabeta:depth=2"}, {"katarenga", "0", "alphabeta:depth=2"}, {"katarenga", "0", "greedy"},
+	} {
+		gm, err := games.New(g.game, "", g.layout, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewMatch(MatchConfig{Game: g.game, Layout: g.layout, A: "alphabeta:depth=2", B: g.b, Games: n, Seed: 11, RandomOpening: DefaultRandomOpening}, gm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 2, nil, func(r *results.Record) error {
+			seen[r.Layout+"|"+r.Start+"|"+r.Moves] = true
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if float64(len(seen)) < 0.9*float64(n) {
+			t.Errorf("%s %s vs %s: %d distinct games of %d", g.game, m.Cfg.A, m.Cfg.B, len(seen), n)
+		}
+	}
+}

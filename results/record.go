@@ -15,7 +15,7 @@ import (
 type Record struct {
 	Game        int64  // game index within the run
 	Pair        int64  // colour-swapped pair: games 2p and 2p+1
-	Seed        uint64 // the pair's seed (both games of a pair share their seed material)
+	Seed        uint64 // the game's seed: the pair's for A ≠ B (both games share it), its own in self-play
 	GameName    string
 	Layout      string // Katarenga layout name, "" for Baran
 	Rules       string
