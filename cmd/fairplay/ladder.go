@@ -64,8 +64,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
-	fmt.Fprintf(&table, "|---|---|---|---:|---|---|---:|---|---:|---|\n")
+	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | distinct | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
+	fmt.Fprintf(&table, "|---|---|---|---:|---:|---|---|---:|---|---:|---|\n")
 	for k, m := range matches {
 		sub := filepath.Join(dir, fmt.Sprintf("step-%d", k+1))
 		if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -81,6 +81,10 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return errInterrupted
 		}
 		s := out.Summary
+		if w := s.DistinctWarning(); w != "" {
+			fmt.Fprintf(stderr, "step %d: %s\n", k+1, w)
+		}
+		distinct, _ := s.Distinct()
 		e := s.Penta.Elo()
 		sc, _ := s.Penta.ScoreVar()
 		los := s.Penta.LOS()
@@ -88,8 +92,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if los > 0.99 {
 			holds = "yes"
 		}
-		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s [%s, %s] | %.4f | %s |\n",
-			k+1, pairs[k][0], pairs[k][1], s.N, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
+		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s [%s, %s] | %.4f | %s |\n",
+			k+1, pairs[k][0], pairs[k][1], s.N, distinct, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
 			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, elo(e.Value), elo(e.Low), elo(e.High), los, holds)
 	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {

@@ -254,6 +254,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "%s\n%d of %d games in %s (%s)\n\n", m.Title(), out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
 	results.WriteTable(stdout, out.Summary.Stats())
+	if w := out.Summary.DistinctWarning(); w != "" {
+		fmt.Fprintln(stderr, w)
+	}
 	if out.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: %d finished games kept; finish with: fairplay play -resume %s\n", out.Manifest.Completed, dir)
 		return errInterrupted
