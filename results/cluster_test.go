@@ -145,3 +145,35 @@ func TestSummaryRows(t *testing.T) {
 		t.Errorf("FormatPValue(0) = %q", got)
 	}
 }
+
+// A metric constant in both variants (zero by rule) is not tested and stays out of the Holm
+// family; variant rates carry pair-clustered standard errors.
+func TestVariantsHolmFamily(t *testing.T) {
+	cell := func(firstEvery int64) VariantCell {
+		s := NewSummary([]string{"first_move_captures"})
+		for i := int64(0); i < 40; i++ {
+			w := "second"
+			if i%firstEvery == 0 {
+				w = "first"
+			}
+			s.Add(&Record{Game: i, Pair: i / 2, GameName: "katarenga", FirstIs: "a", Winner: w, Reason: engine.Camps, Plies: 10 + int(i%7), Counters: []int64{0}})
+		}
+		return VariantCell{Level: 0, Agent: "x", Variant: "v" + string(rune('0'+firstEvery)), Summary: s}
+	}
+	diffs := CompareVariants([]VariantCell{cell(2), cell(3)})
+	tested, found := 0, false
+	for _, d := range diffs {
+		if d.Metric == "first_move_captures_mean" {
+			found = true
+			if d.Tested() || d.Method != "not-tested-constant" {
+				t.Errorf("constant metric tested: %+v", d)
+			}
+		}
+		if d.Tested() {
+			tested++
+		}
+	}
+	if !found || tested == 0 || tested == len(diffs) {
+		t.Errorf("found %v, %d of %d differences tested", found, tested, len(diffs))
+	}
+}

@@ -51,16 +51,16 @@ type clustered struct {
 
 // pairTotals adds up one pair's games.
 type pairTotals struct {
-	pair                                   int64
-	games, decisive, firstWins             float64
-	ind                                    [nInd]float64
-	score, diff, plies, pliesSq, legal     float64
-	counters, totals                       []float64
+	pair                               int64
+	games, decisive, firstWins         float64
+	ind                                [nInd]float64
+	score, diff, plies, pliesSq, legal float64
+	counters, totals                   []float64
 }
 
 func newClustered(counters, totals int) clustered {
 	return clustered{counters: make([]ClusterRatio, counters), totals: make([]ClusterRatio, totals),
-		cur: pairTotals{counters: make([]float64, counters), totals: make([]float64, totals)},
+		cur:    pairTotals{counters: make([]float64, counters), totals: make([]float64, totals)},
 		hashes: map[uint64]struct{}{}}
 }
 
