@@ -223,7 +223,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 }
 
 // VariantPlotMetrics are the metrics drawn against strength (the game's counters are added).
-var VariantPlotMetrics = []string{"first_win_rate", "first_score", "decisiveness", "draw_rate", "cap_rate", "duration_mean", "branching_mean"}
+var VariantPlotMetrics = []string{"first_win_rate", "first_score", "completion", "draw_rate", "cap_rate", "duration_mean", "branching_mean"}
 
 func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) ([]string, error) {
 	var vary []string

@@ -128,7 +128,7 @@ func TestSummaryRows(t *testing.T) {
 			t.Errorf("distinct_games %g of %d, want 3 of 6", st.Value, st.N)
 		}
 	}
-	for _, name := range []string{"reason_camps_rate", "reason_material_rate", "decisiveness"} {
+	for _, name := range []string{"reason_camps_rate", "reason_material_rate", "decisiveness", "first_win_rate_wilson"} {
 		if seen[name] {
 			t.Errorf("Baran summary lists %s", name)
 		}
