@@ -17,13 +17,15 @@ import (
 const defaultLadder = "greedy>random;alphabeta:depth=2>greedy;alphabeta:depth=4>alphabeta:depth=2;mcts:playouts=1000>mcts:playouts=100"
 
 func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games N] [-seed S] [-workers W] [-out DIR]",
-		"fairplay ladder -game katarenga -games 200 -out ladder-katarenga",
+	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games N] [-random-opening K] [-random-layouts] [-seed S] [-workers W] [-out DIR]",
+		"fairplay ladder -game katarenga -games 200 -random-layouts -out ladder-katarenga",
 		"fairplay ladder -game baran -steps 'alphabeta:depth=2>greedy' -games 100")
 	var gf gameFlags
 	gf.register(fs, false)
 	steps := fs.String("steps", defaultLadder, "strength steps stronger>weaker, separated by ';'")
 	n := fs.Int64("games", 200, "games per step (colour-swapped pairs)")
+	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (so deterministic agents do not repeat one pair; default 0 with -random-layouts)")
+	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own random tile placement (the published set-up); -layout is then ignored")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -37,6 +39,10 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *n <= 0 {
 		return usagef("-games %d: want a positive number", *n)
+	}
+	autoOpening(fs, opening, *randomLayouts)
+	if *opening < 0 {
+		return usagef("-random-opening %d: want 0 or more plies", *opening)
 	}
 	gm, err := games.New(gf.game, gf.rules, gf.layout, nil)
 	if err != nil {
@@ -53,7 +59,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var matches []*experiments.Match
 	for _, p := range pairs {
 		m, err := experiments.NewMatch(experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout,
-			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed}, gm)
+			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}, gm)
 		if err != nil {
 			return usageError{err.Error()}
 		}
