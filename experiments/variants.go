@@ -204,6 +204,9 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			out.Interrupted = true
 			break
 		}
+		if w := o.Summary.DistinctWarning(); w != "" && s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "cell %d/%d: %s\n", i+1, len(specs), w)
+		}
 		out.Cells = append(out.Cells, results.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
 			Values: c.Values, Summary: o.Summary})
 		man.Completed++
