@@ -234,7 +234,7 @@ func (w *worker) apply(s engine.State, a engine.Action) {
 	if len(w.moves) > 0 {
 		w.moves = append(w.moves, ' ')
 	}
-	w.moves = append(w.moves, s.FormatAction(a)...)
+	w.moves = engine.AppendAction(s, w.moves, a)
 	s.Apply(a)
 }
 
