@@ -4,7 +4,6 @@ package results
 
 import (
 	"math"
-	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -260,18 +259,6 @@ func SampleSD(sum, sumSq float64, n int64) float64 {
 	nf := float64(n)
 	m := sum / nf
 	return math.Sqrt(math.Max((sumSq-nf*m*m)/(nf-1), 0))
-}
-
-// FormatPValue prints a p-value with 4 significant digits, and values below 1e-300 (which
-// float64 tails cannot resolve, down to an underflowed 0) as "<1e-300"; NaN prints as "NaN".
-func FormatPValue(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "NaN"
-	case p < 1e-300:
-		return "<1e-300"
-	}
-	return strconv.FormatFloat(p, 'g', 4, 64)
 }
 
 // Phi is the standard normal distribution function.

@@ -113,12 +113,13 @@ func TestBinomCDF(t *testing.T) {
 	near(t, "P(X<=1), n=3, p=0.2", BinomCDF(1, 3, 0.2), 0.896, 1e-15)
 }
 
+// FormatPValue (results/summary.go) on the p-values of BinomTwoSided: an underflowed tail prints
+// as "<1e-300", never 0.
 func TestFormatPValue(t *testing.T) {
 	for _, c := range []struct {
 		p    float64
 		want string
-	}{{0.05, "0.05"}, {0.123456, "0.1235"}, {1, "1"}, {3.2e-12, "3.2e-12"}, {1e-300, "1e-300"},
-		{9e-301, "<1e-300"}, {0, "<1e-300"}, {math.NaN(), "NaN"}} {
+	}{{0.05, "0.05"}, {1, "1"}, {3.2e-12, "3.2e-12"}, {1e-300, "1e-300"}, {9e-301, "<1e-300"}, {0, "<1e-300"}} {
 		if got := FormatPValue(c.p); got != c.want {
 			t.Errorf("FormatPValue(%g) = %q, want %q", c.p, got, c.want)
 		}
