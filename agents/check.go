@@ -33,7 +33,7 @@ func (e *External) Check(game string) error {
 	err := p.start(e.Cmd, game)
 	p.Close()
 	if err != nil {
-		return fmt.Errorf("agent ext: cmd=%s did not greet for %s: %w", e.Cmd[0], game, err)
+		return fmt.Errorf("agent ext: cmd=%s did not answer ready for %s: %w", e.Cmd[0], game, err)
 	}
 	extChecks.Store(key, true)
 	return nil

@@ -15,7 +15,7 @@ import (
 type Record struct {
 	Game        int64  // game index within the run
 	Pair        int64  // colour-swapped pair: games 2p and 2p+1
-	Seed        uint64 // the pair's seed (both games of a pair share their seed material)
+	Seed        uint64 // the game's seed: the pair's for A ≠ B (both games share it), its own in self-play
 	GameName    string
 	Layout      string // Katarenga layout name, "" for Baran
 	Rules       string
@@ -31,6 +31,12 @@ type Record struct {
 	// Forfeit says why the loser forfeited (Reason forfeit): timeout, exit, illegal,
 	// protocol or error; "" for games not lost by forfeit.
 	Forfeit string
+	// Start is the start position in the game's position notation, "" when the game started
+	// from the standard start position of its layout and rules.
+	Start string
+	// Moves lists the game's actions in the game's action notation, space separated, from the
+	// start position to the end: the ground truth for replay and distinctness.
+	Moves string
 }
 
 // WinnerAgent returns "a", "b" or "draw".
@@ -54,9 +60,13 @@ var baseColumns = []string{"game", "pair", "seed", "game_name", "layout", "rules
 // back with Forfeit "").
 const forfeitColumn = "forfeit_reason"
 
+// tailColumns follow the counter columns (long text last keeps the file readable).
+var tailColumns = []string{"start_position", "moves"}
+
 // Header returns the games.csv header for a game's counter names.
 func Header(counters []string) []string {
-	return append(append(append([]string(nil), baseColumns...), forfeitColumn), counters...)
+	h := append(append(append([]string(nil), baseColumns...), forfeitColumn), counters...)
+	return append(h, tailColumns...)
 }
 
 // CSVWriter writes records as games.csv rows.
@@ -83,6 +93,7 @@ func (c *CSVWriter) Write(r *Record) error {
 	for _, v := range r.Counters {
 		c.row = append(c.row, strconv.FormatInt(v, 10))
 	}
+	c.row = append(c.row, r.Start, r.Moves)
 	return c.w.Write(c.row)
 }
 
@@ -92,13 +103,16 @@ func (c *CSVWriter) Flush() error {
 	return c.w.Error()
 }
 
-// CSVReader reads games.csv rows back into records (for resume and merge).
+// CSVReader reads games.csv rows back into records (for resume and merge). Files written
+// before the start_position and moves columns existed read back with both fields empty.
 type CSVReader struct {
 	r        *csv.Reader
 	Counters []string
 	line     int
 	forfeit  int // the forfeit_reason column, -1 when absent
 	first    int // the first counter column
+	start    int // column of start_position, -1 if absent
+	moves    int // column of moves, -1 if absent
 }
 
 // NewCSVReader reads and checks the header.
@@ -116,7 +130,20 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 	if len(h) > len(baseColumns) && h[len(baseColumns)] == forfeitColumn {
 		cr.forfeit, cr.first = len(baseColumns), len(baseColumns)+1
 	}
-	cr.Counters = append([]string(nil), h[cr.first:]...)
+	cr.start, cr.moves = -1, -1
+	end := len(h)
+	for i := cr.first; i < len(h); i++ {
+		switch h[i] {
+		case "start_position":
+			cr.start, end = i, min(end, i)
+		case "moves":
+			cr.moves, end = i, min(end, i)
+		}
+	}
+	if (cr.start >= 0) != (cr.moves >= 0) || (cr.start >= 0 && max(cr.start, cr.moves) != len(h)-1) {
+		return nil, fmt.Errorf("games.csv header %q: start_position and moves must be the last two columns", strings.Join(h, ","))
+	}
+	cr.Counters = append([]string(nil), h[cr.first:end]...)
 	cr.line = 1
 	return cr, nil
 }
@@ -160,12 +187,15 @@ func (c *CSVReader) Read() (*Record, error) {
 			return nil, bad(forfeitColumn, fmt.Errorf("%q does not go with reason %s", r.Forfeit, r.Reason))
 		}
 	}
-	for i := c.first; i < len(row); i++ {
+	for i := c.first; i < c.first+len(c.Counters); i++ {
 		v, err := strconv.ParseInt(row[i], 10, 64)
 		if err != nil {
 			return nil, bad(c.Counters[i-c.first], err)
 		}
 		r.Counters = append(r.Counters, v)
+	}
+	if c.moves >= 0 {
+		r.Start, r.Moves = row[c.start], row[c.moves]
 	}
 	return r, nil
 }

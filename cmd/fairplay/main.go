@@ -49,6 +49,7 @@ func init() {
 		"variants": {"compare rule variants across a strength ladder: metrics, tests, plots", runVariants},
 		"tune":     {"SPSA tuning of an agent's heuristic weights, then an SPRT of tuned vs start", runTune},
 		"sprt":     {"sequential test (pentanomial GSPRT) of agent A against agent B", runSPRT},
+		"plan":     {"how many games? sample size, power and detectable effect of a rate, variant or Elo test", runPlan},
 	}
 }
 

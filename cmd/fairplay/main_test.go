@@ -20,6 +20,19 @@ func runCmd(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
+// wantUsageError runs args and checks for a usage error (exit code 2) whose message contains want.
+func wantUsageError(t *testing.T, want string, args ...string) {
+	t.Helper()
+	_, _, err := runCmd(t, args...)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v: err %v, want a usage error mentioning %q", args, err, want)
+	}
+	if exitCode(err, &bytes.Buffer{}) != 2 {
+		t.Errorf("%v: exit code %d, want 2", args, exitCode(err, &bytes.Buffer{}))
+	}
+}
+
 // golden compares got with testdata/name.golden (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
@@ -233,14 +246,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"tune", "-agent", "greedy", "-c", "2", "-out", filepath.Join(tmp, "e")}, "-c 2"},
 		{[]string{"tune", "-agent", "greedy", "-sprt-elo0", "9", "-sprt-elo1", "1", "-out", filepath.Join(tmp, "e")}, "elo0 9"},
 	} {
-		_, _, err := runCmd(t, c.args...)
-		var ue usageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: err %v, want a usage error mentioning %q", c.args, err, c.want)
-		}
-		if exitCode(err, &bytes.Buffer{}) != 2 {
-			t.Errorf("%v: exit code %d, want 2", c.args, exitCode(err, &bytes.Buffer{}))
-		}
+		wantUsageError(t, c.want, c.args...)
 	}
 	for _, d := range []string{"a", "b", "c", "d", "e"} {
 		if _, err := os.Stat(filepath.Join(tmp, d)); err == nil {
