@@ -243,6 +243,9 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if outputs, err = writeMatchPages(s.Dir, sum, m.Title(), man, outputs); err != nil {
+		return nil, err
+	}
 	man.Outputs = append([]string{"games.csv"}, outputs...)
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
@@ -340,11 +343,14 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
+	man.Completed, man.Status, man.Ended = sum.N, "complete", time.Now().UTC()
 	outputs, err := WriteReports(dir, sum, m.Title())
 	if err != nil {
 		return nil, err
 	}
-	man.Completed, man.Status, man.Ended = sum.N, "complete", time.Now().UTC()
+	if outputs, err = writeMatchPages(dir, sum, m.Title(), man, outputs); err != nil {
+		return nil, err
+	}
 	man.Outputs = append([]string{"games.csv"}, outputs...)
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
