@@ -239,7 +239,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		man.GamesPerSecond = float64(done.Load()) / elapsed
 		man.PliesPerSecond = math.Round(float64(plies) / elapsed) // includes resumed games' plies
 	}
-	outputs, err := WriteReports(s.Dir, sum, m.Title())
+	outputs, err := WriteReports(s.Dir, sum, PlotTitle(m))
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +344,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 		return nil, err
 	}
 	man.Completed, man.Status, man.Ended = sum.N, "complete", time.Now().UTC()
-	outputs, err := WriteReports(dir, sum, m.Title())
+	outputs, err := WriteReports(dir, sum, PlotTitle(m))
 	if err != nil {
 		return nil, err
 	}
