@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -99,4 +101,90 @@ func PlotTitle(m *Match) string {
 		t += " (a random layout per pair)"
 	}
 	return t + "\nrules: " + m.Cfg.Rules
+}
+
+// writeTunePage writes report.html of a complete tuning run in dir: what was tuned, each
+// weight's start, end and bounds, the trajectory plot, and a link to the SPRT that follows.
+func writeTunePage(dir, title string, cfg TuneConfig, out *TuneOutcome, lo, hi []float64) (string, error) {
+	rep := &results.Report{Kind: "tune", Title: title, Facts: results.ManifestFacts(out.Manifest)}
+	last := out.Trajectory[len(out.Trajectory)-1]
+	rep.Findings = append(rep.Findings, fmt.Sprintf("SPSA moved %d weights of %s over %d iterations of %d games each; the tuned weights are in tuned.json.",
+		len(cfg.Params), cfg.Agent, out.Iterations, cfg.GamesPerIteration))
+	t := results.Table{Caption: "Weights: start, tuned, bounds", Header: []string{"weight", "start", "tuned", "change", "min", "max", "at a bound"}}
+	var atBound []string
+	for i, name := range cfg.Params {
+		bound := ""
+		if last[i] <= lo[i] || last[i] >= hi[i] {
+			bound = "yes"
+			atBound = append(atBound, name)
+		}
+		t.Rows = append(t.Rows, []string{name, fmtG(cfg.Start[i]), fmtG(last[i]), fmtG(last[i] - cfg.Start[i]), fmtG(lo[i]), fmtG(hi[i]), bound})
+	}
+	rep.Tables = append(rep.Tables, t)
+	if len(atBound) > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("tuned weights at a bound of their range (widen it or check the heuristic): %v", atBound))
+	}
+	if cfg.SPRT != nil {
+		rep.Findings = append(rep.Findings, "Whether the tuned weights are stronger is decided by the SPRT that follows the tuning.")
+		rep.Links = append(rep.Links, results.Link{Text: "SPRT of the tuned against the starting weights", Href: "sprt/report.html", Note: "written when the test has run"})
+	} else {
+		rep.Warnings = append(rep.Warnings, "no SPRT was run (-no-sprt): nothing here says the tuned weights are stronger")
+	}
+	if err := rep.AddPlots(dir, out.Manifest.Outputs); err != nil {
+		return "", err
+	}
+	return results.WriteReportHTML(dir, rep)
+}
+
+func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// writeVariantsPage writes report.html of a complete variant study in dir: the differences
+// that hold after Holm's correction in words, their table, the plots against strength,
+// report.md and links to every cell's own page.
+func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, outputs []string, facts []results.Fact) (string, error) {
+	rep := &results.Report{Kind: "variants", Title: fmt.Sprintf("%s rule variants: %s", cfg.Game, varyNames(cfg)), Facts: facts}
+	t := results.Table{Caption: "Differences that hold (Holm-adjusted p < 0.05)",
+		Header: []string{"level", "metric", "A", "B", "value A", "value B", "difference [95% interval]", "test", "p (Holm)"}}
+	for _, d := range out.Differences {
+		if !d.Significant() {
+			continue
+		}
+		diff := fmtG(d.Diff.Value)
+		if d.Diff.Low == d.Diff.Low {
+			diff = fmt.Sprintf("%s [%s, %s]", fmtG(d.Diff.Value), fmtG(d.Diff.Low), fmtG(d.Diff.High))
+		}
+		t.Rows = append(t.Rows, []string{d.Agent, d.Metric, d.A, d.B, fmtG(d.ValueA), fmtG(d.ValueB), diff, d.Test.Method, fmt.Sprintf("%.3g", d.PHolm)})
+		if len(rep.Findings) < 12 && d.Metric != "outcomes" {
+			rep.Findings = append(rep.Findings, fmt.Sprintf("At %s, %s is %s under %s and %s under %s: a difference of %s (p = %.3g after Holm).",
+				d.Agent, d.Metric, fmtG(d.ValueA), d.A, fmtG(d.ValueB), d.B, diff, d.PHolm))
+		}
+	}
+	rep.Findings = append([]string{fmt.Sprintf("%d of %d tested differences hold after Holm's correction over the whole family; %d cells of %d games each.",
+		len(t.Rows), len(out.Differences), len(out.Cells), cfg.Games)}, rep.Findings...)
+	rep.Tables = append(rep.Tables, t)
+	for _, c := range out.Cells {
+		if c.Summary.Caps*10 > c.Summary.N {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s, %s: %d of %d games ended at the ply cap (draws by rule).", c.Agent, c.Variant, c.Summary.Caps, c.Summary.N))
+		}
+	}
+	if err := rep.AddPlots(dir, outputs); err != nil {
+		return "", err
+	}
+	if err := rep.AddTextFile(dir, "report.md", "report.md"); err != nil {
+		return "", err
+	}
+	cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*", "report.html"))
+	for _, c := range cells {
+		rel, _ := filepath.Rel(dir, c)
+		rep.Links = append(rep.Links, results.Link{Text: filepath.ToSlash(filepath.Dir(rel)), Href: filepath.ToSlash(rel)})
+	}
+	return results.WriteReportHTML(dir, rep)
+}
+
+func varyNames(cfg VariantsConfig) string {
+	var names []string
+	for _, v := range cfg.Vary {
+		names = append(names, v.Name)
+	}
+	return strings.Join(names, " × ")
 }

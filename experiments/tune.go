@@ -259,6 +259,11 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 			return nil, err
 		}
 		man.Outputs = append(man.Outputs, files...)
+		page, err := writeTunePage(s.Dir, title, cfg, out, t.spsa.Lo, t.spsa.Hi)
+		if err != nil {
+			return nil, err
+		}
+		man.Outputs = append(man.Outputs, page)
 	}
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(manPath, man); err != nil {

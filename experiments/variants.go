@@ -216,6 +216,12 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
 		return nil, err
 	}
+	man.Status = "complete"
+	page, err := writeVariantsPage(s.Dir, cfg, out, out.Outputs, results.ManifestFacts(man))
+	if err != nil {
+		return nil, err
+	}
+	out.Outputs = append(out.Outputs, page)
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
 	man.PeakRSSBytes = results.PeakRSS()
