@@ -216,7 +216,11 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	} else {
 		rep.TopEffects = []string{"not fitted: " + err.Error()}
 	}
-	return rep, files, nil
+	page, err := writeLayoutsPage(dir, sw, rep, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rep, append(files, page), nil
 }
 
 // ridge is the penalty on each colour coefficient of the colour-effect regression (a N(0, 1)
