@@ -3,8 +3,8 @@ package results
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -107,46 +107,21 @@ func TestReportSelfContained(t *testing.T) {
 
 // browser returns the headless Chromium on PATH, or skips.
 func browser(t *testing.T) string {
-	for _, name := range []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
+	bin := FindBrowser()
+	if bin == "" {
+		t.Skip("no headless Chromium on PATH (Debian: apt-get install chromium-headless-shell)")
 	}
-	t.Skip("no headless Chromium on PATH (Debian: apt-get install chromium-headless-shell)")
-	return ""
+	return bin
 }
 
-// RenderInBrowser loads page in headless Chromium with a probe script that counts the plots
-// that decoded, and returns "plots:decoded" and the console lines Chromium logged.
+// renderInBrowser loads page in headless Chromium and returns "plots:decoded" and the console lines.
 func renderInBrowser(t *testing.T, bin string, page []byte) (string, []string) {
 	t.Helper()
-	probe := `<script>window.addEventListener("load", () => { const im = [...document.querySelectorAll("figure.plot img")];` +
-		` document.body.dataset.plots = im.length + ":" + im.filter(i => i.complete && i.naturalWidth > 0 && i.getBoundingClientRect().width > 0).length; });</script></body>`
-	s := strings.Replace(string(page), "</body>", probe, 1)
-	s = strings.Replace(s, "default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';", 1) // admit the probe only
-	dir := t.TempDir()
-	path := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+	found, decoded, console, err := CheckReportInBrowser(bin, page, t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom", "file://"+path)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s: %v\n%s", bin, err, stderr.String())
-	}
-	m := regexp.MustCompile(`data-plots="([0-9]+:[0-9]+)"`).FindStringSubmatch(stdout.String())
-	if m == nil {
-		t.Fatalf("the probe did not run; DOM:\n%.2000s\nstderr:\n%s", stdout.String(), stderr.String())
-	}
-	var console []string
-	for _, line := range strings.Split(stderr.String(), "\n") {
-		if strings.Contains(line, "CONSOLE") || strings.Contains(line, "Refused") || strings.Contains(line, "Failed to load") {
-			console = append(console, line)
-		}
-	}
-	return m[1], console
+	return fmt.Sprintf("%d:%d", found, decoded), console
 }
 
 func TestReportInBrowser(t *testing.T) {

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// reportPages lists every report.html and index.html under dir.
+func reportPages(t *testing.T, dir string) []string {
+	t.Helper()
+	var pages []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && (d.Name() == "report.html" || d.Name() == "index.html") {
+			pages = append(pages, p)
+		}
+		return err
+	})
+	return pages
+}
+
+// TestStudyEndToEnd runs a study with one run of every kind and checks every page it wrote:
+// valid, self-contained HTML with the plots of its kind; rendered in headless Chromium when
+// one is installed (every plot decodes, no console message).
+func TestStudyEndToEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "study")
+	study := filepath.Join("testdata", "study-small.json")
+	out, stderr, err := runCmd(t, "study", "-out", dir, "-workers", "2", "-progress", "never", study)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "study small: 6 runs in") || !strings.Contains(stderr, "run 6/6 tune") {
+		t.Errorf("output:\n%s\nstderr:\n%s", out, stderr)
+	}
+	wantPlots := map[string]int{"index.html": 0, "play/report.html": 3, "sprt/report.html": 4, "ladder/report.html": 1,
+		"variants/report.html": 11, "layouts/report.html": 4, "tune/report.html": 1, "tune/sprt/report.html": 4}
+	pages := reportPages(t, dir)
+	bin := results.FindBrowser()
+	if testing.Short() {
+		bin = "" // rendering every page takes a few seconds
+	}
+	seen := map[string]bool{}
+	for _, p := range pages {
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		page, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := results.CheckReportHTML(bytes.NewReader(page))
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		if want, ok := wantPlots[rel]; ok {
+			seen[rel] = true
+			if n != want {
+				t.Errorf("%s: %d plots, want %d", rel, n, want)
+			}
+		}
+		if bin == "" || !seen[rel] {
+			continue
+		}
+		found, decoded, console, err := results.CheckReportInBrowser(bin, page, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found != n || decoded != n || len(console) > 0 {
+			t.Errorf("%s in %s: %d plots found, %d shown, want %d; console: %q", rel, bin, found, decoded, n, console)
+		}
+	}
+	for rel := range wantPlots {
+		if !seen[rel] {
+			t.Errorf("no %s", rel)
+		}
+	}
+	if bin == "" {
+		t.Log("no headless Chromium on PATH: pages not rendered (Debian: apt-get install chromium-headless-shell)")
+	}
+	index, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	for _, r := range []string{"play", "sprt", "ladder", "variants", "layouts", "tune"} {
+		if !strings.Contains(string(index), `href="`+r+`/report.html"`) {
+			t.Errorf("index.html has no link to %s/report.html", r)
+		}
+	}
+	// A second go at a finished study plays nothing.
+	_, stderr, err = runCmd(t, "study", "-resume", dir, "-progress", "never", study)
+	if err != nil || strings.Count(stderr, " is done") != 6 {
+		t.Errorf("resume of a finished study: %v\n%s", err, stderr)
+	}
+}
+
+// TestPlayReportGolden pins the words of a play report: findings, warnings, the statistics
+// table and what was run (plots and the revision masked).
+func TestPlayReportGolden(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCmd(t, "play", "-game", "baran", "-games", "40", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := regexp.MustCompile(`data:image/svg[^"]*`).ReplaceAllString(string(page), "PLOT")
+	s = regexp.MustCompile(`revision [^<]*`).ReplaceAllString(s, "revision REV")
+	s = strings.ReplaceAll(s, dir, "DIR")
+	golden(t, "play-report.html", s)
+	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestStudyBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ body, want string }{
+		{`{"name": "x", "runs": []}`, "no runs"},
+		{`{"name": "x", "runs": [{"name": "a", "command": "perft", "args": []}]}`, `command "perft"`},
+		{`{"name": "x", "runs": [{"name": "a", "command": "play", "args": ["-out", "y"]}]}`, "-out: the study chooses"},
+		{`{"name": "x", "runs": [{"name": "a", "command": "play"}, {"name": "a", "command": "play"}]}`, "used twice"},
+		{`{"name": "x", "runs": [{"name": "../a", "command": "play"}]}`, `run 1 ("../a")`},
+		{`{"name": "x", "rusn": []}`, `unknown field "rusn"`},
+		{`{"name": "x", "runs": [{"name": "a", "command": "play", "args": ["-games", "-3"]}]}`, "run a: -games -3"},
+	} {
+		path := filepath.Join(dir, "s.json")
+		os.WriteFile(path, []byte(c.body), 0o644)
+		_, _, err := runCmd(t, "study", "-out", filepath.Join(dir, "out"), "-progress", "never", path)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a usage error with %q", c.body, err, c.want)
+		}
+		os.RemoveAll(filepath.Join(dir, "out"))
+	}
+}
