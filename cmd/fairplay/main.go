@@ -48,6 +48,7 @@ func init() {
 		"variants": {"compare rule variants across a strength ladder: metrics, tests, plots", runVariants},
 		"tune":     {"SPSA tuning of an agent's heuristic weights, then an SPRT of tuned vs start", runTune},
 		"sprt":     {"sequential test (pentanomial GSPRT) of agent A against agent B", runSPRT},
+		"replay":   {"replay one game of a run from its recorded moves, position by position", runReplay},
 		"study":    {"run a study file's named list of runs into one directory with an index page", runStudy},
 	}
 }
