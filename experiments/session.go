@@ -43,6 +43,8 @@ type Session struct {
 	Stop func(*results.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
+	// progress, when set, learns the session's progress display (see RunSPRT's reports).
+	progress *progressHolder
 }
 
 // Outcome is what a finished (or interrupted) session produced.
@@ -211,7 +213,11 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 
 	var done atomic.Int64
-	stopProgress := startProgress(s.Progress, s.Stderr, end-start-already, &done, "games")
+	total := end - start - already
+	if s.Stop != nil {
+		total = -total // a cap, not a goal
+	}
+	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
 	_, err = run(runCtx, m, plan, s.Workers, &done, sink, func(r *results.Record) int64 { return r.Game })
 	interrupted := ctx.Err() != nil && !stopped

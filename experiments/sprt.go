@@ -59,6 +59,7 @@ func RunSPRT(ctx context.Context, m *Match, test results.SPRT, s Session, every 
 		return nil, SPRTStatus{}, err
 	}
 	var traj []float64
+	s.progress = &progressHolder{}
 	s.Stop = func(sum *results.Summary) bool {
 		if sum.N%2 != 0 {
 			return false
@@ -66,7 +67,7 @@ func RunSPRT(ctx context.Context, m *Match, test results.SPRT, s Session, every 
 		st := NewSPRTStatus(test, sum)
 		traj = append(traj, st.LLR)
 		if report != nil && every > 0 && sum.Penta.Pairs()%every == 0 && st.Verdict == results.Continue {
-			report(st)
+			s.progress.printAbove(func() { report(st) })
 		}
 		return st.Verdict != results.Continue
 	}
