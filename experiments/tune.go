@@ -253,7 +253,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 			}
 			man.Outputs = append(man.Outputs, x.name)
 		}
-		title := fmt.Sprintf("SPSA %s: %s, %d iterations × %d games", cfg.Game, cfg.Agent, cfg.Iterations, cfg.GamesPerIteration)
+		title := fmt.Sprintf("SPSA %s: %s, %d iterations × %d games\nrules: %s", cfg.Game, cfg.Agent, cfg.Iterations, cfg.GamesPerIteration, cfg.Rules)
 		files, err := results.PlotTrajectory(s.Dir, "trajectory", title, cfg.Params, t.spsa.Lo, t.spsa.Hi, traj)
 		if err != nil {
 			return nil, err

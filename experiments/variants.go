@@ -274,7 +274,7 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 		}
 	}
 	for _, m := range metrics {
-		files, err := results.PlotVariantMetric(dir, cfg.Game+": "+m+" by variant", m, cfg.Labels, out.Cells)
+		files, err := results.PlotVariantMetric(dir, fmt.Sprintf("%s: %s by variant, self-play at each level\nother rules: %s", cfg.Game, m, orPublished(cfg.Rules)), m, cfg.Labels, out.Cells)
 		if err != nil {
 			return nil, err
 		}
