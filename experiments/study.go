@@ -23,7 +23,9 @@ type Study struct {
 }
 
 // StudyRun is one subcommand run of a study: it writes into the study directory's Name
-// subdirectory. Args are the subcommand's flags, without -out, -resume or shards.
+// subdirectory. Args are the subcommand's flags, without -out, -resume or shards; "{study}" in
+// an argument stands for the study's directory (-compare {study}/sweep-all, or
+// weights={study}/tune-k/tuned.json), so runs can use the outputs of earlier ones.
 type StudyRun struct {
 	Name    string   `json:"name"`
 	Command string   `json:"command"`

@@ -47,7 +47,8 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	dir := *resume
 	if *dry {
 		for _, r := range st.Runs {
-			fmt.Fprintf(stdout, "fairplay %s %s -out %s\n", r.Command, strings.Join(r.Args, " "), filepath.Join(orDefault(dir, *out, "DIR"), r.Name))
+			d := orDefault(dir, *out, "DIR")
+			fmt.Fprintf(stdout, "fairplay %s %s -out %s\n", r.Command, strings.ReplaceAll(strings.Join(r.Args, " "), "{study}", d), filepath.Join(d, r.Name))
 		}
 		return nil
 	}
@@ -76,7 +77,10 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stderr, "study %s: run %d/%d %s: fairplay %s %s (study elapsed %s, ETA %s)\n", st.Name, i+1, len(st.Runs), r.Name,
 			r.Command, strings.Join(r.Args, " "), time.Since(t0).Round(time.Second), experiments.StudyETA(finished, time.Since(t0), len(st.Runs)-i))
-		runArgs := append([]string{r.Command}, r.Args...)
+		runArgs := []string{r.Command}
+		for _, a := range r.Args {
+			runArgs = append(runArgs, strings.ReplaceAll(a, "{study}", dir))
+		}
 		runArgs = append(runArgs, "-out", sub)
 		if state == experiments.RunPartial {
 			runArgs = []string{r.Command, "-resume", sub}

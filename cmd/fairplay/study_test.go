@@ -35,11 +35,11 @@ func TestStudyEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(out, "study small: 6 runs in") || !strings.Contains(stderr, "run 6/6 tune") {
+	if !strings.Contains(out, "study small: 7 runs in") || !strings.Contains(stderr, "run 7/7 tune") || !strings.Contains(out, "Spearman") {
 		t.Errorf("output:\n%s\nstderr:\n%s", out, stderr)
 	}
 	wantPlots := map[string]int{"index.html": 0, "play/report.html": 3, "sprt/report.html": 4, "ladder/report.html": 1,
-		"variants/report.html": 11, "layouts/report.html": 4, "tune/report.html": 1, "tune/sprt/report.html": 4}
+		"variants/report.html": 11, "layouts/report.html": 4, "layouts-compared/report.html": 4, "tune/report.html": 1, "tune/sprt/report.html": 4}
 	pages := reportPages(t, dir)
 	bin := results.FindBrowser()
 	if testing.Short() {
@@ -84,14 +84,14 @@ func TestStudyEndToEnd(t *testing.T) {
 		t.Log("no headless Chromium on PATH: pages not rendered (Debian: apt-get install chromium-headless-shell)")
 	}
 	index, _ := os.ReadFile(filepath.Join(dir, "index.html"))
-	for _, r := range []string{"play", "sprt", "ladder", "variants", "layouts", "tune"} {
+	for _, r := range []string{"play", "sprt", "ladder", "variants", "layouts", "layouts-compared", "tune"} {
 		if !strings.Contains(string(index), `href="`+r+`/report.html"`) {
 			t.Errorf("index.html has no link to %s/report.html", r)
 		}
 	}
 	// A second go at a finished study plays nothing.
 	_, stderr, err = runCmd(t, "study", "-resume", dir, "-progress", "never", study)
-	if err != nil || strings.Count(stderr, " is done") != 6 {
+	if err != nil || strings.Count(stderr, " is done") != 7 {
 		t.Errorf("resume of a finished study: %v\n%s", err, stderr)
 	}
 }
@@ -135,5 +135,28 @@ func TestStudyBadFiles(t *testing.T) {
 			t.Errorf("%s: got %v, want a usage error with %q", c.body, err, c.want)
 		}
 		os.RemoveAll(filepath.Join(dir, "out"))
+	}
+}
+
+// The published study files parse, and -dry-run lists their commands with {study} filled in.
+func TestDocsStudies(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "studies", "*.json"))
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "-tuned.json") {
+			continue // weights, not studies
+		}
+		n++
+		out, _, err := runCmd(t, "study", "-dry-run", "-out", "OUT", f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if strings.Contains(out, "{study}") || !strings.Contains(out, "-out OUT/") {
+			t.Errorf("%s: dry run:\n%s", f, out)
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d study files in docs/studies, want the 4 published ones", n)
 	}
 }
