@@ -62,6 +62,10 @@ func WriteSPRTPage(dir string, m *Match, out *Outcome, st SPRTStatus, verdict st
 	if err != nil {
 		return err
 	}
+	// The trajectory first: it is the test.
+	slices.SortStableFunc(rep.Plots, func(a, b results.Figure) int {
+		return cmpBool(b.File == "llr.svg", a.File == "llr.svg")
+	})
 	p := st.Summary.Penta
 	e := p.Elo()
 	rep.Findings = append([]string{
@@ -229,4 +233,15 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 		}
 	}
 	return results.WriteReportHTML(dir, rep)
+}
+
+// cmpBool orders true before false when used as cmpBool(b, a).
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

@@ -72,11 +72,37 @@ func (r *Report) AddPlot(dir, name, caption string) error {
 	return nil
 }
 
-// AddPlots embeds every SVG among files (output names relative to dir), captioned by name.
+// plotCaptions describe the toolkit's plots by file name (without .svg).
+var plotCaptions = map[string]string{
+	"outcomes":          "Outcomes, each with its 95% Wilson interval",
+	"lengths":           "Game lengths in plies (the ply cap marked when games reached it)",
+	"running":           "The first player's score (draw = ½), wins and draws as games accumulate",
+	"llr":               "The test's log-likelihood ratio after every pair, with its two stopping bounds",
+	"trajectory":        "Each tuned weight within its bounds, iteration by iteration",
+	"white_rates":       "White's win rate per board, with the fairness band",
+	"after_choice":      "White's win rate once Black has chosen the better seating",
+	"boards_fairest":    "The fairest boards",
+	"boards_unbalanced": "The most unbalanced boards",
+	"colour_effects":    "Where a square's colour helps White (log-odds effects, colour bar)",
+	"ladder":            "Elo of the stronger agent over the weaker at each step, with 95% intervals",
+}
+
+// plotCaption describes the plot in file name (".svg" stripped).
+func plotCaption(name string) string {
+	if c, ok := plotCaptions[name]; ok {
+		return c
+	}
+	if m, ok := strings.CutPrefix(name, "variants_"); ok {
+		return m + " against agent strength, one line and 95% band per variant"
+	}
+	return name
+}
+
+// AddPlots embeds every SVG among files (output names relative to dir) with its caption.
 func (r *Report) AddPlots(dir string, files []string) error {
 	for _, f := range files {
 		if strings.HasSuffix(f, ".svg") {
-			if err := r.AddPlot(dir, f, strings.TrimSuffix(f, ".svg")); err != nil {
+			if err := r.AddPlot(dir, f, plotCaption(strings.TrimSuffix(f, ".svg"))); err != nil {
 				return err
 			}
 		}
