@@ -157,10 +157,10 @@ func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, out
 		if d.Diff.Low == d.Diff.Low {
 			diff = fmt.Sprintf("%s [%s, %s]", fmtG(d.Diff.Value), fmtG(d.Diff.Low), fmtG(d.Diff.High))
 		}
-		t.Rows = append(t.Rows, []string{d.Agent, d.Metric, d.A, d.B, fmtG(d.ValueA), fmtG(d.ValueB), diff, d.Test.Method, fmt.Sprintf("%.3g", d.PHolm)})
+		t.Rows = append(t.Rows, []string{d.Agent, d.Metric, d.A, d.B, fmtG(d.ValueA), fmtG(d.ValueB), diff, d.Test.Method, strings.TrimPrefix(pText(d.PHolm), "= ")})
 		if len(rep.Findings) < 12 && d.Metric != "outcomes" {
-			rep.Findings = append(rep.Findings, fmt.Sprintf("At %s, %s is %s under %s and %s under %s: a difference of %s (p = %.3g after Holm).",
-				d.Agent, d.Metric, fmtG(d.ValueA), d.A, fmtG(d.ValueB), d.B, diff, d.PHolm))
+			rep.Findings = append(rep.Findings, fmt.Sprintf("At %s, %s is %s under %s and %s under %s: a difference of %s (p %s after Holm).",
+				d.Agent, d.Metric, fmtG(d.ValueA), d.A, fmtG(d.ValueB), d.B, diff, pText(d.PHolm)))
 		}
 	}
 	rep.Findings = append([]string{fmt.Sprintf("%d of %d tested differences hold after Holm's correction over the whole family; %d cells of %d games each.",
@@ -244,4 +244,12 @@ func cmpBool(a, b bool) int {
 		return 1
 	}
 	return -1
+}
+
+// pText prints a p-value as "= 0.0125", or "< 1e-300" for one that underflowed to zero.
+func pText(p float64) string {
+	if p == 0 {
+		return "< 1e-300"
+	}
+	return fmt.Sprintf("= %.3g", p)
 }
