@@ -55,21 +55,25 @@ func (countTicks) Ticks(min, max float64) []plot.Tick {
 var barBlue = color.RGBA{R: 70, G: 110, B: 170, A: 255}
 
 // PlotOutcomes draws the outcome rates (first wins, second wins, draws other than caps, caps,
-// forfeits) with 95% Wilson error bars, each labelled with its value and interval; the scale
+// forfeits) with their 95% intervals as in summary.csv (the headline method), each labelled
+// with its value and interval; the scale
 // ends a little above the largest interval, so that small rates keep visible intervals.
 func PlotOutcomes(s *Summary, title, dir string) ([]string, error) {
 	p := plot.New()
 	p.Title.Text = title
-	p.Y.Label.Text = fmt.Sprintf("share of %d games (95%% Wilson interval)", s.N)
 	labels := []string{"first wins", "second wins", "draws (no cap)", "caps", "forfeits"}
-	counts := []int64{s.FirstWins, s.SecondWins, s.Draws - s.Caps, s.Caps, s.Forfeits}
-	vals := make(plotter.Values, len(counts))
-	pts := errPoints{XYs: make(plotter.XYs, len(counts)), YErrors: make(plotter.YErrors, len(counts))}
+	names := []string{"first_win_rate", "second_win_rate", "drawishness", "cap_rate", "forfeit_rate"}
+	stats := s.Stats()
+	first, _ := statByName(stats, names[0])
+	p.Y.Label.Text = fmt.Sprintf("share of %d games (95%% interval, %s)", s.N, first.Method)
+	vals := make(plotter.Values, len(names))
+	pts := errPoints{XYs: make(plotter.XYs, len(names)), YErrors: make(plotter.YErrors, len(names))}
 	var text plotter.XYLabels
 	top := 0.0
-	for i, c := range counts {
-		iv := Wilson(c, s.N, Z95)
-		if math.IsNaN(iv.Value) { // no games
+	for i, name := range names {
+		st, _ := statByName(stats, name)
+		iv := st.Interval
+		if math.IsNaN(iv.Value) || math.IsNaN(iv.Low) { // no games
 			iv = Interval{}
 		}
 		vals[i] = iv.Value
@@ -193,7 +197,7 @@ func PlotRunning(s *Summary, title, dir string) ([]string, error) {
 		band.Color = color.RGBA{R: 170, G: 190, B: 230, A: 255}
 		band.LineStyle.Width = 0
 		p.Add(band)
-		p.Legend.Add("95% interval of the score", band)
+		p.Legend.Add("95% interval of the score (games taken as independent)", band)
 	}
 	half, err := plotter.NewLine(plotter.XYs{{X: score[0].X, Y: 0.5}, {X: score[len(score)-1].X, Y: 0.5}})
 	if err != nil {

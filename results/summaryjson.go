@@ -66,36 +66,57 @@ func pct(iv Interval) string {
 	if math.IsNaN(iv.Value) {
 		return "-"
 	}
+	if math.IsNaN(iv.Low) {
+		return fmt.Sprintf("%.1f%%", 100*iv.Value)
+	}
 	return fmt.Sprintf("%.1f%% [%.1f%%, %.1f%%]", 100*iv.Value, 100*iv.Low, 100*iv.High)
 }
 
-// PlayFindings states a match's headline results in words with their 95% intervals, and the
-// warnings a reader should see first (no games, caps, forfeits, identical pairs).
+// statByName returns the first statistic called name (the headline method), ok false if none.
+func statByName(stats []Stat, name string) (Stat, bool) {
+	for _, st := range stats {
+		if st.Name == name {
+			return st, true
+		}
+	}
+	return Stat{Interval: Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN()}}, false
+}
+
+// PlayFindings states a match's headline results in words with their 95% intervals, taken
+// from its statistics (so with the same methods as summary.csv), and the warnings a reader
+// should see first: no games, caps, forfeits, repeated games, identical pairs.
 func PlayFindings(s *Summary) (findings, warnings []string) {
 	if s.N == 0 {
 		return nil, []string{"no games were played"}
 	}
-	n := s.N
-	findings = append(findings,
-		fmt.Sprintf("The first player won %s of %d games, the second %s; %s were drawn (95%% Wilson intervals).",
-			pct(Wilson(s.FirstWins, n, Z95)), n, pct(Wilson(s.SecondWins, n, Z95)), pct(Wilson(s.Draws, n, Z95))))
-	fs := s.firstScore()
+	stats := s.Stats()
+	get := func(name string) Stat { st, _ := statByName(stats, name); return st }
+	fw, sw, dr := get("first_win_rate"), get("second_win_rate"), get("draw_rate")
+	findings = append(findings, fmt.Sprintf("The first player won %s of %d games, the second %s; %s were drawn (95%% intervals, %s).",
+		pct(fw.Interval), s.N, pct(sw.Interval), pct(dr.Interval), fw.Method))
+	fs := get("first_score")
 	verdict := "no first-player advantage can be told from these games"
 	if fs.Low > 0.5 {
 		verdict = "the first player is favoured"
 	} else if fs.High < 0.5 {
 		verdict = "the second player is favoured"
 	}
-	findings = append(findings, fmt.Sprintf("The first player's score (draws count ½) is %.4f [%.4f, %.4f]: %s.", fs.Value, fs.Low, fs.High, verdict))
+	findings = append(findings, fmt.Sprintf("The first player's score (draws count ½) is %.4f [%.4f, %.4f] (%s): %s.", fs.Value, fs.Low, fs.High, fs.Method, verdict))
 	if pairs := s.Penta.Pairs(); pairs > 0 {
-		e := s.Penta.Elo()
-		findings = append(findings, fmt.Sprintf("Agent A's Elo over agent B is %.1f [%.1f, %.1f] from %d colour-swapped pairs (pentanomial), LOS %.1f%%.",
-			e.Value, e.Low, e.High, pairs, 100*s.Penta.LOS()))
+		e := get("a_elo")
+		findings = append(findings, fmt.Sprintf("Agent A's Elo over agent B is %.1f [%.1f, %.1f] from %d colour-swapped pairs (%s), LOS %.1f%%.",
+			e.Value, e.Low, e.High, pairs, e.Method, 100*s.Penta.LOS()))
 	}
-	d := NormalMean(s.pliesSum, s.pliesSq, n, Z95)
+	d := get("duration_mean")
 	findings = append(findings, fmt.Sprintf("Games last %.1f plies on average [%.1f, %.1f].", d.Value, d.Low, d.High))
+	if dg, ok := statByName(stats, "distinct_games"); ok {
+		findings = append(findings, fmt.Sprintf("%.0f of the %d games examined are distinct move sequences.", dg.Value, dg.N))
+		if dg.N > 0 && dg.Value < 0.9*float64(dg.N) {
+			warnings = append(warnings, fmt.Sprintf("only %.0f of %d games are distinct: repeated games count once in truth, so the intervals are too narrow (give -random-opening N).", dg.Value, dg.N))
+		}
+	}
 	if s.Caps > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d of %d games (%.1f%%) ended at the ply cap and count as draws.", s.Caps, n, 100*float64(s.Caps)/float64(n)))
+		warnings = append(warnings, fmt.Sprintf("%d of %d games (%.1f%%) ended at the ply cap and count as draws.", s.Caps, s.N, 100*float64(s.Caps)/float64(s.N)))
 	}
 	if s.Forfeits > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d games were forfeited (an agent crashed, stalled or answered an illegal action).", s.Forfeits))

@@ -90,6 +90,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "%d of %d boards in %s (%s)\n", out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
 	if out.Report != nil {
 		printLayoutReport(stdout, sw, out.Report)
+		if r := out.Report; r.Games > 0 && float64(r.Distinct) < 0.9*float64(r.Games) {
+			fmt.Fprintf(stderr, "warning: only %d of %d games are distinct: repeated games are not independent samples; give -random-opening N\n", r.Distinct, r.Games)
+		}
 		if *compare != "" {
 			if err := compareSweeps(stdout, out.Report, *compare); err != nil {
 				return err

@@ -230,6 +230,24 @@ func (s *State) FormatAction(a engine.Action) string {
 	return SquareName(int(a&63)) + "-" + SquareName(int(a>>6&127))
 }
 
+// AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
+func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
+	if a == Pass {
+		return append(dst, "pass"...)
+	}
+	dst = appendSquare(dst, int(a&63))
+	dst = append(dst, '-')
+	return appendSquare(dst, int(a>>6&127))
+}
+
+func appendSquare(dst []byte, sq int) []byte {
+	switch sq {
+	case campA0, campH0, campA9, campH9:
+		return append(dst, SquareName(sq)...) // constant strings: no allocation
+	}
+	return append(dst, 'a'+byte(sq%8), '1'+byte(sq/8))
+}
+
 // ParseAction reads "from-to" or "pass" and checks that it is legal here.
 func (s *State) ParseAction(text string) (engine.Action, error) {
 	var a engine.Action
