@@ -115,3 +115,21 @@ func TestReplayPly(t *testing.T) {
 		}
 	}
 }
+
+// A moves record that does not reach the recorded end is an error, not a wrong picture.
+func TestReplayChecksTheRecord(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCmd(t, "play", "-game", "katarenga", "-games", "2", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	path := filepath.Join(dir, "games.csv")
+	b, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	cut := strings.LastIndex(lines[1], " ") // drop the last action of game 0
+	lines[1] = lines[1][:cut]
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	_, _, err := runCmd(t, "replay", "-run", dir, "-game", "0")
+	if err == nil || !strings.Contains(err.Error(), "the record says") {
+		t.Errorf("a shortened move list replayed without complaint: %v", err)
+	}
+}

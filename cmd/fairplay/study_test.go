@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -111,8 +112,37 @@ func TestPlayReportGolden(t *testing.T) {
 	s = regexp.MustCompile(`revision [^<]*`).ReplaceAllString(s, "revision REV")
 	s = strings.ReplaceAll(s, dir, "DIR")
 	golden(t, "play-report.html", s)
-	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
-		t.Error(err)
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sj struct {
+		Status string `json:"status"`
+		Config struct {
+			Game string `json:"game"`
+		} `json:"config"`
+		Counts     map[string]int64 `json:"counts"`
+		Statistics []struct {
+			Name   string   `json:"statistic"`
+			Value  *float64 `json:"value"`
+			Low    *float64 `json:"ci_low"`
+			Method string   `json:"method"`
+			N      int64    `json:"n"`
+		} `json:"statistics"`
+	}
+	if err := json.Unmarshal(b, &sj); err != nil {
+		t.Fatal(err)
+	}
+	if sj.Status != "complete" || sj.Config.Game != "baran" || sj.Counts["games"] != 40 || len(sj.Statistics) < 20 {
+		t.Errorf("summary.json: %+v", sj)
+	}
+	for _, st := range sj.Statistics {
+		switch {
+		case st.Name == "games" && (st.Value == nil || *st.Value != 40 || st.Low != nil):
+			t.Errorf("games: %+v (a count has no interval: null)", st)
+		case st.Name == "first_score" && (st.Low == nil || st.Method == "" || st.N != 40):
+			t.Errorf("first_score: %+v", st)
+		}
 	}
 }
 
