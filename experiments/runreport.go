@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -107,10 +108,22 @@ func PlotTitle(m *Match) string {
 	return t + "\nrules: " + m.Cfg.Rules
 }
 
-// writeTunePage writes report.html of a complete tuning run in dir: what was tuned, each
-// weight's start, end and bounds, the trajectory plot, and a link to the SPRT that follows.
-func writeTunePage(dir, title string, cfg TuneConfig, out *TuneOutcome, lo, hi []float64) (string, error) {
-	rep := &results.Report{Kind: "tune", Title: title, Facts: results.ManifestFacts(out.Manifest)}
+// tuneTitle is a tuning run's title for its plot and page.
+func tuneTitle(cfg TuneConfig) string {
+	return fmt.Sprintf("SPSA %s: %s, %d iterations × %d games\nrules: %s", cfg.Game, cfg.Agent, cfg.Iterations, cfg.GamesPerIteration, cfg.Rules)
+}
+
+// WriteTunePage writes report.html of a complete tuning run in dir: what was tuned, each
+// weight's start, end and bounds, the trajectory plot, and the SPRT that follows (its verdict
+// and sprt.txt once dir/sprt holds them, a link either way). The tune command writes it again
+// after the SPRT.
+func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error) {
+	lo, hi := make([]float64, len(cfg.Params)), make([]float64, len(cfg.Params))
+	for i, p := range cfg.Params {
+		w := out.Start[out.Start.Index(p)]
+		lo[i], hi[i] = w.Min, w.Max
+	}
+	rep := &results.Report{Kind: "tune", Title: tuneTitle(cfg), Facts: results.ManifestFacts(out.Manifest)}
 	last := out.Trajectory[len(out.Trajectory)-1]
 	rep.Findings = append(rep.Findings, fmt.Sprintf("SPSA moved %d weights of %s over %d iterations of %d games each; the tuned weights are in tuned.json.",
 		len(cfg.Params), cfg.Agent, out.Iterations, cfg.GamesPerIteration))
@@ -129,8 +142,14 @@ func writeTunePage(dir, title string, cfg TuneConfig, out *TuneOutcome, lo, hi [
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("tuned weights at a bound of their range (widen it or check the heuristic): %v", atBound))
 	}
 	if cfg.SPRT != nil {
-		rep.Findings = append(rep.Findings, "Whether the tuned weights are stronger is decided by the SPRT that follows the tuning.")
 		rep.Links = append(rep.Links, results.Link{Text: "SPRT of the tuned against the starting weights", Href: "sprt/report.html", Note: "written when the test has run"})
+		if b, err := os.ReadFile(filepath.Join(dir, "sprt", "sprt.txt")); err == nil {
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			rep.Findings = append(rep.Findings, "SPRT of the tuned against the starting weights: "+lines[len(lines)-1]+" (details below).")
+			rep.Texts = append(rep.Texts, results.Text{Caption: "sprt/sprt.txt", Body: string(b)})
+		} else {
+			rep.Findings = append(rep.Findings, "Whether the tuned weights are stronger is decided by the SPRT that follows the tuning.")
+		}
 	} else {
 		rep.Warnings = append(rep.Warnings, "no SPRT was run (-no-sprt): nothing here says the tuned weights are stronger")
 	}
