@@ -18,7 +18,7 @@ import (
 
 func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("study", "[-out DIR | -resume DIR] [-workers W] [-progress auto|always|never] [-dry-run] FILE.json",
-		"fairplay study docs/studies/variant-studies.json -out variant-studies   # every run, then variant-studies/index.html",
+		"fairplay study -out variant-studies docs/studies/variant-studies.json   # every run, then variant-studies/index.html",
 		"fairplay study -dry-run docs/studies/variant-studies.json                # list the commands without running them",
 		"fairplay study -resume variant-studies docs/studies/variant-studies.json # finish an interrupted study")
 	out := fs.String("out", "", "the study's directory (default: a new one named after the study)")
@@ -27,13 +27,20 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	progress := fs.String("progress", "auto", "progress display on stderr: auto, always, never")
 	dry := fs.Bool("dry-run", false, "print each run's command line and stop")
 	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
+	var files []string
+	for { // flags may come before and after the file
+		if err := fs.Parse(args); err != nil {
+			return flagErr(err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
 	}
-	if fs.NArg() != 1 {
-		return usagef("study: want one study file, got %d arguments", fs.NArg())
+	if len(files) != 1 {
+		return usagef("study: want one study file, got %d (%s)", len(files), strings.Join(files, " "))
 	}
-	file := fs.Arg(0)
+	file := files[0]
 	st, err := experiments.LoadStudy(file)
 	if err != nil {
 		return usageError{err.Error()}

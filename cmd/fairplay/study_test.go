@@ -177,7 +177,7 @@ func TestDocsStudies(t *testing.T) {
 			continue // weights, not studies
 		}
 		n++
-		out, _, err := runCmd(t, "study", "-dry-run", "-out", "OUT", f)
+		out, _, err := runCmd(t, "study", "-dry-run", f, "-out", "OUT") // flags after the file too
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
