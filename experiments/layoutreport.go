@@ -166,13 +166,14 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	}
 	files = append(files, "choices.csv")
 
-	title := fmt.Sprintf("Katarenga, %s vs %s (rules: %s)", sw.Cfg.A, sw.Cfg.B, orPublished(sw.Cfg.Rules))
-	out, err := results.PlotRates(rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+"\nWhite's win rate by board", "White's win rate", dir, "white_rates")
+	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
+	rulesLine := "\nrules: " + orPublished(sw.Cfg.Rules)
+	out, err := results.PlotRates(rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
 	if err != nil {
 		return nil, nil, err
 	}
 	files = append(files, out...)
-	out, err = results.PlotRates(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+"\nafter Black's best seating", "White's win rate after Black chooses", dir, "after_choice")
+	out, err = results.PlotRates(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": after Black's best seating"+rulesLine, "White's win rate after Black chooses", dir, "after_choice")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -232,7 +233,7 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 			return nil, nil, err
 		}
 		files = append(files, "colour_effects.csv")
-		if out, err = results.PlotColourEffects(rep.Effects, "Where a square's colour helps White: "+title, dir, "colour_effects"); err != nil {
+		if out, err = results.PlotColourEffects(rep.Effects, "Where a square's colour helps White: "+title+rulesLine, dir, "colour_effects"); err != nil {
 			return nil, nil, err
 		}
 		files = append(files, out...)
