@@ -77,6 +77,11 @@ func WriteSPRTPage(dir string, m *Match, out *Outcome, st SPRTStatus, verdict st
 	if err := rep.AddTextFile(dir, "sprt.txt", "sprt.txt"); err != nil {
 		return err
 	}
+	sj := results.NewSummaryJSON(title, out.Summary, out.Manifest)
+	sj.Findings = rep.Findings // the verdict first
+	if _, err := results.WriteSummaryJSON(dir, sj); err != nil {
+		return err
+	}
 	rep.Tables = append(rep.Tables, results.StatsTable("Every statistic (summary.csv)", out.Summary.Stats()))
 	name, err := results.WriteReportHTML(dir, rep)
 	if err != nil {

@@ -137,7 +137,11 @@ func WriteStudyIndex(dir string, st *Study, file string) error {
 		state := map[StudyRunState]string{RunNotStarted: "not started", RunPartial: "unfinished", RunDone: "done"}[RunState(filepath.Join(dir, r.Name))]
 		t.Rows = append(t.Rows, []string{r.Name, "fairplay " + r.Command + " " + strings.Join(r.Args, " "), state})
 		if state == "done" {
-			rep.Links = append(rep.Links, results.Link{Text: r.Name, Href: r.Name + "/report.html", Note: r.Note})
+			note := r.Note
+			if h := headline(filepath.Join(dir, r.Name)); h != "" {
+				note = strings.TrimPrefix(note+": "+h, ": ")
+			}
+			rep.Links = append(rep.Links, results.Link{Text: r.Name, Href: r.Name + "/report.html", Note: note})
 		} else {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("run %s is %s (finish with fairplay study -resume %s %s)", r.Name, state, dir, file))
 		}
@@ -154,4 +158,17 @@ func writeNamedPage(dir, name string, rep *results.Report) (string, error) {
 		return "", err
 	}
 	return name, results.WriteFileAtomic(filepath.Join(dir, name), b.Bytes())
+}
+
+// headline is the first finding of the run in dir from its summary.json ("" without one).
+func headline(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return ""
+	}
+	var sj results.SummaryJSON
+	if json.Unmarshal(b, &sj) != nil || len(sj.Findings) == 0 {
+		return ""
+	}
+	return sj.Findings[0]
 }
