@@ -166,12 +166,13 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	files = append(files, "choices.csv")
 
 	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
-	out, err := results.PlotRates(rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board", "White's win rate", dir, "white_rates")
+	rulesLine := "\nrules: " + orPublished(sw.Cfg.Rules)
+	out, err := results.PlotRates(rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
 	if err != nil {
 		return nil, nil, err
 	}
 	files = append(files, out...)
-	out, err = results.PlotRates(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": after Black's best seating", "White's win rate after Black chooses", dir, "after_choice")
+	out, err = results.PlotRates(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": after Black's best seating"+rulesLine, "White's win rate after Black chooses", dir, "after_choice")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -231,14 +232,18 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 			return nil, nil, err
 		}
 		files = append(files, "colour_effects.csv")
-		if out, err = results.PlotColourEffects(rep.Effects, "Where a square's colour helps White", dir, "colour_effects"); err != nil {
+		if out, err = results.PlotColourEffects(rep.Effects, "Where a square's colour helps White: "+title+rulesLine, dir, "colour_effects"); err != nil {
 			return nil, nil, err
 		}
 		files = append(files, out...)
 	} else {
 		rep.TopEffects = []string{"not fitted: " + err.Error()}
 	}
-	return rep, files, nil
+	page, err := writeLayoutsPage(dir, sw, rep, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rep, append(files, page), nil
 }
 
 // ridge is the penalty on each colour coefficient of the colour-effect regression (a N(0, 1)
@@ -351,14 +356,23 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return math.Abs(all[i].z) > math.Abs(all[j].z) })
-	for _, e := range all[:8] {
+	describe := func(e eff) string {
 		side := "White"
 		if e.z < 0 {
 			side = "Black"
 		}
-		rep.TopEffects = append(rep.TopEffects, fmt.Sprintf("%s on %c%c helps %s (log-odds %+.3f ± %.3f, z = %+.1f)",
+		return fmt.Sprintf("%s on %c%c helps %s (log-odds %+.3f ± %.3f, z = %+.1f)",
 			[]string{"red", "yellow", "green", "blue"}[e.col], 'a'+e.sq%8, '1'+e.sq/8, side,
-			rep.Effects[e.col][e.sq], rep.EffectSE[e.col][e.sq], e.z))
+			rep.Effects[e.col][e.sq], rep.EffectSE[e.col][e.sq], e.z)
+	}
+	// Only effects that hold over the family of all 256 count as findings (Bonferroni, two-sided).
+	for _, e := range all[:8] {
+		if p := math.Erfc(math.Abs(e.z)/math.Sqrt2) * float64(len(all)); p < 0.05 {
+			rep.TopEffects = append(rep.TopEffects, describe(e))
+		}
+	}
+	if len(rep.TopEffects) == 0 {
+		rep.TopEffects = []string{fmt.Sprintf("none distinguishable from zero (Bonferroni over %d effects); the largest: %s", len(all), describe(all[0]))}
 	}
 	return nil
 }

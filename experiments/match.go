@@ -36,6 +36,9 @@ type MatchConfig struct {
 	// drawn tile placement (the published way of setting up), which also keeps deterministic
 	// agents from repeating one game. Layout is then ignored.
 	RandomLayouts bool `json:"random_layouts,omitempty"`
+	// Openings are start positions in the game's notation: pair p starts from Openings[p mod n],
+	// both of its games from the same position (see ParseOpenings).
+	Openings []string `json:"openings,omitempty"`
 }
 
 // DefaultRandomOpening is the CLI's default number of uniformly random opening plies: with it
@@ -60,6 +63,7 @@ type Match struct {
 	game     *games.Game
 	a, b     agents.Agent
 	counters []string
+	openings []engine.State // Cfg.Openings parsed
 }
 
 // NewMatch checks a configuration and prepares its game and agents. Errors name the bad value.
@@ -79,11 +83,11 @@ func NewMatch(cfg MatchConfig, gm *games.Game) (*Match, error) {
 }
 
 // NewMatchWith is NewMatch with agents already built (cfg.A and cfg.B become their specs).
-func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (*Match, error) {
+func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (m *Match, err error) {
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {
 		return nil, fmt.Errorf("games %d: want a positive even number (colour-swapped pairs)", cfg.Games)
 	}
-	m := &Match{Cfg: cfg, game: gm, a: a, b: b}
+	m = &Match{Cfg: cfg, game: gm, a: a, b: b}
 	m.Cfg.A, m.Cfg.B = a.Spec(), b.Spec()
 	m.Cfg.Rules, m.Cfg.Layout = gm.Rules(), gm.Layout()
 	if cfg.RandomLayouts {
@@ -91,6 +95,12 @@ func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (*Match, e
 			return nil, fmt.Errorf("random layouts: %s has no layouts", cfg.Game)
 		}
 		m.Cfg.Layout = "random"
+	}
+	if m.openings, err = ParseOpenings(gm, cfg.Openings); err != nil {
+		return nil, err
+	}
+	if len(cfg.Openings) > 0 && cfg.RandomLayouts {
+		return nil, fmt.Errorf("openings and random layouts: give one (a Katarenga position carries its board)")
 	}
 	st := gm.Start(gm.FirstColours()[0])
 	if s, ok := st.(engine.Stats); ok {
@@ -131,16 +141,20 @@ func (m *Match) Title() string {
 
 // worker holds one goroutine's reusable game states and buffers.
 type worker struct {
-	states map[engine.Player]engine.State
-	buf    []engine.Action
-	cnt    []int64
-	moves  []byte // the game's actions in notation, reused between games
+	states   map[engine.Player]engine.State
+	openings []engine.State // this worker's copies of the match's openings
+	buf      []engine.Action
+	cnt      []int64
+	moves    []byte // the game's actions in notation, reused between games
 }
 
 func (m *Match) newWorker() *worker {
 	w := &worker{states: map[engine.Player]engine.State{}, buf: make([]engine.Action, 0, engine.MaxActions)}
 	for _, c := range m.game.FirstColours() {
 		w.states[c] = m.game.Start(c)
+	}
+	for _, o := range m.openings {
+		w.openings = append(w.openings, o.Clone())
 	}
 	return w
 }
@@ -168,10 +182,17 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 			s, layout = g.Start(firstColour), strconv.Itoa(idx)
 		}
 	}
+	start := ""
+	if n := int64(len(w.openings)); n > 0 {
+		s, start = w.openings[pair%n], m.Cfg.Openings[pair%n]
+		s.Reset()
+		firstColour, layout = s.ToMove(), boardName(s, layout)
+	}
 	s.Reset()
+	startPly := s.Ply()
 	w.moves = w.moves[:0]
 	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: layout,
-		Rules: m.Cfg.Rules, FirstColour: m.game.ColourNames()[firstColour]}
+		Rules: m.Cfg.Rules, FirstColour: m.game.ColourNames()[firstColour], Start: start}
 	// Each agent draws from its own stream of the pair's seed material, the same stream in both
 	// games of the pair (for A ≠ B: the colour swap then removes the colour bias).
 	ra, rb := engine.NewRand(engine.Derive(seed, 1)), engine.NewRand(engine.Derive(seed, 2))
@@ -208,7 +229,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		if s.ToMove() != firstColour {
 			k = 1
 		}
-		if s.Ply() < m.Cfg.RandomOpening {
+		if s.Ply()-startPly < m.Cfg.RandomOpening {
 			w.apply(s, w.buf[opening.IntN(len(w.buf))])
 			continue
 		}

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -17,54 +18,171 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// startProgress shows progress of total work items (unit: "games" or "boards") on w until the returned stop is called: a bar
-// (games done, games/s, ETA) when mode is "always", or "auto" and w is a terminal; a plain line
-// every few seconds when mode is "auto" and w is not a terminal; nothing for "never". Workers
-// only bump done; this one goroutine draws.
-func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64, unit string) (stop func()) {
-	if mode == "never" || w == nil || total <= 0 {
+// progress draws a run's progress: a bar redrawn in place on a terminal, or a plain line every
+// few seconds otherwise. Workers only bump done; one goroutine draws, under mu, which also
+// guards lines other code prints while the bar is up (see printAbove).
+type progress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	bar     bool
+	total   int64 // items planned; with capped, the most there can be (a sequential test's cap)
+	capped  bool
+	unit    string
+	done    *atomic.Int64
+	start   time.Time
+	samples []sample // recent (time, done) pairs for the rate, oldest first
+	drawn   bool     // a bar line is on screen without its newline
+}
+
+type sample struct {
+	t time.Time
+	n int64
+}
+
+// rateWindow is how far back the displayed rate looks: long enough to be steady, short enough
+// to follow a change of speed.
+const rateWindow = 20 * time.Second
+
+// progressHolder lets code that runs inside a session (a sequential test's reports) print
+// lines above the session's progress bar.
+type progressHolder struct {
+	mu sync.Mutex
+	p  *progress
+}
+
+// printAbove runs print (which writes whole lines to the terminal) with the progress bar, if
+// one is up, cleared first and redrawn after, so that neither garbles the other.
+func (h *progressHolder) printAbove(print func()) {
+	if h == nil {
+		print()
+		return
+	}
+	h.mu.Lock()
+	p := h.p
+	h.mu.Unlock()
+	if p == nil || !p.bar {
+		print()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+	print()
+	p.draw(time.Now())
+}
+
+// startProgress shows progress of total work items (unit: "games", "boards", "iterations") on w
+// until the returned stop is called: a bar (items done, rate, ETA) when mode is "always", or
+// "auto" and w is a terminal; a plain line every five seconds when mode is "auto" and w is not
+// a terminal; nothing for "never". A negative total is a cap rather than a goal (a sequential
+// test stops when it decides): the display then shows no ETA. The rate counts only the items
+// of this session (not those of a resumed run's earlier sessions) over the last rateWindow.
+// stop ends the bar's line, so that what is printed next starts on a line of its own.
+func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64, unit string, holder ...*progressHolder) (stop func()) {
+	if mode == "never" || w == nil || total == 0 {
 		return func() {}
 	}
-	bar := mode == "always" || (mode == "auto" && isTerminal(w))
+	p := &progress{w: w, bar: mode == "always" || (mode == "auto" && isTerminal(w)), total: total, unit: unit,
+		done: done, start: time.Now(), capped: total < 0}
+	if p.capped {
+		p.total = -total
+	}
+	for _, h := range holder {
+		h.mu.Lock()
+		h.p = p
+		h.mu.Unlock()
+	}
 	quit, finished := make(chan struct{}), make(chan struct{})
+	every := 5 * time.Second
+	if p.bar {
+		every = 200 * time.Millisecond
+	}
 	go func() {
 		defer close(finished)
-		start := time.Now()
-		if bar {
-			pb := progressbar.NewOptions64(total, progressbar.OptionSetWriter(w),
-				progressbar.OptionSetDescription(unit), progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit),
-				progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
-			t := time.NewTicker(150 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-quit:
-					pb.Set64(done.Load())
-					return
-				case <-t.C:
-					pb.Set64(done.Load())
-				}
-			}
-		}
-		t := time.NewTicker(5 * time.Second)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
 			case <-quit:
-				return
-			case <-t.C:
-				n := done.Load()
-				el := time.Since(start).Seconds()
-				rate := float64(n) / el
-				eta := "-"
-				if rate > 0 {
-					eta = (time.Duration(float64(total-n)/rate) * time.Second).Round(time.Second).String()
+				p.mu.Lock()
+				if p.bar {
+					p.draw(time.Now())
 				}
-				fmt.Fprintf(w, "progress: %d/%d %s (%.1f%%), %.0f %s/s, ETA %s\n", n, total, unit, 100*float64(n)/float64(total), rate, unit, eta)
+				if p.drawn {
+					fmt.Fprintln(p.w)
+					p.drawn = false
+				}
+				p.mu.Unlock()
+				return
+			case now := <-t.C:
+				p.mu.Lock()
+				p.draw(now)
+				p.mu.Unlock()
 			}
 		}
 	}()
-	return func() { close(quit); <-finished }
+	return func() {
+		close(quit)
+		<-finished
+		for _, h := range holder {
+			h.mu.Lock()
+			h.p = nil
+			h.mu.Unlock()
+		}
+	}
+}
+
+// draw shows the state at now: the bar in place, or one plain line. p.mu is held.
+func (p *progress) draw(now time.Time) {
+	n := p.done.Load()
+	p.samples = append(p.samples, sample{now, n})
+	for len(p.samples) > 2 && now.Sub(p.samples[1].t) > rateWindow {
+		p.samples = p.samples[1:]
+	}
+	first := p.samples[0]
+	if now.Sub(p.start) < rateWindow {
+		first = sample{p.start, 0}
+	}
+	rate, eta := "-", "-"
+	if el := now.Sub(first.t).Seconds(); el >= 1 && n > first.n {
+		r := float64(n-first.n) / el
+		rate = humanRate(r)
+		if !p.capped && n < p.total {
+			eta = (time.Duration(float64(p.total-n)/r) * time.Second).Round(time.Second).String()
+		}
+	}
+	var line string
+	if p.capped {
+		line = fmt.Sprintf("%d %s (stops at its decision, at most %d), %s %s/s", n, p.unit, p.total, rate, p.unit)
+	} else {
+		frac := min(float64(n)/float64(p.total), 1)
+		line = fmt.Sprintf("%d/%d %s (%.1f%%), %s %s/s, ETA %s", n, p.total, p.unit, 100*frac, rate, p.unit, eta)
+		if p.bar {
+			const width = 24
+			k := int(frac * width)
+			line = "[" + strings.Repeat("=", k) + strings.Repeat(" ", width-k) + "] " + line
+		}
+	}
+	if p.bar {
+		fmt.Fprint(p.w, "\r\033[K"+line)
+		p.drawn = true
+		return
+	}
+	fmt.Fprintln(p.w, "progress: "+line)
+}
+
+// humanRate prints a rate with three significant digits: 873, 12.4k, 2.61M.
+func humanRate(r float64) string {
+	switch {
+	case r >= 1e6:
+		return fmt.Sprintf("%.3gM", r/1e6)
+	case r >= 1e4:
+		return fmt.Sprintf("%.3gk", r/1e3)
+	case r >= 10:
+		return fmt.Sprintf("%.0f", r)
+	}
+	return fmt.Sprintf("%.2g", r)
 }

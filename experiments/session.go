@@ -65,6 +65,8 @@ type Session struct {
 	Stop func(*results.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
+	// progress, when set, learns the session's progress display (see RunSPRT's reports).
+	progress *progressHolder
 }
 
 // Outcome is what a finished (or interrupted) session produced.
@@ -253,7 +255,11 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 
 	var done atomic.Int64
-	stopProgress := startProgress(s.Progress, s.Stderr, end-start-already, &done, "games")
+	total := end - start - already
+	if s.Stop != nil {
+		total = -total // a cap, not a goal
+	}
+	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
 	_, err = run(runCtx, m, plan, s.Workers, &done, sink, func(r *results.Record) int64 { return r.Game })
 	interrupted := ctx.Err() != nil && !stopped
@@ -282,8 +288,11 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		man.GamesPerSecond = float64(done.Load()) / elapsed
 		man.PliesPerSecond = math.Round(float64(plies) / elapsed) // includes resumed games' plies
 	}
-	outputs, err := WriteReports(s.Dir, sum, m.Title())
+	outputs, err := WriteReports(s.Dir, sum, PlotTitle(m))
 	if err != nil {
+		return nil, err
+	}
+	if outputs, err = writeMatchPages(s.Dir, sum, m.Title(), man, outputs); err != nil {
 		return nil, err
 	}
 	man.Outputs = append([]string{"games.csv"}, outputs...)
@@ -397,11 +406,14 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
-	outputs, err := WriteReports(dir, sum, m.Title())
+	man.Completed, man.Status, man.Ended = sum.N, "complete", time.Now().UTC()
+	outputs, err := WriteReports(dir, sum, PlotTitle(m))
 	if err != nil {
 		return nil, err
 	}
-	man.Completed, man.Status, man.Ended = sum.N, "complete", time.Now().UTC()
+	if outputs, err = writeMatchPages(dir, sum, m.Title(), man, outputs); err != nil {
+		return nil, err
+	}
 	man.Outputs = append([]string{"games.csv"}, outputs...)
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {

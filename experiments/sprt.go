@@ -14,6 +14,8 @@ type SPRTStatus struct {
 	Summary *results.Summary
 	LLR     float64
 	Verdict results.Verdict
+	// Trajectory is the LLR after every pair, in pair order (set by RunSPRT).
+	Trajectory []float64
 }
 
 // NewSPRTStatus evaluates the test on a summary's pairs.
@@ -56,13 +58,16 @@ func RunSPRT(ctx context.Context, m *Match, test results.SPRT, s Session, every 
 	if err := test.Check(); err != nil {
 		return nil, SPRTStatus{}, err
 	}
+	var traj []float64
+	s.progress = &progressHolder{}
 	s.Stop = func(sum *results.Summary) bool {
 		if sum.N%2 != 0 {
 			return false
 		}
 		st := NewSPRTStatus(test, sum)
+		traj = append(traj, st.LLR)
 		if report != nil && every > 0 && sum.Penta.Pairs()%every == 0 && st.Verdict == results.Continue {
-			report(st)
+			s.progress.printAbove(func() { report(st) })
 		}
 		return st.Verdict != results.Continue
 	}
@@ -73,5 +78,7 @@ func RunSPRT(ctx context.Context, m *Match, test results.SPRT, s Session, every 
 	if err != nil {
 		return nil, SPRTStatus{}, err
 	}
-	return out, NewSPRTStatus(test, out.Summary), nil
+	st := NewSPRTStatus(test, out.Summary)
+	st.Trajectory = traj
+	return out, st, nil
 }

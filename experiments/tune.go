@@ -266,12 +266,17 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 			}
 			man.Outputs = append(man.Outputs, x.name)
 		}
-		title := fmt.Sprintf("SPSA %s: %s, %d iterations × %d games", cfg.Game, cfg.Agent, cfg.Iterations, cfg.GamesPerIteration)
+		title := tuneTitle(cfg)
 		files, err := results.PlotTrajectory(s.Dir, "trajectory", title, cfg.Params, t.spsa.Lo, t.spsa.Hi, traj)
 		if err != nil {
 			return nil, err
 		}
 		man.Outputs = append(man.Outputs, files...)
+		page, err := WriteTunePage(s.Dir, cfg, out)
+		if err != nil {
+			return nil, err
+		}
+		man.Outputs = append(man.Outputs, page)
 	}
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(manPath, man); err != nil {

@@ -227,6 +227,12 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
 		return nil, err
 	}
+	man.Status = "complete"
+	page, err := writeVariantsPage(s.Dir, cfg, out, out.Outputs, results.ManifestFacts(man))
+	if err != nil {
+		return nil, err
+	}
+	out.Outputs = append(out.Outputs, page)
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
 	man.PeakRSSBytes = results.PeakRSS()
@@ -279,7 +285,7 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 		}
 	}
 	for _, m := range metrics {
-		files, err := results.PlotVariantMetric(dir, cfg.Game+": "+m+" by variant", m, cfg.Labels, out.Cells)
+		files, err := results.PlotVariantMetric(dir, fmt.Sprintf("%s: %s by variant, self-play at each level\nother rules: %s", cfg.Game, m, orPublished(cfg.Rules)), m, cfg.Labels, out.Cells)
 		if err != nil {
 			return nil, err
 		}

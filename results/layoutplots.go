@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -40,11 +42,12 @@ func PlotRates(rates []float64, bandLow, bandHigh float64, title, xlabel, dir, n
 	} else {
 		mean /= float64(len(rates))
 	}
-	h, err := plotter.NewHist(vals, 40)
+	h, err := alignedHist(vals, 40)
 	if err != nil {
 		return nil, err
 	}
 	h.FillColor = color.RGBA{R: 70, G: 110, B: 170, A: 255}
+	p.Y.Tick.Marker = countTicks{}
 	maxY := 0.0
 	for _, b := range h.Bins {
 		maxY = math.Max(maxY, b.Weight)
@@ -59,7 +62,44 @@ func PlotRates(rates []float64, bandLow, bandHigh float64, title, xlabel, dir, n
 	p.Legend.Add(fmt.Sprintf("mean %.3f", mean), ml)
 	p.Legend.Add(fmt.Sprintf("fairness band %.2f-%.2f", bandLow, bandHigh), band)
 	p.Legend.Top = true
+	p.Y.Min, p.Y.Max = 0, maxY*1.3 // room for the legend above the bars
 	return savePlot(p, dir, name, 6*vg.Inch, 4*vg.Inch)
+}
+
+// alignedHist bins values that are multiples of a common step (rates k/n of boards with n
+// games each) into bins of a whole number of steps centred on the multiples, so that no bin
+// catches one value more than its neighbours (a comb); other values get target equal bins.
+func alignedHist(vals plotter.Values, target int) (*plotter.Histogram, error) {
+	sorted := append([]float64(nil), vals...)
+	sort.Float64s(sorted)
+	step := math.Inf(1)
+	for i := 1; i < len(sorted); i++ {
+		if d := sorted[i] - sorted[i-1]; d > 1e-9 {
+			step = math.Min(step, d)
+		}
+	}
+	lo, hi := sorted[0], sorted[len(sorted)-1]
+	aligned := !math.IsInf(step, 1)
+	for _, v := range sorted {
+		if k := (v - lo) / step; aligned && math.Abs(k-math.Round(k)) > 1e-6 {
+			aligned = false
+		}
+	}
+	if !aligned {
+		return plotter.NewHist(vals, target)
+	}
+	width := step * math.Max(1, math.Ceil((hi-lo)/step/float64(target)))
+	start := lo - step/2
+	h := &plotter.Histogram{Width: width, LineStyle: plotter.DefaultLineStyle}
+	for _, v := range sorted {
+		b := int((v - start) / width)
+		for len(h.Bins) <= b {
+			m := start + float64(len(h.Bins))*width
+			h.Bins = append(h.Bins, plotter.HistogramBin{Min: m, Max: m + width})
+		}
+		h.Bins[b].Weight++
+	}
+	return h, nil
 }
 
 // boardPlotter draws a colour grid (rank 8 on top) as 8×8 unit squares.
@@ -74,13 +114,45 @@ func (b boardPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		x1, y1 := tx(float64(file+1)), ty(float64(rank+1))
 		c.FillPolygon(col, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
 	}
+	// Thin lines between squares, thick ones around the four 4×4 tiles and the board.
+	thin := draw.LineStyle{Color: color.RGBA{R: 255, G: 255, B: 255, A: 160}, Width: vg.Points(0.4)}
+	thick := draw.LineStyle{Color: color.Black, Width: vg.Points(1.6)}
+	for k := 0; k <= 8; k++ {
+		st := thin
+		if k%4 == 0 {
+			st = thick
+		}
+		x, y := tx(float64(k)), ty(float64(k))
+		c.StrokeLine2(st, x, ty(0), x, ty(8))
+		c.StrokeLine2(st, tx(0), y, tx(8), y)
+	}
+}
+
+// wrapCaption breaks a caption longer than width at its last '/' or ' ' before width, so that
+// long layout names (random colour grids) do not run into their neighbours.
+func wrapCaption(s string, width int) string {
+	var out []string
+	for len(s) > width {
+		cut := strings.LastIndexAny(s[:width], "/ ")
+		if cut <= 0 {
+			cut = width - 1
+		}
+		out = append(out, s[:cut+1])
+		s = s[cut+1:]
+	}
+	return strings.TrimSpace(strings.Join(append(out, s), "\n"))
 }
 
 // saveTiles renders plots in rows×cols tiles as name.png and name.svg.
-func saveTiles(plots [][]*plot.Plot, dir, name string, w, h vg.Length) ([]string, error) {
+func saveTiles(plots [][]*plot.Plot, dir, name, title string, w, h vg.Length) ([]string, error) {
 	rows, cols := len(plots), len(plots[0])
-	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 3, PadY: vg.Millimeter * 3,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	titleStyle := plot.New().Title.TextStyle
+	padTop := vg.Millimeter * 2
+	if title != "" {
+		padTop += titleStyle.Height(title) + vg.Millimeter*3
+	}
+	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 3, PadY: vg.Millimeter * 6,
+		PadTop: padTop, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 	var files []string
 	for _, ext := range []string{".png", ".svg"} {
 		var canvas vg.CanvasSizer
@@ -95,6 +167,11 @@ func saveTiles(plots [][]*plot.Plot, dir, name string, w, h vg.Length) ([]string
 			writeTo = func(f *os.File) error { _, err := svg.WriteTo(f); return err }
 		}
 		dc := draw.New(canvas)
+		if title != "" {
+			ts := titleStyle
+			ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
+			dc.FillText(ts, vg.Point{X: w / 2, Y: h - vg.Millimeter*2}, title)
+		}
 		canvases := plot.Align(plots, t, dc)
 		for r := range plots {
 			for c := range plots[r] {
@@ -118,16 +195,13 @@ func PlotBoards(grids, captions []string, title, dir, name string) ([]string, er
 		p := plot.New()
 		if i < len(grids) {
 			p.Add(boardPlotter{grids[i]})
-			p.Title.Text = captions[i]
+			p.Title.Text = wrapCaption(captions[i], 36)
 		}
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 8, 0, 8
 		p.HideAxes()
-		if i == 0 {
-			p.Title.Text = title + "\n" + p.Title.Text
-		}
 		plots[i/3][i%3] = p
 	}
-	return saveTiles(plots, dir, name, 9*vg.Inch, 6.6*vg.Inch)
+	return saveTiles(plots, dir, name, title, 9*vg.Inch, 7.2*vg.Inch)
 }
 
 // effectGrid adapts 64 values (square index file+8·rank) to plotter.GridXYZ.
@@ -148,25 +222,32 @@ func PlotColourEffects(effects [4][64]float64, title, dir, name string) ([]strin
 		}
 	}
 	names := []string{"red squares", "yellow squares", "green squares", "blue squares"}
-	plots := [][]*plot.Plot{make([]*plot.Plot, 2), make([]*plot.Plot, 2)}
+	plots := [][]*plot.Plot{make([]*plot.Plot, 3), make([]*plot.Plot, 3)}
+	pal := moreland.SmoothBlueRed()
+	pal.SetMin(-maxAbs)
+	pal.SetMax(maxAbs)
+	bar := plot.New()
+	bar.Add(&plotter.ColorBar{ColorMap: pal, Vertical: true})
+	bar.HideX()
+	bar.Y.Label.Text = "log-odds effect on White winning"
+	bar.Title.Text = "colour scale\n(red helps White,\nblue helps Black)"
+	plots[0][2] = bar
+	key := plot.New()
+	key.HideAxes()
+	key.Title.Text = "Effects are relative to\nthe mean of the four colours\non each square; their z values\nare in colour_effects.csv"
+	plots[1][2] = key
 	for k := 0; k < 4; k++ {
 		p := plot.New()
-		pal := moreland.SmoothBlueRed()
-		pal.SetMin(-maxAbs)
-		pal.SetMax(maxAbs)
 		hm := plotter.NewHeatMap(effectGrid(effects[k]), pal.Palette(64))
 		hm.Min, hm.Max = -maxAbs, maxAbs
 		p.Add(hm)
 		p.Title.Text = names[k]
-		if k == 0 {
-			p.Title.Text = fmt.Sprintf("%s\n(log-odds for White, colour scale ±%.3f; red helps White)\n%s", title, maxAbs, names[k])
-		}
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 8, 0, 8
 		p.X.Tick.Marker = fileTicks{}
 		p.Y.Tick.Marker = rankTicks{}
 		plots[k/2][k%2] = p
 	}
-	return saveTiles(plots, dir, name, 8*vg.Inch, 8.4*vg.Inch)
+	return saveTiles(plots, dir, name, fmt.Sprintf("%s\n(log-odds for White, colour scale ±%.3f)", title, maxAbs), 11*vg.Inch, 8*vg.Inch)
 }
 
 type fileTicks struct{}

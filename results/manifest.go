@@ -1,15 +1,20 @@
 package results
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -75,15 +80,75 @@ func HashConfig(cfg any) (json.RawMessage, string, error) {
 func NewManifest(args []string) *Manifest {
 	m := &Manifest{Tool: "fairplay", ToolVersion: ToolVersion, GoVersion: runtime.Version(), Unit: "games",
 		VCSRevision: "unknown", Command: strings.Join(args, " "), GOMAXPROCS: runtime.GOMAXPROCS(0)}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				m.VCSRevision = s.Value
-			}
-		}
-	}
+	m.VCSRevision = revisionOnce()
 	m.Host, _ = os.Hostname()
 	return m
+}
+
+// Revision, when set at link time (go build -ldflags "-X
+// github.com/fairplay-lab/fairplay/results.Revision=$(git rev-parse HEAD)"), is the source
+// revision recorded in manifests.
+var Revision string
+
+// revisionOnce is vcsRevision, looked up once per process (a study makes many manifests).
+var revisionOnce = sync.OnceValue(vcsRevision)
+
+// vcsRevision finds the source revision of the running binary: the link-time Revision, else
+// the revision Go stamped into the build (go build and go install in a checkout, "-dirty" when
+// the tree had changes), else, for go run and builds with -buildvcs=false, the HEAD of the git
+// checkout of this module that holds the working directory; "unknown" when nothing works.
+func vcsRevision() string {
+	if Revision != "" {
+		return Revision
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, dirty := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if rev != "" {
+			if dirty {
+				rev += "-dirty"
+			}
+			return rev
+		}
+	}
+	if rev := gitRevision(); rev != "" {
+		return rev
+	}
+	return "unknown"
+}
+
+// gitRevision is `git rev-parse HEAD` (with "-dirty" for uncommitted changes to tracked files)
+// when the working directory is inside a git checkout of this module, else "".
+func gitRevision() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	top, err := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return ""
+	}
+	mod, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(top)), "go.mod"))
+	if err != nil || !strings.HasPrefix(string(mod), "module github.com/fairplay-lab/fairplay\n") {
+		return "" // another project's checkout: its HEAD says nothing about this binary
+	}
+	head, err := exec.CommandContext(ctx, "git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	rev := strings.TrimSpace(string(head))
+	if err := exec.CommandContext(ctx, "git", "diff", "--quiet", "HEAD").Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
+			rev += "-dirty"
+		}
+	}
+	return rev
 }
 
 // PeakRSS returns the process's peak resident set size in bytes (Linux VmHWM), or the Go

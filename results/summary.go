@@ -30,6 +30,7 @@ type Summary struct {
 	counterSum, counterSq      []float64
 	totals                     []sideTotal
 	Lengths                    []int64 // Lengths[k]: games of k plies
+	CapPlies                   int     // the length of games ended by the ply cap (0: none was)
 	Penta                      Penta
 	pending                    *Record // first game of a pair whose partner has not come yet
 	clusters                   clustered
@@ -103,6 +104,7 @@ func (s *Summary) Add(r *Record) {
 	}
 	if r.Reason == engine.Cap {
 		s.Caps++
+		s.CapPlies = r.Plies
 	}
 	if r.Reason == engine.Forfeit {
 		s.Forfeits++

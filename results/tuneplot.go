@@ -19,8 +19,7 @@ func PlotTrajectory(dir, name, title string, names []string, lo, hi []float64, v
 	p.X.Label.Text = "SPSA iteration"
 	p.Y.Label.Text = "weight within its bounds (0 = min, 1 = max)"
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Legend.Top = true // on the right, beyond the last iteration: clear of the lines
 	for i, n := range names {
 		pts := make(plotter.XYs, len(values))
 		for k, row := range values {
@@ -36,5 +35,22 @@ func PlotTrajectory(dir, name, title string, names []string, lo, hi []float64, v
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("%s [%g, %g]", n, lo[i], hi[i]), l)
 	}
-	return savePlot(p, dir, name, 7*vg.Inch, 4.5*vg.Inch)
+	last := float64(max(len(values)-1, 1))
+	p.X.Min, p.X.Max = 0, last*1.55
+	p.X.Tick.Marker = iterTicks{last}
+	return savePlot(p, dir, name, 8*vg.Inch, 4.5*vg.Inch)
+}
+
+// iterTicks marks whole iterations up to the last one only (the axis runs on under the legend).
+type iterTicks struct{ last float64 }
+
+// Ticks returns countTicks' ticks up to the last iteration.
+func (t iterTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, tk := range (countTicks{}).Ticks(min, t.last) {
+		if tk.Value <= t.last {
+			out = append(out, tk)
+		}
+	}
+	return out
 }

@@ -75,6 +75,10 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var table strings.Builder
 	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | distinct | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
 	fmt.Fprintf(&table, "|---|---|---|---:|---:|---|---|---:|---|---:|---|\n")
+	rep := &results.Report{Kind: "ladder", Title: fmt.Sprintf("%s strength ladder, %d games per step\nrules: %s", gf.game, *n+*n%2, gm.Rules()),
+		Facts: []results.Fact{{Name: "command", Value: strings.Join(append([]string{"fairplay", "ladder"}, args...), " ")}, {Name: "seed", Value: fmt.Sprint(rf.seed)}}}
+	var labels []string
+	var elos []results.Interval
 	for k, m := range matches {
 		sub := filepath.Join(dir, fmt.Sprintf("step-%d", k+1))
 		if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -101,11 +105,26 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if los > 0.99 {
 			holds = "yes"
 		}
+		labels, elos = append(labels, fmt.Sprintf("%d: %s > %s", k+1, pairs[k][0], pairs[k][1])), append(elos, e)
+		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d: %s over %s by %s Elo (95%%, %d pairs), LOS %.4f: the step %s.",
+			k+1, pairs[k][0], pairs[k][1], results.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99)"}[holds]))
+		rep.Links = append(rep.Links, results.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
 		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s | %.4f | %s |\n",
 			k+1, pairs[k][0], pairs[k][1], s.N, distinct, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
 			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, results.FormatElo(e), los, holds)
 	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {
+		return err
+	}
+	files, err := results.PlotIntervals(dir, "ladder", rep.Title, "Elo of the stronger over the weaker (95% interval)", labels, elos, 0)
+	if err != nil {
+		return err
+	}
+	if err := rep.AddPlots(dir, files); err != nil {
+		return err
+	}
+	rep.Texts = append(rep.Texts, results.Text{Caption: "ladder.md", Body: table.String()})
+	if _, err := results.WriteReportHTML(dir, rep); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s ladder (%s), seed %d, results in %s\n\n%s", gf.game, gm.Rules(), rf.seed, dir, table.String())

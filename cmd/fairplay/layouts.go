@@ -15,11 +15,15 @@ import (
 )
 
 func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|FILE] [-games-per-layout N] [-adaptive] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]",
-		"fairplay layouts -layouts distinct -games-per-layout 200 -out sweep",
-		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 40",
-		"fairplay layouts -layouts all -adaptive -games-per-layout 2000 -batch 100",
-		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned")
+	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N]] [-band LOW,HIGH] [-random-opening N] [-rules k=v,...] [-compare DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -report DIR [-compare DIR]",
+		"fairplay layouts -layouts distinct -games-per-layout 200 -out sweep            # every board up to mirror images, ~2 min",
+		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 40 -out ab2",
+		"fairplay layouts -layouts all -adaptive -games-per-layout 2000 -batch 100 -band 0.47,0.53",
+		"fairplay layouts -layouts random:200 -games-per-layout 400 -out grids            # random colour grids, not tile placements",
+		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned -random-opening 0",
+		"fairplay layouts -layouts distinct -shard 0/4 -out part0                         # then: fairplay merge -out sweep part0 part1 part2 part3",
+		"fairplay layouts -report ab2 -compare sweep                                       # rewrite ab2's reports; rank correlation with sweep",
+		"fairplay layouts -resume sweep                                                    # finish an interrupted sweep")
 	a := fs.String("a", "random", "agent A (with B different, each layout's games are colour-swapped pairs)")
 	b := fs.String("b", "random", "agent B")
 	set := fs.String("layouts", "distinct", "all (98,304 placements), distinct (one per mirror class), sample:K (placements), random:K (random colour grids), or a file with one layout per line")
@@ -111,14 +115,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 func printLayoutReport(w io.Writer, sw *experiments.Sweep, r *experiments.LayoutReport) {
-	fmt.Fprintf(w, "\n%d boards, %d games (%d distinct); White's win rate: pooled %.4f [%.4f, %.4f] (%s), mean over boards %.4f, sd %.4f\n",
-		r.Boards, r.Games, r.Distinct, r.Pooled.Value, r.Pooled.Low, r.Pooled.High, r.Pooled.Method, r.MeanRate, r.SDRate)
-	fmt.Fprintf(w, "fairness band %.2f-%.2f: %d boards inside (95%% interval), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05\n",
-		sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH)
-	fmt.Fprintf(w, "%d choices for Black: mean |White rate - 0.5| %.4f as dealt, %.4f after Black's best seating (chosen on half the games, measured on the other half; %.4f in-sample; Black turns the board in %d)\n",
-		r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.InSample, r.BlackPicksRotated)
-	fmt.Fprintf(w, "fairest (ranked on half the games, rates from the other half): %s\nmost unbalanced (likewise): %s\n", strings.Join(r.Fairest, "; "), strings.Join(r.Unbalanced, "; "))
-	fmt.Fprintf(w, "strongest colour effects:\n  %s\n", strings.Join(r.TopEffects, "\n  "))
+	fmt.Fprintf(w, "\n%s\n", strings.Join(experiments.LayoutFindings(sw, r), "\n"))
 }
 
 // reportLayouts re-derives a complete sweep's reports from its boards.csv.

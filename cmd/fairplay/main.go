@@ -50,6 +50,8 @@ func init() {
 		"tune":     {"SPSA tuning of an agent's heuristic weights, then an SPRT of tuned vs start", runTune},
 		"sprt":     {"sequential test (pentanomial GSPRT) of agent A against agent B", runSPRT},
 		"plan":     {"how many games? sample size, power and detectable effect of a rate, variant or Elo test", runPlan},
+		"replay":   {"replay one game of a run from its recorded moves, position by position", runReplay},
+		"study":    {"run a study file's named list of runs into one directory with an index page", runStudy},
 	}
 }
 

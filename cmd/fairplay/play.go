@@ -198,10 +198,12 @@ func tilesFor(text string) (*katarenga.TileSet, error) {
 }
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never]",
+	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L | -openings FILE | -pos P] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never]",
 		"fairplay play                                   # first-player balance of Katarenga layout 0, random agents, 200000 games",
 		"fairplay play -game baran -rules capture=strict -games 100000 -out baran-strict",
 		"fairplay play -game katarenga -layout 1234 -a random -b random -games 20000 -shard 0/4 -out part0",
+		"fairplay play -game baran -openings openings.txt -games 2000   # pair p starts from line p mod n of the file",
+		"fairplay play -game baran -pos '6k/7/7/2w4/2W4/7/K6 r - 0' -games 100",
 		"fairplay play -resume baran-strict               # finish an interrupted run")
 	var gf gameFlags
 	gf.register(fs, false)
@@ -210,6 +212,8 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
 	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (default 0 with -random-layouts)")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
+	openings := fs.String("openings", "", "file of start positions, one per line in the game's notation: pair p starts from line p mod n (both games of the pair)")
+	pos := fs.String("pos", "", "one start position in the game's notation for every game")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -244,6 +248,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		cfg.Tiles = tiles
+		if cfg.Openings, err = playOpenings(cfg, *openings, *pos); err != nil {
+			return err
+		}
 	}
 	m, err := matchFor(cfg)
 	if err != nil {
@@ -270,6 +277,45 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errInterrupted
 	}
 	return nil
+}
+
+// playOpenings reads the start positions of -openings FILE or -pos P (nil for neither),
+// checking every one under the match's game and rules; errors are usage errors naming the line.
+func playOpenings(cfg experiments.MatchConfig, file, pos string) ([]string, error) {
+	if file == "" && pos == "" {
+		return nil, nil
+	}
+	if file != "" && pos != "" {
+		return nil, usagef("give -openings or -pos, not both")
+	}
+	if cfg.Layout != "" || cfg.RandomLayouts {
+		return nil, usagef("-openings and -pos take the board from the positions; drop -layout and -random-layouts")
+	}
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return nil, usagef("-tiles: %v", err)
+	}
+	gm, err := games.New(cfg.Game, cfg.Rules, "", ts)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	if pos != "" {
+		list, err := experiments.ReadOpenings(gm, strings.NewReader(pos))
+		if err != nil {
+			return nil, usagef("-pos %q: %v", pos, strings.TrimPrefix(err.Error(), "line 1: "))
+		}
+		return list, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, usagef("-openings: %v", err)
+	}
+	defer f.Close()
+	list, err := experiments.ReadOpenings(gm, f)
+	if err != nil {
+		return nil, usagef("-openings %s: %v", file, err)
+	}
+	return list, nil
 }
 
 // autoOpening sets the random opening to its automatic default when -random-opening was not

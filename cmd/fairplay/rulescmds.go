@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
-	"github.com/fairplay-lab/fairplay/engine/baran"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
@@ -180,12 +179,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	switch s := st.(type) {
-	case *baran.State:
-		fmt.Fprint(stdout, baran.Draw(s))
-	case *katarenga.State:
-		fmt.Fprint(stdout, katarenga.Draw(s))
-	}
+	fmt.Fprint(stdout, drawState(st))
 	if stt := st.Status(); stt.Over {
 		fmt.Fprintf(stdout, "game over: %s\n", describeStatus(stt, st))
 	}

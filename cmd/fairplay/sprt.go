@@ -127,6 +127,9 @@ func sequentialTest(ctx context.Context, m *experiments.Match, test results.SPRT
 	if err := results.WriteFileAtomic(filepath.Join(sess.Dir, "sprt.txt"), []byte(header+final)); err != nil {
 		return testResult{}, err
 	}
+	if err := experiments.WriteSPRTPage(sess.Dir, m, out, st, verdict); err != nil {
+		return testResult{}, err
+	}
 	return testResult{st, complete}, nil
 }
 

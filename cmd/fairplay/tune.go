@@ -123,7 +123,11 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if cfg.SPRT == nil {
 		return nil
 	}
-	return tunedSPRT(ctx, cfg, gm, *cfg.SPRT, 2*cfg.SPRTMaxPairs, dir, rf, stdout, stderr)
+	if err := tunedSPRT(ctx, cfg, gm, *cfg.SPRT, 2*cfg.SPRTMaxPairs, dir, rf, stdout, stderr); err != nil {
+		return err
+	}
+	_, err = experiments.WriteTunePage(dir, cfg, out) // now with the SPRT's verdict
+	return err
 }
 
 // tunedSPRT tests the tuned weights against the starting ones in dir/sprt, out of sample: on

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/baran"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("replay", "-run DIR -game I [-ply K]",
+		"fairplay replay -run fairplay-play-baran-20261122-122043 -game 7          # every position of game 7",
+		"fairplay replay -run part0 -game 12 -ply 30                             # the position after 30 plies (a shard directory)",
+		"fairplay replay -run sweep/cells/1-2 -game 0 -ply 0                     # the start position")
+	dir := fs.String("run", "", "a run directory with games.csv (a whole run, a merged run or one shard)")
+	game := fs.Int64("game", -1, "the game's index (the game column of games.csv)")
+	ply := fs.Int("ply", -1, "show only the position after this many plies (default: every position)")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usagef("-run: missing (want a run directory with games.csv)")
+	}
+	if *game < 0 {
+		return usagef("-game %d: want a game index 0 or more", *game)
+	}
+	rec, tiles, err := findGame(*dir, *game)
+	if err != nil {
+		return err
+	}
+	if *ply > rec.Plies {
+		return usagef("-ply %d: game %d has %d plies", *ply, *game, rec.Plies)
+	}
+	st, err := startOf(rec, tiles)
+	if err != nil {
+		return fmt.Errorf("%s game %d: %w", *dir, *game, err)
+	}
+	show := func(k int, action string) {
+		if *ply >= 0 && k != *ply {
+			return
+		}
+		if k == 0 {
+			fmt.Fprintf(stdout, "ply 0: start (%s moves first)\n", rec.FirstColour)
+		} else {
+			fmt.Fprintf(stdout, "ply %d: %s\n", k, action)
+		}
+		fmt.Fprint(stdout, drawState(st))
+		fmt.Fprintln(stdout)
+	}
+	show(0, "")
+	words := strings.Fields(rec.Moves)
+	for k := 1; len(words) > 0; k++ {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		a, text, rest, err := nextAction(st, words)
+		if err != nil {
+			return fmt.Errorf("%s game %d: move %d: %w", *dir, *game, k, err)
+		}
+		st.Apply(a)
+		words = rest
+		show(k, text)
+	}
+	if err := checkReplay(st, rec); err != nil {
+		return fmt.Errorf("%s game %d: %w", *dir, *game, err)
+	}
+	fmt.Fprintf(stdout, "result: %s %s %d\n", rec.Winner, rec.Reason, rec.Plies)
+	return nil
+}
+
+// nextAction reads the next action from the words of a moves record: one word, or two when the
+// action's notation holds a space (see engine.ApplyMoves).
+func nextAction(st engine.State, words []string) (engine.Action, string, []string, error) {
+	a, err := st.ParseAction(words[0])
+	if err == nil {
+		return a, words[0], words[1:], nil
+	}
+	if len(words) > 1 {
+		if a2, err2 := st.ParseAction(words[0] + " " + words[1]); err2 == nil {
+			return a2, words[0] + " " + words[1], words[2:], nil
+		}
+	}
+	return a, "", nil, err
+}
+
+// checkReplay compares the replayed end with the record: same length, and the same end unless
+// an agent forfeited (which the rules cannot see).
+func checkReplay(st engine.State, rec *results.Record) error {
+	if st.Ply() != rec.Plies {
+		return fmt.Errorf("the moves replay to %d plies, the record says %d", st.Ply(), rec.Plies)
+	}
+	if rec.Reason == engine.Forfeit {
+		return nil
+	}
+	s := st.Status()
+	if !s.Over || s.Reason != rec.Reason {
+		return fmt.Errorf("the moves replay to a position that is not the recorded end (%s by %s): %s", rec.Winner, rec.Reason, strings.TrimSpace(st.String()))
+	}
+	return nil
+}
+
+// findGame reads game i from dir/games.csv, and the tile set text from the run's manifest.
+func findGame(dir string, i int64) (*results.Record, string, error) {
+	f, err := os.Open(filepath.Join(dir, "games.csv"))
+	if err != nil {
+		return nil, "", usagef("-run %s: %v", dir, err)
+	}
+	defer f.Close()
+	cr, err := results.NewCSVReader(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", dir, err)
+	}
+	var first, last int64 = -1, -1
+	for {
+		r, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, "", fmt.Errorf("%s: %w", dir, err)
+		}
+		if first < 0 {
+			first = r.Game
+		}
+		last = r.Game
+		if r.Game == i {
+			if r.Moves == "" && r.Plies > 0 {
+				return nil, "", fmt.Errorf("%s game %d: games.csv has no moves column (written before moves were recorded); replay needs it", dir, i)
+			}
+			return r, manifestTiles(dir), nil
+		}
+	}
+	if first < 0 {
+		return nil, "", usagef("-game %d: %s/games.csv holds no games", i, dir)
+	}
+	return nil, "", usagef("-game %d: %s/games.csv holds games %d to %d", i, dir, first, last)
+}
+
+// manifestTiles returns the Katarenga tile set text of the run in dir ("" for the published set).
+func manifestTiles(dir string) string {
+	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return ""
+	}
+	var cfg struct {
+		Tiles string `json:"tiles"`
+	}
+	json.Unmarshal(man.Config, &cfg)
+	return cfg.Tiles
+}
+
+// startOf builds a record's start position: its start_position, or the standard start of its
+// game, rules and layout with its first colour to move.
+func startOf(rec *results.Record, tilesText string) (engine.State, error) {
+	ts, err := tilesFor(tilesText)
+	if err != nil {
+		return nil, err
+	}
+	layout := rec.Layout
+	if rec.GameName == "katarenga" && (layout == "" || rec.Start != "") {
+		layout = "0" // a position carries its own colours
+	}
+	gm, err := games.New(rec.GameName, rec.Rules, layout, ts)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Start != "" {
+		return gm.ParsePosition(rec.Start)
+	}
+	names := gm.ColourNames()
+	first := slices.Index(names[:], rec.FirstColour)
+	if first < 0 {
+		return nil, fmt.Errorf("first colour %q: want %s", rec.FirstColour, strings.Join(names[:], " or "))
+	}
+	return gm.Start(engine.Player(first)), nil
+}
+
+// drawState is the show renderer: a text board of the position.
+func drawState(st engine.State) string {
+	switch s := st.(type) {
+	case *baran.State:
+		return baran.Draw(s)
+	case *katarenga.State:
+		return katarenga.Draw(s)
+	}
+	return st.String() + "\n"
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("study", "[-out DIR | -resume DIR] [-workers W] [-progress auto|always|never] [-dry-run] FILE.json",
+		"fairplay study -out variant-studies docs/studies/variant-studies.json   # every run, then variant-studies/index.html",
+		"fairplay study -dry-run docs/studies/variant-studies.json                # list the commands without running them",
+		"fairplay study -resume variant-studies docs/studies/variant-studies.json # finish an interrupted study")
+	out := fs.String("out", "", "the study's directory (default: a new one named after the study)")
+	resume := fs.String("resume", "", "finish the study in this directory: done runs are kept, unfinished ones resumed")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers for every run (results do not depend on it)")
+	progress := fs.String("progress", "auto", "progress display on stderr: auto, always, never")
+	dry := fs.Bool("dry-run", false, "print each run's command line and stop")
+	fs.SetOutput(stderr)
+	var files []string
+	for { // flags may come before and after the file
+		if err := fs.Parse(args); err != nil {
+			return flagErr(err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files, args = append(files, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return usagef("study: want one study file, got %d (%s)", len(files), strings.Join(files, " "))
+	}
+	file := files[0]
+	st, err := experiments.LoadStudy(file)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *workers < 1 || *workers > 4096 {
+		return usagef("-workers %d: want 1..4096", *workers)
+	}
+	if *out != "" && *resume != "" {
+		return usagef("give -out or -resume, not both")
+	}
+	dir := *resume
+	if *dry {
+		for _, r := range st.Runs {
+			d := orDefault(dir, *out, "DIR")
+			fmt.Fprintf(stdout, "fairplay %s %s -out %s\n", r.Command, strings.ReplaceAll(strings.Join(r.Args, " "), "{study}", d), filepath.Join(d, r.Name))
+		}
+		return nil
+	}
+	if dir == "" {
+		if dir, err = outDir(*out, "study-"+st.Name); err != nil {
+			return err
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		if err := results.WriteFileAtomic(filepath.Join(dir, "study.json"), data); err != nil {
+			return err
+		}
+	} else if _, err := os.Stat(dir); err != nil {
+		return usagef("-resume %s: %v", dir, err)
+	}
+	fmt.Fprintf(stderr, "fairplay study: %s, %d runs -> %s\n", st.Name, len(st.Runs), dir)
+	t0, finished := time.Now(), 0
+	for i, r := range st.Runs {
+		sub := filepath.Join(dir, r.Name)
+		state := experiments.RunState(sub)
+		if state == experiments.RunDone {
+			fmt.Fprintf(stderr, "study %s: run %d/%d %s is done\n", st.Name, i+1, len(st.Runs), r.Name)
+			continue
+		}
+		fmt.Fprintf(stderr, "study %s: run %d/%d %s: fairplay %s %s (study elapsed %s, ETA %s)\n", st.Name, i+1, len(st.Runs), r.Name,
+			r.Command, strings.Join(r.Args, " "), time.Since(t0).Round(time.Second), experiments.StudyETA(finished, time.Since(t0), len(st.Runs)-i))
+		runArgs := []string{r.Command}
+		for _, a := range r.Args {
+			runArgs = append(runArgs, strings.ReplaceAll(a, "{study}", dir))
+		}
+		runArgs = append(runArgs, "-out", sub)
+		if state == experiments.RunPartial {
+			runArgs = []string{r.Command, "-resume", sub}
+		}
+		runArgs = append(runArgs, "-workers", fmt.Sprint(*workers), "-progress", *progress)
+		err := run(ctx, runArgs, stdout, stderr)
+		if ierr := experiments.WriteStudyIndex(dir, st, file); ierr != nil && err == nil {
+			err = ierr
+		}
+		switch {
+		case errors.Is(err, errInterrupted):
+			fmt.Fprintf(stderr, "interrupted: finish with: fairplay study -resume %s %s\n", dir, file)
+			return err
+		case errors.Is(err, flag.ErrHelp):
+			return usagef("study %s: run %s: -h is not a run", st.Name, r.Name)
+		case err != nil:
+			var ue usageError
+			if errors.As(err, &ue) {
+				return usagef("study %s: run %s: %v", st.Name, r.Name, err)
+			}
+			return fmt.Errorf("study %s: run %s: %w", st.Name, r.Name, err)
+		}
+		finished++
+	}
+	if err := experiments.WriteStudyIndex(dir, st, file); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "study %s: %d runs in %s; index: %s\n", st.Name, len(st.Runs), dir, filepath.Join(dir, "index.html"))
+	return nil
+}
+
+// orDefault returns the first non-empty string.
+func orDefault(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

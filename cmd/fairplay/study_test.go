@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// reportPages lists every report.html and index.html under dir.
+func reportPages(t *testing.T, dir string) []string {
+	t.Helper()
+	var pages []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && (d.Name() == "report.html" || d.Name() == "index.html") {
+			pages = append(pages, p)
+		}
+		return err
+	})
+	return pages
+}
+
+// TestStudyEndToEnd runs a study with one run of every kind and checks every page it wrote:
+// valid, self-contained HTML with the plots of its kind; rendered in headless Chromium when
+// one is installed (every plot decodes, no console message).
+func TestStudyEndToEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "study")
+	study := filepath.Join("testdata", "study-small.json")
+	out, stderr, err := runCmd(t, "study", "-out", dir, "-workers", "2", "-progress", "never", study)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(out, "study small: 7 runs in") || !strings.Contains(stderr, "run 7/7 tune") || !strings.Contains(out, "Spearman") {
+		t.Errorf("output:\n%s\nstderr:\n%s", out, stderr)
+	}
+	wantPlots := map[string]int{"index.html": 0, "play/report.html": 3, "sprt/report.html": 4, "ladder/report.html": 1,
+		"variants/report.html": 11, "layouts/report.html": 4, "layouts-compared/report.html": 4, "tune/report.html": 1, "tune/sprt/report.html": 4}
+	pages := reportPages(t, dir)
+	bin := results.FindBrowser()
+	if testing.Short() {
+		bin = "" // rendering every page takes a few seconds
+	}
+	seen := map[string]bool{}
+	for _, p := range pages {
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		page, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := results.CheckReportHTML(bytes.NewReader(page))
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		if want, ok := wantPlots[rel]; ok {
+			seen[rel] = true
+			if n != want {
+				t.Errorf("%s: %d plots, want %d", rel, n, want)
+			}
+		}
+		if bin == "" || !seen[rel] {
+			continue
+		}
+		found, decoded, console, err := results.CheckReportInBrowser(bin, page, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found != n || decoded != n || len(console) > 0 {
+			t.Errorf("%s in %s: %d plots found, %d shown, want %d; console: %q", rel, bin, found, decoded, n, console)
+		}
+	}
+	for rel := range wantPlots {
+		if !seen[rel] {
+			t.Errorf("no %s", rel)
+		}
+	}
+	if bin == "" {
+		t.Log("no headless Chromium on PATH: pages not rendered (Debian: apt-get install chromium-headless-shell)")
+	}
+	index, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	for _, r := range []string{"play", "sprt", "ladder", "variants", "layouts", "layouts-compared", "tune"} {
+		if !strings.Contains(string(index), `href="`+r+`/report.html"`) {
+			t.Errorf("index.html has no link to %s/report.html", r)
+		}
+	}
+	// A second go at a finished study plays nothing.
+	_, stderr, err = runCmd(t, "study", "-resume", dir, "-progress", "never", study)
+	if err != nil || strings.Count(stderr, " is done") != 7 {
+		t.Errorf("resume of a finished study: %v\n%s", err, stderr)
+	}
+}
+
+// TestPlayReportGolden pins the words of a play report: findings, warnings, the statistics
+// table and what was run (plots and the revision masked).
+func TestPlayReportGolden(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCmd(t, "play", "-game", "baran", "-games", "40", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := regexp.MustCompile(`data:image/svg[^"]*`).ReplaceAllString(string(page), "PLOT")
+	s = regexp.MustCompile(`revision [^<]*`).ReplaceAllString(s, "revision REV")
+	s = strings.ReplaceAll(s, dir, "DIR")
+	golden(t, "play-report.html", s)
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sj struct {
+		Status string `json:"status"`
+		Config struct {
+			Game string `json:"game"`
+		} `json:"config"`
+		Counts     map[string]int64 `json:"counts"`
+		Statistics []struct {
+			Name   string   `json:"statistic"`
+			Value  *float64 `json:"value"`
+			Low    *float64 `json:"ci_low"`
+			Method string   `json:"method"`
+			N      int64    `json:"n"`
+		} `json:"statistics"`
+	}
+	if err := json.Unmarshal(b, &sj); err != nil {
+		t.Fatal(err)
+	}
+	if sj.Status != "complete" || sj.Config.Game != "baran" || sj.Counts["games"] != 40 || len(sj.Statistics) < 20 {
+		t.Errorf("summary.json: %+v", sj)
+	}
+	for _, st := range sj.Statistics {
+		switch {
+		case st.Name == "games" && (st.Value == nil || *st.Value != 40 || st.Low != nil):
+			t.Errorf("games: %+v (a count has no interval: null)", st)
+		case st.Name == "first_score" && (st.Low == nil || st.Method == "" || st.N != 40):
+			t.Errorf("first_score: %+v", st)
+		}
+	}
+}
+
+func TestStudyBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ body, want string }{
+		{`{"name": "x", "runs": []}`, "no runs"},
+		{`{"name": "x", "runs": [{"name": "a", "command": "perft", "args": []}]}`, `command "perft"`},
+		{`{"name": "x", "runs": [{"name": "a", "command": "play", "args": ["-out", "y"]}]}`, "-out: the study chooses"},
+		{`{"name": "x", "runs": [{"name": "a", "command": "play"}, {"name": "a", "command": "play"}]}`, "used twice"},
+		{`{"name": "x", "runs": [{"name": "../a", "command": "play"}]}`, `run 1 ("../a")`},
+		{`{"name": "x", "rusn": []}`, `unknown field "rusn"`},
+		{`{"name": "x", "runs": [{"name": "a", "command": "play", "args": ["-games", "-3"]}]}`, "run a: -games -3"},
+	} {
+		path := filepath.Join(dir, "s.json")
+		os.WriteFile(path, []byte(c.body), 0o644)
+		_, _, err := runCmd(t, "study", "-out", filepath.Join(dir, "out"), "-progress", "never", path)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a usage error with %q", c.body, err, c.want)
+		}
+		os.RemoveAll(filepath.Join(dir, "out"))
+	}
+}
+
+// The published study files parse, and -dry-run lists their commands with {study} filled in.
+func TestDocsStudies(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "studies", "*.json"))
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "-tuned.json") {
+			continue // weights, not studies
+		}
+		n++
+		out, _, err := runCmd(t, "study", "-dry-run", f, "-out", "OUT") // flags after the file too
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if strings.Contains(out, "{study}") || !strings.Contains(out, "-out OUT/") {
+			t.Errorf("%s: dry run:\n%s", f, out)
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d study files in docs/studies, want the 4 published ones", n)
+	}
+}
