@@ -83,6 +83,9 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
 		}
+		if err := agents.Check(a, cfg.Game); err != nil {
+			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+		}
 		cfg.Ladder[i] = a.Spec()
 	}
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {
@@ -162,6 +165,11 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := LockDir(s.Dir) // each cell's directory has its own lock
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	man, err := newManifest(s, cfg, cfg.Seed, "cells", int64(len(specs)))
 	if err != nil {
 		return nil, err
