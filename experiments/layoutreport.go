@@ -135,7 +135,7 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 			rep.BlackPicksRotated++
 		}
 		inSample := math.Min(bd.WhiteRate().Value, br.WhiteRate().Value) // chosen and measured on all games
-		if !math.IsNaN(a.Value) && !math.IsNaN(b.Value) { // boards too short for a held-out half are not counted
+		if !math.IsNaN(a.Value) && !math.IsNaN(b.Value) {                // boards too short for a held-out half are not counted
 			values = append(values, v.Value)
 			rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
 			rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
