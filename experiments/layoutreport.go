@@ -135,10 +135,12 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 			rep.BlackPicksRotated++
 		}
 		inSample := math.Min(bd.WhiteRate().Value, br.WhiteRate().Value) // chosen and measured on all games
-		values = append(values, v.Value)
-		rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
-		rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
-		rep.InSample += math.Abs(inSample - 0.5)
+		if !math.IsNaN(a.Value) && !math.IsNaN(b.Value) {                // boards too short for a held-out half are not counted
+			values = append(values, v.Value)
+			rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
+			rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
+			rep.InSample += math.Abs(inSample - 0.5)
+		}
 		na, nb := float64(bd.N-bd.NSelect), float64(br.N-br.NSelect)
 		d := b.Value - a.Value
 		se := math.Sqrt(a.Value*(1-a.Value)/na + b.Value*(1-b.Value)/nb)
@@ -271,7 +273,7 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 	if len(rows) < 200 {
 		return fmt.Errorf("%d boards with decisive games; the colour-effect fit needs at least 200", len(rows))
 	}
-	// The design is built row by row from the boards (params columns × every board would take
+	// The design is built row by row from the boards (257 columns × every board would take
 	// hundreds of megabytes for a full sweep).
 	succ := make([]float64, len(rows))
 	trials := make([]float64, len(rows))
@@ -307,8 +309,8 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 		row.Cols, row.Vals = row.Cols[:0], row.Vals[:0]
 		design(k, &row)
 		eta := 0.0
-		for i, j := range row.Cols {
-			eta += row.Vals[i] * fit.Beta[j]
+		for j, c := range row.Cols {
+			eta += row.Vals[j] * fit.Beta[c]
 		}
 		p := 1 / (1 + math.Exp(-eta))
 		if v := trials[k] * p * (1 - p); v > 0 {

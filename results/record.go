@@ -15,7 +15,7 @@ import (
 type Record struct {
 	Game        int64  // game index within the run
 	Pair        int64  // colour-swapped pair: games 2p and 2p+1
-	Seed        uint64 // the game's seed: the pair's for A ≠ B (both games share it), its own in self-play
+	Seed        uint64 // the pair's seed (both games of a pair share their seed material)
 	GameName    string
 	Layout      string // Katarenga layout name, "" for Baran
 	Rules       string
@@ -60,7 +60,8 @@ var baseColumns = []string{"game", "pair", "seed", "game_name", "layout", "rules
 // back with Forfeit "").
 const forfeitColumn = "forfeit_reason"
 
-// tailColumns follow the counter columns (long text last keeps the file readable).
+// tailColumns follow the counter columns (long text last keeps the file readable; files
+// written before they existed lack them and read back with Start and Moves "").
 var tailColumns = []string{"start_position", "moves"}
 
 // Header returns the games.csv header for a game's counter names.
@@ -103,8 +104,7 @@ func (c *CSVWriter) Flush() error {
 	return c.w.Error()
 }
 
-// CSVReader reads games.csv rows back into records (for resume and merge). Files written
-// before the start_position and moves columns existed read back with both fields empty.
+// CSVReader reads games.csv rows back into records (for resume and merge).
 type CSVReader struct {
 	r        *csv.Reader
 	Counters []string
@@ -140,7 +140,7 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 			cr.moves, end = i, min(end, i)
 		}
 	}
-	if (cr.start >= 0) != (cr.moves >= 0) || (cr.start >= 0 && max(cr.start, cr.moves) != len(h)-1) {
+	if (cr.start >= 0) != (cr.moves >= 0) || (cr.start >= 0 && (cr.start != len(h)-2 || cr.moves != len(h)-1)) {
 		return nil, fmt.Errorf("games.csv header %q: start_position and moves must be the last two columns", strings.Join(h, ","))
 	}
 	cr.Counters = append([]string(nil), h[cr.first:end]...)
