@@ -1,0 +1,340 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// TournamentKind marks a tournament's configuration (and so its manifest) for merge.
+const TournamentKind = "tournament"
+
+// TournamentConfig is everything that decides a tournament. Every pairing is a match with the
+// tournament's seed, so all pairings share their random layouts or openings pair by pair.
+type TournamentConfig struct {
+	Kind          string   `json:"kind"` // TournamentKind
+	Game          string   `json:"game"`
+	Rules         string   `json:"rules"`
+	Layout        string   `json:"layout"`
+	Tiles         string   `json:"tiles"`
+	Agents        []string `json:"agents"` // canonical specs; the first is the anchor (Elo 0)
+	Labels        []string `json:"labels"` // the agents as the user wrote them (table and plot labels)
+	Gauntlet      bool     `json:"gauntlet"`
+	Games         int64    `json:"games"` // per pairing, even
+	Seed          uint64   `json:"seed"`
+	RandomOpening int      `json:"random_opening"`
+	RandomLayouts bool     `json:"random_layouts"` // Katarenga: each pair on a random tile placement
+	Prior         float64  `json:"prior"`          // virtual draws per pairing in the rating fit
+	Bootstrap     int      `json:"bootstrap"`      // resamples for the rating intervals
+}
+
+// NewTournamentConfig checks a tournament's agents, sizes and rating options, canonicalises the
+// agent specs and checks each agent for the game (agents.Check) before any game is played.
+func NewTournamentConfig(cfg TournamentConfig) (TournamentConfig, error) {
+	cfg.Kind = TournamentKind
+	if len(cfg.Agents) < 2 {
+		return cfg, fmt.Errorf("-agents: %d agent(s); want at least two, separated by ';'", len(cfg.Agents))
+	}
+	cfg.Labels = append([]string(nil), cfg.Agents...)
+	seen := map[string]int{}
+	for i, spec := range cfg.Agents {
+		a, err := agents.Parse(spec)
+		if err != nil {
+			return cfg, fmt.Errorf("-agents, agent %d: %v", i+1, err)
+		}
+		if err := agents.Check(a, cfg.Game); err != nil {
+			return cfg, fmt.Errorf("-agents, agent %d (%s): %v", i+1, spec, err)
+		}
+		cfg.Agents[i] = a.Spec()
+		if j, ok := seen[a.Spec()]; ok {
+			return cfg, fmt.Errorf("-agents: agent %d (%s) is agent %d (%s) again", i+1, spec, j+1, cfg.Labels[j])
+		}
+		seen[a.Spec()] = i
+	}
+	if cfg.Games <= 0 || cfg.Games%2 != 0 {
+		return cfg, fmt.Errorf("-games %d: want a positive even number per pairing (colour-swapped pairs)", cfg.Games)
+	}
+	if cfg.RandomLayouts && cfg.Game != "katarenga" {
+		return cfg, fmt.Errorf("random layouts are for Katarenga")
+	}
+	if cfg.RandomOpening < 0 {
+		return cfg, fmt.Errorf("-random-opening %d: want 0 or more plies", cfg.RandomOpening)
+	}
+	if cfg.Prior < 0 || math.IsNaN(cfg.Prior) || math.IsInf(cfg.Prior, 0) {
+		return cfg, fmt.Errorf("-prior %v: want 0 or more virtual draws", cfg.Prior)
+	}
+	if cfg.Bootstrap < 0 || cfg.Bootstrap > 1000000 {
+		return cfg, fmt.Errorf("-bootstrap %d: want 0..1000000 resamples", cfg.Bootstrap)
+	}
+	return cfg, nil
+}
+
+// Pairings lists the pairings (agent indices, A first): every pair i < j in order, or with
+// Gauntlet the first agent against each of the others.
+func (cfg TournamentConfig) Pairings() [][2]int {
+	var out [][2]int
+	for i := range cfg.Agents {
+		for j := i + 1; j < len(cfg.Agents); j++ {
+			if cfg.Gauntlet && i > 0 {
+				break
+			}
+			out = append(out, [2]int{i, j})
+		}
+	}
+	return out
+}
+
+// pairingDir is the match directory of pairing p under a tournament's directory.
+func pairingDir(dir string, p [2]int) string {
+	return filepath.Join(dir, "pairings", fmt.Sprintf("%d-%d", p[0]+1, p[1]+1))
+}
+
+// pairingMatch builds the match of pairing p.
+func (cfg TournamentConfig) pairingMatch(p [2]int, tiles *katarenga.TileSet) (*Match, error) {
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, tiles)
+	if err != nil {
+		return nil, err
+	}
+	return NewMatch(MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+		A: cfg.Agents[p[0]], B: cfg.Agents[p[1]], Games: cfg.Games, Seed: cfg.Seed,
+		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
+}
+
+// TournamentOutcome is a finished (or interrupted) tournament.
+type TournamentOutcome struct {
+	Summaries   []*results.Summary // per pairing, in Pairings order (those played so far)
+	Table       *results.RatingTable
+	Report      string // report.md
+	Outputs     []string
+	Interrupted bool
+}
+
+// RunTournament plays every pairing (this session's shard of each) into
+// s.Dir/pairings/<i>-<j> (each an ordinary match directory, agent numbers from 1) and then fits
+// the ratings and writes ratings.csv, pairings.csv, ratings.png/.svg, report.md and the
+// tournament's manifest. With s.Resume, finished pairings are re-read and unfinished ones
+// resumed. A shard's ratings use only its own games; `fairplay merge` joins the shards.
+func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.TileSet, s Session) (*TournamentOutcome, error) {
+	pairings := cfg.Pairings()
+	man, err := newManifest(s, cfg, cfg.Seed, "pairings", int64(len(pairings)))
+	if err != nil {
+		return nil, err
+	}
+	man.Shard, man.Shards = s.Shard.Index, s.Shard.Count
+	man.Reproducible = true
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	manPath := filepath.Join(s.Dir, "manifest.json")
+	if err := results.WriteManifest(manPath, man); err != nil {
+		return nil, err
+	}
+	out := &TournamentOutcome{}
+	for k, p := range pairings {
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
+		m, err := cfg.pairingMatch(p, tiles)
+		if err != nil {
+			return nil, err
+		}
+		man.Reproducible = man.Reproducible && m.Reproducible()
+		sub := pairingDir(s.Dir, p)
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return nil, err
+		}
+		if s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "pairing %d/%d: %s vs %s (%d games)\n", k+1, len(pairings), cfg.Labels[p[0]], cfg.Labels[p[1]], cfg.Games)
+		}
+		ps := s
+		ps.Dir = sub
+		o, err := RunMatch(ctx, m, ps)
+		if err != nil && ctx.Err() != nil {
+			// Interrupted before the pairing's first game finished: its (empty) games.csv is
+			// written, but its plots of zero games fail. Resume replays the pairing.
+			out.Interrupted = true
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if o.Interrupted {
+			out.Interrupted = true
+			break
+		}
+		out.Summaries = append(out.Summaries, o.Summary)
+		man.Completed++
+	}
+	if out.Interrupted {
+		man.Ended = time.Now().UTC()
+		return out, results.WriteManifest(manPath, man)
+	}
+	if err := writeTournamentReports(s.Dir, cfg, out); err != nil {
+		return nil, err
+	}
+	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
+	man.Seconds = man.Ended.Sub(man.Started).Seconds()
+	man.PeakRSSBytes = results.PeakRSS()
+	return out, results.WriteManifest(manPath, man)
+}
+
+// MergeTournament merges the shard directories of a tournament (given in shard order) into
+// dir: every pairing's games.csv files are merged as `fairplay merge` merges a match, then the
+// ratings are fitted on the whole tournament.
+func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs []string, dir string, args []string) (*TournamentOutcome, error) {
+	pairings := cfg.Pairings()
+	man, err := newManifest(Session{Args: args}, cfg, cfg.Seed, "pairings", int64(len(pairings)))
+	if err != nil {
+		return nil, err
+	}
+	man.Reproducible = true
+	out := &TournamentOutcome{}
+	for _, p := range pairings {
+		m, err := cfg.pairingMatch(p, tiles)
+		if err != nil {
+			return nil, err
+		}
+		man.Reproducible = man.Reproducible && m.Reproducible()
+		var files []string
+		for _, d := range shardDirs {
+			files = append(files, filepath.Join(pairingDir(d, p), "games.csv"))
+		}
+		sub := pairingDir(dir, p)
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return nil, err
+		}
+		o, err := MergeRuns(m, files, sub, args)
+		if err != nil {
+			return nil, fmt.Errorf("pairing %s vs %s: %w", cfg.Labels[p[0]], cfg.Labels[p[1]], err)
+		}
+		out.Summaries = append(out.Summaries, o.Summary)
+		man.Completed++
+	}
+	if err := writeTournamentReports(dir, cfg, out); err != nil {
+		return nil, err
+	}
+	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
+	man.PeakRSSBytes = results.PeakRSS()
+	return out, results.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+}
+
+// TournamentResults turns the pairings' summaries into the rating fit's input and the
+// outcome counts (A wins, draws, B wins) per pairing.
+func (cfg TournamentConfig) TournamentResults(sums []*results.Summary) ([]results.PairingResult, [][3]int64) {
+	var res []results.PairingResult
+	var outcomes [][3]int64
+	for k, p := range cfg.Pairings()[:len(sums)] {
+		s := sums[k]
+		res = append(res, results.PairingResult{A: p[0], B: p[1], Penta: s.Penta})
+		outcomes = append(outcomes, [3]int64{s.AWins, s.N - s.AWins - s.BWins, s.BWins})
+	}
+	return res, outcomes
+}
+
+// writeTournamentReports fits the ratings and writes ratings.csv, pairings.csv, the plot and
+// report.md into dir.
+func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOutcome) error {
+	res, outcomes := cfg.TournamentResults(out.Summaries)
+	tab, err := results.Ratings(cfg.Labels, res, results.RatingOptions{Prior: cfg.Prior, Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
+	if err != nil {
+		return err
+	}
+	out.Table = tab
+	var b bytesBuffer
+	if err := results.WriteRatingsCSV(&b, tab, nil); err != nil {
+		return err
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "ratings.csv"), b.b); err != nil {
+		return err
+	}
+	b = bytesBuffer{}
+	if err := results.WritePairingsCSV(&b, cfg.Labels, res, outcomes, tab); err != nil {
+		return err
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "pairings.csv"), b.b); err != nil {
+		return err
+	}
+	plots, err := results.PlotRatings(tab, cfg.Game+" ratings ("+fmt.Sprint(cfg.Games)+" games per pairing)", dir)
+	if err != nil {
+		return err
+	}
+	out.Report = tournamentReport(cfg, res, outcomes, tab)
+	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(out.Report)); err != nil {
+		return err
+	}
+	out.Outputs = append([]string{"ratings.csv", "pairings.csv", "report.md"}, plots...)
+	return nil
+}
+
+// tournamentReport is report.md: the set-up, the method, the rating table and the pairings.
+func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcomes [][3]int64, tab *results.RatingTable) string {
+	var b strings.Builder
+	kind := "round robin"
+	if cfg.Gauntlet {
+		kind = "gauntlet (the first agent against each other)"
+	}
+	fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
+		cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, orPublished(cfg.Rules))
+	if cfg.RandomLayouts {
+		b.WriteString(", a random tile placement per pair")
+	} else if cfg.Layout != "" {
+		fmt.Fprintf(&b, ", layout %s", cfg.Layout)
+	}
+	if cfg.RandomOpening > 0 {
+		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
+	}
+	b.WriteString(".\n\nRatings: joint maximum likelihood, Bradley–Terry on the logistic Elo scale with a draw as half a win (Ordo's model), anchored at ")
+	fmt.Fprintf(&b, "`%s` = 0", cfg.Labels[0])
+	if cfg.Prior > 0 {
+		fmt.Fprintf(&b, ", with %g virtual draw(s) added to every pairing", cfg.Prior)
+	}
+	if cfg.Bootstrap > 0 {
+		fmt.Fprintf(&b, "; 95%% intervals: bootstrap percentiles over %d resamples of the colour-swapped pairs within each pairing (seed %d)", cfg.Bootstrap, cfg.Seed)
+		if tab.Failed > 0 {
+			fmt.Fprintf(&b, ", %d resamples without finite ratings left out", tab.Failed)
+		}
+	}
+	b.WriteString(".\n\n| rank | agent | Elo | 95% interval | games | score |\n|---:|---|---:|---|---:|---:|\n")
+	for k, i := range tab.Order() {
+		r := tab.Ratings[i]
+		fmt.Fprintf(&b, "| %d | `%s` | %+.0f | %s | %d | %.3f |\n", k+1, r.Agent, r.Elo, ratingInterval(r), r.Games, r.Score)
+	}
+	b.WriteString("\n| A | B | games | A wins / draws / B wins | A score | model score | Elo A−B (pairing alone) |\n|---|---|---:|---|---:|---:|---|\n")
+	for k, p := range res {
+		e := p.Penta.Elo()
+		s, _ := p.Penta.ScoreVar()
+		fmt.Fprintf(&b, "| `%s` | `%s` | %d | %d / %d / %d | %.3f | %.3f | %s [%s, %s] |\n", cfg.Labels[p.A], cfg.Labels[p.B],
+			2*p.Penta.Pairs(), outcomes[k][0], outcomes[k][1], outcomes[k][2], s,
+			results.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), signedElo(e.Value), signedElo(e.Low), signedElo(e.High))
+	}
+	return b.String()
+}
+
+func ratingInterval(r results.Rating) string {
+	if math.IsNaN(r.Low) {
+		return ""
+	}
+	return fmt.Sprintf("[%+.0f, %+.0f]", r.Low, r.High)
+}
+
+func signedElo(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "?"
+	case x > 1e6:
+		return "+inf"
+	case x < -1e6:
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", x)
+}

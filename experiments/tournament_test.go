@@ -1,0 +1,135 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func tournamentCfg(t *testing.T, game string, gauntlet bool) TournamentConfig {
+	t.Helper()
+	cfg, err := NewTournamentConfig(TournamentConfig{Game: game, Agents: []string{"random", "greedy", "alphabeta:depth=1"},
+		Gauntlet: gauntlet, Games: 12, Seed: 5, RandomLayouts: game == "katarenga", RandomOpening: map[string]int{"baran": 2}[game],
+		Prior: 1, Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func runT(t *testing.T, ctx context.Context, cfg TournamentConfig, s Session) *TournamentOutcome {
+	t.Helper()
+	out, err := RunTournament(ctx, cfg, nil, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// cancelOn cancels a context when a line containing key is written (the runner's stderr).
+type cancelOn struct {
+	key    string
+	cancel func()
+}
+
+func (c cancelOn) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(c.key)) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// A tournament is deterministic: one worker or two, shards merged, or an interrupted run
+// resumed all give the same games in every pairing and the same ratings.csv.
+func TestTournamentDeterministicShardableResumable(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		cfg := tournamentCfg(t, game, false)
+		if got := len(cfg.Pairings()); got != 3 {
+			t.Fatalf("%d pairings, want 3", got)
+		}
+		base := t.TempDir()
+		dir1, dir2 := filepath.Join(base, "w1"), filepath.Join(base, "w2")
+		out := runT(t, context.Background(), cfg, Session{Dir: dir1, Workers: 1, Progress: "never", Shard: Shard{0, 1}})
+		runT(t, context.Background(), cfg, Session{Dir: dir2, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
+		if out.Interrupted || len(out.Summaries) != 3 || out.Table == nil {
+			t.Fatalf("%s: outcome %+v", game, out)
+		}
+		ratings := readFile(t, filepath.Join(dir1, "ratings.csv"))
+		if !bytes.Equal(ratings, readFile(t, filepath.Join(dir2, "ratings.csv"))) {
+			t.Errorf("%s: ratings differ between 1 and 2 workers", game)
+		}
+		if !strings.HasPrefix(string(ratings), "agent,elo,ci_low,ci_high,games,score\n") || strings.Count(string(ratings), "\n") != 4 {
+			t.Errorf("%s: ratings.csv:\n%s", game, ratings)
+		}
+		for _, f := range []string{"pairings.csv", "report.md", "ratings.png", "ratings.svg", "manifest.json", "pairings/1-3/games.csv"} {
+			if _, err := os.Stat(filepath.Join(dir1, f)); err != nil {
+				t.Errorf("%s: %v", game, err)
+			}
+		}
+		// Shards, then merge.
+		var shards []string
+		for i := 0; i < 2; i++ {
+			d := filepath.Join(base, "shard", string(rune('0'+i)))
+			runT(t, context.Background(), cfg, Session{Dir: d, Workers: 1, Progress: "never", Shard: Shard{i, 2}})
+			shards = append(shards, d)
+		}
+		merged := filepath.Join(base, "merged")
+		if _, err := MergeTournament(cfg, nil, shards, merged, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Interrupt when the second pairing starts, then resume.
+		resumed := filepath.Join(base, "resumed")
+		ctx, cancel := context.WithCancel(context.Background())
+		o := runT(t, ctx, cfg, Session{Dir: resumed, Workers: 1, Progress: "never", Shard: Shard{0, 1}, Stderr: cancelOn{"pairing 2/3", cancel}})
+		cancel()
+		if !o.Interrupted || len(o.Summaries) != 1 {
+			t.Fatalf("%s: interrupted run: %+v", game, o)
+		}
+		runT(t, context.Background(), cfg, Session{Dir: resumed, Resume: true, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
+		for _, d := range []string{merged, resumed} {
+			if !bytes.Equal(ratings, readFile(t, filepath.Join(d, "ratings.csv"))) {
+				t.Errorf("%s: %s ratings differ from the whole run's", game, filepath.Base(d))
+			}
+			for _, p := range cfg.Pairings() {
+				f := filepath.Join(pairingDir("", p), "games.csv")
+				if !bytes.Equal(readFile(t, filepath.Join(dir1, f)), readFile(t, filepath.Join(d, f))) {
+					t.Errorf("%s: %s %s differs from the whole run's", game, filepath.Base(d), f)
+				}
+			}
+		}
+	}
+}
+
+func TestTournamentGauntletAndConfigErrors(t *testing.T) {
+	cfg := tournamentCfg(t, "katarenga", true)
+	if p := cfg.Pairings(); len(p) != 2 || p[0] != [2]int{0, 1} || p[1] != [2]int{0, 2} {
+		t.Errorf("gauntlet pairings %v", p)
+	}
+	for _, tc := range []struct {
+		cfg  TournamentConfig
+		want string
+	}{
+		{TournamentConfig{Game: "baran", Agents: []string{"random"}, Games: 2}, "at least two"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "nosuch"}, Games: 2}, "agent 2"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy", "greedy:weights="}, Games: 2}, "is agent 2"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 3}, "-games 3"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Prior: -1}, "-prior"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, RandomLayouts: true}, "Katarenga"},
+	} {
+		if _, err := NewTournamentConfig(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}
