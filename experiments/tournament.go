@@ -304,7 +304,11 @@ func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcome
 			fmt.Fprintf(&b, ", %d resamples without finite ratings left out", tab.Failed)
 		}
 	}
-	b.WriteString(".\n\n| rank | agent | Elo | 95% interval | games | score |\n|---:|---|---:|---|---:|---:|\n")
+	b.WriteString(".\n")
+	if k := perfectScores(res); k > 0 {
+		fmt.Fprintf(&b, "\n%d pairing(s) ended with a perfect score: their rating gap is set by the prior (a lower bound), and the bootstrap, which cannot vary a perfect score, understates its uncertainty.\n", k)
+	}
+	b.WriteString("\n| rank | agent | Elo | 95% interval | games | score |\n|---:|---|---:|---|---:|---:|\n")
 	for k, i := range tab.Order() {
 		r := tab.Ratings[i]
 		fmt.Fprintf(&b, "| %d | `%s` | %+.0f | %s | %d | %.3f |\n", k+1, r.Agent, r.Elo, ratingInterval(r), r.Games, r.Score)
@@ -318,6 +322,17 @@ func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcome
 			results.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), signedElo(e.Value), signedElo(e.Low), signedElo(e.High))
 	}
 	return b.String()
+}
+
+// perfectScores counts the pairings one side won (or lost) entirely.
+func perfectScores(res []results.PairingResult) int {
+	k := 0
+	for _, p := range res {
+		if n := p.Penta.Pairs(); n > 0 && (p.Penta[0] == n || p.Penta[4] == n) {
+			k++
+		}
+	}
+	return k
 }
 
 func ratingInterval(r results.Rating) string {
