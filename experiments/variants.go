@@ -182,7 +182,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			return nil, err
 		}
 		m, err := NewMatch(MatchConfig{Game: cfg.Game, Rules: c.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
-			A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: cfg.Seed,
+			A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: RulesSeed(cfg.Seed, gm.Rules()+"|"+cfg.Ladder[c.Level]),
 			RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
 		if err != nil {
 			return nil, err

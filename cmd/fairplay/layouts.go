@@ -26,7 +26,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
-	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
+	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
 	var rf runFlags

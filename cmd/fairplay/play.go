@@ -201,7 +201,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	a := fs.String("a", "random", "agent A (run 'fairplay agents' for the list)")
 	b := fs.String("b", "random", "agent B")
 	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
-	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random, the same in both games of a pair")
+	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
 	var rf runFlags
 	rf.register(fs)
