@@ -3,6 +3,8 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 	"github.com/fairplay-lab/fairplay/results"
@@ -18,23 +21,26 @@ import (
 // TournamentKind marks a tournament's configuration (and so its manifest) for merge.
 const TournamentKind = "tournament"
 
-// TournamentConfig is everything that decides a tournament. Every pairing is a match with the
-// tournament's seed, so all pairings share their random layouts or openings pair by pair.
+// TournamentConfig is everything that decides a tournament. Every pairing is a match with its
+// own seed derived from the tournament's (see pairingSeed).
 type TournamentConfig struct {
-	Kind          string   `json:"kind"` // TournamentKind
-	Game          string   `json:"game"`
-	Rules         string   `json:"rules"`
-	Layout        string   `json:"layout"`
-	Tiles         string   `json:"tiles"`
-	Agents        []string `json:"agents"` // canonical specs; the first is the anchor (Elo 0)
-	Labels        []string `json:"labels"` // the agents as the user wrote them (table and plot labels)
-	Gauntlet      bool     `json:"gauntlet"`
-	Games         int64    `json:"games"` // per pairing, even
-	Seed          uint64   `json:"seed"`
-	RandomOpening int      `json:"random_opening"`
-	RandomLayouts bool     `json:"random_layouts"` // Katarenga: each pair on a random tile placement
-	Prior         float64  `json:"prior"`          // virtual draws per pairing in the rating fit
-	Bootstrap     int      `json:"bootstrap"`      // resamples for the rating intervals
+	Kind     string   `json:"kind"` // TournamentKind
+	Game     string   `json:"game"`
+	Rules    string   `json:"rules"`
+	Layout   string   `json:"layout"`
+	Tiles    string   `json:"tiles"`
+	Agents   []string `json:"agents"` // canonical specs; the first is the anchor (Elo 0)
+	Labels   []string `json:"labels"` // the agents as the user wrote them (table and plot labels)
+	Gauntlet bool     `json:"gauntlet"`
+	// Band, when positive, pairs each agent only with the next Band agents of the list (agents
+	// listed by expected strength: a ladder with overlaps, no games between far-apart agents).
+	Band          int     `json:"band,omitempty"`
+	Games         int64   `json:"games"` // per pairing, even
+	Seed          uint64  `json:"seed"`
+	RandomOpening int     `json:"random_opening"`
+	RandomLayouts bool    `json:"random_layouts"` // Katarenga: each pair on a random tile placement
+	Prior         float64 `json:"prior"`          // virtual draws per pairing in the rating fit
+	Bootstrap     int     `json:"bootstrap"`      // resamples for the rating intervals
 }
 
 // NewTournamentConfig checks a tournament's agents, sizes and rating options, canonicalises the
@@ -60,6 +66,9 @@ func NewTournamentConfig(cfg TournamentConfig) (TournamentConfig, error) {
 		}
 		seen[a.Spec()] = i
 	}
+	if cfg.Band < 0 || (cfg.Band > 0 && cfg.Gauntlet) {
+		return cfg, fmt.Errorf("-band %d: want 0 (every pairing) or a positive count, and not with -gauntlet", cfg.Band)
+	}
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {
 		return cfg, fmt.Errorf("-games %d: want a positive even number per pairing (colour-swapped pairs)", cfg.Games)
 	}
@@ -78,13 +87,13 @@ func NewTournamentConfig(cfg TournamentConfig) (TournamentConfig, error) {
 	return cfg, nil
 }
 
-// Pairings lists the pairings (agent indices, A first): every pair i < j in order, or with
-// Gauntlet the first agent against each of the others.
+// Pairings lists the pairings (agent indices, A first): every pair i < j in order, with
+// Gauntlet the first agent against each of the others, with Band only pairs j−i ≤ Band.
 func (cfg TournamentConfig) Pairings() [][2]int {
 	var out [][2]int
 	for i := range cfg.Agents {
 		for j := i + 1; j < len(cfg.Agents); j++ {
-			if cfg.Gauntlet && i > 0 {
+			if (cfg.Gauntlet && i > 0) || (cfg.Band > 0 && j-i > cfg.Band) {
 				break
 			}
 			out = append(out, [2]int{i, j})
@@ -98,6 +107,14 @@ func pairingDir(dir string, p [2]int) string {
 	return filepath.Join(dir, "pairings", fmt.Sprintf("%d-%d", p[0]+1, p[1]+1))
 }
 
+// pairingSeed is the master seed of pairing p's match: derived from the tournament's seed and
+// the two agents' positions in the list, so that pairings share no seed material (an agent
+// that draws random numbers would otherwise repeat its games against similar opponents), and
+// a pairing keeps its games whether the tournament is a round robin, a band or a gauntlet.
+func pairingSeed(seed uint64, p [2]int) uint64 {
+	return engine.Derive(engine.Derive(seed, uint64(p[0])), uint64(p[1]))
+}
+
 // pairingMatch builds the match of pairing p.
 func (cfg TournamentConfig) pairingMatch(p [2]int, tiles *katarenga.TileSet) (*Match, error) {
 	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, tiles)
@@ -105,17 +122,21 @@ func (cfg TournamentConfig) pairingMatch(p [2]int, tiles *katarenga.TileSet) (*M
 		return nil, err
 	}
 	return NewMatch(MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
-		A: cfg.Agents[p[0]], B: cfg.Agents[p[1]], Games: cfg.Games, Seed: cfg.Seed,
+		A: cfg.Agents[p[0]], B: cfg.Agents[p[1]], Games: cfg.Games, Seed: pairingSeed(cfg.Seed, p),
 		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
 }
 
 // TournamentOutcome is a finished (or interrupted) tournament.
 type TournamentOutcome struct {
-	Summaries   []*results.Summary // per pairing, in Pairings order (those played so far)
-	Table       *results.RatingTable
-	Report      string // report.md
-	Outputs     []string
-	Interrupted bool
+	Summaries []*results.Summary // per pairing, in Pairings order (those played so far)
+	Table     *results.RatingTable
+	// Distinct counts, per agent, the distinct games it played (by start position, layout,
+	// first colour and moves); DistinctTotal those of the whole tournament.
+	Distinct      []int64
+	DistinctTotal int64
+	Report        string // report.md
+	Outputs       []string
+	Interrupted   bool
 }
 
 // RunTournament plays every pairing (this session's shard of each) into
@@ -250,8 +271,11 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 		return err
 	}
 	out.Table = tab
+	if out.Distinct, out.DistinctTotal, err = distinctGames(dir, cfg, len(out.Summaries)); err != nil {
+		return err
+	}
 	var b bytesBuffer
-	if err := results.WriteRatingsCSV(&b, tab, nil); err != nil {
+	if err := results.WriteRatingsCSV(&b, tab, out.Distinct); err != nil {
 		return err
 	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "ratings.csv"), b.b); err != nil {
@@ -268,7 +292,7 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 	if err != nil {
 		return err
 	}
-	out.Report = tournamentReport(cfg, res, outcomes, tab)
+	out.Report = tournamentReport(cfg, res, outcomes, out)
 	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(out.Report)); err != nil {
 		return err
 	}
@@ -277,11 +301,14 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 }
 
 // tournamentReport is report.md: the set-up, the method, the rating table and the pairings.
-func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcomes [][3]int64, tab *results.RatingTable) string {
+func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcomes [][3]int64, out *TournamentOutcome) string {
+	tab := out.Table
 	var b strings.Builder
 	kind := "round robin"
 	if cfg.Gauntlet {
 		kind = "gauntlet (the first agent against each other)"
+	} else if cfg.Band > 0 {
+		kind = fmt.Sprintf("band (each agent against the next %d of the list)", cfg.Band)
 	}
 	fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
 		cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, orPublished(cfg.Rules))
@@ -308,10 +335,15 @@ func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcome
 	if k := perfectScores(res); k > 0 {
 		fmt.Fprintf(&b, "\n%d pairing(s) ended with a perfect score: their rating gap is set by the prior (a lower bound), and the bootstrap, which cannot vary a perfect score, understates its uncertainty.\n", k)
 	}
-	b.WriteString("\n| rank | agent | Elo | 95% interval | games | score |\n|---:|---|---:|---|---:|---:|\n")
+	var games int64
+	for _, p := range res {
+		games += 2 * p.Penta.Pairs()
+	}
+	fmt.Fprintf(&b, "\n%d games, %d distinct (same start, layout, first colour and moves counted once).\n", games, out.DistinctTotal)
+	b.WriteString("\n| rank | agent | Elo | 95% interval | games | distinct games | score |\n|---:|---|---:|---|---:|---:|---:|\n")
 	for k, i := range tab.Order() {
 		r := tab.Ratings[i]
-		fmt.Fprintf(&b, "| %d | `%s` | %+.0f | %s | %d | %.3f |\n", k+1, r.Agent, r.Elo, ratingInterval(r), r.Games, r.Score)
+		fmt.Fprintf(&b, "| %d | `%s` | %+.0f | %s | %d | %d | %.3f |\n", k+1, r.Agent, r.Elo, ratingInterval(r), r.Games, out.Distinct[i], r.Score)
 	}
 	b.WriteString("\n| A | B | games | A wins / draws / B wins | A score | model score | Elo A−B (pairing alone) |\n|---|---|---:|---|---:|---:|---|\n")
 	for k, p := range res {
@@ -352,4 +384,47 @@ func signedElo(x float64) string {
 		return "-inf"
 	}
 	return fmt.Sprintf("%+.0f", x)
+}
+
+// distinctGames reads back the games.csv of the first n pairings and counts distinct games per
+// agent and in all: two games are the same when their layout, first colour, start position
+// and moves agree (a 128-bit FNV hash of those fields stands for the game).
+func distinctGames(dir string, cfg TournamentConfig, n int) ([]int64, int64, error) {
+	per := make([]map[[16]byte]bool, len(cfg.Agents))
+	for i := range per {
+		per[i] = map[[16]byte]bool{}
+	}
+	all := map[[16]byte]bool{}
+	h := fnv.New128a()
+	for _, p := range cfg.Pairings()[:n] {
+		path := filepath.Join(pairingDir(dir, p), "games.csv")
+		src, err := openCSV(path)
+		if err != nil {
+			return nil, 0, err
+		}
+		for {
+			r, err := src.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				src.Close()
+				return nil, 0, fmt.Errorf("%s: %w", path, err)
+			}
+			h.Reset()
+			for _, f := range []string{r.Layout, r.FirstColour, r.Start, r.Moves} {
+				h.Write([]byte(f))
+				h.Write([]byte{0})
+			}
+			var key [16]byte
+			h.Sum(key[:0])
+			all[key], per[p[0]][key], per[p[1]][key] = true, true, true
+		}
+		src.Close()
+	}
+	counts := make([]int64, len(per))
+	for i, m := range per {
+		counts[i] = int64(len(m))
+	}
+	return counts, int64(len(all)), nil
 }

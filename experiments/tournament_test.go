@@ -70,8 +70,13 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		if !bytes.Equal(ratings, readFile(t, filepath.Join(dir2, "ratings.csv"))) {
 			t.Errorf("%s: ratings differ between 1 and 2 workers", game)
 		}
-		if !strings.HasPrefix(string(ratings), "agent,elo,ci_low,ci_high,games,score\n") || strings.Count(string(ratings), "\n") != 4 {
+		if !strings.HasPrefix(string(ratings), "agent,elo,ci_low,ci_high,games,score,distinct_games\n") || strings.Count(string(ratings), "\n") != 4 {
 			t.Errorf("%s: ratings.csv:\n%s", game, ratings)
+		}
+		// Random layouts (Katarenga) or random openings (Baran) and per-pairing seeds: all
+		// 36 games differ.
+		if out.DistinctTotal != 36 || len(out.Distinct) != 3 || out.Distinct[0] != 24 {
+			t.Errorf("%s: %d distinct games in all, %v per agent; want 36 and 24 each", game, out.DistinctTotal, out.Distinct)
 		}
 		for _, f := range []string{"pairings.csv", "report.md", "ratings.png", "ratings.svg", "manifest.json", "pairings/1-3/games.csv"} {
 			if _, err := os.Stat(filepath.Join(dir1, f)); err != nil {
@@ -117,6 +122,11 @@ func TestTournamentGauntletAndConfigErrors(t *testing.T) {
 	if p := cfg.Pairings(); len(p) != 2 || p[0] != [2]int{0, 1} || p[1] != [2]int{0, 2} {
 		t.Errorf("gauntlet pairings %v", p)
 	}
+	cfg.Gauntlet, cfg.Agents = false, []string{"a", "b", "c", "d"}
+	cfg.Band = 2
+	if p := cfg.Pairings(); len(p) != 5 || p[2] != [2]int{1, 2} || p[4] != [2]int{2, 3} {
+		t.Errorf("band pairings %v", p)
+	}
 	for _, tc := range []struct {
 		cfg  TournamentConfig
 		want string
@@ -127,6 +137,7 @@ func TestTournamentGauntletAndConfigErrors(t *testing.T) {
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 3}, "-games 3"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Prior: -1}, "-prior"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, RandomLayouts: true}, "Katarenga"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Band: 1, Gauntlet: true}, "-band"},
 	} {
 		if _, err := NewTournamentConfig(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)

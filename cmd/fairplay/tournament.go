@@ -14,9 +14,10 @@ import (
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet] [-games N] [-random-opening N] [-fixed-layout] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]",
+	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -band K] [-games N] [-random-opening N] [-fixed-layout] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]",
 		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=2;mcts:playouts=1000' -games 100 -out kat-rr",
 		"fairplay tournament -game baran -agents 'alphabeta:depth=4;alphabeta:depth=2;greedy' -gauntlet -games 200",
+		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -band 2 -games 40",
 		"fairplay tournament -game baran -agents 'greedy;alphabeta:depth=3' -games 400 -shard 0/2 -out part0   # then part1, and:",
 		"fairplay merge -out whole part0 part1",
 		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament")
@@ -24,6 +25,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	gf.register(fs, false)
 	agentList := fs.String("agents", "", "agents separated by ';' (the first is the anchor, Elo 0)")
 	gauntlet := fs.Bool("gauntlet", false, "pair the first agent with each other agent only (default: every pairing)")
+	band := fs.Int("band", 0, "pair each agent only with the next N agents of the list (list them by expected strength; 0: every pairing)")
 	n := fs.Int64("games", 100, "games per pairing, in colour-swapped pairs (rounded up to even)")
 	opening := fs.Int("random-opening", -1, "play the first N plies of every game uniformly at random, the same in both games of a pair (default: 4 for Baran, 0 for Katarenga)")
 	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
@@ -58,7 +60,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if *opening == -1 {
 			*opening = map[string]int{"baran": 4}[gf.game]
 		}
-		cfg = experiments.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet,
+		cfg = experiments.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, Prior: *prior, Bootstrap: *boot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
 		for _, a := range strings.Split(*agentList, ";") {

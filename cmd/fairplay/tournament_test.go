@@ -58,6 +58,7 @@ func TestTournamentCLIErrors(t *testing.T) {
 		{[]string{"-agents", "random;bogus:x=1"}, "agent 2"},
 		{[]string{"-agents", "random;greedy", "-games", "0"}, "-games 0"},
 		{[]string{"-agents", "random;greedy", "-prior", "-2"}, "-prior -2"},
+		{[]string{"-agents", "random;greedy", "-band", "-1"}, "-band -1"},
 		{[]string{"-agents", "random;greedy", "-bootstrap", "-1"}, "-bootstrap -1"},
 		{[]string{"-agents", "random;greedy", "-random-opening", "-3"}, "-random-opening -3"},
 		{[]string{"-game", "chess", "-agents", "random;greedy"}, "chess"},
