@@ -351,7 +351,7 @@ func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcome
 		s, _ := p.Penta.ScoreVar()
 		fmt.Fprintf(&b, "| `%s` | `%s` | %d | %d / %d / %d | %.3f | %.3f | %s [%s, %s] |\n", cfg.Labels[p.A], cfg.Labels[p.B],
 			2*p.Penta.Pairs(), outcomes[k][0], outcomes[k][1], outcomes[k][2], s,
-			results.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), signedElo(e.Value), signedElo(e.Low), signedElo(e.High))
+			results.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), fmtElo(e.Value), fmtElo(e.Low), fmtElo(e.High))
 	}
 	return b.String()
 }
@@ -372,18 +372,6 @@ func ratingInterval(r results.Rating) string {
 		return ""
 	}
 	return fmt.Sprintf("[%+.0f, %+.0f]", r.Low, r.High)
-}
-
-func signedElo(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "?"
-	case x > 1e6:
-		return "+inf"
-	case x < -1e6:
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", x)
 }
 
 // distinctGames reads back the games.csv of the first n pairings and counts distinct games per
