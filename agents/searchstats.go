@@ -12,3 +12,6 @@ func (p *abPlayer) SearchWork() (int64, string) { return p.Nodes, "nodes" }
 
 // SearchWork returns the playouts this player has run.
 func (p *mctsPlayer) SearchWork() (int64, string) { return p.Playouts, "playouts" }
+
+// SearchWork returns the nodes this player has searched.
+func (p *classicPlayer) SearchWork() (int64, string) { return p.Nodes, "nodes" }

@@ -10,6 +10,7 @@ import (
 func TestBenchAgent(t *testing.T) {
 	for _, c := range []struct{ game, agent, unit string }{
 		{"katarenga", "alphabeta:depth=1", "nodes"},
+		{"katarenga", "classic:depth=1", "nodes"},
 		{"baran", "mcts:playouts=20", "playouts"},
 		{"baran", "greedy", ""},
 	} {

@@ -12,7 +12,7 @@ import (
 func TestTournamentCLI(t *testing.T) {
 	base := t.TempDir()
 	whole := filepath.Join(base, "whole")
-	args := []string{"tournament", "-game", "katarenga", "-agents", "random; greedy ;alphabeta:depth=1", "-games", "10", "-seed", "3",
+	args := []string{"tournament", "-game", "katarenga", "-agents", "random; greedy ;classic:depth=1", "-games", "10", "-seed", "3",
 		"-bootstrap", "100", "-progress", "never"}
 	out, _, err := runCmd(t, append(args, "-out", whole)...)
 	if err != nil {
