@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"io"
 	"math"
@@ -34,13 +35,15 @@ type TournamentConfig struct {
 	Gauntlet bool     `json:"gauntlet"`
 	// Band, when positive, pairs each agent only with the next Band agents of the list (agents
 	// listed by expected strength: a ladder with overlaps, no games between far-apart agents).
-	Band          int     `json:"band,omitempty"`
-	Games         int64   `json:"games"` // per pairing, even
-	Seed          uint64  `json:"seed"`
-	RandomOpening int     `json:"random_opening"`
-	RandomLayouts bool    `json:"random_layouts"` // Katarenga: each pair on a random tile placement
-	Prior         float64 `json:"prior"`          // virtual draws per pairing in the rating fit
-	Bootstrap     int     `json:"bootstrap"`      // resamples for the rating intervals
+	Band          int    `json:"band,omitempty"`
+	Games         int64  `json:"games"` // per pairing, even
+	Seed          uint64 `json:"seed"`
+	RandomOpening int    `json:"random_opening"`
+	RandomLayouts bool   `json:"random_layouts"` // Katarenga: each pair on a random tile placement
+	// Sources are the tournament directories of a combined fit (Kind CombinedKind).
+	Sources   []string `json:"sources,omitempty"`
+	Prior     float64  `json:"prior"`     // virtual draws per pairing in the rating fit
+	Bootstrap int      `json:"bootstrap"` // resamples for the rating intervals
 }
 
 // NewTournamentConfig checks a tournament's agents, sizes and rating options, canonicalises the
@@ -128,7 +131,8 @@ func (cfg TournamentConfig) pairingMatch(p [2]int, tiles *katarenga.TileSet) (*M
 
 // TournamentOutcome is a finished (or interrupted) tournament.
 type TournamentOutcome struct {
-	Summaries []*results.Summary // per pairing, in Pairings order (those played so far)
+	Pairs     [][2]int           // the pairings played (agent indices), in order
+	Summaries []*results.Summary // per pairing of Pairs
 	Table     *results.RatingTable
 	// Distinct counts, per agent, the distinct games it played (by start position, layout,
 	// first colour and moves); DistinctTotal those of the whole tournament.
@@ -193,12 +197,15 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 			out.Interrupted = true
 			break
 		}
-		out.Summaries = append(out.Summaries, o.Summary)
+		out.Pairs, out.Summaries = append(out.Pairs, p), append(out.Summaries, o.Summary)
 		man.Completed++
 	}
 	if out.Interrupted {
 		man.Ended = time.Now().UTC()
 		return out, results.WriteManifest(manPath, man)
+	}
+	if err := countDistinct(s.Dir, cfg, out); err != nil {
+		return nil, err
 	}
 	if err := writeTournamentReports(s.Dir, cfg, out); err != nil {
 		return nil, err
@@ -238,8 +245,11 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 		if err != nil {
 			return nil, fmt.Errorf("pairing %s vs %s: %w", cfg.Labels[p[0]], cfg.Labels[p[1]], err)
 		}
-		out.Summaries = append(out.Summaries, o.Summary)
+		out.Pairs, out.Summaries = append(out.Pairs, p), append(out.Summaries, o.Summary)
 		man.Completed++
+	}
+	if err := countDistinct(dir, cfg, out); err != nil {
+		return nil, err
 	}
 	if err := writeTournamentReports(dir, cfg, out); err != nil {
 		return nil, err
@@ -249,13 +259,13 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 	return out, results.WriteManifest(filepath.Join(dir, "manifest.json"), man)
 }
 
-// TournamentResults turns the pairings' summaries into the rating fit's input and the
-// outcome counts (A wins, draws, B wins) per pairing.
-func (cfg TournamentConfig) TournamentResults(sums []*results.Summary) ([]results.PairingResult, [][3]int64) {
+// Results turns the pairings' summaries into the rating fit's input and the outcome counts
+// (A wins, draws, B wins) per pairing.
+func (out *TournamentOutcome) Results() ([]results.PairingResult, [][3]int64) {
 	var res []results.PairingResult
 	var outcomes [][3]int64
-	for k, p := range cfg.Pairings()[:len(sums)] {
-		s := sums[k]
+	for k, p := range out.Pairs {
+		s := out.Summaries[k]
 		res = append(res, results.PairingResult{A: p[0], B: p[1], Penta: s.Penta})
 		outcomes = append(outcomes, [3]int64{s.AWins, s.N - s.AWins - s.BWins, s.BWins})
 	}
@@ -265,15 +275,12 @@ func (cfg TournamentConfig) TournamentResults(sums []*results.Summary) ([]result
 // writeTournamentReports fits the ratings and writes ratings.csv, pairings.csv, the plot and
 // report.md into dir.
 func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOutcome) error {
-	res, outcomes := cfg.TournamentResults(out.Summaries)
+	res, outcomes := out.Results()
 	tab, err := results.Ratings(cfg.Labels, res, results.RatingOptions{Prior: cfg.Prior, Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
 	if err != nil {
 		return err
 	}
 	out.Table = tab
-	if out.Distinct, out.DistinctTotal, err = distinctGames(dir, cfg, len(out.Summaries)); err != nil {
-		return err
-	}
 	var b bytesBuffer
 	if err := results.WriteRatingsCSV(&b, tab, out.Distinct); err != nil {
 		return err
@@ -288,7 +295,11 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 	if err := results.WriteFileAtomic(filepath.Join(dir, "pairings.csv"), b.b); err != nil {
 		return err
 	}
-	plots, err := results.PlotRatings(tab, cfg.Game+" ratings ("+fmt.Sprint(cfg.Games)+" games per pairing)", dir)
+	title := cfg.Game + " ratings"
+	if cfg.Games > 0 {
+		title += fmt.Sprintf(" (%d games per pairing)", cfg.Games)
+	}
+	plots, err := results.PlotRatings(tab, title, dir)
 	if err != nil {
 		return err
 	}
@@ -310,8 +321,13 @@ func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcome
 	} else if cfg.Band > 0 {
 		kind = fmt.Sprintf("band (each agent against the next %d of the list)", cfg.Band)
 	}
-	fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
-		cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, orPublished(cfg.Rules))
+	if cfg.Kind == CombinedKind {
+		fmt.Fprintf(&b, "## %s ratings from %d tournaments\n\n%d agents, %d pairings from the tournaments in %s (see their report.md for their set-up), rules `%s`",
+			cfg.Game, len(cfg.Sources), len(cfg.Agents), len(res), "`"+strings.Join(cfg.Sources, "`, `")+"`", orPublished(cfg.Rules))
+	} else {
+		fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
+			cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, orPublished(cfg.Rules))
+	}
 	if cfg.RandomLayouts {
 		b.WriteString(", a random tile placement per pair")
 	} else if cfg.Layout != "" {
@@ -374,45 +390,75 @@ func ratingInterval(r results.Rating) string {
 	return fmt.Sprintf("[%+.0f, %+.0f]", r.Low, r.High)
 }
 
-// distinctGames reads back the games.csv of the first n pairings and counts distinct games per
-// agent and in all: two games are the same when their layout, first colour, start position
-// and moves agree (a 128-bit FNV hash of those fields stands for the game).
-func distinctGames(dir string, cfg TournamentConfig, n int) ([]int64, int64, error) {
-	per := make([]map[[16]byte]bool, len(cfg.Agents))
-	for i := range per {
-		per[i] = map[[16]byte]bool{}
+// countDistinct reads back the games.csv of every pairing played and counts distinct games.
+func countDistinct(dir string, cfg TournamentConfig, out *TournamentOutcome) error {
+	dc := newDistinctCounter(len(cfg.Agents))
+	for _, p := range out.Pairs {
+		if err := scanPairing(filepath.Join(pairingDir(dir, p), "games.csv"), nil, dc, p); err != nil {
+			return err
+		}
 	}
-	all := map[[16]byte]bool{}
-	h := fnv.New128a()
-	for _, p := range cfg.Pairings()[:n] {
-		path := filepath.Join(pairingDir(dir, p), "games.csv")
-		src, err := openCSV(path)
+	out.Distinct, out.DistinctTotal = dc.counts()
+	return nil
+}
+
+// distinctCounter counts distinct games per agent and in all: two games are the same when
+// their layout, first colour, start position and moves agree (a 128-bit FNV hash of those
+// fields stands for the game).
+type distinctCounter struct {
+	per []map[[16]byte]bool
+	all map[[16]byte]bool
+	h   hash.Hash
+}
+
+func newDistinctCounter(agents int) *distinctCounter {
+	dc := &distinctCounter{all: map[[16]byte]bool{}, h: fnv.New128a()}
+	for range agents {
+		dc.per = append(dc.per, map[[16]byte]bool{})
+	}
+	return dc
+}
+
+func (dc *distinctCounter) add(r *results.Record, p [2]int) {
+	dc.h.Reset()
+	for _, f := range []string{r.Layout, r.FirstColour, r.Start, r.Moves} {
+		dc.h.Write([]byte(f))
+		dc.h.Write([]byte{0})
+	}
+	var key [16]byte
+	dc.h.Sum(key[:0])
+	dc.all[key], dc.per[p[0]][key], dc.per[p[1]][key] = true, true, true
+}
+
+func (dc *distinctCounter) counts() ([]int64, int64) {
+	c := make([]int64, len(dc.per))
+	for i, m := range dc.per {
+		c[i] = int64(len(m))
+	}
+	return c, int64(len(dc.all))
+}
+
+// scanPairing reads the games.csv of pairing p (agent indices) into sum and dc (either may be
+// nil).
+func scanPairing(path string, sum *results.Summary, dc *distinctCounter, p [2]int) error {
+	src, err := openCSV(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	for {
+		r, err := src.Read()
+		if err == io.EOF {
+			return nil
+		}
 		if err != nil {
-			return nil, 0, err
+			return fmt.Errorf("%s: %w", path, err)
 		}
-		for {
-			r, err := src.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				src.Close()
-				return nil, 0, fmt.Errorf("%s: %w", path, err)
-			}
-			h.Reset()
-			for _, f := range []string{r.Layout, r.FirstColour, r.Start, r.Moves} {
-				h.Write([]byte(f))
-				h.Write([]byte{0})
-			}
-			var key [16]byte
-			h.Sum(key[:0])
-			all[key], per[p[0]][key], per[p[1]][key] = true, true, true
+		if sum != nil {
+			sum.Add(r)
 		}
-		src.Close()
+		if dc != nil {
+			dc.add(r, p)
+		}
 	}
-	counts := make([]int64, len(per))
-	for i, m := range per {
-		counts[i] = int64(len(m))
-	}
-	return counts, int64(len(all)), nil
 }

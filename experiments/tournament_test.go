@@ -3,10 +3,13 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairplay-lab/fairplay/results"
 )
 
 func tournamentCfg(t *testing.T, game string, gauntlet bool) TournamentConfig {
@@ -142,5 +145,45 @@ func TestTournamentGauntletAndConfigErrors(t *testing.T) {
 		if _, err := NewTournamentConfig(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)
 		}
+	}
+}
+
+// Two tournaments sharing an agent combine into one rating scale: the fit over the union of
+// their pairings, agents matched by spec, the first tournament's first agent the anchor.
+func TestCombineTournaments(t *testing.T) {
+	base := t.TempDir()
+	var dirs []string
+	var outs []*TournamentOutcome
+	for i, agents := range [][]string{{"random", "greedy"}, {"classic:depth=1", "greedy:weights="}} {
+		cfg, err := NewTournamentConfig(TournamentConfig{Game: "katarenga", Agents: agents, Games: 8, Seed: uint64(i + 1), RandomLayouts: true, Prior: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := filepath.Join(base, string(rune('a'+i)))
+		outs = append(outs, runT(t, context.Background(), cfg, Session{Dir: d, Workers: 1, Progress: "never", Shard: Shard{0, 1}}))
+		dirs = append(dirs, d)
+	}
+	out, err := CombineTournaments(dirs, 1, 0, 1, filepath.Join(base, "c"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Pairs) != 2 || out.Pairs[0] != [2]int{0, 1} || out.Pairs[1] != [2]int{2, 1} || out.DistinctTotal != 16 {
+		t.Fatalf("combined pairs %v, %d distinct games", out.Pairs, out.DistinctTotal)
+	}
+	res := []results.PairingResult{{A: 0, B: 1, Penta: outs[0].Summaries[0].Penta}, {A: 2, B: 1, Penta: outs[1].Summaries[0].Penta}}
+	want, err := results.FitRatings(3, res, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range out.Table.Ratings {
+		if math.Abs(r.Elo-want[i]) > 1e-9 {
+			t.Errorf("%s: %v, want %v", r.Agent, r.Elo, want[i])
+		}
+	}
+	if !strings.Contains(out.Report, "ratings from 2 tournaments") {
+		t.Errorf("report:\n%s", out.Report)
+	}
+	if _, err := CombineTournaments([]string{dirs[0], filepath.Join(dirs[0], "pairings", "1-2")}, 1, 0, 1, filepath.Join(base, "d"), nil); err == nil {
+		t.Error("a match directory accepted as a tournament")
 	}
 }

@@ -14,13 +14,14 @@ import (
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -band K] [-games N] [-random-opening N] [-fixed-layout] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]",
+	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -band K] [-games N] [-random-opening N] [-fixed-layout] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_DIR...",
 		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=2;mcts:playouts=1000' -games 100 -out kat-rr",
 		"fairplay tournament -game baran -agents 'alphabeta:depth=4;alphabeta:depth=2;greedy' -gauntlet -games 200",
 		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -band 2 -games 40",
 		"fairplay tournament -game baran -agents 'greedy;alphabeta:depth=3' -games 400 -shard 0/2 -out part0   # then part1, and:",
 		"fairplay merge -out whole part0 part1",
-		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament")
+		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament",
+		"fairplay tournament -combine -out all kat-rr kat-mcts    # one rating scale over both tournaments")
 	var gf gameFlags
 	gf.register(fs, false)
 	agentList := fs.String("agents", "", "agents separated by ';' (the first is the anchor, Elo 0)")
@@ -31,10 +32,18 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
 	prior := fs.Float64("prior", 1, "virtual draws added to every pairing in the rating fit (keeps ratings finite after a perfect score; 0: plain maximum likelihood)")
 	boot := fs.Int("bootstrap", 1000, "bootstrap resamples of the pairs for the 95% rating intervals (0: none)")
+	combine := fs.Bool("combine", false, "fit one rating scale over the finished tournament directories given as arguments (with -out, -prior, -bootstrap, -seed)")
 	var rf runFlags
 	rf.register(fs)
-	if err := parseFlags(fs, args, stderr); err != nil {
-		return err
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return flagErr(err)
+	}
+	if *combine {
+		return combineTournaments(fs.Args(), rf, *prior, *boot, args, stdout)
+	}
+	if fs.NArg() > 0 {
+		return usagef("tournament: unexpected argument %q (tournament directories go with -combine)", fs.Arg(0))
 	}
 	shard, err := rf.check(os.Getenv)
 	if err != nil {
@@ -134,5 +143,30 @@ func mergeTournament(dirs []string, out string, args []string, stdout io.Writer)
 		return err
 	}
 	fmt.Fprintf(stdout, "%d pairings merged from %d shards into %s\n\n%s", len(res.Summaries), len(dirs), filepath.Clean(dir), res.Report)
+	return nil
+}
+
+// combineTournaments is fairplay tournament -combine: one rating fit over finished tournaments.
+func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, args []string, stdout io.Writer) error {
+	if len(dirs) == 0 {
+		return usagef("-combine: give the directories of finished tournaments")
+	}
+	if prior < 0 || boot < 0 {
+		return usagef("-prior %v, -bootstrap %d: want 0 or more", prior, boot)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
+			return usagef("-combine: %s is not a run directory (%v)", d, err)
+		}
+	}
+	dir, err := outDir(rf.out, "ratings")
+	if err != nil {
+		return err
+	}
+	out, err := experiments.CombineTournaments(dirs, prior, boot, rf.seed, dir, append([]string{"fairplay", "tournament"}, args...))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv, pairings.csv, report.md, ratings.png/.svg\n", out.Report, dir)
 	return nil
 }

@@ -75,3 +75,24 @@ func TestTournamentCLIErrors(t *testing.T) {
 		t.Errorf("-h: %v", err)
 	}
 }
+
+func TestTournamentCombineCLI(t *testing.T) {
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, c := range [][]string{{a, "random;greedy"}, {b, "greedy;classic:depth=1"}} {
+		if _, _, err := runCmd(t, "tournament", "-agents", c[1], "-games", "4", "-bootstrap", "20", "-progress", "never", "-out", c[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, err := runCmd(t, "tournament", "-combine", "-out", filepath.Join(base, "c"), "-bootstrap", "20", a, b)
+	if err != nil || !strings.Contains(out, "3 agents, 2 pairings") {
+		t.Errorf("combine: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"-combine"}, {"-combine", filepath.Join(base, "nosuch")}, {"-agents", "random;greedy", a}} {
+		_, _, err := runCmd(t, append([]string{"tournament"}, args...)...)
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: err %v, want a usage error", args, err)
+		}
+	}
+}
