@@ -266,6 +266,7 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
 	w := m.newWorker()
 	res := results.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
+	seen := map[string]struct{}{}
 	for j := int64(0); j < sw.Cfg.Games; j++ {
 		if sw.Cfg.Adaptive && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(&res) {
 			break
@@ -276,9 +277,17 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 		}
 		res.N++
 		res.PliesSum += int64(rec.Plies)
+		seen[rec.Moves] = struct{}{}
+		sel := (j/2)%2 == 0 // the selection half: whole pairs
+		if sel {
+			res.NSelect++
+		}
 		switch rec.Winner {
 		case "first":
 			res.WhiteWins++
+			if sel {
+				res.WhiteWinsSelect++
+			}
 		case "second":
 			res.BlackWins++
 		default:
@@ -298,5 +307,6 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 			res.FirstMoveCaptures += rec.Counters[4]
 		}
 	}
+	res.Distinct = int64(len(seen))
 	return res, true
 }

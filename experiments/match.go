@@ -43,6 +43,16 @@ type MatchConfig struct {
 // random opening, 129 with one ply, 195 with two; Baran: 200 with any setting).
 const DefaultRandomOpening = 2
 
+// AutoRandomOpening is the CLI's default when -random-opening is not given: DefaultRandomOpening
+// on a fixed board, 0 with random layouts, which vary the games already and leave the first
+// moves to the agents (a study of a first-move rule needs that).
+func AutoRandomOpening(randomLayouts bool) int {
+	if randomLayouts {
+		return 0
+	}
+	return DefaultRandomOpening
+}
+
 // Match is a configured match ready to play games by index.
 type Match struct {
 	Cfg      MatchConfig
