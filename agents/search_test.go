@@ -264,3 +264,49 @@ func TestSelfPlayDistinct(t *testing.T) {
 		}
 	}
 }
+
+// MCTS-Solver proves the forced wins of small endgames (wins within 3 plies, checked
+// exhaustively) and plays a winning move.
+func TestMCTSSolverProves(t *testing.T) {
+	n := 8
+	if testing.Short() {
+		n = 3
+	}
+	for _, game := range []string{"katarenga", "baran"} {
+		pos, dist := endgames(t, game, n, 3)
+		for i, s := range pos {
+			pl, _ := mustAgent(t, "mcts:playouts=20000").NewPlayer(game)
+			a, err := pl.Choose(s, s.Legal(nil), engine.NewRand(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pl.(*mctsPlayer).Proven; got != provenLoss {
+				t.Errorf("%s at %s: root proof %d, want a proven win for the side to move (win in %d)", game, s, got, dist[i])
+			}
+			s.Apply(a)
+			st := s.Status()
+			ok := (st.Over && st.Winner == s.ToMove().Other()) || (!st.Over && mustLose(s, dist[i]-1))
+			s.Undo()
+			if !ok {
+				t.Errorf("%s at %s: played %s, not a win within %d plies", game, s, s.FormatAction(a), dist[i])
+			}
+		}
+	}
+}
+
+// A stop request makes MCTS return ErrStopped promptly.
+func TestMCTSStops(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		s := midgame(game)
+		pl, _ := mustAgent(t, "mcts:playouts=10000000").NewPlayer(game)
+		deadline := time.Now().Add(50 * time.Millisecond)
+		pl.(Stopper).SetStop(func() bool { return time.Now().After(deadline) })
+		start := time.Now()
+		if _, err := pl.Choose(s, s.Legal(nil), engine.NewRand(1)); err != ErrStopped {
+			t.Fatalf("%s: err %v, want ErrStopped", game, err)
+		}
+		if el := time.Since(start); el > 200*time.Millisecond {
+			t.Errorf("%s: stopped after %v, want within ~100 ms of the request", game, el)
+		}
+	}
+}
