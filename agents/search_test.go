@@ -1,12 +1,14 @@
 package agents
 
 import (
+	"math/bits"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
 // canWin reports whether the side to move forces a win within n plies (exhaustive AND/OR
@@ -307,6 +309,36 @@ func TestMCTSStops(t *testing.T) {
 		}
 		if el := time.Since(start); el > 200*time.Millisecond {
 			t.Errorf("%s: stopped after %v, want within ~100 ms of the request", game, el)
+		}
+	}
+}
+
+// The layout distances satisfy their defining equation: 0 on the enemy baseline, else one more
+// than the best square one move away (15: never), on random layouts.
+func TestKatarengaLayoutDistances(t *testing.T) {
+	for _, idx := range []string{"0", "17", "90000"} {
+		gm, err := games.New("katarenga", "", idx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := gm.Start(0).(*katarenga.State)
+		l := layoutOf(s)
+		for p, base := range [2]uint64{katRank8, katRank1} {
+			for sq := 0; sq < 64; sq++ {
+				want := uint8(15)
+				if base&(1<<sq) != 0 {
+					want = 0
+				} else {
+					for m := emptyMoves(s.Board(), sq); m != 0; m &= m - 1 {
+						if d := l.toBase[p][bits.TrailingZeros64(m)]; d < 15 {
+							want = min(want, d+1)
+						}
+					}
+				}
+				if got := l.toBase[p][sq]; got != want {
+					t.Fatalf("layout %s player %d square %d: distance %d, want %d", idx, p, sq, got, want)
+				}
+			}
 		}
 	}
 }
