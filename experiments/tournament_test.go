@@ -32,15 +32,6 @@ func runT(t *testing.T, ctx context.Context, cfg TournamentConfig, s Session) *T
 	return out
 }
 
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // cancelOn cancels a context when a line containing key is written (the runner's stderr).
 type cancelOn struct {
 	key    string
@@ -69,8 +60,8 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		if out.Interrupted || len(out.Summaries) != 3 || out.Table == nil {
 			t.Fatalf("%s: outcome %+v", game, out)
 		}
-		ratings := readFile(t, filepath.Join(dir1, "ratings.csv"))
-		if !bytes.Equal(ratings, readFile(t, filepath.Join(dir2, "ratings.csv"))) {
+		ratings := read(t, filepath.Join(dir1, "ratings.csv"))
+		if !bytes.Equal(ratings, read(t, filepath.Join(dir2, "ratings.csv"))) {
 			t.Errorf("%s: ratings differ between 1 and 2 workers", game)
 		}
 		if !strings.HasPrefix(string(ratings), "agent,elo,ci_low,ci_high,games,score,distinct_games\n") || strings.Count(string(ratings), "\n") != 4 {
@@ -107,12 +98,12 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		}
 		runT(t, context.Background(), cfg, Session{Dir: resumed, Resume: true, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
 		for _, d := range []string{merged, resumed} {
-			if !bytes.Equal(ratings, readFile(t, filepath.Join(d, "ratings.csv"))) {
+			if !bytes.Equal(ratings, read(t, filepath.Join(d, "ratings.csv"))) {
 				t.Errorf("%s: %s ratings differ from the whole run's", game, filepath.Base(d))
 			}
 			for _, p := range cfg.Pairings() {
 				f := filepath.Join(pairingDir("", p), "games.csv")
-				if !bytes.Equal(readFile(t, filepath.Join(dir1, f)), readFile(t, filepath.Join(d, f))) {
+				if !bytes.Equal(read(t, filepath.Join(dir1, f)), read(t, filepath.Join(d, f))) {
 					t.Errorf("%s: %s %s differs from the whole run's", game, filepath.Base(d), f)
 				}
 			}
