@@ -131,21 +131,25 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 				continue
 			}
 			for depth := 1; depth <= 3; depth++ {
-				ag := mustAgent(t, "alphabeta:qs=0,depth="+string(rune('0'+depth))).(*AlphaBeta)
+				// Reductions and extensions change the searched tree; PVS, aspiration and the
+				// table must not change the value.
+				ag := mustAgent(t, "alphabeta:qs=0,lmr=0,ext=0,depth="+string(rune('0'+depth))).(*AlphaBeta)
 				pl, _ := ag.NewPlayer(game)
 				p := pl.(*abPlayer)
-				p.tac, _ = s.(engine.Tactical)
+				p.tx, p.rootDepth = newTactics(s), depth
 				want := minimax(s, depth, 0, w)
-				if got := p.search(s, depth, -Win-1, Win+1, 0); got != want {
+				if got := p.search(s, depth, -Win-1, Win+1, 0, true); got != want {
 					t.Fatalf("%s depth %d at %s: alpha-beta %d, minimax %d", game, depth, s, got, want)
 				}
-				pl2, _ := ag.NewPlayer(game)
-				a, _ := pl2.Choose(s, legal, rng)
-				s.Apply(a)
-				got := -minimax(s, depth-1, 1, w)
-				s.Undo()
-				if got != want {
-					t.Fatalf("%s depth %d: the chosen move is worth %d, the best %d", game, depth, got, want)
+				for _, spec := range []string{"alphabeta:qs=0,lmr=0,ext=0,depth=", "classic:qs=0,depth="} {
+					pl2, _ := mustAgent(t, spec+string(rune('0'+depth))).NewPlayer(game)
+					a, _ := pl2.Choose(s, legal, rng)
+					s.Apply(a)
+					got := -minimax(s, depth-1, 1, w)
+					s.Undo()
+					if got != want {
+						t.Fatalf("%s %s%d: the chosen move is worth %d, the best %d", game, spec, depth, got, want)
+					}
 				}
 			}
 		}
@@ -186,15 +190,18 @@ func TestDeterministicChoices(t *testing.T) {
 func TestSpecs(t *testing.T) {
 	for spec, want := range map[string]string{
 		"random":                   "random",
-		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,qs=1,tt=16,weights=",
-		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,qs=1,tt=16,weights=",
-		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,c=1.4,rollout=random,eps=0.2,cutoff=0,weights=",
+		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=1,weights=",
+		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=1,weights=",
+		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=1,weights=",
+		"classic:depth=7":          "classic:depth=7,nodes=0,qs=1,tt=16,weights=",
+		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,movetime=0,c=1.4,temp=100,rollout=qs,cutoff=8,eps=0.2,solver=1,reuse=1,weights=",
+		"mcts:movetime=50ms":       "mcts:playouts=10000000,movetime=50ms,c=1.5,temp=100,rollout=qs,cutoff=8,eps=0.2,solver=1,reuse=1,weights=",
 	} {
 		if got := mustAgent(t, spec).Spec(); got != want {
 			t.Errorf("%s -> %s, want %s", spec, got, want)
 		}
 	}
-	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth"} {
+	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=2"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): want an error", bad)
 		}

@@ -2,14 +2,21 @@ package agents
 
 import (
 	"fmt"
-	"math"
 	"sync"
+	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
 // Win is the score of a won position (minus the plies to reach it, so faster wins score higher).
 const Win = 1_000_000
+
+// maxPly bounds the search's ply from the root (extensions included).
+const maxPly = 128
+
+// evalBound keeps evaluations clear of the win/loss scores.
+const evalBound = Win / 2
 
 // terminal scores a finished game for the player to move.
 func terminal(s engine.State, ply int) int32 {
@@ -23,171 +30,85 @@ func terminal(s engine.State, ply int) int32 {
 	return -Win + int32(ply)
 }
 
-// heuristicAgent holds the weights=FILE parameter of an agent that evaluates positions; the
-// file is read over the game's defaults at the first NewPlayer for a game (the game is known
-// only then).
-type heuristicAgent struct {
-	weightsFile string
-	mu          sync.Mutex
-	cache       map[string]Weights
-}
-
-// weights returns fixed when it is set, else the game's weights from the weights parameter
-// (loaded once per game).
-func (h *heuristicAgent) weights(game string, fixed Weights) (Weights, error) {
-	if fixed != nil {
-		return fixed, nil
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if w, ok := h.cache[game]; ok {
-		return w, nil
-	}
-	var w Weights
-	var err error
-	if h.weightsFile == "" {
-		w, err = DefaultWeights(game)
-	} else {
-		w, err = LoadWeights(game, h.weightsFile)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if h.cache == nil {
-		h.cache = map[string]Weights{}
-	}
-	h.cache[game] = w
-	return w, nil
-}
-
-// Greedy plays the action whose resulting position the heuristic likes best (a win first),
-// breaking ties at random.
-type Greedy struct {
-	spec string
-	heuristicAgent
-	W Weights // fixed weights (set by tuning); nil: from the weights parameter
-}
-
-func init() {
-	register(Kind{Name: "greedy", Doc: "one ply with the heuristic evaluation, random tie-break",
-		Params: []Param{{"weights", "", "JSON file of heuristic weights (default: the built-in ones)"}},
-		build: func(p Params) (Agent, error) {
-			g := &Greedy{heuristicAgent: heuristicAgent{weightsFile: p.String("weights")}}
-			g.spec = p.canonical(kinds["greedy"])
-			return g, nil
-		}})
-}
-
-// Spec returns the canonical spec.
-func (g *Greedy) Spec() string { return g.spec }
-
-// Reproducible is true.
-func (g *Greedy) Reproducible() bool { return true }
-
-// NewPlayer makes a player for one game.
-func (g *Greedy) NewPlayer(game string) (Player, error) {
-	w, err := g.weights(game, g.W)
-	if err != nil {
-		return nil, err
-	}
-	return &greedyPlayer{w: w}, nil
-}
-
-type greedyPlayer struct {
-	w    Weights
-	ties []engine.Action
-}
-
-func (p *greedyPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
-	best := math.Inf(-1)
-	p.ties = p.ties[:0]
-	for _, a := range legal {
-		s.Apply(a)
-		var v float64
-		if st := s.Status(); st.Over {
-			v = float64(-terminal(s, 0))
-		} else {
-			v = -Evaluate(s, p.w)
-		}
-		s.Undo()
-		if v > best {
-			best, p.ties = v, append(p.ties[:0], a)
-		} else if v == best {
-			p.ties = append(p.ties, a)
-		}
-	}
-	return p.ties[r.IntN(len(p.ties))], nil
-}
-
-// AlphaBeta is a negamax alpha-beta searcher with iterative deepening, a transposition table
-// keyed by the engine hash, move ordering (transposition-table move, captures, killers,
-// history) and a quiescence search over captures. Its budget is a depth, or a node count
-// (deterministic: the result of the last completed iteration is played).
+// AlphaBeta is a principal-variation searcher: iterative deepening with aspiration windows,
+// PVS, late-move reductions, threat extensions, null-move pruning (Katarenga only, when
+// enabled), a quiescence search over the game's tactical moves, win/loss scores by distance,
+// and a bucketed, depth-preferred transposition table of hash MB kept for the whole game. Its
+// budget is a depth, a node count (deterministic) or a time per move (not reproducible).
+// Root moves of equal score are chosen among with the game's random source.
 type AlphaBeta struct {
 	spec string
 	heuristicAgent
-	Depth, Nodes, TTBits int
-	Quiescence           bool
-	W                    Weights
-	pool                 sync.Pool
+	Depth                                              int
+	Nodes                                              int64
+	Movetime                                           time.Duration
+	HashMB                                             int
+	Quiescence, PVS, LMR, Null, Aspiration, Extensions bool
+	W                                                  Weights
+	pool                                               sync.Pool
 }
 
 func init() {
-	register(Kind{Name: "alphabeta", Doc: "negamax alpha-beta: iterative deepening, transposition table, move ordering, quiescence",
+	register(Kind{Name: "alphabeta", Doc: "PVS alpha-beta: aspiration, LMR, threat extensions, tactical quiescence, bucketed TT; depth, nodes or movetime budget",
 		Params: []Param{
-			{"depth", "4", "maximum depth in plies (1..64)"},
+			{"depth", "4", "maximum depth in plies (1..64); 64 when only nodes or movetime is given"},
 			{"nodes", "0", "node budget per move, 0 for none (deterministic)"},
-			{"qs", "1", "quiescence search over captures: 1 on, 0 off"},
-			{"tt", "16", "transposition table size: 2^tt entries (8..24)"},
+			{"movetime", "0", "time per move such as 100ms, 0 for none (not reproducible)"},
+			{"hash", "16", "transposition table size in MB (1..4096), kept for the whole game"},
+			{"qs", "1", "quiescence over tactical moves: 1 on, 0 off"},
+			{"pvs", "1", "principal-variation search: 1 on, 0 plain alpha-beta"},
+			{"lmr", "1", "late-move reductions: 1 on, 0 off"},
+			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
+			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
+			{"ext", "1", "extend moves that threaten an immediate win: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
 		},
-		build: func(p Params) (Agent, error) {
-			a := &AlphaBeta{heuristicAgent: heuristicAgent{weightsFile: p.String("weights")}}
-			var err error
-			if a.Depth, err = p.Int("depth", 1, 64); err != nil {
-				return nil, err
-			}
-			if a.Nodes, err = p.Int("nodes", 0, 1<<40); err != nil {
-				return nil, err
-			}
-			if a.TTBits, err = p.Int("tt", 8, 24); err != nil {
-				return nil, err
-			}
-			qs, err := p.Int("qs", 0, 1)
-			if err != nil {
-				return nil, err
-			}
-			a.Quiescence = qs == 1
-			if a.Nodes > 0 && p.vals["depth"] == "4" {
-				a.Depth = 64 // a node budget alone: deepen until it runs out
-				p.vals["depth"] = "64"
-			}
-			a.spec = p.canonical(kinds["alphabeta"])
-			return a, nil
-		}})
+		build: buildAlphaBeta})
+}
+
+func buildAlphaBeta(p Params) (Agent, error) {
+	a := &AlphaBeta{heuristicAgent: heuristicAgent{weightsFile: p.String("weights")}}
+	var err error
+	if a.Depth, err = p.Int("depth", 1, 64); err != nil {
+		return nil, err
+	}
+	n, err := p.Int("nodes", 0, 1<<40)
+	if err != nil {
+		return nil, err
+	}
+	a.Nodes = int64(n)
+	if a.Movetime, err = parseMovetime(p); err != nil {
+		return nil, err
+	}
+	if a.HashMB, err = p.Int("hash", 1, 4096); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"qs", &a.Quiescence}, {"pvs", &a.PVS}, {"lmr", &a.LMR}, {"null", &a.Null}, {"asp", &a.Aspiration}, {"ext", &a.Extensions}} {
+		v, err := p.Int(f.name, 0, 1)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = v == 1
+	}
+	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
+		a.Depth = 64 // a node or time budget alone: deepen until it runs out
+		p.vals["depth"] = "64"
+	}
+	if a.Movetime > 0 {
+		p.vals["movetime"] = a.Movetime.String()
+	}
+	a.spec = p.canonical(kinds["alphabeta"])
+	return a, nil
 }
 
 // Spec returns the canonical spec.
 func (a *AlphaBeta) Spec() string { return a.spec }
 
-// Reproducible is true: budgets are depths or node counts.
-func (a *AlphaBeta) Reproducible() bool { return true }
-
-type ttEntry struct {
-	key   uint64
-	move  engine.Action
-	score int32
-	depth int8
-	flag  uint8
-}
-
-const (
-	ttExact = iota + 1
-	ttLower
-	ttUpper
-)
-
-const maxPly = 128
+// Reproducible is false with a time budget, else true.
+func (a *AlphaBeta) Reproducible() bool { return a.Movetime == 0 }
 
 // NewPlayer makes a searcher for one game, with a cleared transposition table.
 func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
@@ -196,122 +117,180 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 		return nil, err
 	}
 	p := &abPlayer{cfg: a, w: w}
-	if t, ok := a.pool.Get().([]ttEntry); ok && len(t) == 1<<a.TTBits {
-		clear(t)
+	if t, ok := a.pool.Get().(table); ok {
+		t.clear()
+		t.gen = 0
 		p.tt = t
 	} else {
-		p.tt = make([]ttEntry, 1<<a.TTBits)
+		p.tt = newTable(a.HashMB)
 	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.scores = make([][]int32, maxPly+1)
+	p.b = budget{nodes: a.Nodes, movetime: a.Movetime}
 	return p, nil
 }
 
 type abPlayer struct {
-	cfg     *AlphaBeta
-	w       Weights
-	tt      []ttEntry
-	bufs    [][]engine.Action
-	scores  [][]int32
-	killers [maxPly][2]engine.Action
-	history [4096]int32
-	nodes   int
-	aborted bool
-	stop    func() bool // set by SetStop; polled every stopEvery nodes
-	stopped bool
-	tac     engine.Tactical
+	cfg       *AlphaBeta
+	w         Weights
+	tt        table
+	b         budget
+	tx        tactics
+	bufs      [][]engine.Action
+	scores    [][]int32
+	root      []engine.Action
+	ties      []engine.Action
+	best      []engine.Action // ties of the last completed iteration
+	killers   [maxPly][2]engine.Action
+	history   [4096]int32
+	rootDepth int
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
+	// Depth is the last completed iteration's depth (for tests and benchmarks).
+	Depth int
+	// Score is the last completed iteration's score for the player to move.
+	Score int32
 }
+
+// SetStop implements Stopper.
+func (p *abPlayer) SetStop(stop func() bool) { p.b.stop = stop }
 
 // Close returns the transposition table to the agent's pool.
 func (p *abPlayer) Close() error {
-	if p.tt != nil {
+	if p.tt.b != nil {
 		p.cfg.pool.Put(p.tt)
-		p.tt = nil
+		p.tt.b = nil
 	}
 	return nil
 }
 
-// stopEvery is how many nodes a search runs between polls of its stop function.
-const stopEvery = 4096
-
-// SetStop makes Choose poll stop every few thousand nodes and return ErrStopped once it
-// reports true.
-func (p *abPlayer) SetStop(stop func() bool) { p.stop = stop }
-
-func histIndex(a engine.Action) int {
-	x := uint64(a) * 0x9e3779b97f4a7c15
-	return int(x >> 52)
-}
-
 func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
-	if p.tt == nil {
+	if p.tt.b == nil {
 		return 0, fmt.Errorf("alphabeta: player used after Close")
 	}
-	p.tac, _ = s.(engine.Tactical)
-	root := append([]engine.Action(nil), legal...)
-	for i := len(root) - 1; i > 0; i-- { // random order: equal scores are chosen at random
-		j := r.IntN(i + 1)
-		root[i], root[j] = root[j], root[i]
-	}
-	best := root[0]
-	p.nodes, p.aborted, p.stopped = 0, false, false
+	p.tx = newTactics(s)
+	p.tt.gen++
+	p.b.begin()
+	p.root = append(p.root[:0], legal...)
+	p.best = append(p.best[:0], legal[0])
 	p.killers = [maxPly][2]engine.Action{}
+	for i := range p.history {
+		p.history[i] /= 8
+	}
+	p.Depth, p.Score = 0, 0
+	prev := int32(0)
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
-		alpha, beta := int32(-Win-1), int32(Win+1)
-		iterBest := root[0]
-		bestScore := int32(-Win - 1)
-		for _, a := range root {
-			s.Apply(a)
-			v := -p.search(s, depth-1, -beta, -alpha, 1)
-			s.Undo()
-			if p.aborted {
+		p.rootDepth = depth
+		p.b.armed = depth > 1 // the first iteration always completes: never worse than one ply
+		lo, hi := int32(-Win-1), int32(Win+1)
+		delta := int32(40)
+		if p.cfg.Aspiration && depth >= 3 && prev > -evalBound && prev < evalBound {
+			lo, hi = prev-delta, prev+delta
+		}
+		var v int32
+		for {
+			v = p.rootSearch(s, depth, lo, hi)
+			if p.b.out {
 				break
 			}
-			if v > bestScore {
-				bestScore, iterBest = v, a
+			switch {
+			case v <= lo && lo > -Win-1:
+				lo, delta = max(lo-delta*4, -Win-1), delta*4
+			case v >= hi && hi < Win+1:
+				hi, delta = min(hi+delta*4, Win+1), delta*4
+			default:
+				delta = 0
 			}
-			if v > alpha {
-				alpha = v
+			if delta == 0 {
+				break
 			}
 		}
-		if p.aborted {
+		if p.b.out {
 			break
 		}
-		best = iterBest
-		// Search the best move first next time.
-		for i, a := range root {
-			if a == best {
-				copy(root[1:i+1], root[:i])
-				root[0] = best
-				break
-			}
-		}
-		if bestScore >= Win-maxPly || bestScore <= -Win+maxPly {
+		prev = v
+		p.best = append(p.best[:0], p.ties...)
+		p.Depth, p.Score = depth, v
+		if v >= Win-maxPly || v <= -Win+maxPly {
 			break // a forced result is known
 		}
+		if p.cfg.Movetime > 0 && p.b.elapsed() > p.cfg.Movetime/2 {
+			break // the next iteration would not finish
+		}
 	}
-	if p.stopped {
+	p.Nodes += p.b.count
+	if p.b.stopped {
 		return 0, ErrStopped
 	}
-	return best, nil
+	if len(p.best) == 1 {
+		return p.best[0], nil
+	}
+	return p.best[r.IntN(len(p.best))], nil
 }
 
-func (p *abPlayer) budgetOut() bool {
-	p.nodes++
-	p.Nodes++
-	if p.cfg.Nodes > 0 && p.nodes > p.cfg.Nodes {
-		p.aborted = true
+// rootSearch searches every root move within (alpha, beta) and returns the best score; p.ties
+// gets the moves scoring exactly that (the window is lowered to one below the best so that equal
+// scores are exact). The best move goes first for the next iteration.
+func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int32 {
+	best := int32(-Win - 1)
+	p.ties = p.ties[:0]
+	for i, a := range p.root {
+		lo := alpha
+		if best-1 > lo {
+			lo = best - 1
+		}
+		ext := p.extension(a)
+		s.Apply(a)
+		var v int32
+		if i == 0 || !p.cfg.PVS {
+			v = -p.search(s, depth-1+ext, -beta, -lo, 1, true)
+		} else {
+			v = -p.search(s, depth-1+ext, -lo-1, -lo, 1, true)
+			if v > lo && v < beta && !p.b.out {
+				v = -p.search(s, depth-1+ext, -beta, -lo, 1, true)
+			}
+		}
+		s.Undo()
+		if p.b.out {
+			return best
+		}
+		if v > best {
+			best = v
+			p.ties = append(p.ties[:0], a)
+			copy(p.root[1:i+1], p.root[:i])
+			p.root[0] = a
+		} else if v == best && v > alpha {
+			p.ties = append(p.ties, a)
+		}
+		if best >= beta {
+			return best
+		}
 	}
-	if p.stop != nil && p.nodes%stopEvery == 0 && p.stop() {
-		p.aborted, p.stopped = true, true
-	}
-	return p.aborted
+	return best
 }
 
-func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int) int32 {
-	if p.budgetOut() {
+// extension is 1 for a move that threatens an immediate win, when extensions are on.
+func (p *abPlayer) extension(a engine.Action) int {
+	if p.cfg.Extensions && p.tx.threat(a) {
+		return 1
+	}
+	return 0
+}
+
+// eval is the static evaluation, clamped clear of the win scores.
+func (p *abPlayer) eval(s engine.State) int32 {
+	v := Evaluate(s, p.w)
+	if v > evalBound {
+		return evalBound
+	}
+	if v < -evalBound {
+		return -evalBound
+	}
+	return int32(v)
+}
+
+func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int, nullOK bool) int32 {
+	if p.b.tick() {
 		return 0
 	}
 	moves := s.Legal(p.bufs[ply][:0])
@@ -319,40 +298,97 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int)
 	if len(moves) == 0 {
 		return terminal(s, ply)
 	}
-	if depth <= 0 || ply >= maxPly-1 {
-		if p.cfg.Quiescence && p.tac != nil {
-			return p.quiesce(s, alpha, beta, ply, 0)
+	// Mate-distance pruning: no result here beats a win at the next ply.
+	if lo := -Win + int32(ply); alpha < lo {
+		if alpha = lo; alpha >= beta {
+			return alpha
 		}
-		return int32(Evaluate(s, p.w))
+	}
+	if hi := Win - int32(ply+1); beta > hi {
+		if beta = hi; alpha >= beta {
+			return beta
+		}
+	}
+	if depth <= 0 || ply >= maxPly-2 {
+		if p.cfg.Quiescence {
+			return p.quiesce(s, alpha, beta, ply, 0, moves)
+		}
+		return p.eval(s)
 	}
 	key := s.Hash()
-	e := &p.tt[key&uint64(len(p.tt)-1)]
 	var ttMove engine.Action
 	hasTT := false
-	if e.key == key && e.flag != 0 {
-		ttMove, hasTT = e.move, true
+	if e := p.tt.probe(key); e != nil {
+		ttMove, hasTT = e.move, e.flag == ttExact || e.flag == ttLower
 		if int(e.depth) >= depth {
+			v := fromTT(e.score, ply)
 			switch {
 			case e.flag == ttExact:
-				return e.score
-			case e.flag == ttLower && e.score >= beta:
-				return e.score
-			case e.flag == ttUpper && e.score <= alpha:
-				return e.score
+				return v
+			case e.flag == ttLower && v >= beta:
+				return v
+			case e.flag == ttUpper && v <= alpha:
+				return v
 			}
 		}
 	}
-	p.order(s, moves, ply, ttMove, hasTT)
+	pv := beta-alpha > 1
+	// Null move (Katarenga): if passing still fails high at reduced depth, so would a move.
+	if p.cfg.Null && nullOK && !pv && depth >= 3 && p.tx.kat != nil && beta < evalBound && beta > -evalBound {
+		if p.eval(s) >= beta {
+			s.Apply(katarenga.Pass)
+			v := -p.search(s, depth-3, -beta, -beta+1, ply+1, false)
+			s.Undo()
+			if p.b.out {
+				return 0
+			}
+			if v >= beta && v < Win-maxPly {
+				return v
+			}
+		}
+	}
+	p.order(moves, ply, ttMove, hasTT)
 	alpha0 := alpha
 	best := int32(-Win - 1)
 	var bestMove engine.Action
 	for i := range moves {
-		p.pickNext(moves, ply, i)
+		sc := p.pickNext(moves, ply, i)
 		a := moves[i]
+		ext := 0
+		if ply < 2*p.rootDepth {
+			ext = p.extension(a)
+		}
+		quiet := sc < orderKiller-1
 		s.Apply(a)
-		v := -p.search(s, depth-1, -beta, -alpha, ply+1)
+		nd := depth - 1 + ext
+		var v int32
+		if i == 0 {
+			v = -p.search(s, nd, -beta, -alpha, ply+1, true)
+		} else {
+			red := 0
+			if p.cfg.LMR && depth >= 3 && i >= 3 && quiet && ext == 0 {
+				red = 1
+				if depth >= 6 && i >= 10 {
+					red = 2
+				}
+			}
+			if p.cfg.PVS {
+				v = -p.search(s, nd-red, -alpha-1, -alpha, ply+1, true)
+				if v > alpha && red > 0 && !p.b.out {
+					v = -p.search(s, nd, -alpha-1, -alpha, ply+1, true)
+				}
+				if v > alpha && v < beta && !p.b.out {
+					v = -p.search(s, nd, -beta, -alpha, ply+1, true)
+				}
+			} else {
+				v = -p.search(s, nd-red, -beta, -alpha, ply+1, true)
+				if v > alpha && red > 0 && !p.b.out {
+					v = -p.search(s, nd, -beta, -alpha, ply+1, true)
+				}
+			}
+		}
 		s.Undo()
-		if p.aborted {
+		if p.b.out {
 			return 0
 		}
 		if v > best {
@@ -362,11 +398,8 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int)
 			alpha = v
 		}
 		if alpha >= beta {
-			if p.tac == nil || !p.tac.IsCapture(a) {
-				if p.killers[ply][0] != a {
-					p.killers[ply][1], p.killers[ply][0] = p.killers[ply][0], a
-				}
-				p.history[histIndex(a)] += int32(depth * depth)
+			if quiet {
+				p.cutoff(a, ply, depth)
 			}
 			break
 		}
@@ -377,73 +410,44 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int)
 	} else if best >= beta {
 		flag = ttLower
 	}
-	*e = ttEntry{key: key, move: bestMove, score: best, depth: int8(depth), flag: flag}
+	p.tt.store(key, bestMove, best, depth, flag, ply)
 	return best
 }
 
-// order scores the moves for pickNext: TT move, captures, killers, then history.
-func (p *abPlayer) order(s engine.State, moves []engine.Action, ply int, ttMove engine.Action, hasTT bool) {
-	sc := p.scores[ply][:0]
-	for _, a := range moves {
-		v := p.history[histIndex(a)]
-		switch {
-		case hasTT && a == ttMove:
-			v = 1 << 30
-		case p.tac != nil && p.tac.IsCapture(a):
-			v = 1 << 29
-		case a == p.killers[ply][0]:
-			v = 1 << 28
-		case a == p.killers[ply][1]:
-			v = 1<<28 - 1
-		}
-		sc = append(sc, v)
-	}
-	p.scores[ply] = sc
-}
-
-// pickNext moves the best-scored of moves[i:] to position i (selection sort, done lazily).
-func (p *abPlayer) pickNext(moves []engine.Action, ply, i int) {
-	sc := p.scores[ply]
-	b := i
-	for j := i + 1; j < len(moves); j++ {
-		if sc[j] > sc[b] {
-			b = j
-		}
-	}
-	moves[i], moves[b] = moves[b], moves[i]
-	sc[i], sc[b] = sc[b], sc[i]
-}
-
-// quiesce searches captures only, with the evaluation as a stand-pat bound.
-func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int) int32 {
-	stand := int32(Evaluate(s, p.w))
-	if stand >= beta || qd >= 6 || ply >= maxPly-1 {
+// quiesce searches the tactical moves (captures, huff removals, threats) with the evaluation
+// as a stand-pat bound; moves are the position's legal actions (non-empty).
+func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
+	stand := p.eval(s)
+	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
 	}
 	if stand > alpha {
 		alpha = stand
 	}
-	moves := s.Legal(p.bufs[ply][:0])
-	p.bufs[ply] = moves
-	for _, a := range moves {
-		if !p.tac.IsCapture(a) {
+	best := stand
+	for i := 0; i < len(moves); i++ {
+		a := moves[i]
+		if !p.tx.tactical(a) {
 			continue
 		}
-		if p.budgetOut() {
+		if p.b.tick() {
 			return 0
 		}
 		s.Apply(a)
+		next := s.Legal(p.bufs[ply+1][:0])
+		p.bufs[ply+1] = next
 		var v int32
-		if next := s.Legal(p.bufs[ply+1][:0]); len(next) == 0 {
-			p.bufs[ply+1] = next
+		if len(next) == 0 {
 			v = -terminal(s, ply+1)
 		} else {
-			p.bufs[ply+1] = next
-			v = -p.quiesce(s, -beta, -alpha, ply+1, qd+1)
+			v = -p.quiesce(s, -beta, -alpha, ply+1, qd+1, next)
 		}
 		s.Undo()
-		if p.aborted {
+		if p.b.out {
 			return 0
+		}
+		if v > best {
+			best = v
 		}
 		if v >= beta {
 			return v
@@ -452,5 +456,5 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int) int32
 			alpha = v
 		}
 	}
-	return alpha
+	return best
 }

@@ -23,13 +23,30 @@ func midgame(game string) engine.State {
 func benchAlphaBeta(b *testing.B, game string) {
 	s := midgame(game)
 	ag, _ := Parse("alphabeta:nodes=20000")
+	pl, _ := ag.NewPlayer(game)
+	p := pl.(*abPlayer)
+	r := engine.NewRand(1)
+	legal := s.Legal(nil)
+	p.Choose(s, legal, r) // warm the buffers: the measured searches must not allocate
+	b.ReportAllocs()
+	b.ResetTimer()
+	p.Nodes = 0
+	for p.Nodes < int64(b.N) {
+		p.Choose(s, legal, r)
+	}
+}
+
+// benchClassic reports the frozen 0.1 searcher's nodes per second (one op = one node).
+func benchClassic(b *testing.B, game string) {
+	s := midgame(game)
+	ag, _ := Parse("classic:nodes=20000")
 	r := engine.NewRand(1)
 	legal := s.Legal(nil)
 	b.ReportAllocs()
 	var nodes int64
 	for nodes < int64(b.N) {
 		pl, _ := ag.NewPlayer(game)
-		p := pl.(*abPlayer)
+		p := pl.(*classicPlayer)
 		p.Choose(s, legal, r)
 		nodes += p.Nodes
 		p.Close()
@@ -38,6 +55,8 @@ func benchAlphaBeta(b *testing.B, game string) {
 
 func BenchmarkAlphaBetaNodesBaran(b *testing.B)     { benchAlphaBeta(b, "baran") }
 func BenchmarkAlphaBetaNodesKatarenga(b *testing.B) { benchAlphaBeta(b, "katarenga") }
+func BenchmarkClassicNodesBaran(b *testing.B)       { benchClassic(b, "baran") }
+func BenchmarkClassicNodesKatarenga(b *testing.B)   { benchClassic(b, "katarenga") }
 
 // benchMCTS reports MCTS playouts per second (one op = one playout).
 func benchMCTS(b *testing.B, game string) {

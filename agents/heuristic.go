@@ -51,6 +51,8 @@ var katarengaWeights = Weights{
 	{"on_green", 5, -50, 50, "pawns on green squares"},
 	{"on_blue", 0, -50, 50, "pawns on blue squares"},
 	{"attacked", -30, -200, 0, "own pawns an enemy pawn could take"},
+	{"race", 0, -50, 0, "moves the pawns need to reach the enemy baseline under this layout's colour rules, summed"},
+	{"lead", 0, -100, 0, "moves the closest pawn needs to reach the enemy baseline under this layout's colour rules"},
 }
 
 // DefaultWeights returns a copy of a game's default weights.
@@ -263,8 +265,9 @@ func evalBaran(s *baran.State, w Weights) float64 {
 
 func evalKatarenga(s *katarenga.State, w Weights) float64 {
 	me := s.ToMove()
-	var f [10]float64
+	var f [12]float64
 	b := s.Board()
+	lay := layoutOf(s)
 	reach := [2]uint64{}
 	moves := [2]int{}
 	reach[0], moves[0] = s.Reach(0)
@@ -294,6 +297,9 @@ func evalKatarenga(s *katarenga.State, w Weights) float64 {
 		}
 		f[4] += sign * float64(moves[p])
 		f[9] += sign * float64(bits.OnesCount64(pawns&reach[p.Other()]))
+		sum, least := lay.katRace(pawns, int(p))
+		f[10] += sign * sum
+		f[11] += sign * least
 	}
 	v := 0.0
 	for i := range f {

@@ -2,66 +2,102 @@ package agents
 
 import (
 	"math"
+	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
 
-// MCTS is UCT Monte-Carlo tree search with random or epsilon-greedy heuristic rollouts, an
-// optional rollout cut-off scored by the heuristic, and a playout budget. Given the seed its
-// choices are deterministic.
+// MCTS is Monte-Carlo tree search with PUCT selection: priors are a softmax of the children's
+// evaluations, a new child starts with its evaluation as one virtual playout, and a leaf is
+// scored by the one-ply evaluation of its expansion (rollout=eval) or by a rollout cut off after
+// cutoff plies and scored by the evaluation. MCTS-Solver backs up proven wins and losses, and
+// the subtree of the position reached is kept between moves. The budget is a playout count
+// (deterministic) or a time per move (not reproducible).
 type MCTS struct {
 	spec string
 	heuristicAgent
 	Playouts  int
-	C         float64
-	Heuristic bool    // epsilon-greedy heuristic rollouts instead of uniform ones
+	Movetime  time.Duration
+	C         float64 // PUCT exploration constant
+	Temp      float64 // prior temperature, in evaluation units
+	Rollout   string  // eval, random or heuristic
 	Epsilon   float64 // random move probability in heuristic rollouts
-	Cutoff    int     // stop rollouts after this many plies and score with the heuristic (0: play out)
+	Cutoff    int     // rollout plies before the evaluation scores it (0: play to the end)
+	Solver    bool
+	Reuse     bool
 	W         Weights
+	evalScale float64
 }
 
 func init() {
-	register(Kind{Name: "mcts", Doc: "UCT Monte-Carlo tree search with random or heuristic rollouts",
+	register(Kind{Name: "mcts", Doc: "PUCT Monte-Carlo tree search: evaluation priors and leaf values, MCTS-Solver, tree reuse; playouts or movetime budget",
 		Params: []Param{
-			{"playouts", "1000", "playouts per move (1..10000000)"},
-			{"c", "1.4", "UCT exploration constant"},
-			{"rollout", "random", "random, or heuristic (epsilon-greedy one-ply heuristic)"},
+			{"playouts", "1000", "playouts per move (1..10000000); the budget unless movetime is set"},
+			{"movetime", "0", "time per move such as 100ms, 0 for none (not reproducible)"},
+			{"c", "1.5", "PUCT exploration constant"},
+			{"temp", "100", "prior temperature in evaluation units (a pawn or warrior is about 100)"},
+			{"rollout", "qs", "qs (children valued by a quiescence search over tactical moves), eval (by the evaluation), random or heuristic (epsilon-greedy) rollouts"},
+			{"cutoff", "8", "rollout plies after which the evaluation scores a rollout (0: play to the end)"},
 			{"eps", "0.2", "random-move probability in heuristic rollouts"},
-			{"cutoff", "0", "plies after which a rollout stops and the heuristic scores it (0: play to the end)"},
+			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
+			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
 		},
-		build: func(p Params) (Agent, error) {
-			m := &MCTS{heuristicAgent: heuristicAgent{weightsFile: p.String("weights")}}
-			var err error
-			if m.Playouts, err = p.Int("playouts", 1, 10_000_000); err != nil {
-				return nil, err
-			}
-			if m.C, err = p.Float("c", 0, 100); err != nil {
-				return nil, err
-			}
-			if m.Epsilon, err = p.Float("eps", 0, 1); err != nil {
-				return nil, err
-			}
-			if m.Cutoff, err = p.Int("cutoff", 0, 100000); err != nil {
-				return nil, err
-			}
-			switch p.String("rollout") {
-			case "random":
-			case "heuristic":
-				m.Heuristic = true
-			default:
-				return nil, errorf("agent mcts: rollout=%q: want random or heuristic", p.String("rollout"))
-			}
-			m.spec = p.canonical(kinds["mcts"])
-			return m, nil
-		}})
+		build: buildMCTS})
+}
+
+func buildMCTS(p Params) (Agent, error) {
+	m := &MCTS{heuristicAgent: heuristicAgent{weightsFile: p.String("weights")}, evalScale: 150}
+	var err error
+	if m.Playouts, err = p.Int("playouts", 1, 10_000_000); err != nil {
+		return nil, err
+	}
+	if m.Movetime, err = parseMovetime(p); err != nil {
+		return nil, err
+	}
+	if m.C, err = p.Float("c", 0, 100); err != nil {
+		return nil, err
+	}
+	if m.Temp, err = p.Float("temp", 1, 100000); err != nil {
+		return nil, err
+	}
+	if m.Epsilon, err = p.Float("eps", 0, 1); err != nil {
+		return nil, err
+	}
+	if m.Cutoff, err = p.Int("cutoff", 0, 100000); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"solver", &m.Solver}, {"reuse", &m.Reuse}} {
+		v, err := p.Int(f.name, 0, 1)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = v == 1
+	}
+	switch m.Rollout = p.String("rollout"); m.Rollout {
+	case "qs", "eval", "random", "heuristic":
+	default:
+		return nil, errorf("agent mcts: rollout=%q: want qs, eval, random or heuristic", m.Rollout)
+	}
+	if m.Movetime > 0 {
+		p.vals["movetime"] = m.Movetime.String()
+		if p.vals["playouts"] == "1000" {
+			m.Playouts = 10_000_000 // a time budget alone
+			p.vals["playouts"] = "10000000"
+		}
+	}
+	m.spec = p.canonical(kinds["mcts"])
+	return m, nil
 }
 
 // Spec returns the canonical spec.
 func (m *MCTS) Spec() string { return m.spec }
 
-// Reproducible is true: the budget is a playout count.
-func (m *MCTS) Reproducible() bool { return true }
+// Reproducible is false with a time budget, else true.
+func (m *MCTS) Reproducible() bool { return m.Movetime == 0 }
 
 // NewPlayer makes a player for one game.
 func (m *MCTS) NewPlayer(game string) (Player, error) {
@@ -69,112 +105,192 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &mctsPlayer{cfg: m, w: w, buf: make([]engine.Action, 0, engine.MaxActions)}, nil
+	p := &mctsPlayer{cfg: m, w: w, buf: make([]engine.Action, 0, engine.MaxActions),
+		b: budget{movetime: m.Movetime}}
+	if m.Rollout == "qs" {
+		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w,
+			bufs: make([][]engine.Action, maxPly+1)}
+	}
+	return p, nil
 }
+
+// Proof states of a node, for the player who made its action.
+const (
+	unproven int8 = iota
+	provenWin
+	provenLoss
+)
 
 type node struct {
 	action   engine.Action
+	hash     uint64 // of the position after action
 	parent   int32
-	first, n int32 // children: nodes[first : first+n]; n < 0 while unexpanded
-	visits   int32
-	value    float64 // total reward for the player who made action
-	terminal bool
+	first, n int32   // children: nodes[first : first+n]; n == 0 while unexpanded
+	visits   int32   // playouts through this node
+	value    float32 // their total reward for the player who made action
+	q0       float32 // the evaluation's reward estimate, counted as one virtual playout
+	prior    float32
+	proven   int8
+	terminal bool // the game is over after action
 }
 
 type mctsPlayer struct {
-	cfg   *MCTS
-	w     Weights
-	nodes []node
-	buf   []engine.Action
-	ties  []engine.Action
-	stop  func() bool // set by SetStop; polled every 16 playouts
+	cfg    *MCTS
+	w      Weights
+	b      budget
+	nodes  []node
+	spare  []node
+	buf    []engine.Action
+	logits []float64
+	qs     *abPlayer // the quiescence searcher valuing new children (rollout=qs)
+	ties   []engine.Action
+	chosen int32 // the root child played last move (for tree reuse), -1: none
 	// Playouts counts every playout run by this player (for benchmarks).
 	Playouts int64
+	// Proven is the root's proof state after the last Choose (provenLoss: the player to move
+	// wins by force).
+	Proven int8
 }
 
-// SetStop makes Choose poll stop every 16 playouts and return ErrStopped once it reports true.
-func (p *mctsPlayer) SetStop(stop func() bool) { p.stop = stop }
+// SetStop implements Stopper.
+func (p *mctsPlayer) SetStop(stop func() bool) {
+	p.b.stop = stop
+	if p.qs != nil {
+		p.qs.b.stop = stop
+	}
+}
 
 func (p *mctsPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
-	p.nodes = append(p.nodes[:0], node{parent: -1, n: -1})
-	p.expand(0, legal, r)
-	for it := 0; it < p.cfg.Playouts; it++ {
-		if p.stop != nil && it%16 == 15 && p.stop() {
-			return 0, ErrStopped
-		}
-		depth := 0
-		cur := int32(0)
-		// Selection: descend by UCT until an unvisited or unexpanded node.
-		for {
-			nd := &p.nodes[cur]
-			if nd.n <= 0 || nd.terminal || (cur != 0 && nd.visits == 0) {
+	p.b.begin()
+	if p.qs != nil {
+		p.qs.b.out, p.qs.b.stopped = false, false
+	}
+	if !p.reroot(s) {
+		p.nodes = append(p.nodes[:0], node{parent: -1, hash: s.Hash()})
+		p.expand(0, s, r)
+	}
+	for it := 0; it < p.cfg.Playouts && p.nodes[0].proven == unproven; it++ {
+		if it&7 == 0 {
+			if p.b.poll(); p.b.out || (p.qs != nil && p.qs.b.out) {
 				break
 			}
-			cur = p.selectChild(cur)
-			s.Apply(p.nodes[cur].action)
-			depth++
 		}
-		// Expansion of a visited leaf.
-		nd := &p.nodes[cur]
-		if cur != 0 && nd.visits > 0 && nd.n < 0 && !nd.terminal {
-			moves := s.Legal(p.buf[:0])
-			p.buf = moves
-			if len(moves) > 0 {
-				p.expand(cur, moves, r)
-				cur = p.nodes[cur].first
-				s.Apply(p.nodes[cur].action)
-				depth++
-			}
-		}
-		// The reward for the player who made the last action into cur.
-		mover := s.ToMove().Other()
-		reward := p.rollout(s, mover, r, &p.nodes[cur])
+		p.playout(s, r)
 		p.Playouts++
-		for ; depth > 0; depth-- {
-			s.Undo()
-		}
-		for c := cur; c >= 0; c = p.nodes[c].parent {
-			p.nodes[c].visits++
-			p.nodes[c].value += reward
-			reward = 1 - reward
-		}
 	}
-	// The most visited root child; ties by value, then the first (children are shuffled).
-	root := p.nodes[0]
-	best := root.first
-	for c := root.first; c < root.first+root.n; c++ {
-		if p.nodes[c].visits > p.nodes[best].visits ||
-			(p.nodes[c].visits == p.nodes[best].visits && p.nodes[c].value > p.nodes[best].value) {
-			best = c
-		}
+	if p.b.stopped || (p.qs != nil && p.qs.b.stopped) {
+		p.chosen = -1
+		return 0, ErrStopped
 	}
+	p.Proven = p.nodes[0].proven
+	best := p.bestChild()
+	p.chosen = best
 	return p.nodes[best].action, nil
 }
 
-// expand adds the children of node i in a random order.
-func (p *mctsPlayer) expand(i int32, moves []engine.Action, r *engine.Rand) {
-	first := int32(len(p.nodes))
-	for _, a := range moves {
-		p.nodes = append(p.nodes, node{action: a, parent: i, n: -1})
-	}
-	kids := p.nodes[first:]
-	for k := len(kids) - 1; k > 0; k-- {
-		j := r.IntN(k + 1)
-		kids[k], kids[j] = kids[j], kids[k]
-	}
-	p.nodes[i].first, p.nodes[i].n = first, int32(len(moves))
-}
-
-func (p *mctsPlayer) selectChild(i int32) int32 {
-	nd := &p.nodes[i]
-	logN := math.Log(float64(nd.visits))
-	best, bestV := nd.first, math.Inf(-1)
-	for c := nd.first; c < nd.first+nd.n; c++ {
-		ch := &p.nodes[c]
-		if ch.visits == 0 {
+// bestChild is a proven win, else the most visited child not proven lost (ties by value).
+func (p *mctsPlayer) bestChild() int32 {
+	root := p.nodes[0]
+	best := int32(-1)
+	for c := root.first; c < root.first+root.n; c++ {
+		nd := &p.nodes[c]
+		if nd.proven == provenWin {
 			return c
 		}
-		v := ch.value/float64(ch.visits) + p.cfg.C*math.Sqrt(logN/float64(ch.visits))
+		if best < 0 {
+			best = c
+			continue
+		}
+		b := &p.nodes[best]
+		if (b.proven == provenLoss) != (nd.proven == provenLoss) {
+			if b.proven == provenLoss {
+				best = c
+			}
+			continue
+		}
+		if nd.visits > b.visits || (nd.visits == b.visits && p.q(nd) > p.q(b)) {
+			best = c
+		}
+	}
+	return best
+}
+
+// q is a node's mean reward for the player who made its action, its evaluation included.
+func (p *mctsPlayer) q(nd *node) float32 { return (nd.value + nd.q0) / float32(nd.visits+1) }
+
+// playout runs one selection, expansion, evaluation and backup from the root.
+func (p *mctsPlayer) playout(s engine.State, r *engine.Rand) {
+	cur, depth := int32(0), 0
+	for p.nodes[cur].n > 0 && p.nodes[cur].proven == unproven {
+		cur = p.selectChild(cur)
+		s.Apply(p.nodes[cur].action)
+		depth++
+	}
+	nd := &p.nodes[cur]
+	var reward float32 // for the player who made nd's action
+	switch {
+	case nd.proven == provenWin:
+		reward = 1
+	case nd.proven == provenLoss:
+		reward = 0
+	case nd.terminal:
+		reward = nd.q0
+	default:
+		reward = p.expand(cur, s, r)
+		if p.cfg.Rollout == "random" || p.cfg.Rollout == "heuristic" {
+			reward = p.rollout(s, s.ToMove().Other(), r)
+		}
+	}
+	for ; depth > 0; depth-- {
+		s.Undo()
+	}
+	prove := p.cfg.Solver && p.nodes[cur].proven != unproven
+	for c := cur; c >= 0; c = p.nodes[c].parent {
+		nd := &p.nodes[c]
+		nd.visits++
+		nd.value += reward
+		reward = 1 - reward
+		if prove && c != cur {
+			prove = p.prove(c)
+		}
+	}
+}
+
+// prove updates node c's proof from its children and reports whether it changed to proven.
+func (p *mctsPlayer) prove(c int32) bool {
+	nd := &p.nodes[c]
+	if nd.proven != unproven {
+		return false
+	}
+	all := nd.n > 0
+	for k := nd.first; k < nd.first+nd.n; k++ {
+		switch p.nodes[k].proven {
+		case provenWin: // the player to move at c wins: c's mover loses
+			nd.proven = provenLoss
+			return true
+		case provenLoss:
+		default:
+			all = false
+		}
+	}
+	if all {
+		nd.proven = provenWin
+		return true
+	}
+	return false
+}
+
+// selectChild picks by PUCT among the children not proven lost.
+func (p *mctsPlayer) selectChild(i int32) int32 {
+	nd := &p.nodes[i]
+	sq := float32(p.cfg.C * math.Sqrt(float64(nd.visits+1)))
+	best, bestV := nd.first, float32(math.Inf(-1))
+	for c := nd.first; c < nd.first+nd.n; c++ {
+		ch := &p.nodes[c]
+		if ch.proven == provenLoss && p.cfg.Solver {
+			continue
+		}
+		v := p.q(ch) + sq*ch.prior/float32(1+ch.visits)
 		if v > bestV {
 			best, bestV = c, v
 		}
@@ -182,58 +298,76 @@ func (p *mctsPlayer) selectChild(i int32) int32 {
 	return best
 }
 
-// rollout plays from s and returns the reward (1 win, ½ draw, 0 loss) for player who, undoing
-// its own moves afterwards. A leaf found finished is marked terminal.
-func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand, leaf *node) float64 {
-	plies := 0
-	rc, fast := s.(engine.RandomChooser)
-	var res float64
-	for {
-		if p.cfg.Cutoff > 0 && plies >= p.cfg.Cutoff {
-			v := Evaluate(s, p.w)
-			if s.ToMove() != who {
-				v = -v
-			}
-			res = 1 / (1 + math.Exp(-v/200))
-			break
-		}
-		var a engine.Action
-		if p.cfg.Heuristic && r.Float64() >= p.cfg.Epsilon {
-			moves := s.Legal(p.buf[:0])
-			p.buf = moves
-			if len(moves) == 0 {
-				res = p.result(s, who, plies == 0, leaf)
-				break
-			}
-			a = p.bestByHeuristic(s, moves, r)
-		} else if fast {
-			var ok bool
-			if a, ok = rc.RandomAction(r); !ok {
-				res = p.result(s, who, plies == 0, leaf)
-				break
+// expand adds node i's children (s is node i's position), with their evaluations, priors and
+// terminal proofs, in a random order, and returns the reward for the player who made i's
+// action: one minus the best child's.
+func (p *mctsPlayer) expand(i int32, s engine.State, r *engine.Rand) float32 {
+	moves := s.Legal(p.buf[:0])
+	p.buf = moves
+	if len(moves) == 0 { // a finished position reached by tree reuse or at the root
+		nd := &p.nodes[i]
+		nd.terminal = true
+		nd.q0 = terminalReward(s, s.ToMove().Other())
+		return nd.q0
+	}
+	first := int32(len(p.nodes))
+	p.logits = p.logits[:0]
+	bestQ := float32(0)
+	for _, a := range moves {
+		s.Apply(a)
+		c := node{action: a, hash: s.Hash(), parent: i}
+		var v float64
+		if st := s.Status(); st.Over {
+			c.terminal = true
+			c.q0 = terminalReward(s, s.ToMove().Other())
+			v = float64(c.q0-0.5) * 8 * p.cfg.evalScale
+			if p.cfg.Solver && c.q0 == 1 {
+				c.proven = provenWin
+			} else if p.cfg.Solver && c.q0 == 0 {
+				c.proven = provenLoss
 			}
 		} else {
-			moves := s.Legal(p.buf[:0])
-			p.buf = moves
-			if len(moves) == 0 {
-				res = p.result(s, who, plies == 0, leaf)
-				break
-			}
-			a = moves[r.IntN(len(moves))]
+			v = -Evaluate(s, p.w)
+			c.q0 = float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
 		}
-		s.Apply(a)
-		plies++
-	}
-	for ; plies > 0; plies-- {
 		s.Undo()
+		bestQ = max(bestQ, c.q0)
+		p.logits = append(p.logits, v/p.cfg.Temp)
+		p.nodes = append(p.nodes, c)
 	}
-	return res
+	// Softmax priors.
+	m := math.Inf(-1)
+	for _, l := range p.logits {
+		m = max(m, l)
+	}
+	sum := 0.0
+	for k, l := range p.logits {
+		p.logits[k] = math.Exp(l - m)
+		sum += p.logits[k]
+	}
+	kids := p.nodes[first:]
+	for k := range kids {
+		kids[k].prior = float32(p.logits[k] / sum)
+	}
+	for k := len(kids) - 1; k > 0; k-- {
+		j := r.IntN(k + 1)
+		kids[k], kids[j] = kids[j], kids[k]
+	}
+	p.nodes[i].first, p.nodes[i].n = first, int32(len(moves))
+	if p.cfg.Solver {
+		p.prove(i)
+	}
+	if p.qs != nil && p.nodes[i].proven == unproven {
+		// The leaf's value: a quiescence search over the tactical moves from its position.
+		p.qs.tx = newTactics(s)
+		v := -float64(p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves))
+		return float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
+	}
+	return 1 - bestQ
 }
 
-func (p *mctsPlayer) result(s engine.State, who engine.Player, atLeaf bool, leaf *node) float64 {
-	if atLeaf {
-		leaf.terminal = true
-	}
+// terminalReward is a finished game's reward for who: 1 win, ½ draw, 0 loss.
+func terminalReward(s engine.State, who engine.Player) float32 {
 	switch s.Status().Winner {
 	case engine.NoPlayer:
 		return 0.5
@@ -241,25 +375,4 @@ func (p *mctsPlayer) result(s engine.State, who engine.Player, atLeaf bool, leaf
 		return 1
 	}
 	return 0
-}
-
-func (p *mctsPlayer) bestByHeuristic(s engine.State, moves []engine.Action, r *engine.Rand) engine.Action {
-	best := math.Inf(-1)
-	p.ties = p.ties[:0]
-	for _, a := range moves {
-		s.Apply(a)
-		var v float64
-		if st := s.Status(); st.Over {
-			v = float64(-terminal(s, 0))
-		} else {
-			v = -Evaluate(s, p.w)
-		}
-		s.Undo()
-		if v > best {
-			best, p.ties = v, append(p.ties[:0], a)
-		} else if v == best {
-			p.ties = append(p.ties, a)
-		}
-	}
-	return p.ties[r.IntN(len(p.ties))]
 }

@@ -34,13 +34,15 @@ type BenchResult struct {
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "-game G [-seconds S] [-workers N] [-layout L] [-rules k=v,...] [-json]",
 		"fairplay bench -game katarenga -seconds 5 -workers 1",
-		"fairplay bench -game baran -json")
+		"fairplay bench -game baran -json",
+		"fairplay bench -game katarenga -agent alphabeta:depth=4 -seconds 5")
 	var gf gameFlags
 	gf.register(fs, false)
 	seconds := fs.Float64("seconds", 3, "how long to play")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers, each playing its own games")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	seed := fs.Uint64("seed", 1, "master seed")
+	agent, positions := fs.String("agent", "", "measure this searching agent instead (benchagent.go): ms/move, nodes/s or playouts/s, one core"), fs.Int("positions", 20, "with -agent: positions to search")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -53,6 +55,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	gm, _, err := gf.build()
 	if err != nil {
 		return err
+	}
+	if *agent != "" {
+		return benchAgent(ctx, gm, *agent, *seconds, *positions, *seed, *asJSON, stdout)
 	}
 	type tally struct{ games, plies int64 }
 	res := make([]tally, *workers)

@@ -52,6 +52,8 @@ func init() {
 		"plan":     {"how many games? sample size, power and detectable effect of a rate, variant or Elo test", runPlan},
 		"replay":   {"replay one game of a run from its recorded moves, position by position", runReplay},
 		"study":    {"run a study file's named list of runs into one directory with an index page", runStudy},
+
+		"tournament": {"play every pairing of several agents and fit joint Elo ratings", runTournament},
 	}
 }
 

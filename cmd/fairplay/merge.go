@@ -65,6 +65,13 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(shards) != m0.Shards {
 		return usagef("%d of %d shards given", len(shards), m0.Shards)
 	}
+	if isTournament(m0) { // tournament.go
+		var sorted []string
+		for _, s := range shards {
+			sorted = append(sorted, s.dir)
+		}
+		return mergeTournament(sorted, *out, args, stdout)
+	}
 	if mergeKind(m0) == "layouts" {
 		var lc experiments.LayoutsConfig
 		if _, err := loadResume(shards[0].dir, &lc); err != nil {

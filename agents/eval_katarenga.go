@@ -1,0 +1,116 @@
+package agents
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// katLayout holds the layout features of one Katarenga board, computed once per board: for
+// each player and square, the least number of moves a lone pawn needs to reach the enemy
+// baseline under the colour rules (the other pawns ignored; 0 on the baseline, 15 when it
+// never can).
+type katLayout struct {
+	toBase [2][64]uint8
+}
+
+// katLayouts caches katLayout by board (boards are immutable and shared by a layout's games).
+var katLayouts sync.Map // *katarenga.Board → *katLayout
+
+// layoutOf returns the layout features of s's board.
+func layoutOf(s *katarenga.State) *katLayout {
+	b := s.Board()
+	if v, ok := katLayouts.Load(b); ok {
+		return v.(*katLayout)
+	}
+	l := newKatLayout(b)
+	v, _ := katLayouts.LoadOrStore(b, l)
+	return v.(*katLayout)
+}
+
+// emptyMoves returns the squares a pawn on sq reaches in one move on an empty board of b:
+// blue a king's step, green a knight's jump, red orthogonal and yellow diagonal slides that
+// stop on the first square of their own colour.
+func emptyMoves(b *katarenga.Board, sq int) uint64 {
+	f, r := sq%8, sq/8
+	var m uint64
+	on := func(ff, rr int) bool { return ff >= 0 && ff < 8 && rr >= 0 && rr < 8 }
+	c := b.Colour(sq)
+	switch c {
+	case katarenga.Blue:
+		for _, d := range [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}} {
+			if on(f+d[0], r+d[1]) {
+				m |= 1 << ((r+d[1])*8 + f + d[0])
+			}
+		}
+	case katarenga.Green:
+		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
+			if on(f+d[0], r+d[1]) {
+				m |= 1 << ((r+d[1])*8 + f + d[0])
+			}
+		}
+	case katarenga.Red, katarenga.Yellow:
+		dirs := [4][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}}
+		if c == katarenga.Yellow {
+			dirs = [4][2]int{{1, 1}, {1, -1}, {-1, -1}, {-1, 1}}
+		}
+		for _, d := range dirs {
+			for k := 1; on(f+k*d[0], r+k*d[1]); k++ {
+				t := (r+k*d[1])*8 + f + k*d[0]
+				m |= 1 << t
+				if b.Colour(t) == c {
+					break
+				}
+			}
+		}
+	}
+	return m
+}
+
+func newKatLayout(b *katarenga.Board) *katLayout {
+	var moves [64]uint64
+	for sq := range moves {
+		moves[sq] = emptyMoves(b, sq)
+	}
+	l := &katLayout{}
+	for p, base := range [2]uint64{katRank8, katRank1} {
+		d := &l.toBase[p]
+		for sq := range d {
+			d[sq] = 15
+		}
+		reached := base
+		for k := uint8(0); k < 15 && reached != 0; k++ {
+			next := uint64(0)
+			for m := reached; m != 0; m &= m - 1 {
+				sq := bits.TrailingZeros64(m)
+				if d[sq] == 15 {
+					d[sq] = k
+				}
+			}
+			// Squares one move from a reached square.
+			for sq := 0; sq < 64; sq++ {
+				if d[sq] == 15 && moves[sq]&reached != 0 {
+					next |= 1 << sq
+				}
+			}
+			reached |= next
+			if next == 0 {
+				break
+			}
+		}
+	}
+	return l
+}
+
+// katRace returns, for player p, the summed and the least layout distance of p's pawns to the
+// enemy baseline (least: 15 without pawns on the board).
+func (l *katLayout) katRace(pawns uint64, p int) (sum, least float64) {
+	least = 15
+	for m := pawns; m != 0; m &= m - 1 {
+		d := float64(l.toBase[p][bits.TrailingZeros64(m)])
+		sum += d
+		least = min(least, d)
+	}
+	return sum, least
+}

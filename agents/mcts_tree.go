@@ -1,0 +1,120 @@
+package agents
+
+import (
+	"math"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// reroot makes the node of position s (a grandchild of the last root: our move, then the
+// opponent's reply) the new root, keeping its subtree; it reports false when there is none.
+func (p *mctsPlayer) reroot(s engine.State) bool {
+	if !p.cfg.Reuse || p.chosen <= 0 || int(p.chosen) >= len(p.nodes) {
+		return false
+	}
+	ch := p.nodes[p.chosen]
+	h := s.Hash()
+	from := int32(-1)
+	for k := ch.first; k < ch.first+ch.n; k++ {
+		if p.nodes[k].hash == h && p.nodes[k].n > 0 {
+			from = k
+			break
+		}
+	}
+	if from < 0 {
+		return false
+	}
+	// Copy the subtree breadth-first: each block of children stays contiguous. The old index
+	// of new node j is kept in its first field until j's children are copied.
+	out := append(p.spare[:0], p.nodes[from])
+	out[0].parent = -1
+	out[0].first = from
+	for j := 0; j < len(out); j++ {
+		old := out[j].first
+		o := &p.nodes[old]
+		if o.n == 0 {
+			out[j].first = 0
+			continue
+		}
+		nf := int32(len(out))
+		for k := o.first; k < o.first+o.n; k++ {
+			c := p.nodes[k]
+			c.parent = int32(j)
+			c.first = k
+			out = append(out, c)
+		}
+		out[j].first = nf
+	}
+	p.spare, p.nodes = p.nodes, out
+	return true
+}
+
+// rollout plays from s up to the cutoff (or the end) and returns the reward for who (1 win,
+// ½ draw, 0 loss; the evaluation's logistic estimate when cut off), undoing its moves.
+func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand) float32 {
+	plies := 0
+	rc, fast := s.(engine.RandomChooser)
+	var res float32
+	for {
+		if p.cfg.Cutoff > 0 && plies >= p.cfg.Cutoff {
+			v := Evaluate(s, p.w)
+			if s.ToMove() != who {
+				v = -v
+			}
+			res = float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
+			break
+		}
+		var a engine.Action
+		if p.cfg.Rollout == "heuristic" && r.Float64() >= p.cfg.Epsilon {
+			moves := s.Legal(p.buf[:0])
+			p.buf = moves
+			if len(moves) == 0 {
+				res = terminalReward(s, who)
+				break
+			}
+			a = p.bestByHeuristic(s, moves, r)
+		} else if fast {
+			var ok bool
+			if a, ok = rc.RandomAction(r); !ok {
+				res = terminalReward(s, who)
+				break
+			}
+		} else {
+			moves := s.Legal(p.buf[:0])
+			p.buf = moves
+			if len(moves) == 0 {
+				res = terminalReward(s, who)
+				break
+			}
+			a = moves[r.IntN(len(moves))]
+		}
+		s.Apply(a)
+		plies++
+	}
+	for ; plies > 0; plies-- {
+		s.Undo()
+	}
+	return res
+}
+
+// bestByHeuristic is the one-ply greedy choice, random among ties.
+func (p *mctsPlayer) bestByHeuristic(s engine.State, moves []engine.Action, r *engine.Rand) engine.Action {
+	best := math.Inf(-1)
+	p.ties = p.ties[:0]
+	for _, a := range moves {
+		s.Apply(a)
+		var v float64
+		if st := s.Status(); st.Over {
+			v = float64(-terminal(s, 0))
+		} else {
+			v = -Evaluate(s, p.w)
+		}
+		s.Undo()
+		if v > best {
+			best, p.ties = v, append(p.ties[:0], a)
+		} else if v == best {
+			p.ties = append(p.ties, a)
+		}
+	}
+	return p.ties[r.IntN(len(p.ties))]
+}

@@ -1,0 +1,69 @@
+package agents
+
+import "github.com/fairplay-lab/fairplay/engine"
+
+// Move-ordering scores: the table move, then tactical moves (captures, removals, threats),
+// then the two killers, then history.
+const (
+	orderTT       = 1 << 30
+	orderTactical = 1 << 29
+	orderKiller   = 1 << 28
+)
+
+// histIndex hashes an action into the 4096-slot history table.
+func histIndex(a engine.Action) int {
+	x := uint64(a) * 0x9e3779b97f4a7c15
+	return int(x >> 52)
+}
+
+// order scores the moves at ply for pickNext.
+func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, hasTT bool) {
+	sc := p.scores[ply][:0]
+	for _, a := range moves {
+		v := p.history[histIndex(a)]
+		switch {
+		case hasTT && a == ttMove:
+			v = orderTT
+		case p.tx.tactical(a):
+			v = orderTactical
+			if p.tx.capture(a) {
+				v++
+			}
+		case a == p.killers[ply][0]:
+			v = orderKiller
+		case a == p.killers[ply][1]:
+			v = orderKiller - 1
+		}
+		sc = append(sc, v)
+	}
+	p.scores[ply] = sc
+}
+
+// pickNext moves the best-scored of moves[i:] to position i (selection sort, done lazily) and
+// returns its score.
+func (p *abPlayer) pickNext(moves []engine.Action, ply, i int) int32 {
+	sc := p.scores[ply]
+	b := i
+	for j := i + 1; j < len(moves); j++ {
+		if sc[j] > sc[b] {
+			b = j
+		}
+	}
+	moves[i], moves[b] = moves[b], moves[i]
+	sc[i], sc[b] = sc[b], sc[i]
+	return sc[i]
+}
+
+// cutoff records a quiet move that caused a beta cutoff.
+func (p *abPlayer) cutoff(a engine.Action, ply, depth int) {
+	if p.killers[ply][0] != a {
+		p.killers[ply][1], p.killers[ply][0] = p.killers[ply][0], a
+	}
+	h := &p.history[histIndex(a)]
+	*h += int32(depth * depth)
+	if *h > orderKiller/2 {
+		for i := range p.history {
+			p.history[i] /= 2
+		}
+	}
+}

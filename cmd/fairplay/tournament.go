@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -band K] [-games N] [-random-opening N] [-fixed-layout] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_DIR...",
+		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=2;mcts:playouts=1000' -games 100 -out kat-rr",
+		"fairplay tournament -game baran -agents 'alphabeta:depth=4;alphabeta:depth=2;greedy' -gauntlet -games 200",
+		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -band 2 -games 40",
+		"fairplay tournament -game baran -agents 'greedy;alphabeta:depth=3' -games 400 -shard 0/2 -out part0   # then part1, and:",
+		"fairplay merge -out whole part0 part1",
+		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament",
+		"fairplay tournament -combine -out all kat-rr kat-mcts    # one rating scale over both tournaments")
+	var gf gameFlags
+	gf.register(fs, false)
+	agentList := fs.String("agents", "", "agents separated by ';' (the first is the anchor, Elo 0)")
+	gauntlet := fs.Bool("gauntlet", false, "pair the first agent with each other agent only (default: every pairing)")
+	band := fs.Int("band", 0, "pair each agent only with the next N agents of the list (list them by expected strength; 0: every pairing)")
+	n := fs.Int64("games", 100, "games per pairing, in colour-swapped pairs (rounded up to even)")
+	opening := fs.Int("random-opening", -1, "play the first N plies of every game uniformly at random, the same in both games of a pair (default: 4 for Baran, 0 for Katarenga)")
+	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
+	prior := fs.Float64("prior", 1, "virtual draws added to every pairing in the rating fit (keeps ratings finite after a perfect score; 0: plain maximum likelihood)")
+	boot := fs.Int("bootstrap", 1000, "bootstrap resamples of the pairs for the 95% rating intervals (0: none)")
+	combine := fs.Bool("combine", false, "fit one rating scale over the finished tournament directories given as arguments (with -out, -prior, -bootstrap, -seed)")
+	var rf runFlags
+	rf.register(fs)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return flagErr(err)
+	}
+	if *combine {
+		return combineTournaments(fs.Args(), rf, *prior, *boot, args, stdout)
+	}
+	if fs.NArg() > 0 {
+		return usagef("tournament: unexpected argument %q (tournament directories go with -combine)", fs.Arg(0))
+	}
+	shard, err := rf.check(os.Getenv)
+	if err != nil {
+		return err
+	}
+	var cfg experiments.TournamentConfig
+	dir := rf.resume
+	if dir != "" {
+		var complete bool
+		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+			return err
+		}
+		if cfg.Kind != experiments.TournamentKind {
+			return usagef("-resume %s: not a tournament (resume it with its own command)", dir)
+		}
+	} else {
+		if *n <= 0 {
+			return usagef("-games %d: want a positive number", *n)
+		}
+		if *opening < -1 {
+			return usagef("-random-opening %d: want 0 or more plies", *opening)
+		}
+		if *opening == -1 {
+			*opening = map[string]int{"baran": 4}[gf.game]
+		}
+		cfg = experiments.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, Prior: *prior, Bootstrap: *boot,
+			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
+		for _, a := range strings.Split(*agentList, ";") {
+			if a = strings.TrimSpace(a); a != "" {
+				cfg.Agents = append(cfg.Agents, a)
+			}
+		}
+		tiles, err := gf.tilesText()
+		if err != nil {
+			return err
+		}
+		cfg.Tiles = tiles
+		if _, err := matchFor(experiments.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+			A: "random", B: "random", Games: 2}); err != nil {
+			return err
+		}
+		if cfg, err = experiments.NewTournamentConfig(cfg); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return usagef("-tiles: %v", err)
+	}
+	if dir == "" {
+		if dir, err = outDir(rf.out, "tournament-"+cfg.Game); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "fairplay tournament: %s, %d agents, %d pairings × %d games (shard %d/%d), seed %d -> %s\n",
+		cfg.Game, len(cfg.Agents), len(cfg.Pairings()), cfg.Games, shard.Index, shard.Count, cfg.Seed, dir)
+	out, err := experiments.RunTournament(ctx, cfg, ts, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "tournament"}, args...), Shard: shard})
+	if err != nil {
+		return err
+	}
+	if out.Interrupted {
+		fmt.Fprintf(stderr, "interrupted after %d of %d pairings (finished games kept); finish with: fairplay tournament -resume %s\n", len(out.Summaries), len(cfg.Pairings()), dir)
+		return errInterrupted
+	}
+	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv, pairings.csv, report.md, ratings.png/.svg, pairings/*/games.csv\n", out.Report, dir)
+	if shard.Count > 1 {
+		fmt.Fprintf(stdout, "This is shard %d/%d: its ratings use only its own games; join the shards with fairplay merge -out DIR SHARD_DIR...\n", shard.Index, shard.Count)
+	}
+	return nil
+}
+
+// isTournament reports whether a manifest is a tournament's (for fairplay merge).
+func isTournament(man *results.Manifest) bool {
+	var c struct{ Kind string }
+	return json.Unmarshal(man.Config, &c) == nil && c.Kind == experiments.TournamentKind
+}
+
+// mergeTournament merges the shard directories of a tournament (checked and in shard order)
+// into out, for fairplay merge.
+func mergeTournament(dirs []string, out string, args []string, stdout io.Writer) error {
+	var cfg experiments.TournamentConfig
+	if _, err := loadResume(dirs[0], &cfg); err != nil {
+		return err
+	}
+	ts, err := tilesFor(cfg.Tiles)
+	if err != nil {
+		return err
+	}
+	dir, err := outDir(out, "merge")
+	if err != nil {
+		return err
+	}
+	res, err := experiments.MergeTournament(cfg, ts, dirs, dir, append([]string{"fairplay", "merge"}, args...))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d pairings merged from %d shards into %s\n\n%s", len(res.Summaries), len(dirs), filepath.Clean(dir), res.Report)
+	return nil
+}
+
+// combineTournaments is fairplay tournament -combine: one rating fit over finished tournaments.
+func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, args []string, stdout io.Writer) error {
+	if len(dirs) == 0 {
+		return usagef("-combine: give the directories of finished tournaments")
+	}
+	if prior < 0 || boot < 0 {
+		return usagef("-prior %v, -bootstrap %d: want 0 or more", prior, boot)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
+			return usagef("-combine: %s is not a run directory (%v)", d, err)
+		}
+	}
+	dir, err := outDir(rf.out, "ratings")
+	if err != nil {
+		return err
+	}
+	out, err := experiments.CombineTournaments(dirs, prior, boot, rf.seed, dir, append([]string{"fairplay", "tournament"}, args...))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv, pairings.csv, report.md, ratings.png/.svg\n", out.Report, dir)
+	return nil
+}
