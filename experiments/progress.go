@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -18,9 +18,11 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress draws a run's progress: a bar redrawn in place on a terminal, or a plain line every
-// few seconds otherwise. Workers only bump done; one goroutine draws, under mu, which also
-// guards lines other code prints while the bar is up (see printAbove).
+// progress draws a run's progress: a progressbar/v3 bar redrawn in place on a terminal, or a
+// plain line every few seconds otherwise. Workers only bump done; one goroutine draws, under mu,
+// which also guards lines other code prints while the bar is up (see printAbove). The bar's
+// text (count, rate, ETA) is ours, so that the rate is this session's recent one and a capped
+// run shows no ETA: progressbar's own rate and time prediction are off.
 type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -30,8 +32,9 @@ type progress struct {
 	unit    string
 	done    *atomic.Int64
 	start   time.Time
-	samples []sample // recent (time, done) pairs for the rate, oldest first
-	drawn   bool     // a bar line is on screen without its newline
+	samples []sample                 // recent (time, done) pairs for the rate, oldest first
+	pb      *progressbar.ProgressBar // the terminal bar, made on the first draw
+	drawn   bool                     // a bar line is on screen without its newline
 }
 
 type sample struct {
@@ -66,10 +69,7 @@ func (h *progressHolder) printAbove(print func()) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
+	p.clear()
 	print()
 	p.draw(time.Now())
 }
@@ -78,9 +78,10 @@ func (h *progressHolder) printAbove(print func()) {
 // until the returned stop is called: a bar (items done, rate, ETA) when mode is "always", or
 // "auto" and w is a terminal; a plain line every five seconds when mode is "auto" and w is not
 // a terminal; nothing for "never". A negative total is a cap rather than a goal (a sequential
-// test stops when it decides): the display then shows no ETA. The rate counts only the items
-// of this session (not those of a resumed run's earlier sessions) over the last rateWindow.
-// stop ends the bar's line, so that what is printed next starts on a line of its own.
+// test stops when it decides): the display then shows no ETA (and on a terminal a spinner
+// rather than a bar toward the cap). The rate counts only the items of this session (not
+// those of a resumed run's earlier sessions) over the last rateWindow. stop ends the bar's
+// line, so that what is printed next starts on a line of its own.
 func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64, unit string, holder ...*progressHolder) (stop func()) {
 	if mode == "never" || w == nil || total == 0 {
 		return func() {}
@@ -91,9 +92,11 @@ func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64, un
 		p.total = -total
 	}
 	for _, h := range holder {
-		h.mu.Lock()
-		h.p = p
-		h.mu.Unlock()
+		if h != nil { // a session with no one printing above its display passes a nil holder
+			h.mu.Lock()
+			h.p = p
+			h.mu.Unlock()
+		}
 	}
 	quit, finished := make(chan struct{}), make(chan struct{})
 	every := 5 * time.Second
@@ -111,10 +114,7 @@ func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64, un
 				if p.bar {
 					p.draw(time.Now())
 				}
-				if p.drawn {
-					fmt.Fprintln(p.w)
-					p.drawn = false
-				}
+				p.end()
 				p.mu.Unlock()
 				return
 			case now := <-t.C:
@@ -128,10 +128,54 @@ func startProgress(mode string, w io.Writer, total int64, done *atomic.Int64, un
 		close(quit)
 		<-finished
 		for _, h := range holder {
-			h.mu.Lock()
-			h.p = nil
-			h.mu.Unlock()
+			if h != nil {
+				h.mu.Lock()
+				h.p = nil
+				h.mu.Unlock()
+			}
 		}
+	}
+}
+
+// newBar makes the terminal bar: progressbar/v3 drawing on p.w, with our text after it.
+// Nothing in it draws on its own (no spinner goroutine, no throttle): all drawing happens in
+// draw, clear and end, under p.mu. A capped run gets a spinner (max -1) rather than a bar
+// filling toward a cap it will likely never reach.
+func (p *progress) newBar() *progressbar.ProgressBar {
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetTheme(progressbar.Theme{Saucer: "=", SaucerHead: ">", SaucerPadding: " ", BarStart: "[", BarEnd: "]"}),
+		progressbar.OptionSetWidth(24),
+		// No OptionShowIts: our own rate, over this session's recent window, is in the description.
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(false),
+		progressbar.OptionSetSpinnerChangeInterval(0),
+		progressbar.OptionThrottle(0),
+	}
+	max := p.total
+	if p.capped {
+		max = -1
+	} else {
+		opts = append(opts, progressbar.OptionShowDescriptionAtLineEnd()) // the bar first, then our text
+	}
+	return progressbar.NewOptions64(max, opts...)
+}
+
+// clear erases the bar's line, if one is on screen, and leaves the cursor at its start.
+// p.mu is held.
+func (p *progress) clear() {
+	if p.pb != nil && p.drawn {
+		p.pb.Clear()
+	}
+	p.drawn = false
+}
+
+// end finishes the bar's line (a newline after it), so that what follows starts on a line of
+// its own. p.mu is held.
+func (p *progress) end() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+		p.drawn = false
 	}
 }
 
@@ -154,22 +198,31 @@ func (p *progress) draw(now time.Time) {
 			eta = (time.Duration(float64(p.total-n)/r) * time.Second).Round(time.Second).String()
 		}
 	}
+	if p.bar {
+		var desc string
+		if p.capped {
+			desc = fmt.Sprintf("%d %s (stops at its decision, at most %d), %s %s/s", n, p.unit, p.total, rate, p.unit)
+		} else {
+			desc = fmt.Sprintf("%d/%d %s, %s %s/s, ETA %s", n, p.total, p.unit, rate, p.unit, eta)
+		}
+		if p.pb == nil {
+			p.pb = p.newBar()
+		}
+		if !p.capped {
+			p.pb.Set64(min(n, p.total))
+		}
+		// Describe redraws the line (also once the bar is full; a spinner turns once per
+		// redraw), with the count, rate and ETA just computed.
+		p.pb.Describe(desc)
+		p.drawn = true
+		return
+	}
 	var line string
 	if p.capped {
 		line = fmt.Sprintf("%d %s (stops at its decision, at most %d), %s %s/s", n, p.unit, p.total, rate, p.unit)
 	} else {
 		frac := min(float64(n)/float64(p.total), 1)
 		line = fmt.Sprintf("%d/%d %s (%.1f%%), %s %s/s, ETA %s", n, p.total, p.unit, 100*frac, rate, p.unit, eta)
-		if p.bar {
-			const width = 24
-			k := int(frac * width)
-			line = "[" + strings.Repeat("=", k) + strings.Repeat(" ", width-k) + "] " + line
-		}
-	}
-	if p.bar {
-		fmt.Fprint(p.w, "\r\033[K"+line)
-		p.drawn = true
-		return
 	}
 	fmt.Fprintln(p.w, "progress: "+line)
 }
