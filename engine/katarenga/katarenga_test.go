@@ -273,3 +273,24 @@ func TestRandomActionMatchesLegal(t *testing.T) {
 		s.Apply(acts[rng.IntN(len(acts))])
 	}
 }
+
+// PlayRandom is the same game as RandomAction and Apply in a loop (it is Playout's fast path).
+func TestPlayRandomMatchesRandomAction(t *testing.T) {
+	for seed := uint64(1); seed <= 50; seed++ {
+		a, b := startState(), startState()
+		ra, rb := engine.NewRand(seed), engine.NewRand(seed)
+		n := a.PlayRandom(ra)
+		m := 0
+		for {
+			act, ok := b.RandomAction(rb)
+			if !ok {
+				break
+			}
+			b.Apply(act)
+			m++
+		}
+		if n != m || a.String() != b.String() || a.Status() != b.Status() || len(a.hist) != len(b.hist) {
+			t.Fatalf("seed %d: PlayRandom played %d plies to %s, RandomAction %d to %s", seed, n, a, m, b)
+		}
+	}
+}
