@@ -18,18 +18,21 @@ import (
 type LayoutReport struct {
 	Boards              int
 	Games               int64
-	Pooled              results.Interval // White's win rate over all games (Wilson)
+	Pooled              results.Interval // White's win rate over all games (clustered by board)
+	Distinct            int64            // distinct games, summed over boards
 	MeanRate, SDRate    float64          // over boards
 	InBand, OutOfBand   int              // boards whose interval lies inside / outside the band
 	SignificantBH       int              // boards with BH q < 0.05 against one half
 	Choices             int
-	ImbalanceDealt      float64 // mean |White rate − ½| as dealt, over choices
-	ImbalanceChosen     float64 // the same after Black's best choice of seating
+	ImbalanceDealt      float64 // mean |White rate − ½| as dealt, over choices (held-out half)
+	ImbalanceChosen     float64 // the same after Black's best choice of seating, chosen on the selection half, measured on the held-out half
+	InSample            float64 // ImbalanceChosen measured on the same games it was chosen on (the optimistic figure)
 	BlackPicksRotated   int
 	Fairest, Unbalanced []string
 	EffectsFitted       bool
 	Effects, EffectSE   [4][64]float64
 	TopEffects          []string
+	Dispersion          float64            // the colour-effect fit's Pearson dispersion over boards (at least 1)
 	RateByKey           map[string]float64 // White's rate per board key
 }
 
@@ -43,12 +46,17 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	pvals := make([]float64, len(boards))
 	rates := make([]float64, len(boards))
 	var white, total int64
+	var pooled results.ClusterRatio
 	for i := range boards {
 		b := &boards[i]
 		pvals[i] = b.PValue()
 		rates[i] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
 		white += b.WhiteWins
 		total += b.N
+		rep.Distinct += b.Distinct
+		if b.N > 0 {
+			pooled.Add(float64(b.WhiteWins), float64(b.N))
+		}
 		rep.RateByKey[b.Key] = rates[i]
 		iv := b.WhiteRate()
 		if iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh {
@@ -59,7 +67,9 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 		rep.MeanRate += rates[i]
 	}
 	rep.Games = total
-	rep.Pooled = results.Wilson(white, total, results.Z95)
+	rep.Pooled = pooled.Rate()
+	rep.Pooled.Method = "cluster-robust-boards"
+	eb := results.ShrinkRates(boards)
 	if len(boards) > 0 {
 		rep.MeanRate /= float64(len(boards))
 		for _, r := range rates {
@@ -78,7 +88,7 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	var lb bytes.Buffer
 	cw := csv.NewWriter(&lb)
 	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
-		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "p_value", "p_holm", "p_bh", "mean_plies"})
+		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "mean_plies", "distinct_games"})
 	for _, r := range sw.Rows {
 		b := &boards[r.Board]
 		iv := b.WhiteRate()
@@ -91,8 +101,9 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 			mc = strconv.Itoa(r.Mirror)
 		}
 		cw.Write([]string{idx, name, b.Grid, mc, r.Seating, b.Key, i64(b.N), i64(b.WhiteWins), i64(b.BlackWins),
-			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), f64(pvals[r.Board]),
-			f64(holm[r.Board]), f64(bh[r.Board]), f64(float64(b.PliesSum) / math.Max(1, float64(b.N)))})
+			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), f64(eb[r.Board].Value), f64(eb[r.Board].Low),
+			f64(eb[r.Board].High), f64(pvals[r.Board]), f64(holm[r.Board]), f64(bh[r.Board]),
+			f64(float64(b.PliesSum) / math.Max(1, float64(b.N))), i64(b.Distinct)})
 	}
 	cw.Flush()
 	if err := results.WriteFileAtomic(filepath.Join(dir, "layouts.csv"), lb.Bytes()); err != nil {
@@ -100,12 +111,15 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	}
 	files = append(files, "layouts.csv")
 
-	// choices.csv: one row per choice of Black, from its first requested layout.
+	// choices.csv: one row per choice of Black, from its first requested layout. Black's pick
+	// is made on the selection half of each board's games and its value measured on the other
+	// half, so the reported benefit is not inflated by the selection (in-sample figure kept
+	// apart for comparison).
 	var cb bytes.Buffer
 	cw = csv.NewWriter(&cb)
 	cw.Write([]string{"choice", "layout_index", "layout", "white_rate_as_dealt", "ci_low_as_dealt", "ci_high_as_dealt",
 		"white_rate_rotated", "ci_low_rotated", "ci_high_rotated", "black_picks", "value", "value_ci_low", "value_ci_high",
-		"difference", "difference_ci_low", "difference_ci_high"})
+		"difference", "difference_ci_low", "difference_ci_high", "picked_on", "measured_on"})
 	seen := map[string]bool{}
 	var values []float64
 	for k := 0; k+1 < len(sw.Rows); k += 2 {
@@ -114,30 +128,38 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 			continue
 		}
 		seen[dealt.Choice] = true
-		a, b := boards[dealt.Board].WhiteRate(), boards[rot.Board].WhiteRate()
+		bd, br := &boards[dealt.Board], &boards[rot.Board]
+		a, b := bd.HeldOut(), br.HeldOut()
 		pick, v := "as_dealt", a
-		if b.Value < a.Value {
+		if br.SelectRate() < bd.SelectRate() {
 			pick, v = "rotated", b
 			rep.BlackPicksRotated++
 		}
+		inSample := math.Min(bd.WhiteRate().Value, br.WhiteRate().Value) // chosen and measured on all games
 		values = append(values, v.Value)
 		rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
 		rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
-		na, nb := float64(boards[dealt.Board].N), float64(boards[rot.Board].N)
+		rep.InSample += math.Abs(inSample - 0.5)
+		na, nb := float64(bd.N-bd.NSelect), float64(br.N-br.NSelect)
 		d := b.Value - a.Value
 		se := math.Sqrt(a.Value*(1-a.Value)/na + b.Value*(1-b.Value)/nb)
 		idx, name := "", ""
 		if dealt.Layout.Index >= 0 {
 			idx, name = strconv.Itoa(dealt.Layout.Index), dealt.Layout.Placement.String()
 		}
+		picked, measured := "selection-half", "held-out-half"
+		if bd.NSelect == 0 {
+			picked, measured = "all-games", "all-games-in-sample"
+		}
 		cw.Write([]string{dealt.Choice, idx, name, f64(a.Value), f64(a.Low), f64(a.High), f64(b.Value), f64(b.Low), f64(b.High),
-			pick, f64(v.Value), f64(v.Low), f64(v.High), f64(d), f64(d - results.Z95*se), f64(d + results.Z95*se)})
+			pick, f64(v.Value), f64(v.Low), f64(v.High), f64(d), f64(d - results.Z95*se), f64(d + results.Z95*se), picked, measured})
 	}
 	cw.Flush()
 	rep.Choices = len(values)
 	if rep.Choices > 0 {
 		rep.ImbalanceDealt /= float64(rep.Choices)
 		rep.ImbalanceChosen /= float64(rep.Choices)
+		rep.InSample /= float64(rep.Choices)
 	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "choices.csv"), cb.Bytes()); err != nil {
 		return nil, nil, err
@@ -156,22 +178,23 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	}
 	files = append(files, out...)
 
-	// Pictures of the fairest and the most unbalanced boards (by |rate − ½|, then index).
+	// Pictures of the fairest and the most unbalanced boards: ranked by |rate − ½| on the
+	// selection half (then index), their rates reported on the held-out half.
 	order := make([]int, len(boards))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(x, y int) bool {
-		return math.Abs(rates[order[x]]-0.5) < math.Abs(rates[order[y]]-0.5)
+		return math.Abs(boards[order[x]].SelectRate()-0.5) < math.Abs(boards[order[y]].SelectRate()-0.5)
 	})
 	pick := func(idx []int) ([]string, []string, []string) {
 		var grids, caps, desc []string
 		for _, i := range idx {
 			b := &boards[i]
-			iv := b.WhiteRate()
+			iv := b.HeldOut()
 			grids = append(grids, b.Grid)
 			caps = append(caps, fmt.Sprintf("layout %s: White %.3f [%.3f, %.3f]", b.Key, iv.Value, iv.Low, iv.High))
-			desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f], n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N))
+			desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f] held out, n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N-b.NSelect))
 		}
 		return grids, caps, desc
 	}
@@ -201,7 +224,7 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 		for col := 0; col < 4; col++ {
 			for sq := 0; sq < 64; sq++ {
 				e, se := rep.Effects[col][sq], rep.EffectSE[col][sq]
-				cw.Write([]string{string(rune('a'+sq%8)) + string(rune('1'+sq/8)), string("rygb"[col]), f64(e), f64(se), f64(e / se), "logistic-ridge1-posterior-sum-to-zero"})
+				cw.Write([]string{string(rune('a'+sq%8)) + string(rune('1'+sq/8)), string("rygb"[col]), f64(e), f64(se), f64(e / se), effectsMethod})
 			}
 		}
 		cw.Flush()
@@ -223,11 +246,18 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 // prior on the log-odds effects).
 const ridge = 1.0
 
+// effectsMethod names the colour-effect fit.
+const effectsMethod = "logistic-ridge1-symmetric-colours-quasibinomial-boards"
+
 // colourEffects fits a logistic regression of White winning (decisive games per board) on
-// square-colour indicators: an intercept and, per square, red/yellow/green against blue; the
-// effects are then centred per square (sum to zero over the four colours) with standard errors
-// from the covariance of the fit.
+// square-colour indicators: an intercept and, per square, one indicator for each of the four
+// colours, all four under the same ridge penalty, so the coding is symmetric in the colours (no
+// colour is a baseline the penalty shrinks towards). The effects are centred per square (sum to
+// zero over the four colours). Their standard errors come from the fit's covariance, scaled by
+// the Pearson dispersion over boards when it exceeds 1 (quasi-binomial: games on one board are
+// not independent draws when they share seeds or pairs, so the board is the cluster).
 func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
+	const params = 1 + 4*64
 	var rows []int
 	for i := range boards {
 		if boards[i].WhiteWins+boards[i].BlackWins > 0 {
@@ -235,9 +265,9 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 		}
 	}
 	if len(rows) < 200 {
-		return fmt.Errorf("%d boards with decisive games; the 193-parameter fit needs at least 200", len(rows))
+		return fmt.Errorf("%d boards with decisive games; the colour-effect fit needs at least 200", len(rows))
 	}
-	X := mat.NewDense(len(rows), 193, nil)
+	X := mat.NewDense(len(rows), params, nil)
 	succ := make([]float64, len(rows))
 	trials := make([]float64, len(rows))
 	for k, i := range rows {
@@ -246,48 +276,73 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 		for sq := 0; sq < 64; sq++ {
 			rank, file := sq/8, sq%8
 			ch := b.Grid[(7-rank)*9+file]
-			if c := bytes.IndexByte([]byte("ryg"), ch); c >= 0 {
-				X.Set(k, 1+3*sq+c, 1)
+			if c := bytes.IndexByte([]byte("rygb"), ch); c >= 0 {
+				X.Set(k, 1+4*sq+c, 1)
 			}
 		}
 		succ[k], trials[k] = float64(b.WhiteWins), float64(b.WhiteWins+b.BlackWins)
 	}
-	// Each quarter shows one of 32 tile faces, so its 48 colour indicators span at most 31
-	// dimensions: the design is rank-deficient and a ridge penalty picks the smallest effects
-	// consistent with the data.
-	penalty := make([]float64, 193)
-	for j := 1; j < 193; j++ {
+	// Each quarter shows one of 32 tile faces, so its colour indicators span at most 31
+	// dimensions (and the four colours of a square sum to the intercept): the design is
+	// rank-deficient and the ridge penalty picks the smallest effects consistent with the data.
+	penalty := make([]float64, params)
+	for j := 1; j < params; j++ {
 		penalty[j] = ridge
 	}
 	fit, err := results.Logistic(X, succ, trials, penalty)
 	if err != nil {
 		return err
 	}
+	// Pearson dispersion: X² over the residual degrees of freedom (at most 193 identifiable
+	// parameters: the intercept and 3 contrasts per square).
+	x2 := 0.0
+	for k := range rows {
+		eta := 0.0
+		for j := 0; j < params; j++ {
+			eta += X.At(k, j) * fit.Beta[j]
+		}
+		p := 1 / (1 + math.Exp(-eta))
+		if v := trials[k] * p * (1 - p); v > 0 {
+			x2 += (succ[k] - trials[k]*p) * (succ[k] - trials[k]*p) / v
+		}
+	}
+	disp := 1.0
+	if df := len(rows) - 193; df > 0 {
+		disp = math.Max(1, x2/float64(df))
+	}
+	for sq := 0; sq < 64; sq++ {
+		var beta [4]float64
+		for c := range beta {
+			beta[c] = fit.Beta[1+4*sq+c]
+		}
+		m := (beta[0] + beta[1] + beta[2] + beta[3]) / 4
+		for col := 0; col < 4; col++ {
+			rep.Effects[col][sq] = beta[col] - m
+			// e_col = a·β_sq with a_j = [j == col] − ¼
+			v := 0.0
+			for i := 0; i < 4; i++ {
+				for j := 0; j < 4; j++ {
+					ai, aj := -0.25, -0.25
+					if i == col {
+						ai++
+					}
+					if j == col {
+						aj++
+					}
+					v += ai * aj * fit.Cov.At(1+4*sq+i, 1+4*sq+j)
+				}
+			}
+			rep.EffectSE[col][sq] = math.Sqrt(v * disp)
+		}
+	}
+	rep.Dispersion = disp
 	type eff struct {
 		sq, col int
 		z       float64
 	}
 	var all []eff
 	for sq := 0; sq < 64; sq++ {
-		beta := [4]float64{fit.Beta[1+3*sq], fit.Beta[2+3*sq], fit.Beta[3+3*sq], 0}
-		m := (beta[0] + beta[1] + beta[2]) / 4
 		for col := 0; col < 4; col++ {
-			rep.Effects[col][sq] = beta[col] - m
-			// e_col = a·(β_r, β_y, β_g) with a_j = [j == col] − ¼
-			var a [3]float64
-			for j := 0; j < 3; j++ {
-				a[j] = -0.25
-				if j == col {
-					a[j] += 1
-				}
-			}
-			v := 0.0
-			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					v += a[i] * a[j] * fit.Cov.At(1+3*sq+i, 1+3*sq+j)
-				}
-			}
-			rep.EffectSE[col][sq] = math.Sqrt(v)
 			all = append(all, eff{sq, col, rep.Effects[col][sq] / rep.EffectSE[col][sq]})
 		}
 	}

@@ -225,14 +225,25 @@ func boardKey(l katarenga.Layout) string {
 	return l.Grid.String()
 }
 
-// boardSeed derives a board's seed material from the master seed.
-func boardSeed(master uint64, l katarenga.Layout) uint64 {
+// boardSeed derives a board's seed material from the master seed and the rules in force, so
+// that sweeps of two rule settings draw independent games (a comparison of them is then an
+// independent-samples comparison, not one on shared seeds).
+func boardSeed(master uint64, rules string, l katarenga.Layout) uint64 {
+	master = RulesSeed(master, rules)
 	if l.Index >= 0 {
 		return engine.Derive(master, uint64(l.Index))
 	}
 	h := fnv.New64a()
 	h.Write([]byte(l.Grid.String()))
 	return engine.Derive(master, h.Sum64()|1<<63)
+}
+
+// RulesSeed derives the seed material of one rule setting (canonical rules text) from a master
+// seed: runs of different rule settings under one master seed share no seed material.
+func RulesSeed(master uint64, rules string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(rules))
+	return engine.Derive(master, h.Sum64())
 }
 
 // Reproducible reports whether both agents are reproducible.
@@ -252,9 +263,10 @@ func (sw *Sweep) decided(r *results.BoardResult) bool {
 func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardResult, bool) {
 	l := sw.Boards[i]
 	m := &Match{Cfg: MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
-		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, l), RandomOpening: sw.Cfg.RandomOpening}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
+		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
 	w := m.newWorker()
 	res := results.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
+	seen := map[string]struct{}{}
 	for j := int64(0); j < sw.Cfg.Games; j++ {
 		if sw.Cfg.Adaptive && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(&res) {
 			break
@@ -265,9 +277,17 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 		}
 		res.N++
 		res.PliesSum += int64(rec.Plies)
+		seen[rec.Moves] = struct{}{}
+		sel := (j/2)%2 == 0 // the selection half: whole pairs
+		if sel {
+			res.NSelect++
+		}
 		switch rec.Winner {
 		case "first":
 			res.WhiteWins++
+			if sel {
+				res.WhiteWinsSelect++
+			}
 		case "second":
 			res.BlackWins++
 		default:
@@ -287,5 +307,6 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 			res.FirstMoveCaptures += rec.Counters[4]
 		}
 	}
+	res.Distinct = int64(len(seen))
 	return res, true
 }

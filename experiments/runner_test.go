@@ -104,10 +104,20 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// Colour-swapped pairs: game 2p has A first, 2p+1 B first, both on the pair's seed; Baran
-// alternates the first colour by pair.
+// Colour-swapped pairs: game 2p has A first, 2p+1 B first, both on the pair's seed when A ≠ B
+// (each game on its own seed in self-play); Baran alternates the first colour by pair.
 func TestPairs(t *testing.T) {
-	m := newMatch(t, "baran", "", "", 8)
+	for _, b := range []string{"greedy", "random"} {
+		testPairs(t, b)
+	}
+}
+
+func testPairs(t *testing.T, b string) {
+	gm, _ := games.New("baran", "", "", nil)
+	m, err := NewMatch(MatchConfig{Game: "baran", A: "random", B: b, Games: 8, Seed: 42}, gm)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, _ := csvOf(t, context.Background(), m, Plan{Start: 0, End: 8}, 2, 0)
 	r, _ := results.NewCSVReader(bytes.NewReader(out))
 	var recs []*results.Record
@@ -121,8 +131,12 @@ func TestPairs(t *testing.T) {
 	for i, rec := range recs {
 		wantFirst := []string{"a", "b"}[i%2]
 		wantColour := []string{"red", "black"}[(i/2)%2]
-		if rec.FirstIs != wantFirst || rec.FirstColour != wantColour || rec.Pair != int64(i/2) || rec.Seed != recs[i&^1].Seed {
-			t.Errorf("game %d: first %s colour %s pair %d seed %x", i, rec.FirstIs, rec.FirstColour, rec.Pair, rec.Seed)
+		shared := rec.Seed == recs[i&^1].Seed
+		if i%2 == 0 {
+			shared = rec.Seed == recs[i+1].Seed
+		}
+		if rec.FirstIs != wantFirst || rec.FirstColour != wantColour || rec.Pair != int64(i/2) || shared == m.SelfPlay() {
+			t.Errorf("B %s, game %d: first %s colour %s pair %d seed %x", b, i, rec.FirstIs, rec.FirstColour, rec.Pair, rec.Seed)
 		}
 	}
 }
@@ -166,11 +180,12 @@ func TestForfeitsDoNotStopTheRun(t *testing.T) {
 	}
 }
 
-// Random layouts: both games of a pair share a tile placement drawn from the pair's seed; pairs
-// differ; the layout column records it; Baran refuses the option.
+// Random layouts: both games of a pair share a tile placement drawn from the pair's seed when
+// A ≠ B (self-play games each draw their own); pairs differ; the layout column records it;
+// Baran refuses the option.
 func TestRandomLayouts(t *testing.T) {
 	gm, _ := games.New("katarenga", "", "", nil)
-	m, err := NewMatch(MatchConfig{Game: "katarenga", A: "greedy", B: "greedy", Games: 40, Seed: 3, RandomLayouts: true}, gm)
+	m, err := NewMatch(MatchConfig{Game: "katarenga", A: "greedy", B: "random", Games: 40, Seed: 3, RandomLayouts: true}, gm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +205,18 @@ func TestRandomLayouts(t *testing.T) {
 	}
 	if len(distinct) < 18 {
 		t.Errorf("%d distinct layouts in 20 pairs", len(distinct))
+	}
+	self, _ := NewMatch(MatchConfig{Game: "katarenga", A: "greedy", B: "greedy", Games: 40, Seed: 3, RandomLayouts: true}, gm)
+	same := 0
+	for i := int64(0); i < 40; i += 2 {
+		r0, _ := self.play(self.newWorker(), i, func() bool { return false })
+		r1, _ := self.play(self.newWorker(), i+1, func() bool { return false })
+		if r0.Layout == r1.Layout {
+			same++
+		}
+	}
+	if same > 1 {
+		t.Errorf("self-play: %d of 20 pairs share their layout", same)
 	}
 	bg, _ := games.New("baran", "", "", nil)
 	if _, err := NewMatch(MatchConfig{Game: "baran", A: "random", B: "random", Games: 2, RandomLayouts: true}, bg); err == nil {

@@ -126,6 +126,11 @@ func newTuner(cfg TuneConfig, gm *games.Game) (*tuner, error) {
 	return t, nil
 }
 
+// HeldOutSeed is the master seed of the test of tuned against starting weights: a stream of
+// the tuning run's seed that no tuning iteration uses, so the weights are measured on games
+// they were not selected on.
+func HeldOutSeed(master uint64) uint64 { return engine.Derive(master, 0x48454c444f5554) } // "HELDOUT"
+
 // with returns the whole weight set with the tuned weights set to theta.
 func (t *tuner) with(theta []float64) agents.Weights {
 	w := append(agents.Weights(nil), t.w...)

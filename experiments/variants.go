@@ -182,7 +182,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			return nil, err
 		}
 		m, err := NewMatch(MatchConfig{Game: cfg.Game, Rules: c.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
-			A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: cfg.Seed,
+			A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: RulesSeed(cfg.Seed, gm.Rules()+"|"+cfg.Ladder[c.Level]),
 			RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
 		if err != nil {
 			return nil, err
@@ -223,7 +223,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 }
 
 // VariantPlotMetrics are the metrics drawn against strength (the game's counters are added).
-var VariantPlotMetrics = []string{"first_win_rate", "first_score", "decisiveness", "draw_rate", "cap_rate", "duration_mean", "branching_mean"}
+var VariantPlotMetrics = []string{"first_win_rate", "first_score", "completion", "draw_rate", "cap_rate", "duration_mean", "branching_mean"}
 
 func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) ([]string, error) {
 	var vary []string
@@ -251,9 +251,9 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
 	}
 	if cfg.RandomLayouts {
-		b.Write([]byte(", a random tile placement per pair"))
+		b.Write([]byte(", a random tile placement per game"))
 	}
-	b.Write([]byte(".\nIntervals: Wilson (rates), normal (means), ratio-cluster (branching); tests: two-proportion z (rates), Welch z (means), chi-square (outcome distribution), Holm-adjusted over all tests.\n"))
+	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch z on those standard errors (every metric), chi-square (outcome distribution), Holm-adjusted over all tests except metrics constant in both cells (zero by rule).\n"))
 	results.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
 	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), b.b); err != nil {
 		return nil, err

@@ -4,8 +4,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // BoardResult is the tally of the games played on one board of a layout sweep: a row of
@@ -18,10 +21,17 @@ type BoardResult struct {
 	WhiteWins, BlackWins, Draws   int64
 	Caps, AWins, BWins, PliesSum  int64
 	FirstMoveCaptures, CampsWhite int64
+	// The selection half: the games of even pairs (game j with (j/2) even). Selections ("the
+	// fairest boards", Black's choice) are made on it and measured on the other half.
+	NSelect, WhiteWinsSelect int64
+	Distinct                 int64 // distinct games (move lists) on the board
 }
 
 var boardColumns = []string{"board", "key", "grid", "n", "white_wins", "black_wins", "draws", "caps",
-	"a_wins", "b_wins", "plies_sum", "first_move_captures", "camps_white"}
+	"a_wins", "b_wins", "plies_sum", "first_move_captures", "camps_white", "n_select", "white_wins_select", "distinct_games"}
+
+// oldBoardColumns is the header of sweeps written before the selection half was recorded.
+var oldBoardColumns = boardColumns[:13]
 
 // BoardWriter writes boards.csv.
 type BoardWriter struct{ w *csv.Writer }
@@ -37,7 +47,8 @@ func NewBoardWriter(w io.Writer) *BoardWriter {
 func (b *BoardWriter) Write(r *BoardResult) error {
 	f := func(v int64) string { return strconv.FormatInt(v, 10) }
 	return b.w.Write([]string{f(r.Board), r.Key, r.Grid, f(r.N), f(r.WhiteWins), f(r.BlackWins), f(r.Draws),
-		f(r.Caps), f(r.AWins), f(r.BWins), f(r.PliesSum), f(r.FirstMoveCaptures), f(r.CampsWhite)})
+		f(r.Caps), f(r.AWins), f(r.BWins), f(r.PliesSum), f(r.FirstMoveCaptures), f(r.CampsWhite), f(r.NSelect),
+		f(r.WhiteWinsSelect), f(r.Distinct)})
 }
 
 // Flush flushes and reports write errors.
@@ -59,8 +70,8 @@ func NewBoardReader(r io.Reader) (*BoardReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("boards.csv header: %w", err)
 	}
-	if strings.Join(h, ",") != strings.Join(boardColumns, ",") {
-		return nil, fmt.Errorf("boards.csv header %q: not a fairplay layout sweep", strings.Join(h, ","))
+	if j := strings.Join(h, ","); j != strings.Join(boardColumns, ",") && j != strings.Join(oldBoardColumns, ",") {
+		return nil, fmt.Errorf("boards.csv header %q: not a fairplay layout sweep", j)
 	}
 	return br, nil
 }
@@ -74,8 +85,8 @@ func (b *BoardReader) Read() (*BoardResult, error) {
 	b.line++
 	r := &BoardResult{Key: row[1], Grid: row[2]}
 	dst := []*int64{&r.Board, nil, nil, &r.N, &r.WhiteWins, &r.BlackWins, &r.Draws, &r.Caps, &r.AWins, &r.BWins,
-		&r.PliesSum, &r.FirstMoveCaptures, &r.CampsWhite}
-	for i, d := range dst {
+		&r.PliesSum, &r.FirstMoveCaptures, &r.CampsWhite, &r.NSelect, &r.WhiteWinsSelect, &r.Distinct}
+	for i, d := range dst[:len(row)] {
 		if d == nil {
 			continue
 		}
@@ -89,8 +100,83 @@ func (b *BoardReader) Read() (*BoardResult, error) {
 // WhiteRate returns White's win rate with its Wilson interval.
 func (r *BoardResult) WhiteRate() Interval { return Wilson(r.WhiteWins, r.N, Z95) }
 
+// HeldOut returns White's win rate on the games outside the selection half, with its Wilson
+// interval (the board's games are independent self-play draws or colour-swapped pairs, which
+// the halves keep whole). Without a recorded selection half it is the whole board's rate.
+func (r *BoardResult) HeldOut() Interval {
+	if r.NSelect == 0 {
+		return r.WhiteRate()
+	}
+	return Wilson(r.WhiteWins-r.WhiteWinsSelect, r.N-r.NSelect, Z95)
+}
+
+// SelectRate is White's win rate on the selection half (the whole board without one).
+func (r *BoardResult) SelectRate() float64 {
+	if r.NSelect == 0 {
+		return float64(r.WhiteWins) / float64(max(r.N, 1))
+	}
+	return float64(r.WhiteWinsSelect) / float64(r.NSelect)
+}
+
 // PValue is the exact two-sided binomial p-value of White's wins among decisive games against
 // one half.
 func (r *BoardResult) PValue() float64 {
 	return BinomTwoSided(r.WhiteWins, r.WhiteWins+r.BlackWins, 0.5)
+}
+
+// MethodEB names the empirical-Bayes shrunken board rates.
+const MethodEB = "beta-binomial-eb-moments"
+
+// ShrinkRates returns each board's White win rate shrunk towards the mean over boards by
+// empirical Bayes: a Beta(α, β) prior for the boards' true rates, fitted by the method of
+// moments (mean μ = Σw/Σn; between-board variance τ² = var(p̂) − mean(μ(1−μ)/n), at least 0;
+// α + β = μ(1−μ)/τ² − 1), and the Beta(α + w, β + n − w) posterior's mean with its central
+// 95% interval (Efron & Morris 1975; Kleinman 1973 for the moments). Rankings by these rates
+// do not reward a board for its sampling luck. With no between-board variance left all boards
+// get the pooled rate.
+func ShrinkRates(boards []BoardResult) []Interval {
+	var w, n, k float64
+	for i := range boards {
+		if boards[i].N > 0 {
+			w += float64(boards[i].WhiteWins)
+			n += float64(boards[i].N)
+			k++
+		}
+	}
+	out := make([]Interval, len(boards))
+	if k < 2 || n == 0 {
+		for i := range boards {
+			out[i] = boards[i].WhiteRate()
+			out[i].Method = MethodEB
+		}
+		return out
+	}
+	mu := w / n
+	var mean, ss, noise float64
+	for i := range boards {
+		if b := &boards[i]; b.N > 0 {
+			mean += float64(b.WhiteWins) / float64(b.N)
+		}
+	}
+	mean /= k
+	for i := range boards {
+		if b := &boards[i]; b.N > 0 {
+			p := float64(b.WhiteWins) / float64(b.N)
+			ss += (p - mean) * (p - mean)
+			noise += mu * (1 - mu) / float64(b.N)
+		}
+	}
+	tau2 := ss/(k-1) - noise/k
+	m := 1e9 // α + β: complete pooling when no between-board variance is left
+	if tau2 > 0 && mu > 0 && mu < 1 {
+		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))
+	}
+	a0, b0 := math.Max(mu*m, 1e-9), math.Max((1-mu)*m, 1e-9)
+	for i := range boards {
+		b := &boards[i]
+		a, bb := a0+float64(b.WhiteWins), b0+float64(b.N-b.WhiteWins)
+		post := distuv.Beta{Alpha: a, Beta: bb}
+		out[i] = Interval{a / (a + bb), post.Quantile(0.025), post.Quantile(0.975), MethodEB}
+	}
+	return out
 }

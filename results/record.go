@@ -15,7 +15,7 @@ import (
 type Record struct {
 	Game        int64  // game index within the run
 	Pair        int64  // colour-swapped pair: games 2p and 2p+1
-	Seed        uint64 // the pair's seed (both games of a pair share their seed material)
+	Seed        uint64 // the game's seed: the pair's for A ≠ B (both games share it), its own in self-play
 	GameName    string
 	Layout      string // Katarenga layout name, "" for Baran
 	Rules       string
@@ -28,6 +28,12 @@ type Record struct {
 	Plies       int
 	LegalTotal  int64   // the sum over plies of the number of legal actions (branching)
 	Counters    []int64 // game-specific counters, named by the run's counter names
+	// Start is the start position in the game's position notation, "" when the game started
+	// from the standard start position of its layout and rules.
+	Start string
+	// Moves lists the game's actions in the game's action notation, space separated, from the
+	// start position to the end: the ground truth for replay and distinctness.
+	Moves string
 }
 
 // WinnerAgent returns "a", "b" or "draw".
@@ -47,9 +53,13 @@ func (r *Record) WinnerAgent() string {
 var baseColumns = []string{"game", "pair", "seed", "game_name", "layout", "rules", "first_agent",
 	"second_agent", "first_is", "first_colour", "winner", "winner_agent", "reason", "plies", "legal_actions_total"}
 
+// tailColumns follow the counter columns (long text last keeps the file readable).
+var tailColumns = []string{"start_position", "moves"}
+
 // Header returns the games.csv header for a game's counter names.
 func Header(counters []string) []string {
-	return append(append([]string(nil), baseColumns...), counters...)
+	h := append(append([]string(nil), baseColumns...), counters...)
+	return append(h, tailColumns...)
 }
 
 // CSVWriter writes records as games.csv rows.
@@ -76,6 +86,7 @@ func (c *CSVWriter) Write(r *Record) error {
 	for _, v := range r.Counters {
 		c.row = append(c.row, strconv.FormatInt(v, 10))
 	}
+	c.row = append(c.row, r.Start, r.Moves)
 	return c.w.Write(c.row)
 }
 
@@ -85,11 +96,14 @@ func (c *CSVWriter) Flush() error {
 	return c.w.Error()
 }
 
-// CSVReader reads games.csv rows back into records (for resume and merge).
+// CSVReader reads games.csv rows back into records (for resume and merge). Files written
+// before the start_position and moves columns existed read back with both fields empty.
 type CSVReader struct {
 	r        *csv.Reader
 	Counters []string
 	line     int
+	start    int // column of start_position, -1 if absent
+	moves    int // column of moves, -1 if absent
 }
 
 // NewCSVReader reads and checks the header.
@@ -103,7 +117,20 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 	if len(h) < len(baseColumns) || strings.Join(h[:len(baseColumns)], ",") != strings.Join(baseColumns, ",") {
 		return nil, fmt.Errorf("games.csv header %q: not a fairplay games file", strings.Join(h, ","))
 	}
-	cr.Counters = append([]string(nil), h[len(baseColumns):]...)
+	cr.start, cr.moves = -1, -1
+	end := len(h)
+	for i := len(baseColumns); i < len(h); i++ {
+		switch h[i] {
+		case "start_position":
+			cr.start, end = i, min(end, i)
+		case "moves":
+			cr.moves, end = i, min(end, i)
+		}
+	}
+	if (cr.start >= 0) != (cr.moves >= 0) || (cr.start >= 0 && max(cr.start, cr.moves) != len(h)-1) {
+		return nil, fmt.Errorf("games.csv header %q: start_position and moves must be the last two columns", strings.Join(h, ","))
+	}
+	cr.Counters = append([]string(nil), h[len(baseColumns):end]...)
 	cr.line = 1
 	return cr, nil
 }
@@ -141,12 +168,15 @@ func (c *CSVReader) Read() (*Record, error) {
 	if r.Winner != "first" && r.Winner != "second" && r.Winner != "draw" {
 		return nil, bad("winner", fmt.Errorf("%q is not first, second or draw", r.Winner))
 	}
-	for i := len(baseColumns); i < len(row); i++ {
+	for i := len(baseColumns); i < len(baseColumns)+len(c.Counters); i++ {
 		v, err := strconv.ParseInt(row[i], 10, 64)
 		if err != nil {
 			return nil, bad(c.Counters[i-len(baseColumns)], err)
 		}
 		r.Counters = append(r.Counters, v)
+	}
+	if c.moves >= 0 {
+		r.Start, r.Moves = row[c.start], row[c.moves]
 	}
 	return r, nil
 }

@@ -30,6 +30,7 @@ type Summary struct {
 	Lengths                    []int64 // Lengths[k]: games of k plies
 	Penta                      Penta
 	pending                    *Record // first game of a pair whose partner has not come yet
+	clusters                   clustered
 
 	// Running first-player results, for the convergence plot.
 	Running []RunningPoint
@@ -70,8 +71,9 @@ const maxPoints = 2000
 
 // NewSummary starts an empty summary for a game's counter names.
 func NewSummary(counters []string) *Summary {
+	t := sideTotals(counters)
 	return &Summary{Counters: counters, counterSum: make([]float64, len(counters)),
-		counterSq: make([]float64, len(counters)), totals: sideTotals(counters), stride: 1}
+		counterSq: make([]float64, len(counters)), totals: t, stride: 1, clusters: newClustered(len(counters), len(t))}
 }
 
 // Add adds one finished game. Games must come in increasing index order.
@@ -116,6 +118,7 @@ func (s *Summary) Add(r *Record) {
 			s.counterSq[i] += float64(v) * float64(v)
 		}
 	}
+	totals := s.clusters.totalsBuf[:0]
 	for k := range s.totals {
 		t := &s.totals[k]
 		v := 0.0
@@ -126,7 +129,10 @@ func (s *Summary) Add(r *Record) {
 		}
 		t.sum += v
 		t.sq += v * v
+		totals = append(totals, v)
 	}
+	s.clusters.totalsBuf = totals
+	s.clusters.add(r, totals)
 	s.addPair(r)
 	if s.N%s.stride == 0 {
 		s.Running = append(s.Running, RunningPoint{s.N, s.FirstWins, s.SecondWins, s.Draws})
@@ -173,44 +179,53 @@ type Stat struct {
 	N int64 // the sample size behind it
 }
 
-// Stats returns every statistic with its interval and method.
+// Stats returns every statistic with its interval and method. Rates, means and tests treat
+// the two games of a colour-swapped pair as one cluster (method cluster-robust-pairs, never
+// narrower than the independent-games interval); the rows whose name ends in _iid assume
+// independent games and are kept for comparison.
 func (s *Summary) Stats() []Stat {
 	n := s.N
+	c := s.clusters.flushed()
 	var out []Stat
 	add := func(name string, iv Interval, size int64) { out = append(out, Stat{name, iv, size}) }
 	count := func(name string, v int64) { add(name, Interval{float64(v), math.NaN(), math.NaN(), "count"}, n) }
 	count("games", n)
+	count("pairs", c.rates[indFirst].K)
+	add("distinct_games", Interval{float64(c.distinct()), math.NaN(), math.NaN(), MethodDistinct}, c.examined)
 	count("first_wins", s.FirstWins)
 	count("second_wins", s.SecondWins)
 	count("draws", s.Draws)
 	count("caps", s.Caps)
 	count("forfeits", s.Forfeits)
-	add("first_win_rate", Wilson(s.FirstWins, n, Z95), n)
-	add("first_win_rate", ClopperPearson(s.FirstWins, n, 0.05), n)
-	add("second_win_rate", Wilson(s.SecondWins, n, Z95), n)
-	add("draw_rate", Wilson(s.Draws, n, Z95), n)
+	add("first_win_rate", c.rates[indFirst].Rate(), n)
+	add("first_win_rate_wilson_iid", Wilson(s.FirstWins, n, Z95), n)
+	add("first_win_rate_clopper_pearson_iid", ClopperPearson(s.FirstWins, n, 0.05), n)
+	add("second_win_rate", c.rates[indSecond].Rate(), n)
+	add("draw_rate", c.rates[indDraw].Rate(), n)
 	decisive := s.FirstWins + s.SecondWins
-	add("first_win_share_of_decisive", Wilson(s.FirstWins, decisive, Z95), decisive)
-	add("first_win_p_value", Interval{BinomTwoSided(s.FirstWins, decisive, 0.5), math.NaN(), math.NaN(), "exact-binomial-two-sided-vs-0.5-decisive-games"}, decisive)
+	add("first_win_share_of_decisive", c.share.Rate(), decisive)
+	add("first_win_p_value", c.shareTest(), decisive)
+	add("first_win_p_value_exact_iid", Interval{BinomTwoSided(s.FirstWins, decisive, 0.5), math.NaN(), math.NaN(), "exact-binomial-two-sided-vs-0.5-decisive-games"}, decisive)
 	fs := s.firstScore()
-	add("first_score", fs, n)
-	add("first_player_advantage", Interval{fs.Value - 0.5, fs.Low - 0.5, fs.High - 0.5, "first_score-0.5"}, n)
-	add("balance", s.balance(), n)
-	add("decisiveness", Wilson(decisive, n, Z95), n)
-	add("drawishness", Wilson(s.Draws-s.Caps, n, Z95), n)
-	add("cap_rate", Wilson(s.Caps, n, Z95), n)
-	add("forfeit_rate", Wilson(s.Forfeits, n, Z95), n)
-	for r := engine.Throne; r <= engine.Forfeit; r++ {
-		add("reason_"+r.String()+"_rate", Wilson(s.Reasons[r], n, Z95), n)
+	fsc := c.score.Mean((fs.High - fs.Value) / Z95)
+	add("first_score", fsc, n)
+	add("first_player_advantage", Interval{fsc.Value - 0.5, fsc.Low - 0.5, fsc.High - 0.5, "first_score-0.5 " + fsc.Method}, n)
+	add("balance", s.balance(c), n)
+	add("completion", c.rates[indComplete].Rate(), n)
+	add("drawishness", c.rates[indDrawish].Rate(), n)
+	add("cap_rate", c.rates[indCap].Rate(), n)
+	add("forfeit_rate", c.rates[indForfeit].Rate(), n)
+	for _, r := range reasonsOf(s.game()) {
+		add("reason_"+r.String()+"_rate", c.rates[indReason0+int(r-engine.Throne)].Rate(), n)
 	}
-	add("duration_mean", NormalMean(s.pliesSum, s.pliesSq, n, Z95), n)
-	add("duration_sd", s.sdInterval(), n)
-	add("branching_mean", s.branching(), n)
+	add("duration_mean", c.plies.Mean(naiveSE(s.pliesSum, s.pliesSq, n)), n)
+	add("duration_sd", c.sd.Interval(SampleSD(s.pliesSum, s.pliesSq, n)), n)
+	add("branching_mean", c.branching.Mean(0), n)
 	for i, name := range s.Counters {
-		add(name+"_mean", NormalMean(s.counterSum[i], s.counterSq[i], n, Z95), n)
+		add(name+"_mean", c.counters[i].Mean(naiveSE(s.counterSum[i], s.counterSq[i], n)), n)
 	}
-	for _, t := range s.totals {
-		add(t.name+"_mean", NormalMean(t.sum, t.sq, n, Z95), n)
+	for i, t := range s.totals {
+		add(t.name+"_mean", c.totals[i].Mean(naiveSE(t.sum, t.sq, n)), n)
 	}
 	if pairs := s.Penta.Pairs(); pairs > 0 {
 		for i, c := range s.Penta {
@@ -224,6 +239,14 @@ func (s *Summary) Stats() []Stat {
 		add("a_los", Interval{s.Penta.LOS(), math.NaN(), math.NaN(), "pentanomial-normal"}, pairs)
 	}
 	return out
+}
+
+// naiveSE is the standard error of a mean that treats the n values as independent.
+func naiveSE(sum, sumSq float64, n int64) float64 {
+	if n < 2 {
+		return 0
+	}
+	return SampleSD(sum, sumSq, n) / math.Sqrt(float64(n))
 }
 
 // firstScore is the first player's mean score (draw ½) with a normal interval from the
@@ -240,17 +263,20 @@ func (s *Summary) firstScore() Interval {
 	return Interval{m, m - Z95*se, m + Z95*se, "trinomial-normal"}
 }
 
-// balance is Ludii's balance for two players, 1 − |P(first wins) − P(second wins)|, with an
-// interval from the multinomial variance of the difference (delta method); the upper end is 1
-// when the difference's interval contains 0.
-func (s *Summary) balance() Interval {
+// balance is Ludii's Balance for two players, 1 − |P(first wins) − P(second wins)|, with an
+// interval from the difference's standard error (the larger of the pair-clustered and the
+// multinomial delta-method one); the upper end is 1 when the difference's interval contains 0.
+func (s *Summary) balance(c *clustered) Interval {
 	n := float64(s.N)
 	if n == 0 {
-		return Interval{math.NaN(), math.NaN(), math.NaN(), "multinomial-delta"}
+		return Interval{math.NaN(), math.NaN(), math.NaN(), MethodClusterPairs}
 	}
 	p1, p2 := float64(s.FirstWins)/n, float64(s.SecondWins)/n
 	d := p1 - p2
 	se := math.Sqrt(math.Max(p1+p2-d*d, 0) / n)
+	if cs := c.diff.SE(); cs > se {
+		se = cs
+	}
 	lo, hi := d-Z95*se, d+Z95*se
 	var bl, bh float64
 	switch {
@@ -261,30 +287,7 @@ func (s *Summary) balance() Interval {
 	default:
 		bl, bh = 1-math.Max(-lo, hi), 1
 	}
-	return Interval{1 - math.Abs(d), math.Max(0, bl), math.Min(1, bh), "multinomial-delta"}
-}
-
-func (s *Summary) sdInterval() Interval {
-	sd := SampleSD(s.pliesSum, s.pliesSq, s.N)
-	if s.N < 3 {
-		return Interval{sd, math.NaN(), math.NaN(), "normal-approx"}
-	}
-	k := Z95 / math.Sqrt(2*float64(s.N-1))
-	return Interval{sd, sd * (1 - k), sd * (1 + k), "normal-approx"}
-}
-
-// branching is the mean number of legal actions per ply over all plies, a ratio estimate with
-// games as clusters (delta-method standard error).
-func (s *Summary) branching() Interval {
-	n := float64(s.N)
-	if s.pliesSum == 0 || n < 2 {
-		return Interval{math.NaN(), math.NaN(), math.NaN(), "ratio-cluster"}
-	}
-	r := s.legalSum / s.pliesSum
-	xbar := s.pliesSum / n
-	ss := s.legalSq - 2*r*s.crossXY + r*r*s.pliesSq
-	se := math.Sqrt(math.Max(ss, 0)/(n-1)/n) / xbar
-	return Interval{r, r - Z95*se, r + Z95*se, "ratio-cluster"}
+	return Interval{1 - math.Abs(d), math.Max(0, bl), math.Min(1, bh), MethodClusterPairs}
 }
 
 func fmtFloat(x float64) string {
@@ -305,7 +308,11 @@ func WriteSummaryCSV(w io.Writer, stats []Stat) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"statistic", "value", "ci_low", "ci_high", "method", "n"})
 	for _, st := range stats {
-		cw.Write([]string{st.Name, fmtFloat(st.Value), fmtFloat(st.Low), fmtFloat(st.High), st.Method, strconv.FormatInt(st.N, 10)})
+		v := fmtFloat(st.Value)
+		if isPValue(st.Name) {
+			v = FormatPValue(st.Value)
+		}
+		cw.Write([]string{st.Name, v, fmtFloat(st.Low), fmtFloat(st.High), st.Method, strconv.FormatInt(st.N, 10)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -313,17 +320,32 @@ func WriteSummaryCSV(w io.Writer, stats []Stat) error {
 
 // WriteTable prints the headline statistics as an aligned text table.
 func WriteTable(w io.Writer, stats []Stat) {
-	fmt.Fprintf(w, "%-28s %12s  %-25s %s\n", "statistic", "value", "95% interval", "method")
+	fmt.Fprintf(w, "%-34s %12s  %-25s %s\n", "statistic", "value", "95% interval", "method")
 	for _, st := range stats {
-		if st.Method == "count" && st.Name != "games" {
+		if st.Method == "count" && st.Name != "games" && st.Name != "pairs" {
 			continue
 		}
 		iv := ""
 		if !math.IsNaN(st.Low) {
 			iv = fmt.Sprintf("[%s, %s]", short(st.Low), short(st.High))
 		}
-		fmt.Fprintf(w, "%-28s %12s  %-25s %s\n", st.Name, short(st.Value), iv, st.Method)
+		v := short(st.Value)
+		if isPValue(st.Name) && st.Value < 1e-300 {
+			v = FormatPValue(st.Value)
+		}
+		fmt.Fprintf(w, "%-34s %12s  %-25s %s\n", st.Name, v, iv, st.Method)
 	}
+}
+
+func isPValue(name string) bool { return strings.Contains(name, "p_value") }
+
+// FormatPValue prints a p-value for CSV: below 1e-300 (where double precision no longer
+// tells values apart from 0) it prints "<1e-300", never 0.
+func FormatPValue(p float64) string {
+	if p < 1e-300 {
+		return "<1e-300"
+	}
+	return fmtFloat(p)
 }
 
 func short(x float64) string {

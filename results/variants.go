@@ -10,33 +10,45 @@ import (
 	"strings"
 )
 
-// CellMetric is one metric of a variant comparison cell, with its 95% interval. Rates carry
-// their count (Count of N games) and are compared with two-proportion tests; means are
-// compared with Welch's z-test on their standard errors.
+// CellMetric is one metric of a variant comparison cell, with its 95% interval and standard
+// error (both pair-clustered). Variants are compared with Welch's z-test on those standard
+// errors: each variant has its own seeds, so the cells are independent samples.
 type CellMetric struct {
 	Name string
 	Interval
-	N     int64
-	Count int64
-	Rate  bool
+	N      int64
+	Count  int64 // the count behind a rate
+	Rate   bool
+	StdErr float64
+	// Constant is set when every game of the cell has the same value (a metric zero by rule,
+	// such as first_move_captures under the ban): there is nothing to test.
+	Constant bool
 }
 
-// SE is the standard error implied by a symmetric 95% interval.
-func (m CellMetric) SE() float64 { return (m.High - m.Low) / (2 * Z95) }
+// SE is the metric's standard error.
+func (m CellMetric) SE() float64 { return m.StdErr }
 
 // CellMetrics returns the metrics a variant report compares: outcome rates (first-player win,
-// draw, cap, decisiveness; Wilson intervals), the first player's score, duration, branching
-// factor and the per-game means of the game's counters (per-side counters summed).
+// Ludii's completion, draw, cap), the first player's score, duration, branching factor and the
+// per-game means of the game's counters (per-side counters summed), with pair-clustered
+// intervals and standard errors.
 func CellMetrics(s *Summary) []CellMetric {
 	n := s.N
-	rate := func(name string, k int64) CellMetric {
-		return CellMetric{Name: name, Interval: Wilson(k, n, Z95), N: n, Count: k, Rate: true}
+	c := s.clusters.flushed()
+	rate := func(name string, k int64, ind int) CellMetric {
+		cr := &c.rates[ind]
+		p := cr.Ratio()
+		se := math.Sqrt(p * (1 - p) / float64(n))
+		if cs := cr.SE(); cs > se {
+			se = cs
+		}
+		return CellMetric{Name: name, Interval: cr.Rate(), N: n, Count: k, Rate: true, StdErr: se, Constant: k == 0 || k == n}
 	}
 	out := []CellMetric{
-		rate("first_win_rate", s.FirstWins),
-		rate("decisiveness", s.FirstWins+s.SecondWins),
-		rate("draw_rate", s.Draws),
-		rate("cap_rate", s.Caps),
+		rate("first_win_rate", s.FirstWins, indFirst),
+		rate("completion", s.FirstWins+s.SecondWins, indComplete),
+		rate("draw_rate", s.Draws, indDraw),
+		rate("cap_rate", s.Caps, indCap),
 	}
 	for _, st := range s.Stats() {
 		switch {
@@ -45,7 +57,8 @@ func CellMetrics(s *Summary) []CellMetric {
 		default:
 			continue
 		}
-		out = append(out, CellMetric{Name: st.Name, Interval: st.Interval, N: st.N})
+		se := (st.High - st.Low) / (2 * Z95)
+		out = append(out, CellMetric{Name: st.Name, Interval: st.Interval, N: st.N, StdErr: se, Constant: se == 0})
 	}
 	return out
 }
@@ -83,9 +96,13 @@ type Difference struct {
 // Significant reports a Holm-adjusted p below 0.05.
 func (d Difference) Significant() bool { return d.PHolm < 0.05 }
 
+// Tested reports whether the difference was tested (and is in the Holm family).
+func (d Difference) Tested() bool { return !math.IsNaN(d.PHolm) }
+
 // CompareVariants tests, at every level, every pair of variants on every metric, plus a
 // chi-square test of the outcome distribution (first wins, second wins, draws) across all the
-// level's variants; the p-values are Holm-adjusted over the whole family.
+// level's variants; the p-values are Holm-adjusted over the whole family. A metric constant in
+// both cells (zero by rule, say) is listed untested (p NaN) and kept out of the family.
 func CompareVariants(cells []VariantCell) []Difference {
 	var out []Difference
 	levels := map[int][]VariantCell{}
@@ -121,12 +138,10 @@ func CompareVariants(cells []VariantCell) []Difference {
 						continue
 					}
 					b := metrics[j][k]
-					var iv Interval
-					var tt Test
-					if a.Rate {
-						iv, tt = TwoProportions(a.Count, a.N, b.Count, b.N)
-					} else {
-						iv, tt = MeanDifference(a.Value, a.SE(), b.Value, b.SE())
+					iv, tt := MeanDifference(a.Value, a.SE(), b.Value, b.SE())
+					tt.Method = "welch-z-" + MethodClusterPairs + "-independent-seeds"
+					if a.Constant && b.Constant {
+						tt = Test{"not-tested-constant", math.NaN(), math.NaN()}
 					}
 					out = append(out, Difference{Level: l, Agent: cs[i].Agent, Metric: a.Name, A: cs[i].Variant, B: cs[j].Variant,
 						ValueA: a.Value, ValueB: b.Value, Diff: iv, Test: tt})
@@ -134,15 +149,21 @@ func CompareVariants(cells []VariantCell) []Difference {
 			}
 		}
 	}
-	ps := make([]float64, len(out))
+	var ps []float64
+	var idx []int
 	for i, d := range out {
-		ps[i] = d.P
-		if math.IsNaN(d.P) {
-			ps[i] = 1
+		out[i].PHolm = math.NaN()
+		if d.Method == "not-tested-constant" {
+			continue
 		}
+		p := d.P
+		if math.IsNaN(p) {
+			p = 1
+		}
+		ps, idx = append(ps, p), append(idx, i)
 	}
-	for i, p := range Holm(ps) {
-		out[i].PHolm = p
+	for k, p := range Holm(ps) {
+		out[idx[k]].PHolm = p
 	}
 	return out
 }
@@ -175,7 +196,7 @@ func WriteDifferencesCSV(w io.Writer, diffs []Difference) error {
 	for _, d := range diffs {
 		cw.Write([]string{strconv.Itoa(d.Level), d.Agent, d.Metric, d.A, d.B, fmtFloat(d.ValueA), fmtFloat(d.ValueB),
 			fmtFloat(d.Diff.Value), fmtFloat(d.Diff.Low), fmtFloat(d.Diff.High), d.Method, fmtFloat(d.Statistic),
-			fmtFloat(d.P), fmtFloat(d.PHolm), strconv.FormatBool(d.Significant())})
+			FormatPValue(d.P), FormatPValue(d.PHolm), strconv.FormatBool(d.Significant())})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -220,13 +241,16 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 			fmt.Fprintln(w)
 		}
 	}
-	real := 0
+	real, tested := 0, 0
 	for _, d := range diffs {
 		if d.Significant() {
 			real++
 		}
+		if d.Tested() {
+			tested++
+		}
 	}
-	fmt.Fprintf(w, "\n### Differences that hold after Holm's correction (%d of %d tests, family-wise α = 0.05)\n\n", real, len(diffs))
+	fmt.Fprintf(w, "\n### Differences that hold after Holm's correction (%d of %d tests, family-wise α = 0.05)\n\n", real, tested)
 	if real == 0 {
 		fmt.Fprintln(w, "None.")
 		return
@@ -238,10 +262,18 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 			continue
 		}
 		if d.Metric == "outcomes" {
-			fmt.Fprintf(w, "| `%s` | outcomes | %s | | | | | χ² = %.1f | %.2g |\n", levels[d.Level], d.A, d.Statistic, d.PHolm)
+			fmt.Fprintf(w, "| `%s` | outcomes | %s | | | | | χ² = %.1f | %s |\n", levels[d.Level], d.A, d.Statistic, pShort(d.PHolm))
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s [%s, %s] | %s | %.2g |\n", levels[d.Level], d.Metric, d.A, d.B,
-			short(d.ValueA), short(d.ValueB), short(d.Diff.Value), short(d.Diff.Low), short(d.Diff.High), d.Method, d.PHolm)
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s [%s, %s] | %s | %s |\n", levels[d.Level], d.Metric, d.A, d.B,
+			short(d.ValueA), short(d.ValueB), short(d.Diff.Value), short(d.Diff.Low), short(d.Diff.High), d.Method, pShort(d.PHolm))
 	}
+}
+
+// pShort prints a p-value with two significant digits, "<1e-300" below that.
+func pShort(p float64) string {
+	if p < 1e-300 {
+		return "<1e-300"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
 }

@@ -17,13 +17,15 @@ import (
 const defaultLadder = "greedy>random;alphabeta:depth=2>greedy;alphabeta:depth=4>alphabeta:depth=2;mcts:playouts=1000>mcts:playouts=100"
 
 func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games N] [-seed S] [-workers W] [-out DIR]",
-		"fairplay ladder -game katarenga -games 200 -out ladder-katarenga",
+	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games N] [-random-opening K] [-random-layouts] [-seed S] [-workers W] [-out DIR]",
+		"fairplay ladder -game katarenga -games 200 -random-layouts -out ladder-katarenga",
 		"fairplay ladder -game baran -steps 'alphabeta:depth=2>greedy' -games 100")
 	var gf gameFlags
 	gf.register(fs, false)
 	steps := fs.String("steps", defaultLadder, "strength steps stronger>weaker, separated by ';'")
 	n := fs.Int64("games", 200, "games per step (colour-swapped pairs)")
+	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (so deterministic agents do not repeat one pair; default 0 with -random-layouts)")
+	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own random tile placement (the published set-up); -layout is then ignored")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -37,6 +39,10 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *n <= 0 {
 		return usagef("-games %d: want a positive number", *n)
+	}
+	autoOpening(fs, opening, *randomLayouts)
+	if *opening < 0 {
+		return usagef("-random-opening %d: want 0 or more plies", *opening)
 	}
 	gm, err := games.New(gf.game, gf.rules, gf.layout, nil)
 	if err != nil {
@@ -53,7 +59,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var matches []*experiments.Match
 	for _, p := range pairs {
 		m, err := experiments.NewMatch(experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout,
-			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed}, gm)
+			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}, gm)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -64,8 +70,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
-	fmt.Fprintf(&table, "|---|---|---|---:|---|---|---:|---|---:|---|\n")
+	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | distinct | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
+	fmt.Fprintf(&table, "|---|---|---|---:|---:|---|---|---:|---|---:|---|\n")
 	for k, m := range matches {
 		sub := filepath.Join(dir, fmt.Sprintf("step-%d", k+1))
 		if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -81,6 +87,10 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return errInterrupted
 		}
 		s := out.Summary
+		if w := s.DistinctWarning(); w != "" {
+			fmt.Fprintf(stderr, "step %d: %s\n", k+1, w)
+		}
+		distinct, _ := s.Distinct()
 		e := s.Penta.Elo()
 		sc, _ := s.Penta.ScoreVar()
 		los := s.Penta.LOS()
@@ -88,8 +98,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if los > 0.99 {
 			holds = "yes"
 		}
-		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s [%s, %s] | %.4f | %s |\n",
-			k+1, pairs[k][0], pairs[k][1], s.N, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
+		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s [%s, %s] | %.4f | %s |\n",
+			k+1, pairs[k][0], pairs[k][1], s.N, distinct, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
 			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, elo(e.Value), elo(e.Low), elo(e.High), los, holds)
 	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {

@@ -26,7 +26,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
-	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
+	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
 	var rf runFlags
@@ -100,13 +100,13 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 func printLayoutReport(w io.Writer, sw *experiments.Sweep, r *experiments.LayoutReport) {
-	fmt.Fprintf(w, "\n%d boards, %d games; White's win rate: pooled %.4f [%.4f, %.4f] (wilson), mean over boards %.4f, sd %.4f\n",
-		r.Boards, r.Games, r.Pooled.Value, r.Pooled.Low, r.Pooled.High, r.MeanRate, r.SDRate)
+	fmt.Fprintf(w, "\n%d boards, %d games (%d distinct); White's win rate: pooled %.4f [%.4f, %.4f] (%s), mean over boards %.4f, sd %.4f\n",
+		r.Boards, r.Games, r.Distinct, r.Pooled.Value, r.Pooled.Low, r.Pooled.High, r.Pooled.Method, r.MeanRate, r.SDRate)
 	fmt.Fprintf(w, "fairness band %.2f-%.2f: %d boards inside (95%% interval), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05\n",
 		sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH)
-	fmt.Fprintf(w, "%d choices for Black: mean |White rate - 0.5| %.4f as dealt, %.4f after Black's best seating (Black turns the board in %d)\n",
-		r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.BlackPicksRotated)
-	fmt.Fprintf(w, "fairest: %s\nmost unbalanced: %s\n", strings.Join(r.Fairest, "; "), strings.Join(r.Unbalanced, "; "))
+	fmt.Fprintf(w, "%d choices for Black: mean |White rate - 0.5| %.4f as dealt, %.4f after Black's best seating (chosen on half the games, measured on the other half; %.4f in-sample; Black turns the board in %d)\n",
+		r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.InSample, r.BlackPicksRotated)
+	fmt.Fprintf(w, "fairest (ranked on half the games, rates from the other half): %s\nmost unbalanced (likewise): %s\n", strings.Join(r.Fairest, "; "), strings.Join(r.Unbalanced, "; "))
 	fmt.Fprintf(w, "strongest colour effects:\n  %s\n", strings.Join(r.TopEffects, "\n  "))
 }
 

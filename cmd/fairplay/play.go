@@ -201,7 +201,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	a := fs.String("a", "random", "agent A (run 'fairplay agents' for the list)")
 	b := fs.String("b", "random", "agent B")
 	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
-	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random, the same in both games of a pair")
+	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (default 0 with -random-layouts)")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
 	var rf runFlags
 	rf.register(fs)
@@ -226,6 +226,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)
 		}
+		autoOpening(fs, opening, *randomLayouts)
 		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}
 		if *opening < 0 {
@@ -254,9 +255,22 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stdout, "%s\n%d of %d games in %s (%s)\n\n", m.Title(), out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
 	results.WriteTable(stdout, out.Summary.Stats())
+	if w := out.Summary.DistinctWarning(); w != "" {
+		fmt.Fprintln(stderr, w)
+	}
 	if out.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: %d finished games kept; finish with: fairplay play -resume %s\n", out.Manifest.Completed, dir)
 		return errInterrupted
 	}
 	return nil
+}
+
+// autoOpening sets the random opening to its automatic default when -random-opening was not
+// given: experiments.DefaultRandomOpening plies on a fixed board, none with random layouts.
+func autoOpening(fs *flag.FlagSet, opening *int, randomLayouts bool) {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "random-opening" })
+	if !given {
+		*opening = experiments.AutoRandomOpening(randomLayouts)
+	}
 }

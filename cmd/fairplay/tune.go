@@ -126,7 +126,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return tunedSPRT(ctx, cfg, gm, *cfg.SPRT, 2*cfg.SPRTMaxPairs, dir, rf, stdout, stderr)
 }
 
-// tunedSPRT tests the tuned weights against the starting ones in dir/sprt.
+// tunedSPRT tests the tuned weights against the starting ones in dir/sprt, out of sample: on
+// games seeded apart from every tuning game (the weights were selected on those), scored by
+// pairs (pentanomial).
 func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, test results.SPRT, games int64, dir string, rf runFlags, stdout, stderr io.Writer) error {
 	a, err := agents.WithWeightsFile(cfg.Agent, filepath.Join(dir, "tuned.json"))
 	if err != nil {
@@ -137,7 +139,7 @@ func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, 
 		return usageError{err.Error()}
 	}
 	m, err := experiments.NewMatch(experiments.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
-		A: a, B: b, Games: games, Seed: cfg.Seed, RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test, RandomLayouts: cfg.RandomLayouts}, gm)
+		A: a, B: b, Games: games, Seed: experiments.HeldOutSeed(cfg.Seed), RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test, RandomLayouts: cfg.RandomLayouts}, gm)
 	if err != nil {
 		return usageError{err.Error()}
 	}

@@ -50,7 +50,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Var(&vary, "vary", "a rule switch and the values to compare, NAME=v1,v2 (repeat for a factorial design)")
 	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play)")
 	n := fs.Int64("games", 200, "games per cell (variant combination × level), in colour-swapped pairs")
-	opening := fs.Int("random-opening", 0, "play the first N plies of every game uniformly at random (same in both games of a pair)")
+	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (same in both games of a pair; default 0 with random layouts)")
 	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
 	var rf runFlags
 	rf.register(fs)
@@ -67,6 +67,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)
 		}
+		autoOpening(fs, opening, gf.game == "katarenga" && !*fixed && gf.layout == "")
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}

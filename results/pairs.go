@@ -1,0 +1,220 @@
+package results
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// The per-game 0/1 outcomes a Summary clusters by pair, by index.
+const (
+	indFirst    = iota // the first player won
+	indSecond          // the second player won
+	indDraw            // a draw (any reason)
+	indComplete        // a winner (Ludii's Completion)
+	indDrawish         // a draw other than by the ply cap (Ludii's Drawishness)
+	indCap             // the ply cap ended the game (Ludii's Timeouts)
+	indForfeit         // an agent forfeited
+	indReason0         // reason_<r>_rate for r = Throne … Forfeit follow
+	nInd        = indReason0 + int(engine.Forfeit-engine.Throne) + 1
+)
+
+// MethodDistinct names the distinct_games count: distinct (layout, start, moves) records.
+const MethodDistinct = "distinct-move-sequences"
+
+// distinctCap bounds the games whose move lists are hashed for distinct_games (fixed memory:
+// the row's n says how many games were examined).
+const distinctCap = 1 << 20
+
+// clustered holds a Summary's pair-clustered accumulators: one cluster per pair (consecutive
+// records with the same Pair).
+type clustered struct {
+	gameName  string
+	has       bool
+	cur       pairTotals
+	rates     [nInd]ClusterRatio
+	share     ClusterRatio // first wins among decisive games
+	score     ClusterRatio // first player's score (draw ½)
+	diff      ClusterRatio // first wins − second wins
+	plies     ClusterRatio
+	branching ClusterRatio // legal actions over plies
+	counters  []ClusterRatio
+	totals    []ClusterRatio
+	sd        SDBootstrap
+	totalsBuf []float64
+	hashes    map[uint64]struct{}
+	examined  int64
+}
+
+// pairTotals adds up one pair's games.
+type pairTotals struct {
+	pair                               int64
+	games, decisive, firstWins         float64
+	ind                                [nInd]float64
+	score, diff, plies, pliesSq, legal float64
+	counters, totals                   []float64
+}
+
+func newClustered(counters, totals int) clustered {
+	return clustered{counters: make([]ClusterRatio, counters), totals: make([]ClusterRatio, totals),
+		cur:    pairTotals{counters: make([]float64, counters), totals: make([]float64, totals)},
+		hashes: map[uint64]struct{}{}}
+}
+
+// add adds one game (totals: its side totals, in Summary.totals order).
+func (c *clustered) add(r *Record, totals []float64) {
+	if c.gameName == "" {
+		c.gameName = r.GameName
+	}
+	if c.has && r.Pair != c.cur.pair {
+		c.flush()
+	}
+	if !c.has {
+		c.has, c.cur.pair = true, r.Pair
+	}
+	t := &c.cur
+	t.games++
+	ind := &t.ind
+	switch r.Winner {
+	case "first":
+		ind[indFirst]++
+		t.score++
+		t.diff++
+	case "second":
+		ind[indSecond]++
+		t.diff--
+	default:
+		ind[indDraw]++
+		t.score += 0.5
+		if r.Reason != engine.Cap {
+			ind[indDrawish]++
+		}
+	}
+	if r.Winner != "draw" {
+		ind[indComplete]++
+	}
+	switch r.Reason {
+	case engine.Cap:
+		ind[indCap]++
+	case engine.Forfeit:
+		ind[indForfeit]++
+	}
+	if r.Reason >= engine.Throne && r.Reason <= engine.Forfeit {
+		ind[indReason0+int(r.Reason-engine.Throne)]++
+	}
+	p := float64(r.Plies)
+	t.plies += p
+	t.pliesSq += p * p
+	t.legal += float64(r.LegalTotal)
+	for i, v := range r.Counters {
+		if i < len(t.counters) {
+			t.counters[i] += float64(v)
+		}
+	}
+	for i, v := range totals {
+		t.totals[i] += v
+	}
+	if c.examined < distinctCap {
+		c.examined++
+		h := fnv.New64a()
+		h.Write([]byte(r.Layout))
+		h.Write([]byte{0})
+		h.Write([]byte(r.Start))
+		h.Write([]byte{0})
+		h.Write([]byte(r.Moves))
+		c.hashes[h.Sum64()] = struct{}{}
+	}
+}
+
+// flush closes the current pair's cluster.
+func (c *clustered) flush() {
+	if !c.has {
+		return
+	}
+	t := &c.cur
+	for i := range c.rates {
+		c.rates[i].Add(t.ind[i], t.games)
+	}
+	if d := t.ind[indComplete]; d > 0 {
+		c.share.Add(t.ind[indFirst], d)
+	}
+	c.score.Add(t.score, t.games)
+	c.diff.Add(t.diff, t.games)
+	c.plies.Add(t.plies, t.games)
+	if t.plies > 0 {
+		c.branching.Add(t.legal, t.plies)
+	}
+	c.sd.Add(t.pair, t.games, t.plies, t.pliesSq)
+	for i := range c.counters {
+		c.counters[i].Add(t.counters[i], t.games)
+		t.counters[i] = 0
+	}
+	for i := range c.totals {
+		c.totals[i].Add(t.totals[i], t.games)
+		t.totals[i] = 0
+	}
+	t.games, t.score, t.diff, t.plies, t.pliesSq, t.legal = 0, 0, 0, 0, 0, 0
+	t.ind = [nInd]float64{}
+	c.has = false
+}
+
+// flushed returns a copy with the current (possibly incomplete) pair closed; c is unchanged.
+func (c *clustered) flushed() *clustered {
+	d := *c
+	d.counters, d.totals = slices.Clone(c.counters), slices.Clone(c.totals)
+	d.cur.counters, d.cur.totals = slices.Clone(c.cur.counters), slices.Clone(c.cur.totals)
+	d.flush()
+	return &d
+}
+
+// distinct is the number of distinct games among the examined ones.
+func (c *clustered) distinct() int64 { return int64(len(c.hashes)) }
+
+// Distinct returns the number of distinct games (distinct layout, start position and move
+// list) and the number of games examined (the first 2^20 of a run).
+func (s *Summary) Distinct() (distinct, examined int64) {
+	return s.clusters.distinct(), s.clusters.examined
+}
+
+// shareTest is the two-sided test of the first player's share of decisive games against ½,
+// with the larger of the pair-clustered and the binomial standard error (normal reference).
+func (c *clustered) shareTest() Interval {
+	const method = "cluster-robust-pairs-z-two-sided-vs-0.5-decisive-games"
+	if c.share.N == 0 {
+		return Interval{math.NaN(), math.NaN(), math.NaN(), method}
+	}
+	se := math.Max(c.share.SE(), 0.5/math.Sqrt(c.share.N))
+	if math.IsNaN(se) {
+		se = 0.5 / math.Sqrt(c.share.N)
+	}
+	z := math.Abs(c.share.Ratio()-0.5) / se
+	return Interval{math.Erfc(z / math.Sqrt2), math.NaN(), math.NaN(), method}
+}
+
+func (s *Summary) game() string { return s.clusters.gameName }
+
+// reasonsOf lists the end reasons a game can have (RULES.md: Baran ends by throne, no-move or
+// cap; Katarenga by camps, material, no-move or cap), plus forfeit; all of them for an unknown
+// game.
+func reasonsOf(game string) []engine.Reason {
+	switch game {
+	case "baran":
+		return []engine.Reason{engine.Throne, engine.NoMove, engine.Cap, engine.Forfeit}
+	case "katarenga":
+		return []engine.Reason{engine.Camps, engine.Material, engine.NoMove, engine.Cap, engine.Forfeit}
+	}
+	return []engine.Reason{engine.Throne, engine.Camps, engine.Material, engine.NoMove, engine.Cap, engine.Forfeit}
+}
+
+// DistinctWarning returns a warning (one line, no newline) when fewer than 90% of the examined
+// games are distinct, or "" otherwise.
+func (s *Summary) DistinctWarning() string {
+	d, n := s.Distinct()
+	if n == 0 || float64(d) >= 0.9*float64(n) {
+		return ""
+	}
+	return fmt.Sprintf("warning: only %d of %d games are distinct (%.0f%%): repeated games are not independent samples; vary the games with -random-opening N, -random-layouts or agents that break ties at random", d, n, 100*float64(d)/float64(n))
+}
