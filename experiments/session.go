@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +42,9 @@ type Session struct {
 	Stop func(*results.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
+	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
+	// file it finds.
+	Format results.Format
 }
 
 // Outcome is what a finished (or interrupted) session produced.
@@ -72,28 +74,10 @@ func CheckDir(dir string) error {
 	return os.Remove(probe)
 }
 
-// csvSource reads records from a games.csv file.
-type csvSource struct {
-	f *os.File
-	r *results.CSVReader
+// openGames reads records from a games file in any format (games.csv, .csv.gz, .parquet).
+func openGames(path string) (fileSource[results.Record], error) {
+	return results.OpenGames(path)
 }
-
-func openCSV(path string) (fileSource[results.Record], error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	r, err := results.NewCSVReader(bufio.NewReaderSize(f, 1<<16))
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &csvSource{f, r}, nil
-}
-
-func (c *csvSource) Read() (*results.Record, error) { return c.r.Read() }
-
-func (c *csvSource) Close() error { return c.f.Close() }
 
 // fileSource is a Source read from a file.
 type fileSource[R any] interface {
@@ -155,9 +139,10 @@ func newManifest(s Session, cfg any, seed uint64, unit string, planned int64) (*
 	return man, nil
 }
 
-// RunMatch plays a match's games (this session's shard) into s.Dir: games.csv, summary.csv,
-// plots and manifest.json. With s.Resume, the games already in s.Dir/games.csv are kept and only
-// the missing ones are played; the result equals an uninterrupted run.
+// RunMatch plays a match's games (this session's shard) into s.Dir: the games file (games.csv
+// unless Session.Format says otherwise), summary.csv, plots and manifest.json. With s.Resume,
+// the games already in the run's games file are kept and only the missing ones are played; the
+// result equals an uninterrupted run.
 func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
 	if err != nil {
@@ -171,12 +156,23 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.Planned, man.Workers, man.Reproducible = end-start, s.Workers, m.Reproducible()
 	man.Started = time.Now().UTC()
 
-	gamesPath := filepath.Join(s.Dir, "games.csv")
+	format := s.Format
+	if format == "" {
+		format = results.CSV
+	}
+	if s.Resume {
+		if _, f, err := results.FindGames(s.Dir); err == nil {
+			format = f
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	gamesPath := filepath.Join(s.Dir, format.FileName())
 	plan := Plan{Start: start, End: end, Chunk: s.Chunk}
 	var already int64
 	closeOld := func() {}
 	if s.Resume {
-		if plan, already, closeOld, err = resumePlan(gamesPath, openCSV, func(r *results.Record) int64 { return r.Game }, start, end); err != nil {
+		if plan, already, closeOld, err = resumePlan(gamesPath, openGames, func(r *results.Record) int64 { return r.Game }, start, end); err != nil {
 			return nil, err
 		}
 	}
@@ -188,7 +184,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	defer tf.Abort()
-	cw, err := results.NewCSVWriter(tf, m.Counters())
+	cw, err := results.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +215,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cw.Flush(); err != nil {
+	if err := cw.Close(); err != nil {
 		return nil, err
 	}
 	closeOld()
@@ -243,7 +239,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	man.Outputs = append([]string{"games.csv"}, outputs...)
+	man.Outputs = append([]string{format.FileName()}, outputs...)
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
 		return nil, err
@@ -276,9 +272,13 @@ type bytesBuffer struct{ b []byte }
 
 func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 
-// MergeRuns concatenates the games.csv files of a run's shards (given in shard order) into dir
-// with the same outputs as a single run, checking that every game appears exactly once.
-func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, error) {
+// MergeRuns concatenates the games files of a run's shards (given in shard order, in any
+// format) into dir, in the given format, with the same outputs as a single run, checking that
+// every game appears exactly once.
+func MergeRuns(m *Match, files []string, dir string, args []string, format results.Format) (*Outcome, error) {
+	if format == "" {
+		format = results.CSV
+	}
 	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
 	if err != nil {
 		return nil, err
@@ -289,20 +289,20 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	man.Shard, man.Shards, man.FirstGame, man.EndGame, man.Planned = 0, 1, 0, m.Cfg.Games, m.Cfg.Games
 	man.Reproducible = m.Reproducible()
 	man.Started = time.Now().UTC()
-	gamesPath := filepath.Join(dir, "games.csv")
+	gamesPath := filepath.Join(dir, format.FileName())
 	tf, err := createTemp(gamesPath)
 	if err != nil {
 		return nil, err
 	}
 	defer tf.Abort()
-	cw, err := results.NewCSVWriter(tf, m.Counters())
+	cw, err := results.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err
 	}
 	sum := results.NewSummary(m.Counters())
 	next := int64(0)
 	for _, path := range files {
-		src, err := openCSV(path)
+		src, err := openGames(path)
 		if err != nil {
 			return nil, err
 		}
@@ -334,7 +334,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	if next != m.Cfg.Games {
 		return nil, fmt.Errorf("the shards hold %d games, the run planned %d", next, m.Cfg.Games)
 	}
-	if err := cw.Flush(); err != nil {
+	if err := cw.Close(); err != nil {
 		return nil, err
 	}
 	if err := tf.Commit(); err != nil {
@@ -345,7 +345,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 		return nil, err
 	}
 	man.Completed, man.Status, man.Ended = sum.N, "complete", time.Now().UTC()
-	man.Outputs = append([]string{"games.csv"}, outputs...)
+	man.Outputs = append([]string{format.FileName()}, outputs...)
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
 		return nil, err

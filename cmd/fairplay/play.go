@@ -191,8 +191,9 @@ func tilesFor(text string) (*katarenga.TileSet, error) {
 }
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never]",
+	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never] [-format csv|csv.gz|parquet]",
 		"fairplay play                                   # first-player balance of Katarenga layout 0, random agents, 200000 games",
+		"fairplay play -games 10000000 -format parquet   # games.parquet: typed columns for pandas, polars, DuckDB",
 		"fairplay play -game baran -rules capture=strict -games 100000 -out baran-strict",
 		"fairplay play -game katarenga -layout 1234 -a random -b random -games 20000 -shard 0/4 -out part0",
 		"fairplay play -resume baran-strict               # finish an interrupted run")
@@ -203,6 +204,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
 	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (default 0 with -random-layouts)")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
+	format := fs.String("format", "csv", "games file format: csv, csv.gz or parquet (-resume keeps the run's own)")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -211,6 +213,10 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	shard, err := rf.check(os.Getenv)
 	if err != nil {
 		return err
+	}
+	gamesFormat, err := results.ParseFormat(*format)
+	if err != nil {
+		return usagef("-format: %v", err)
 	}
 	var cfg experiments.MatchConfig
 	dir := rf.resume
@@ -249,7 +255,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stderr, "fairplay play: %s, %d games (shard %d/%d), seed %d -> %s\n", m.Title(), m.Cfg.Games, shard.Index, shard.Count, m.Cfg.Seed, dir)
 	out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard})
+		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard, Format: gamesFormat})
 	if err != nil {
 		return err
 	}
