@@ -92,6 +92,30 @@ func (s *State) walkChains(from int, visit func(path []int, capt uint64) bool) {
 	rec(from, -1, 1<<from, 0, false, false, 0)
 }
 
+// AppendAction appends FormatAction(a) to dst (engine.ActionAppender), without allocating for
+// steps, king moves and slides; chains and removals go through FormatAction.
+func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
+	if a == Pass {
+		return append(dst, "pass"...)
+	}
+	from, to, capt, rem := decode(a)
+	if capt != 0 || rem >= 0 {
+		return append(dst, s.FormatAction(a)...)
+	}
+	sep := byte(0)
+	switch {
+	case nbrMask[from]&(1<<to) != 0:
+		sep = '-'
+	case int(s.king[s.side]) == from:
+		sep = ':'
+	case s.fast&(1<<from) != 0 && slideOK(from, to, boardMask&^(s.pieces[0]|s.pieces[1])):
+		sep = '-'
+	default:
+		return append(dst, s.FormatAction(a)...)
+	}
+	return append(dst, 'a'+byte(from%7), '1'+byte(from/7), sep, 'a'+byte(to%7), '1'+byte(to/7))
+}
+
 // FormatAction prints a legal action: "from-to" for a step or slide, "from:to:..." for a jump
 // or chain, with "xCELL " in front for a removal; "pass".
 func (s *State) FormatAction(a engine.Action) string {

@@ -296,3 +296,31 @@ func TestRandomActionUniform(t *testing.T) {
 		t.Error("no position with a removal list was checked")
 	}
 }
+
+// AppendAction writes what FormatAction prints, for every legal action along random games
+// (huff removals and chains included), under each capture rule.
+func TestAppendActionMatchesFormat(t *testing.T) {
+	for _, rules := range []string{"", "capture=strict", "capture=huff"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(4)
+		var buf []engine.Action
+		for g := 0; g < 6; g++ {
+			s := New(r, engine.Player(g&1))
+			for {
+				buf = s.Legal(buf[:0])
+				if len(buf) == 0 {
+					break
+				}
+				for _, a := range buf {
+					if got := string(s.AppendAction([]byte("x"), a)); got != "x"+s.FormatAction(a) {
+						t.Fatalf("%s: AppendAction %q, FormatAction %q at %s", rules, got, s.FormatAction(a), s)
+					}
+				}
+				s.Apply(buf[rng.IntN(len(buf))])
+			}
+		}
+	}
+}

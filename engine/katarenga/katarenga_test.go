@@ -294,3 +294,61 @@ func TestPlayRandomMatchesRandomAction(t *testing.T) {
 		}
 	}
 }
+
+// AppendAction writes what FormatAction prints, for every legal action along random games.
+func TestAppendActionMatchesFormat(t *testing.T) {
+	s := startState()
+	r := engine.NewRand(3)
+	var buf []engine.Action
+	for g := 0; g < 30; g++ {
+		s.Reset()
+		for {
+			buf = s.Legal(buf[:0])
+			if len(buf) == 0 {
+				break
+			}
+			for _, a := range buf {
+				if got := string(s.AppendAction([]byte("x"), a)); got != "x"+s.FormatAction(a) {
+					t.Fatalf("AppendAction %q, FormatAction %q at %s", got, s.FormatAction(a), s)
+				}
+			}
+			s.Apply(buf[r.IntN(len(buf))])
+		}
+	}
+	if got := string(s.AppendAction(nil, Pass)); got != "pass" {
+		t.Fatalf("AppendAction(Pass) = %q", got)
+	}
+}
+
+// PickLegal is Legal plus one draw: the same action and count, the same random stream, on
+// positions with camp entries, first-move-capture bans and passes.
+func TestPickLegalMatchesLegal(t *testing.T) {
+	for _, rules := range []string{"", "first-move-capture=banned,no-move=pass"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, _ := DefaultTiles.LayoutFromIndex(77)
+		s := New(NewBoard(l), r)
+		ra, rb := engine.NewRand(8), engine.NewRand(8)
+		var buf []engine.Action
+		for g := 0; g < 200; g++ {
+			s.Reset()
+			for {
+				buf = s.Legal(buf[:0])
+				a, n, ok := s.PickLegal(ra)
+				if len(buf) == 0 {
+					if ok {
+						t.Fatalf("PickLegal found %s where Legal is empty", s.FormatAction(a))
+					}
+					break
+				}
+				want := buf[rb.IntN(len(buf))]
+				if !ok || n != len(buf) || a != want {
+					t.Fatalf("%s at %s: PickLegal %s (%d), want %s (%d)", rules, s, s.FormatAction(a), n, s.FormatAction(want), len(buf))
+				}
+				s.Apply(a)
+			}
+		}
+	}
+}

@@ -230,6 +230,21 @@ func (s *State) FormatAction(a engine.Action) string {
 	return SquareName(int(a&63)) + "-" + SquareName(int(a>>6&127))
 }
 
+// AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
+func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
+	if a == Pass {
+		return append(dst, "pass"...)
+	}
+	return appendSquare(append(appendSquare(dst, int(a&63)), '-'), int(a>>6&127))
+}
+
+func appendSquare(dst []byte, sq int) []byte {
+	if sq >= 64 { // a camp: a0, h0, a9, h9
+		return append(dst, "ahah"[sq-campA0], "0099"[sq-campA0])
+	}
+	return append(dst, 'a'+byte(sq%8), '1'+byte(sq/8))
+}
+
 // ParseAction reads "from-to" or "pass" and checks that it is legal here.
 func (s *State) ParseAction(text string) (engine.Action, error) {
 	var a engine.Action

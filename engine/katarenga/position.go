@@ -169,21 +169,24 @@ func (s *State) hasMove() bool {
 	return false
 }
 
-// Legal appends the legal actions to buf[:0].
+// Legal appends the legal actions to buf[:0]: pawn by pawn in square order, each pawn's board
+// targets in square order and then its camp entries.
 func (s *State) Legal(buf []engine.Action) []engine.Action {
 	buf = buf[:0]
 	if s.ended() {
 		return buf
 	}
-	own, opp := s.pawns[s.side], s.pawns[s.side^1]
+	var masks [8]uint64
+	var sqs [8]uint8
+	n := s.pawnMasks(&masks, &sqs)
 	base, free := s.campTargets()
 	campBase := campA0
 	if s.side == 0 {
 		campBase = campA9
 	}
-	for m := own; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		for t := s.moveMask(sq, own, opp); t != 0; t &= t - 1 {
+	for j := 0; j < n; j++ {
+		sq := int(sqs[j&7])
+		for t := masks[j&7]; t != 0; t &= t - 1 {
 			buf = append(buf, engine.Action(sq|bits.TrailingZeros64(t)<<6))
 		}
 		if base&(1<<sq) != 0 {
@@ -200,38 +203,47 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 	return buf
 }
 
-// RandomAction picks a uniformly random legal action without building the list.
-func (s *State) RandomAction(rng *engine.Rand) (engine.Action, bool) {
-	if s.ended() {
-		return 0, false
-	}
+// pawnMasks fills masks and sqs with the board targets (camps aside) of each pawn of the side to
+// move, in square order, and returns the number of pawns. It is the move generator's inner
+// loop, with Board.targets written out (too big for the compiler to inline).
+func (s *State) pawnMasks(masks *[8]uint64, sqs *[8]uint8) int {
 	own, opp := s.pawns[s.side], s.pawns[s.side^1]
 	occ, forbid := own|opp, own
 	if s.noCapture() {
 		forbid = occ
 	}
-	base, free := s.campTargets()
-	nCamp := bits.OnesCount8(free)
 	b := s.board
-	// Per pawn: its target mask and the running move count through it (computed once, used
-	// both for the total and for the branch-free pick below).
-	var masks [8]uint64
-	var runs [8]int32
-	var sqs [8]uint8
-	n, total := 0, 0
+	n := 0
 	for m := own; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		// b.targets(sq, occ), inlined by hand (too big for the compiler's budget; this loop is
-		// most of a random playout).
 		r := &b.rays[sq]
 		bo := occ & b.blockMask[sq]
 		b0, b1 := r[0]&bo, r[1]&bo
 		b2, b3 := r[2]&bo|1, r[3]&bo|1
-		t := (r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
+		masks[n&7] = (r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
 			r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))) &^ forbid
-		total += bits.OnesCount64(t)
-		masks[n&7], sqs[n&7], runs[n&7] = t, uint8(sq), int32(total)
+		sqs[n&7] = uint8(sq)
 		n++
+	}
+	return n
+}
+
+// RandomAction picks a uniformly random legal action without building the list.
+func (s *State) RandomAction(rng *engine.Rand) (engine.Action, bool) {
+	if s.ended() {
+		return 0, false
+	}
+	own := s.pawns[s.side]
+	base, free := s.campTargets()
+	nCamp := bits.OnesCount8(free)
+	var masks [8]uint64
+	var sqs [8]uint8
+	var runs [8]int32 // running move count through each pawn
+	n := s.pawnMasks(&masks, &sqs)
+	total := 0
+	for j := 0; j < n; j++ {
+		total += bits.OnesCount64(masks[j&7])
+		runs[j&7] = int32(total)
 	}
 	campers := own & base
 	if nCamp == 0 {
@@ -288,6 +300,53 @@ func (s *State) PlayRandom(r *engine.Rand) int {
 		s.hist = append(s.hist, s.Position)
 		s.apply(a)
 	}
+}
+
+// PickLegal returns Legal(buf)[r.IntN(len)] and len — the same action from the same draw —
+// without building the list (engine.LegalPicker). ok is false when Legal is empty.
+func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
+	if s.ended() {
+		return 0, 0, false
+	}
+	var masks [8]uint64
+	var sqs [8]uint8
+	var cnt [8]int
+	np := s.pawnMasks(&masks, &sqs)
+	base, free := s.campTargets()
+	nCamp := bits.OnesCount8(free)
+	campers := s.pawns[s.side] & base
+	if nCamp == 0 {
+		campers = 0
+	}
+	for j := 0; j < np; j++ {
+		cnt[j&7] = bits.OnesCount64(masks[j&7]) + b2i(campers&(1<<sqs[j&7]) != 0)*nCamp
+		n += cnt[j&7]
+	}
+	if n == 0 {
+		if s.rules.NoMovePass && !s.passed {
+			return Pass, 1, true
+		}
+		return 0, 0, false
+	}
+	k := r.IntN(n)
+	j := 0
+	for k >= cnt[j&7] {
+		k -= cnt[j&7]
+		j++
+	}
+	sq := int(sqs[j&7])
+	if c := bits.OnesCount64(masks[j&7]); k >= c { // a camp entry: the (k-c)-th free camp
+		campBase := campA0
+		if s.side == 0 {
+			campBase = campA9
+		}
+		camp := bits.TrailingZeros8(free)
+		if k-c == 1 {
+			camp = 1
+		}
+		return engine.Action(sq | (campBase+camp)<<6), n, true
+	}
+	return engine.Action(sq | engine.SelectBit(masks[j&7], k)<<6), n, true
 }
 
 func b2i(b bool) int {
