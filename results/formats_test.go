@@ -159,3 +159,44 @@ func TestGamesFormatErrors(t *testing.T) {
 		t.Error("FindGames of an empty directory: no error")
 	}
 }
+
+// BenchmarkGamesWriter measures the writer alone, one op per game, on records shaped like
+// random Katarenga games (about 170 plies of move text); bytes/game is the file size.
+func BenchmarkGamesWriter(b *testing.B) {
+	counters := []string{"captures_white", "captures_black", "camps_white", "camps_black", "first_move_captures"}
+	recs := testRecords(1024, len(counters))
+	rng := engine.NewRand(2)
+	for _, r := range recs {
+		r.Start = ""
+		mv := make([]string, 160+rng.IntN(20))
+		for k := range mv {
+			mv[k] = string([]byte{'a' + byte(rng.IntN(8)), '1' + byte(rng.IntN(8)), '-', 'a' + byte(rng.IntN(8)), '1' + byte(rng.IntN(8))})
+		}
+		r.Moves = strings.Join(mv, " ")
+	}
+	for _, f := range Formats {
+		b.Run(string(f), func(b *testing.B) {
+			var cw countWriter
+			w, err := NewGamesWriter(&cw, f, counters)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				r := recs[i%len(recs)]
+				r.Game = int64(i)
+				if err := w.Write(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(cw.n)/float64(b.N), "bytes/game")
+		})
+	}
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
