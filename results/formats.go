@@ -170,6 +170,25 @@ func OpenGames(path string) (GamesReader, error) {
 	return gr, nil
 }
 
+// CopyGames writes every remaining record of src to dst (converting between formats) and
+// returns how many it copied. It closes neither.
+func CopyGames(dst GamesWriter, src GamesReader) (int64, error) {
+	var n int64
+	for {
+		r, err := src.Read()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if err := dst.Write(r); err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
 // OpenRunGames opens the games file of a run directory, whichever format it has.
 func OpenRunGames(dir string) (GamesReader, error) {
 	path, _, err := FindGames(dir)

@@ -118,15 +118,8 @@ func TestGamesFormatsAgree(t *testing.T) {
 	}
 	var again bytes.Buffer
 	w, _ = NewGamesWriter(&again, CSV, g.Counters())
-	for {
-		r, err := g.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(r)
+	if n, err := CopyGames(w, g); err != nil || n != int64(len(recs)) {
+		t.Fatalf("CopyGames: %d records, %v", n, err)
 	}
 	w.Close()
 	g.Close()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,15 +22,8 @@ func gamesAsCSV(t *testing.T, dir string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		r, err := g.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(r)
+	if _, err := results.CopyGames(w, g); err != nil {
+		t.Fatal(err)
 	}
 	w.Close()
 	return b.Bytes()

@@ -169,24 +169,21 @@ func (s *State) hasMove() bool {
 	return false
 }
 
-// Legal appends the legal actions to buf[:0]: pawn by pawn in square order, each pawn's board
-// targets in square order and then its camp entries.
+// Legal appends the legal actions to buf[:0].
 func (s *State) Legal(buf []engine.Action) []engine.Action {
 	buf = buf[:0]
 	if s.ended() {
 		return buf
 	}
-	var masks [8]uint64
-	var sqs [8]uint8
-	n := s.pawnMasks(&masks, &sqs)
+	own, opp := s.pawns[s.side], s.pawns[s.side^1]
 	base, free := s.campTargets()
 	campBase := campA0
 	if s.side == 0 {
 		campBase = campA9
 	}
-	for j := 0; j < n; j++ {
-		sq := int(sqs[j&7])
-		for t := masks[j&7]; t != 0; t &= t - 1 {
+	for m := own; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		for t := s.moveMask(sq, own, opp); t != 0; t &= t - 1 {
 			buf = append(buf, engine.Action(sq|bits.TrailingZeros64(t)<<6))
 		}
 		if base&(1<<sq) != 0 {
@@ -201,31 +198,6 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 		buf = append(buf, Pass)
 	}
 	return buf
-}
-
-// pawnMasks fills masks and sqs with the board targets (camps aside) of each pawn of the side to
-// move, in square order, and returns the number of pawns. It is the move generator's inner
-// loop, with Board.targets written out (too big for the compiler to inline).
-func (s *State) pawnMasks(masks *[8]uint64, sqs *[8]uint8) int {
-	own, opp := s.pawns[s.side], s.pawns[s.side^1]
-	occ, forbid := own|opp, own
-	if s.noCapture() {
-		forbid = occ
-	}
-	b := s.board
-	n := 0
-	for m := own; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		r := &b.rays[sq]
-		bo := occ & b.blockMask[sq]
-		b0, b1 := r[0]&bo, r[1]&bo
-		b2, b3 := r[2]&bo|1, r[3]&bo|1
-		masks[n&7] = (r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
-			r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))) &^ forbid
-		sqs[n&7] = uint8(sq)
-		n++
-	}
-	return n
 }
 
 // RandomAction picks a uniformly random legal action without building the list.
@@ -340,7 +312,8 @@ func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
 	var cnt [8]int
 	b := s.board
 	for m := own; m != 0; m &= m - 1 {
-		// As in pawnMasks, written out here: through pointers it costs a third more per ply.
+		// Board.targets written out (too big for the compiler to inline; the same lines are in
+		// RandomAction): through a helper filling arrays it cost a third more per ply.
 		sq := bits.TrailingZeros64(m)
 		r := &b.rays[sq]
 		bo := occ & b.blockMask[sq]
