@@ -324,3 +324,34 @@ func TestAppendActionMatchesFormat(t *testing.T) {
 		}
 	}
 }
+
+// PickLegal is Legal plus one draw: the same action and count from the same random stream,
+// under each capture rule (huff removals included) and with passes.
+func TestPickLegalMatchesLegal(t *testing.T) {
+	for _, rules := range []string{"", "capture=strict", "capture=huff,no-move=pass", "chain-capture=per-jump"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, rb := engine.NewRand(6), engine.NewRand(6)
+		var buf []engine.Action
+		for g := 0; g < 8; g++ {
+			s := New(r, engine.Player(g&1))
+			for {
+				buf = s.Legal(buf[:0])
+				a, n, ok := s.PickLegal(ra)
+				if len(buf) == 0 {
+					if ok {
+						t.Fatalf("%s: PickLegal found %s where Legal is empty", rules, s.FormatAction(a))
+					}
+					break
+				}
+				want := buf[rb.IntN(len(buf))]
+				if !ok || n != len(buf) || a != want {
+					t.Fatalf("%s at %s: PickLegal %s (%d), want %s (%d)", rules, s, s.FormatAction(a), n, s.FormatAction(want), len(buf))
+				}
+				s.Apply(a)
+			}
+		}
+	}
+}
