@@ -92,72 +92,96 @@ func (s *State) walkChains(from int, visit func(path []int, capt uint64) bool) {
 	rec(from, -1, 1<<from, 0, false, false, 0)
 }
 
-// AppendAction appends FormatAction(a) to dst (engine.ActionAppender), without allocating for
-// steps, king moves and slides; chains and removals go through FormatAction.
+// AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
 func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
 	if a == Pass {
 		return append(dst, "pass"...)
 	}
 	from, to, capt, rem := decode(a)
-	if capt != 0 || rem >= 0 {
-		return append(dst, s.FormatAction(a)...)
+	if rem >= 0 {
+		dst = append(appendCell(append(dst, 'x'), rem), ' ')
+		u := s.takeOff(rem)
+		defer s.putBack(u)
 	}
-	sep := byte(0)
 	switch {
-	case nbrMask[from]&(1<<to) != 0:
-		sep = '-'
-	case int(s.king[s.side]) == from:
-		sep = ':'
-	case s.fast&(1<<from) != 0 && slideOK(from, to, boardMask&^(s.pieces[0]|s.pieces[1])):
-		sep = '-'
-	default:
-		return append(dst, s.FormatAction(a)...)
+	case capt == 0 && nbrMask[from]&(1<<to) != 0:
+		return appendCell(append(appendCell(dst, from), '-'), to)
+	case capt == 0 && int(s.king[s.side]) == from:
+		return appendCell(append(appendCell(dst, from), ':'), to)
+	case capt == 0 && s.fast&(1<<from) != 0 && slideOK(from, to, boardMask&^(s.pieces[0]|s.pieces[1])):
+		return appendCell(append(appendCell(dst, from), '-'), to)
 	}
-	return append(dst, 'a'+byte(from%7), '1'+byte(from/7), sep, 'a'+byte(to%7), '1'+byte(to/7))
+	s.setupGen(s.rules.PerJump)
+	c := chainPath{g: &s.gen, occ: (s.pieces[0] | s.pieces[1]) &^ (1 << from), to: to, capt: capt, n: 1}
+	c.cells[0] = int8(from)
+	if !c.find(from, -1, 1<<from, 0, false, false, 0) { // not an action of this position
+		return appendCell(append(appendCell(dst, from), '?'), to)
+	}
+	for i := 0; i < c.n; i++ {
+		if i > 0 {
+			dst = append(dst, ':')
+		}
+		dst = appendCell(dst, int(c.cells[i]))
+	}
+	return dst
 }
 
 // FormatAction prints a legal action: "from-to" for a step or slide, "from:to:..." for a jump
 // or chain, with "xCELL " in front for a removal; "pass".
 func (s *State) FormatAction(a engine.Action) string {
-	if a == Pass {
-		return "pass"
-	}
-	from, to, capt, rem := decode(a)
-	var b strings.Builder
-	if rem >= 0 {
-		b.WriteString("x" + CellName(rem) + " ")
-	}
-	s.withRemoval(rem, func() {
-		empty := boardMask &^ (s.pieces[0] | s.pieces[1])
-		isKing := int(s.king[s.side]) == from
-		switch {
-		case capt == 0 && nbrMask[from]&(1<<to) != 0:
-			b.WriteString(CellName(from) + "-" + CellName(to))
-		case capt == 0 && isKing:
-			b.WriteString(CellName(from) + ":" + CellName(to))
-		case capt == 0 && s.fast&(1<<from) != 0 && slideOK(from, to, empty):
-			b.WriteString(CellName(from) + "-" + CellName(to))
-		default:
-			found := false
-			s.walkChains(from, func(path []int, c uint64) bool {
-				if path[len(path)-1] != to || c != capt {
-					return false
-				}
-				for i, p := range path {
-					if i > 0 {
-						b.WriteByte(':')
-					}
-					b.WriteString(CellName(p))
-				}
-				found = true
-				return true
-			})
-			if !found { // not an action of this position
-				fmt.Fprintf(&b, "%s?%s", CellName(from), CellName(to))
-			}
+	var buf [64]byte
+	return string(s.AppendAction(buf[:0], a))
+}
+
+func appendCell(dst []byte, sq int) []byte { return append(dst, 'a'+byte(sq%7), '1'+byte(sq/7)) }
+
+// chainPath finds the first chain, in walkChains order, of the warrior that starts on cells[0]
+// and ends on to capturing capt; cells[:n] is then its start and landing cells.
+type chainPath struct {
+	g     *generator
+	occ   uint64 // occupied cells, the mover's start cell removed
+	to    int
+	capt  uint64
+	cells [NumCells]int8
+	n     int
+}
+
+// find is walkChains' search without closures: it reports whether the chain was found.
+func (c *chainPath) find(cur, last int, landed, jumped uint64, own, back bool, fe uint64) bool {
+	g := c.g
+	for d := 0; d < 6; d++ {
+		if last >= 0 && !turnOK[last][d] {
+			continue
 		}
-	})
-	return b.String()
+		over := nbr[cur][d]
+		if over < 0 || g.jumpable&(1<<over) == 0 || jumped&(1<<over) != 0 {
+			continue
+		}
+		to := nbr[over][d]
+		if to < 0 || (c.occ|thrones|landed)&(1<<to) != 0 {
+			continue
+		}
+		own2, back2, fe2 := own, back, fe
+		if g.enemy&(1<<over) == 0 {
+			own2 = true
+		}
+		if g.fwd&(1<<d) == 0 {
+			back2 = true
+		} else if g.enemy&(1<<over) != 0 {
+			fe2 |= 1 << over
+		}
+		var capt uint64
+		if !own2 && (g.perJump || !back2) {
+			capt = fe2
+		}
+		c.cells[c.n] = to
+		c.n++
+		if (int(to) == c.to && capt == c.capt) || c.find(int(to), d, landed|1<<to, jumped|1<<over, own2, back2, fe2) {
+			return true
+		}
+		c.n--
+	}
+	return false
 }
 
 // ParseAction reads an action ("c3-c4", "b3:d3:d5", "xe5 c3-c4", "pass") and checks that it is
