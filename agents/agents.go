@@ -5,6 +5,7 @@ package agents
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,10 +77,10 @@ func (p Params) Int(name string, lo, hi int) (int, error) {
 	return n, nil
 }
 
-// Float reads a number parameter within [lo, hi].
+// Float reads a finite number parameter within [lo, hi] (NaN and infinities are refused).
 func (p Params) Float(name string, lo, hi float64) (float64, error) {
 	x, err := strconv.ParseFloat(p.vals[name], 64)
-	if err != nil || x < lo || x > hi {
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < lo || x > hi {
 		return 0, fmt.Errorf("agent %s: %s=%q: want a number from %g to %g", p.kind, name, p.vals[name], lo, hi)
 	}
 	return x, nil
@@ -114,6 +115,7 @@ func Parse(spec string) (Agent, error) {
 		p.vals[d.Name] = d.Default
 	}
 	if rest != "" {
+		given := map[string]string{}
 		for _, item := range strings.Split(rest, ",") {
 			n, v, ok := strings.Cut(item, "=")
 			if !ok {
@@ -129,6 +131,10 @@ func Parse(spec string) (Agent, error) {
 				}
 				return nil, fmt.Errorf("agent %s: unknown parameter %q (valid: %s)", name, n, strings.Join(valid, ", "))
 			}
+			if old, twice := given[n]; twice {
+				return nil, fmt.Errorf("agent %s: parameter %s given twice (%s=%s and %s=%s)", name, n, n, old, n, v)
+			}
+			given[n] = v
 			p.vals[n] = v
 		}
 	}

@@ -217,6 +217,8 @@ type abPlayer struct {
 	history [4096]int32
 	nodes   int
 	aborted bool
+	stop    func() bool // set by SetStop; polled every stopEvery nodes
+	stopped bool
 	tac     engine.Tactical
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
@@ -230,6 +232,13 @@ func (p *abPlayer) Close() error {
 	}
 	return nil
 }
+
+// stopEvery is how many nodes a search runs between polls of its stop function.
+const stopEvery = 4096
+
+// SetStop makes Choose poll stop every few thousand nodes and return ErrStopped once it
+// reports true.
+func (p *abPlayer) SetStop(stop func() bool) { p.stop = stop }
 
 func histIndex(a engine.Action) int {
 	x := uint64(a) * 0x9e3779b97f4a7c15
@@ -247,7 +256,7 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 		root[i], root[j] = root[j], root[i]
 	}
 	best := root[0]
-	p.nodes, p.aborted = 0, false
+	p.nodes, p.aborted, p.stopped = 0, false, false
 	p.killers = [maxPly][2]engine.Action{}
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
 		alpha, beta := int32(-Win-1), int32(Win+1)
@@ -283,6 +292,9 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 			break // a forced result is known
 		}
 	}
+	if p.stopped {
+		return 0, ErrStopped
+	}
 	return best, nil
 }
 
@@ -291,6 +303,9 @@ func (p *abPlayer) budgetOut() bool {
 	p.Nodes++
 	if p.cfg.Nodes > 0 && p.nodes > p.cfg.Nodes {
 		p.aborted = true
+	}
+	if p.stop != nil && p.nodes%stopEvery == 0 && p.stop() {
+		p.aborted, p.stopped = true, true
 	}
 	return p.aborted
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
@@ -57,39 +58,45 @@ func (e *External) NewPlayer(game string) (Player, error) {
 	return p, nil
 }
 
+// maxLine bounds a line read from a bot: a longer line is a protocol error (the rest of the
+// bot's output is not buffered).
+const maxLine = 64 << 10
+
+// botLine is one line from a bot, or the error that ended its output.
+type botLine struct {
+	text string
+	err  error
+}
+
 type extPlayer struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
-	lines   chan string
+	lines   chan botLine
 	timeout time.Duration
 	err     error
 	Name    string
 	w       *bufio.Writer
+	waited  chan struct{}
 }
 
 func (p *extPlayer) start(argv []string, game string) error {
 	p.cmd = exec.Command(argv[0], argv[1:]...)
+	ownGroup(p.cmd)
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
-		return err
+		return forfeitf(ForfeitOther, "ext: %v", err)
 	}
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {
-		return err
+		return forfeitf(ForfeitOther, "ext: %v", err)
 	}
 	if err := p.cmd.Start(); err != nil {
-		return fmt.Errorf("ext: cannot start %s: %w", argv[0], err)
+		p.cmd = nil
+		return forfeitf(ForfeitExit, "ext: cannot start %s: %w", argv[0], err)
 	}
 	p.w = bufio.NewWriter(p.stdin)
-	p.lines = make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		close(p.lines)
-	}()
+	p.lines = make(chan botLine, 16)
+	go readLines(out, p.lines)
 	if err := p.send("hello fairplay 1 " + game); err != nil {
 		return err
 	}
@@ -101,13 +108,50 @@ func (p *extPlayer) start(argv []string, game string) error {
 	return nil
 }
 
+// readLines sends the lines of r to lines (then closes it): at most maxLine bytes each, valid
+// UTF-8 text without control characters; the first bad line ends the stream with an error.
+func readLines(r io.Reader, lines chan<- botLine) {
+	defer close(lines)
+	br := bufio.NewReaderSize(r, 4096)
+	var buf []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		buf = append(buf, frag...)
+		if len(buf) > maxLine {
+			lines <- botLine{err: forfeitf(ForfeitProtocol, "ext: the bot wrote a line longer than %d bytes", maxLine)}
+			return
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil { // the rest of an unterminated line is dropped
+			return
+		}
+		text := strings.TrimRight(string(buf), "\r\n")
+		buf = buf[:0]
+		if !utf8.ValidString(text) || strings.ContainsFunc(text, func(c rune) bool { return c < ' ' && c != '\t' }) {
+			lines <- botLine{err: forfeitf(ForfeitProtocol, "ext: the bot wrote binary data (%q)", clip(text))}
+			return
+		}
+		lines <- botLine{text: text}
+	}
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}
+
 func (p *extPlayer) send(lines ...string) error {
 	for _, l := range lines {
 		p.w.WriteString(l)
 		p.w.WriteByte('\n')
 	}
 	if err := p.w.Flush(); err != nil {
-		return fmt.Errorf("ext: the bot stopped reading: %w", err)
+		return forfeitf(ForfeitExit, "ext: the bot stopped reading: %w", err)
 	}
 	return nil
 }
@@ -120,17 +164,20 @@ func (p *extPlayer) expect(word string) (string, error) {
 		select {
 		case ln, ok := <-p.lines:
 			if !ok {
-				return "", fmt.Errorf("ext: the bot exited (waiting for %q)", word)
+				return "", forfeitf(ForfeitExit, "ext: the bot exited (waiting for %q)", word)
 			}
-			if strings.HasPrefix(ln, "info") {
+			if ln.err != nil {
+				return "", ln.err
+			}
+			if strings.HasPrefix(ln.text, "info") {
 				continue
 			}
-			if ln == word || strings.HasPrefix(ln, word+" ") {
-				return ln, nil
+			if ln.text == word || strings.HasPrefix(ln.text, word+" ") {
+				return ln.text, nil
 			}
-			return "", fmt.Errorf("ext: the bot said %q, want %q", ln, word)
+			return "", forfeitf(ForfeitProtocol, "ext: the bot said %q, want %q", clip(ln.text), word)
 		case <-deadline.C:
-			return "", fmt.Errorf("ext: no %q within %v", word, p.timeout)
+			return "", forfeitf(ForfeitTimeout, "ext: no %q within %v", word, p.timeout)
 		}
 	}
 }
@@ -169,11 +216,12 @@ func (p *extPlayer) Choose(s engine.State, legal []engine.Action, _ *engine.Rand
 			}
 		}
 	}
-	p.err = fmt.Errorf("ext: illegal move %q", mv)
+	p.err = forfeitf(ForfeitIllegal, "ext: illegal move %q", clip(mv))
 	return 0, p.err
 }
 
-// Close says quit and ends the program (killed if it does not exit within the timeout).
+// Close says quit and ends the program: it may exit on its own within the timeout (at most a
+// second), then its whole process group is killed, so that no program it started outlives it.
 func (p *extPlayer) Close() error {
 	if p.cmd == nil || p.cmd.Process == nil {
 		return nil
@@ -184,11 +232,13 @@ func (p *extPlayer) Close() error {
 	go func() { done <- p.cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(p.timeout):
-		p.cmd.Process.Kill()
+		killGroup(p.cmd) // children that outlived the bot
+	case <-time.After(min(p.timeout, time.Second)):
+		killGroup(p.cmd)
 		<-done
 	}
 	for range p.lines { // drain
 	}
+	p.cmd = nil
 	return nil
 }

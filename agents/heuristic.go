@@ -1,11 +1,15 @@
 package agents
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"math/bits"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -93,11 +97,14 @@ func (w Weights) MarshalJSON() ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// SetJSON overrides weights from a JSON object of name → value; unknown names are errors.
+// SetJSON overrides weights from a JSON object of name → value. Anything but one JSON object
+// of numbers is an error, and so are an unknown or repeated name and a value outside the
+// weight's declared bounds [Min, Max] (the range the evaluation and tuning are built for).
+// On error w is unchanged.
 func (w Weights) SetJSON(data []byte) error {
-	var m map[string]float64
-	if err := json.Unmarshal(data, &m); err != nil {
-		return fmt.Errorf("weights: %w", err)
+	m, err := decodeWeights(data)
+	if err != nil {
+		return err
 	}
 	names := make([]string, 0, len(m))
 	for k := range m {
@@ -107,11 +114,53 @@ func (w Weights) SetJSON(data []byte) error {
 	for _, k := range names {
 		i := w.Index(k)
 		if i < 0 {
-			return fmt.Errorf("weights: unknown weight %q (valid: %s)", k, strings.Join(w.Names(), ", "))
+			return fmt.Errorf("unknown weight %q (valid: %s)", k, strings.Join(w.Names(), ", "))
 		}
-		w[i].Value = m[k]
+		if v := m[k]; !(v >= w[i].Min && v <= w[i].Max) {
+			return fmt.Errorf("%s=%v is outside its bounds %v..%v", k, v, w[i].Min, w[i].Max)
+		}
+	}
+	for _, k := range names {
+		w[w.Index(k)].Value = m[k]
 	}
 	return nil
+}
+
+// decodeWeights reads one JSON object of name → number, refusing repeated names, non-numbers
+// and anything after the object. (JSON has no NaN or infinity; numbers too large for a float64
+// are refused by the decoder.)
+func decodeWeights(data []byte) (map[string]float64, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object of name: number")
+	}
+	m := map[string]float64{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("not valid JSON: %w", err)
+		}
+		k, _ := t.(string) // object keys are strings
+		var n json.RawMessage
+		if err := dec.Decode(&n); err != nil {
+			return nil, fmt.Errorf("%q: want a number: %w", k, err)
+		}
+		v, err := strconv.ParseFloat(string(n), 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, fmt.Errorf("%q=%s: want a finite number", k, n)
+		}
+		if _, twice := m[k]; twice {
+			return nil, fmt.Errorf("%q given twice", k)
+		}
+		m[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the JSON object")
+	}
+	return m, nil
 }
 
 // LoadWeights reads a weights file over a game's defaults.
@@ -122,10 +171,10 @@ func LoadWeights(game, path string) (Weights, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("weights file: %w", err) // the error names the path
 	}
 	if err := w.SetJSON(b); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("weights file %s: %w", path, err)
 	}
 	return w, nil
 }

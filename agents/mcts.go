@@ -87,14 +87,21 @@ type mctsPlayer struct {
 	nodes []node
 	buf   []engine.Action
 	ties  []engine.Action
+	stop  func() bool // set by SetStop; polled every 16 playouts
 	// Playouts counts every playout run by this player (for benchmarks).
 	Playouts int64
 }
+
+// SetStop makes Choose poll stop every 16 playouts and return ErrStopped once it reports true.
+func (p *mctsPlayer) SetStop(stop func() bool) { p.stop = stop }
 
 func (p *mctsPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
 	p.nodes = append(p.nodes[:0], node{parent: -1, n: -1})
 	p.expand(0, legal, r)
 	for it := 0; it < p.cfg.Playouts; it++ {
+		if p.stop != nil && it%16 == 15 && p.stop() {
+			return 0, ErrStopped
+		}
 		depth := 0
 		cur := int32(0)
 		// Selection: descend by UCT until an unvisited or unexpanded node.

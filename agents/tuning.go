@@ -65,11 +65,15 @@ func WithWeightsFile(spec, path string) (string, error) {
 	if !hasHeuristic(a) {
 		return "", errNoHeuristic(a)
 	}
-	sep := ","
-	if !strings.Contains(a.Spec(), ":") {
-		sep = ":"
+	// The canonical spec names every parameter once: replace its weights item.
+	kind, params, _ := strings.Cut(a.Spec(), ":")
+	items := strings.Split(params, ",")
+	for i, it := range items {
+		if strings.HasPrefix(it, "weights=") {
+			items[i] = "weights=" + path
+		}
 	}
-	b, err := Parse(a.Spec() + sep + "weights=" + path)
+	b, err := Parse(kind + ":" + strings.Join(items, ","))
 	if err != nil {
 		return "", err
 	}

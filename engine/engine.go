@@ -115,12 +115,6 @@ type RandomChooser interface {
 	RandomAction(r *Rand) (a Action, ok bool)
 }
 
-// ActionAppender is an optional fast path for recording games: a State that appends
-// FormatAction(a) to dst without allocating.
-type ActionAppender interface {
-	AppendAction(dst []byte, a Action) []byte
-}
-
 // LegalPicker is an optional fast path for uniformly random agents: a State that returns
 // Legal(buf)[r.IntN(len)] and len — the same action from the same single draw — without
 // building the list. ok is false when Legal would be empty.

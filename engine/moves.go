@@ -5,6 +5,21 @@ import (
 	"strings"
 )
 
+// ActionAppender is an optional fast path of a State: it appends FormatAction(a) to dst
+// without allocating (used to write the moves column of games.csv).
+type ActionAppender interface {
+	AppendAction(dst []byte, a Action) []byte
+}
+
+// AppendAction appends the notation of a legal action of s to dst, through the State's
+// ActionAppender when it has one.
+func AppendAction(s State, dst []byte, a Action) []byte {
+	if ap, ok := s.(ActionAppender); ok {
+		return ap.AppendAction(dst, a)
+	}
+	return append(dst, s.FormatAction(a)...)
+}
+
 // ApplyMoves plays a move list, as recorded in the moves column of games.csv, on s: the game's
 // actions in its action notation, separated by spaces. An action whose notation itself holds a
 // space (a Baran removal, "xe5 c3-c4") is recognised because its first word alone is not an

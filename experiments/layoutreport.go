@@ -8,8 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-
-	"gonum.org/v1/gonum/mat"
+	"strings"
 
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -267,20 +266,22 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 	if len(rows) < 200 {
 		return fmt.Errorf("%d boards with decisive games; the colour-effect fit needs at least 200", len(rows))
 	}
-	X := mat.NewDense(len(rows), params, nil)
+	// The design is built row by row from the boards (257 columns × every board would take
+	// hundreds of megabytes for a full sweep).
 	succ := make([]float64, len(rows))
 	trials := make([]float64, len(rows))
 	for k, i := range rows {
-		b := &boards[i]
-		X.Set(k, 0, 1)
+		succ[k], trials[k] = float64(boards[i].WhiteWins), float64(boards[i].WhiteWins+boards[i].BlackWins)
+	}
+	design := func(k int, r *results.SparseRow) {
+		grid := boards[rows[k]].Grid
+		r.Cols, r.Vals = append(r.Cols, 0), append(r.Vals, 1)
 		for sq := 0; sq < 64; sq++ {
 			rank, file := sq/8, sq%8
-			ch := b.Grid[(7-rank)*9+file]
-			if c := bytes.IndexByte([]byte("rygb"), ch); c >= 0 {
-				X.Set(k, 1+4*sq+c, 1)
+			if c := strings.IndexByte("rygb", grid[(7-rank)*9+file]); c >= 0 {
+				r.Cols, r.Vals = append(r.Cols, 1+4*sq+c), append(r.Vals, 1)
 			}
 		}
-		succ[k], trials[k] = float64(b.WhiteWins), float64(b.WhiteWins+b.BlackWins)
 	}
 	// Each quarter shows one of 32 tile faces, so its colour indicators span at most 31
 	// dimensions (and the four colours of a square sum to the intercept): the design is
@@ -289,17 +290,20 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 	for j := 1; j < params; j++ {
 		penalty[j] = ridge
 	}
-	fit, err := results.Logistic(X, succ, trials, penalty)
+	fit, err := results.LogisticRows(len(rows), params, design, succ, trials, penalty)
 	if err != nil {
 		return err
 	}
 	// Pearson dispersion: X² over the residual degrees of freedom (at most 193 identifiable
 	// parameters: the intercept and 3 contrasts per square).
 	x2 := 0.0
+	var row results.SparseRow
 	for k := range rows {
+		row.Cols, row.Vals = row.Cols[:0], row.Vals[:0]
+		design(k, &row)
 		eta := 0.0
-		for j := 0; j < params; j++ {
-			eta += X.At(k, j) * fit.Beta[j]
+		for j, c := range row.Cols {
+			eta += row.Vals[j] * fit.Beta[c]
 		}
 		p := 1 / (1 + math.Exp(-eta))
 		if v := trials[k] * p * (1 - p); v > 0 {

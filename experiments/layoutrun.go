@@ -61,11 +61,19 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
 	man.Planned, man.Workers, man.Reproducible, man.Started = end-start, s.Workers, sw.Reproducible(), time.Now().UTC()
 
+	unlock, err := LockDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	path := filepath.Join(s.Dir, "boards.csv")
 	plan := PlanOf[results.BoardResult]{Start: start, End: end}
 	var already int64
 	closeOld := func() {}
 	if s.Resume {
+		if err := recoverBoards(s.Dir); err != nil {
+			return nil, err
+		}
 		if plan, already, closeOld, err = resumePlan(path, openBoards, func(r *results.BoardResult) int64 { return r.Board }, start, end); err != nil {
 			return nil, err
 		}
@@ -77,28 +85,44 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	}
 	defer tf.Abort()
 	w := results.NewBoardWriter(tf)
-	var boards []results.BoardResult
+	ck, err := newCheckpointer(s.Dir, tf, w.Flush, man)
+	if err != nil {
+		return nil, err
+	}
+	boards := make([]results.BoardResult, 0, end-start) // sized once: no garbage from growing
 	var games int64
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	sink := func(r *results.BoardResult) error {
 		boards = append(boards, *r)
 		games += r.N
-		return w.Write(r)
+		if err := w.Write(r); err != nil {
+			cancel()
+			return ck.failed(err)
+		}
+		if err := ck.add(runCtx.Err() != nil); err != nil {
+			cancel()
+			return err
+		}
+		return nil
 	}
 	var done atomic.Int64
 	stop := startProgress(s.Progress, s.Stderr, end-start-already, &done, "boards")
 	t0 := time.Now()
-	interrupted, err := run(ctx, sw, plan, s.Workers, &done, sink, func(r *results.BoardResult) int64 { return r.Board })
+	_, err = run(runCtx, sw, plan, s.Workers, &done, sink, func(r *results.BoardResult) int64 { return r.Board })
+	interrupted := ctx.Err() != nil
 	stop()
 	if err != nil {
 		return nil, err
 	}
 	if err := w.Flush(); err != nil {
-		return nil, err
+		return nil, ck.failed(err)
 	}
 	closeOld()
 	if err := tf.Commit(); err != nil {
-		return nil, err
+		return nil, ck.failed(err)
 	}
+	man.Checkpoint = nil
 	el := time.Since(t0).Seconds()
 	man.Completed = int64(len(boards))
 	man.Status = "complete"
@@ -124,6 +148,17 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		return nil, err
 	}
 	return out, nil
+}
+
+// recoverBoards folds the checkpointed boards.csv.tmp of a killed sweep into boards.csv (see
+// the design note at the top of session.go).
+func recoverBoards(dir string) error {
+	return recoverCheckpoint(dir, "boards.csv", openBoards,
+		func(r *results.BoardResult) int64 { return r.Board },
+		func(w io.Writer) (func(*results.BoardResult) error, func() error, error) {
+			bw := results.NewBoardWriter(w)
+			return bw.Write, bw.Flush, nil
+		})
 }
 
 // MergeLayouts joins the boards.csv files of a sweep's shards (in shard order) into dir and

@@ -60,7 +60,7 @@ type Sweep struct {
 func ParseLayoutList(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%q is not all, distinct, sample:N, random:N or a file of layouts, one a line (%v)", path, err)
 	}
 	defer f.Close()
 	var out []string
@@ -113,6 +113,11 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	}
 	if sw.b, err = agents.Parse(cfg.B); err != nil {
 		return nil, err
+	}
+	for _, a := range []agents.Agent{sw.a, sw.b} {
+		if err := agents.Check(a, "katarenga"); err != nil {
+			return nil, err
+		}
 	}
 	cfg.A, cfg.B = sw.a.Spec(), sw.b.Spec()
 	if sw.game, err = games.New("katarenga", cfg.Rules, "", nil); err != nil {

@@ -4,6 +4,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -98,6 +99,17 @@ func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (*Match, e
 	return m, nil
 }
 
+// Check checks both agents for the match's game before any game is played (agents.Check:
+// weights files load and are valid, external programs start and greet).
+func (m *Match) Check() error {
+	for _, a := range []agents.Agent{m.a, m.b} {
+		if err := agents.Check(a, m.Cfg.Game); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Counters names the game-specific counter columns.
 func (m *Match) Counters() []string { return m.counters }
 
@@ -134,7 +146,9 @@ func (m *Match) newWorker() *worker {
 }
 
 // play plays game i. It returns ok false if stop reported true before the game ended (the game
-// is then abandoned, not recorded).
+// is then abandoned, not recorded): stop is polled between moves and handed to players that
+// implement agents.Stopper, whose ErrStopped abandons the game too. Any other error of a
+// player forfeits the game, with agents.ForfeitReason as the record's Forfeit.
 func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool) {
 	pair := i / 2
 	seed := engine.Derive(m.Cfg.Seed, uint64(pair))
@@ -166,6 +180,11 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	pb, errB := m.b.NewPlayer(m.Cfg.Game)
 	defer closePlayer(pa)
 	defer closePlayer(pb)
+	for _, p := range [2]agents.Player{pa, pb} {
+		if st, ok := p.(agents.Stopper); ok {
+			st.SetStop(stop)
+		}
+	}
 	players := [2]agents.Player{pa, pb}
 	rands := [2]*engine.Rand{ra, rb}
 	errs := [2]error{errA, errB}
@@ -219,12 +238,15 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		}
 		ag := seat[k]
 		if errs[ag] != nil {
-			forfeit = k
+			forfeit, rec.Forfeit = k, agents.ForfeitReason(errs[ag])
 			break
 		}
 		act, err := players[ag].Choose(s, w.buf, rands[ag])
+		if errors.Is(err, agents.ErrStopped) {
+			return rec, false // abandoned: not recorded, replayed on resume
+		}
 		if err != nil {
-			forfeit = k
+			forfeit, rec.Forfeit = k, agents.ForfeitReason(err)
 			break
 		}
 		w.apply(s, act)
@@ -258,11 +280,7 @@ func (w *worker) apply(s engine.State, a engine.Action) {
 	if len(w.moves) > 0 {
 		w.moves = append(w.moves, ' ')
 	}
-	if aa, ok := s.(engine.ActionAppender); ok {
-		w.moves = aa.AppendAction(w.moves, a)
-	} else {
-		w.moves = append(w.moves, s.FormatAction(a)...)
-	}
+	w.moves = engine.AppendAction(s, w.moves, a)
 	s.Apply(a)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
@@ -163,7 +164,8 @@ func TestRunMatchFiles(t *testing.T) {
 
 // A bot that crashes or answers nonsense forfeits each of its games and the run goes on.
 func TestForfeitsDoNotStopTheRun(t *testing.T) {
-	for _, bot := range []string{"crashbot.sh", "illegalbot.sh", "garbagebot.sh"} {
+	for k, bot := range []string{"crashbot.sh", "illegalbot.sh", "garbagebot.sh"} {
+		reason := []string{"exit", "illegal", "protocol"}[k]
 		gm, _ := games.New("katarenga", "", "", nil)
 		m, err := NewMatch(MatchConfig{Game: "katarenga", A: "ext:cmd=../agents/testdata/" + bot, B: "random", Games: 6, Seed: 1}, gm)
 		if err != nil {
@@ -176,6 +178,14 @@ func TestForfeitsDoNotStopTheRun(t *testing.T) {
 		}
 		if out.Summary.N != 6 || out.Summary.Forfeits != 6 || out.Summary.BWins != 6 || out.Manifest.Reproducible {
 			t.Errorf("%s: %d games, %d forfeits, %d wins for B, reproducible %v", bot, out.Summary.N, out.Summary.Forfeits, out.Summary.BWins, out.Manifest.Reproducible)
+		}
+		// Every forfeit is agent a's, for the bot's reason, in the summary and in games.csv.
+		if got := out.Summary.ForfeitsBy[0][slices.Index(results.ForfeitReasons[:], reason)]; got != 6 {
+			t.Errorf("%s: %d forfeits of agent a for %s, want 6", bot, got, reason)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "games.csv"))
+		if bytes.Count(b, []byte(","+reason+",")) != 6 {
+			t.Errorf("%s: games.csv does not give reason %s for every game:\n%s", bot, reason, b)
 		}
 	}
 }

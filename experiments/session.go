@@ -1,5 +1,27 @@
 package experiments
 
+// Checkpoint and resume design (format-agnostic where it can be):
+//
+//   - A session writes its item file (games.csv; boards.csv for layouts) under NAME.tmp, items
+//     in index order, the old items of a resumed run merged in, and renames it to NAME when
+//     the run ends (complete or interrupted). Every other output (summary, plots, manifest) is
+//     written atomically: a temporary file renamed into place, removed on error.
+//   - While it runs, a checkpointer flushes NAME.tmp at least every CheckpointEvery (and after
+//     every item once the run is stopping) and rewrites manifest.json with status "running"
+//     and a Checkpoint {file, bytes, items}: the first bytes of the file hold items whole
+//     items. Only the file's length is recorded, so any format that appends items and can be
+//     flushed to an item boundary (CSV; gzip with Flush) checkpoints the same way.
+//   - After kill -9 the directory holds NAME (older items, if the run was itself a resume),
+//     NAME.tmp and the checkpoint manifest. -resume first recovers: NAME.tmp is cut to the
+//     checkpointed length and merged with NAME (both in index order) into NAME atomically;
+//     then the usual resume plays the missing items. Games are pure functions of (config, seed,
+//     index), so the resumed run ends with the same bytes as an uninterrupted one and loses at
+//     most the games in flight and those finished since the last checkpoint.
+//   - A failed write (a full disk) stops the run with an error naming what is kept: the items
+//     of the last checkpoint, recovered by -resume.
+//   - A session holds an flock on DIR/.fairplay.lock while it runs (LockDir): a second process
+//     resuming or writing the directory gets a clear error; kill -9 releases it.
+
 import (
 	"context"
 	"errors"
@@ -8,6 +30,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -74,9 +97,14 @@ func CheckDir(dir string) error {
 	return os.Remove(probe)
 }
 
-// openGames reads records from a games file in any format (games.csv, .csv.gz, .parquet).
+// openGames reads records from a games file in any format (games.csv, .csv.gz, .parquet, and
+// their temporary NAME.tmp while a run writes them).
 func openGames(path string) (fileSource[results.Record], error) {
-	return results.OpenGames(path)
+	f, err := results.FormatOf(strings.TrimSuffix(path, ".tmp"))
+	if err != nil {
+		return nil, err
+	}
+	return results.OpenGamesAs(path, f)
 }
 
 // fileSource is a Source read from a file.
@@ -156,6 +184,11 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.Planned, man.Workers, man.Reproducible = end-start, s.Workers, m.Reproducible()
 	man.Started = time.Now().UTC()
 
+	unlock, err := LockDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	format := s.Format
 	if format == "" {
 		format = results.CSV
@@ -172,6 +205,9 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	var already int64
 	closeOld := func() {}
 	if s.Resume {
+		if err := recoverGames(s.Dir, m.Counters()); err != nil {
+			return nil, err
+		}
 		if plan, already, closeOld, err = resumePlan(gamesPath, openGames, func(r *results.Record) int64 { return r.Game }, start, end); err != nil {
 			return nil, err
 		}
@@ -192,6 +228,17 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	var plies int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Checkpoints (a file length that holds whole games) need a format that can be cut after
+	// any flushed game: CSV. Compressed formats are complete only when closed; after a kill -9
+	// their run resumes from the games file of its last clean stop.
+	flush := cw.Flush
+	if format != results.CSV {
+		flush = func() error { return nil }
+	}
+	ck, err := newCheckpointer(s.Dir, tf, flush, man)
+	if err != nil {
+		return nil, err
+	}
 	stopped := false
 	sink := func(r *results.Record) error {
 		if stopped {
@@ -203,7 +250,15 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 			stopped = true
 			cancel()
 		}
-		return cw.Write(r)
+		if err := cw.Write(r); err != nil {
+			cancel()
+			return ck.failed(err)
+		}
+		if err := ck.add(runCtx.Err() != nil); err != nil {
+			cancel() // no point playing games that cannot be written
+			return err
+		}
+		return nil
 	}
 
 	var done atomic.Int64
@@ -216,12 +271,13 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	if err := cw.Close(); err != nil {
-		return nil, err
+		return nil, ck.failed(err)
 	}
 	closeOld()
 	if err := tf.Commit(); err != nil {
-		return nil, err
+		return nil, ck.failed(err)
 	}
+	man.Checkpoint = nil
 	elapsed := time.Since(t0).Seconds()
 	man.Completed = sum.N
 	man.Status = "complete"
@@ -245,6 +301,20 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete", Stopped: stopped}, nil
+}
+
+// recoverGames folds the checkpointed games.csv.tmp of a killed run into games.csv (see the
+// design note above).
+func recoverGames(dir string, counters []string) error {
+	return recoverCheckpoint(dir, "games.csv", openGames,
+		func(r *results.Record) int64 { return r.Game },
+		func(w io.Writer) (func(*results.Record) error, func() error, error) {
+			cw, err := results.NewCSVWriter(w, counters)
+			if err != nil {
+				return nil, nil, err
+			}
+			return cw.Write, cw.Flush, nil
+		})
 }
 
 // WriteReports writes summary.csv and the plots of a summary into dir and returns their names.

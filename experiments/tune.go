@@ -56,6 +56,9 @@ func NewTuneConfig(cfg TuneConfig, params []string) (TuneConfig, error) {
 	if err != nil {
 		return cfg, err
 	}
+	if err := agents.Check(base, cfg.Game); err != nil {
+		return cfg, err
+	}
 	w, err := agents.HeuristicWeights(base, cfg.Game)
 	if err != nil {
 		return cfg, err
@@ -185,6 +188,11 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := LockDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	man, err := newManifest(s, cfg, cfg.Seed, "iterations", int64(cfg.Iterations))
 	if err != nil {
 		return nil, err
@@ -200,7 +208,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 		copy(t.spsa.Theta, traj[len(traj)-1])
 	} else {
 		header := "iteration,games,plus_wins,plus_losses,draws,result," + strings.Join(cfg.Params, ",") + "\n"
-		if err := os.WriteFile(trajPath, []byte(header+trajectoryRow(0, 0, 0, 0, cfg.Start)), 0o644); err != nil {
+		if err := results.WriteFileAtomic(trajPath, []byte(header+trajectoryRow(0, 0, 0, 0, cfg.Start))); err != nil {
 			return nil, err
 		}
 	}
@@ -292,7 +300,7 @@ func readTrajectory(path string, cfg TuneConfig) ([][]float64, error) {
 	}
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 		data = data[:i+1]
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err := results.WriteFileAtomic(path, data); err != nil {
 			return nil, err
 		}
 	}

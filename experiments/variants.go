@@ -83,6 +83,9 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
 		}
+		if err := agents.Check(a, cfg.Game); err != nil {
+			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+		}
 		cfg.Ladder[i] = a.Spec()
 	}
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {
@@ -162,6 +165,11 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := LockDir(s.Dir) // each cell's directory has its own lock
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	man, err := newManifest(s, cfg, cfg.Seed, "cells", int64(len(specs)))
 	if err != nil {
 		return nil, err
@@ -203,6 +211,9 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		if o.Interrupted {
 			out.Interrupted = true
 			break
+		}
+		if w := o.Summary.DistinctWarning(); w != "" && s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "cell %d/%d: %s\n", i+1, len(specs), w)
 		}
 		out.Cells = append(out.Cells, results.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
 			Values: c.Values, Summary: o.Summary})

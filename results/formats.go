@@ -82,6 +82,10 @@ const gzipLevel = 4
 type GamesWriter interface {
 	// Write appends one record. The record may be reused once Write returns.
 	Write(r *Record) error
+	// Flush writes the buffered records through to the underlying writer (CSV: every record
+	// written so far, whole; csv.gz: a gzip sync point; Parquet: nothing — a Parquet file is
+	// readable only once closed).
+	Flush() error
 	// Close flushes everything buffered and ends the file (the gzip trailer, the Parquet
 	// footer). It does not close the underlying writer.
 	Close() error
@@ -121,6 +125,16 @@ func newBufferedCSV(w io.Writer, counters []string, zw *gzip.Writer) (*csvGames,
 
 func (c *csvGames) Write(r *Record) error { return c.cw.Write(r) }
 
+func (c *csvGames) Flush() error {
+	if err := c.cw.Flush(); err != nil {
+		return err
+	}
+	if c.zw != nil {
+		return c.zw.Flush()
+	}
+	return nil
+}
+
 func (c *csvGames) Close() error {
 	if err := c.cw.Flush(); err != nil {
 		return err
@@ -145,6 +159,14 @@ type GamesReader interface {
 func OpenGames(path string) (GamesReader, error) {
 	f, err := FormatOf(path)
 	if err != nil {
+		return nil, err
+	}
+	return OpenGamesAs(path, f)
+}
+
+// OpenGamesAs opens a games file in format f whatever its name (a temporary file, say).
+func OpenGamesAs(path string, f Format) (GamesReader, error) {
+	if _, err := ParseFormat(string(f)); err != nil {
 		return nil, err
 	}
 	file, err := os.Open(path)

@@ -28,6 +28,9 @@ func testRecords(n int, counters int) []*Record {
 		for k := 0; k < counters; k++ {
 			r.Counters = append(r.Counters, int64(rng.IntN(20))-2)
 		}
+		if r.Reason == engine.Forfeit {
+			r.Forfeit = []string{"timeout", "illegal"}[i%2]
+		}
 		if i%7 == 3 {
 			r.Start = "line one\nline \"two\""
 		}

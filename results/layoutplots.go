@@ -103,15 +103,7 @@ func saveTiles(plots [][]*plot.Plot, dir, name string, w, h vg.Length) ([]string
 				}
 			}
 		}
-		f, err := os.Create(filepath.Join(dir, name+ext))
-		if err != nil {
-			return files, err
-		}
-		if err := writeTo(f); err != nil {
-			f.Close()
-			return files, err
-		}
-		if err := f.Close(); err != nil {
+		if err := writeAtomic(filepath.Join(dir, name+ext), writeTo); err != nil {
 			return files, err
 		}
 		files = append(files, name+ext)

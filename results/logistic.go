@@ -27,6 +27,26 @@ type LogisticFit struct {
 // data cannot identify (and is the plain inverse information without a penalty).
 func Logistic(X *mat.Dense, successes, trials []float64, penalty []float64) (*LogisticFit, error) {
 	n, p := X.Dims()
+	return LogisticRows(n, p, func(i int, r *SparseRow) {
+		for j := 0; j < p; j++ {
+			if v := X.At(i, j); v != 0 {
+				r.Cols, r.Vals = append(r.Cols, j), append(r.Vals, v)
+			}
+		}
+	}, successes, trials, penalty)
+}
+
+// SparseRow is one row of a design matrix: its nonzero columns (each at most once) and values.
+type SparseRow struct {
+	Cols []int
+	Vals []float64
+}
+
+// LogisticRows is Logistic for a design given row by row: row(i, r) appends row i's nonzero
+// entries to r (emptied before each call). It keeps no n×p matrix — memory is O(p²) whatever
+// the number of rows n — and costs O(Σ nnz²) per iteration, so that sparse designs (a layout
+// sweep's square-colour indicators) of any size fit in little memory.
+func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []float64, penalty []float64) (*LogisticFit, error) {
 	if len(successes) != n || len(trials) != n || (penalty != nil && len(penalty) != p) {
 		return nil, errors.New("logistic: data, design and penalty sizes differ")
 	}
@@ -36,14 +56,24 @@ func Logistic(X *mat.Dense, successes, trials []float64, penalty []float64) (*Lo
 		}
 		return penalty[j]
 	}
+	var r SparseRow
+	get := func(i int) *SparseRow {
+		r.Cols, r.Vals = r.Cols[:0], r.Vals[:0]
+		row(i, &r)
+		return &r
+	}
+	etaOf := func(r *SparseRow, b []float64) float64 {
+		e := 0.0
+		for k, j := range r.Cols {
+			e += r.Vals[k] * b[j]
+		}
+		return e
+	}
 	beta := make([]float64, p)
 	objective := func(b []float64) float64 {
-		bv := mat.NewVecDense(p, b)
-		eta := mat.NewVecDense(n, nil)
-		eta.MulVec(X, bv)
 		dev := 0.0
 		for i := 0; i < n; i++ {
-			dev += binomDeviance(successes[i], trials[i], 1/(1+math.Exp(-eta.AtVec(i))))
+			dev += binomDeviance(successes[i], trials[i], 1/(1+math.Exp(-etaOf(get(i), b))))
 		}
 		for j := 0; j < p; j++ {
 			dev += pen(j) * b[j] * b[j]
@@ -52,33 +82,35 @@ func Logistic(X *mat.Dense, successes, trials []float64, penalty []float64) (*Lo
 	}
 	fit := &LogisticFit{}
 	cur := objective(beta)
-	xw := mat.NewDense(n, p, nil)
-	var info mat.SymDense
+	infoData := make([]float64, p*p)
+	grad := mat.NewVecDense(p, nil)
 	for it := 1; ; it++ {
 		if it > 100 {
 			return nil, errors.New("logistic: no convergence in 100 iterations (separated data?)")
 		}
-		bv := mat.NewVecDense(p, beta)
-		eta := mat.NewVecDense(n, nil)
-		eta.MulVec(X, bv)
-		resid := mat.NewVecDense(n, nil)
+		clear(infoData)
+		grad.Zero()
 		for i := 0; i < n; i++ {
-			mu := 1 / (1 + math.Exp(-eta.AtVec(i)))
-			resid.SetVec(i, successes[i]-trials[i]*mu)
-			s := math.Sqrt(trials[i] * mu * (1 - mu))
-			for j := 0; j < p; j++ {
-				xw.Set(i, j, X.At(i, j)*s)
+			r := get(i)
+			mu := 1 / (1 + math.Exp(-etaOf(r, beta)))
+			resid, w := successes[i]-trials[i]*mu, trials[i]*mu*(1-mu)
+			for k, a := range r.Cols {
+				grad.SetVec(a, grad.AtVec(a)+r.Vals[k]*resid)
+				wa := w * r.Vals[k]
+				for l, b := range r.Cols {
+					if b >= a { // the upper triangle
+						infoData[a*p+b] += wa * r.Vals[l]
+					}
+				}
 			}
 		}
-		info.SymOuterK(1, xw.T())
-		grad := mat.NewVecDense(p, nil)
-		grad.MulVec(X.T(), resid)
+		info := mat.NewSymDense(p, infoData)
 		for j := 0; j < p; j++ {
 			info.SetSym(j, j, info.At(j, j)+pen(j)+1e-10)
 			grad.SetVec(j, grad.AtVec(j)-pen(j)*beta[j])
 		}
 		var chol mat.Cholesky
-		if ok := chol.Factorize(&info); !ok {
+		if ok := chol.Factorize(info); !ok {
 			return nil, errors.New("logistic: information matrix is not positive definite (give a penalty for rank-deficient designs)")
 		}
 		step := mat.NewVecDense(p, nil)

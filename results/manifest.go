@@ -31,7 +31,7 @@ type Manifest struct {
 	Unit           string          `json:"unit"`     // what planned and completed count: games or boards
 	Planned        int64           `json:"planned_games"`
 	Completed      int64           `json:"completed_games"`
-	Status         string          `json:"status"`                  // complete or interrupted
+	Status         string          `json:"status"`                  // complete, interrupted, or running (also a killed run)
 	StoppedEarly   bool            `json:"stopped_early,omitempty"` // a sequential test ended the run before its planned games
 	Reproducible   bool            `json:"reproducible"`
 	Started        time.Time       `json:"started"`
@@ -44,6 +44,18 @@ type Manifest struct {
 	PeakRSSBytes   int64           `json:"peak_rss_bytes"`
 	Host           string          `json:"host"`
 	Outputs        []string        `json:"outputs"`
+	// Checkpoint, while a run is running (and after it was killed), says how much of its
+	// temporary output is complete; nil once the run ended.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+}
+
+// Checkpoint is a complete prefix of a running session's temporary output file: its first
+// Bytes bytes hold Items whole items (games or boards) in index order, with the old items of a
+// resumed run merged in.
+type Checkpoint struct {
+	File  string `json:"file"`
+	Bytes int64  `json:"bytes"`
+	Items int64  `json:"items"`
 }
 
 // ToolVersion is the toolkit's version.
@@ -116,11 +128,31 @@ func ReadManifest(path string) (*Manifest, error) {
 	return &m, nil
 }
 
-// WriteFileAtomic writes data to a temporary file beside path and renames it into place.
+// WriteFileAtomic writes data to a temporary file beside path and renames it into place: path
+// holds the old content or the new, never a part. On error (a full disk) the temporary file is
+// removed and path is unchanged.
 func WriteFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(f *os.File) error { _, err := f.Write(data); return err })
+}
+
+// writeAtomic writes path through write into a temporary file beside it, then renames it
+// into place; on error it removes the temporary file.
+func writeAtomic(path string, write func(*os.File) error) error {
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	f, err := os.Create(tmp)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }

@@ -39,7 +39,7 @@ func parquetColumns(counters []string) []parquetCol {
 		cols = append(cols, parquetCol{n, reflect.String, "dict"})
 	}
 	cols = append(cols, parquetCol{"reason", reflect.String, "dict"}, parquetCol{"plies", reflect.Int64, "delta"},
-		parquetCol{"legal_actions_total", reflect.Int64, "delta"})
+		parquetCol{"legal_actions_total", reflect.Int64, "delta"}, parquetCol{forfeitColumn, reflect.String, "dict"})
 	for _, n := range counters {
 		cols = append(cols, parquetCol{n, reflect.Int64, "delta"})
 	}
@@ -119,6 +119,7 @@ func (p *parquetWriter) Write(r *Record) error {
 	str(r.Reason.String())
 	i64(int64(r.Plies))
 	i64(r.LegalTotal)
+	str(r.Forfeit)
 	for _, v := range r.Counters {
 		i64(v)
 	}
@@ -140,6 +141,10 @@ func (p *parquetWriter) flush() error {
 	p.n = 0
 	return err
 }
+
+// Flush does nothing: rows reach the file a row group at a time, and the file is readable once
+// Close has written its footer.
+func (p *parquetWriter) Flush() error { return nil }
 
 func (p *parquetWriter) Close() error {
 	if err := p.flush(); err != nil {
@@ -170,7 +175,7 @@ func newParquetReader(f *os.File) (_ *parquetReader, err error) {
 		return nil, fmt.Errorf("not a Parquet file: %w", err)
 	}
 	pr := &parquetReader{f: f, col: map[string]int{}}
-	known := map[string]bool{"start_position": true, "moves": true}
+	known := map[string]bool{"start_position": true, "moves": true, forfeitColumn: true}
 	for _, n := range baseColumns {
 		known[n] = true
 	}
@@ -219,13 +224,16 @@ func (p *parquetReader) Read() (*Record, error) {
 		GameName: str("game_name"), Layout: str("layout"), Rules: str("rules"), FirstAgent: str("first_agent"),
 		SecondAgent: str("second_agent"), FirstIs: str("first_is"), FirstColour: str("first_colour"),
 		Winner: str("winner"), Plies: int(get("plies").Int64()), LegalTotal: get("legal_actions_total").Int64(),
-		Start: str("start_position"), Moves: str("moves")}
+		Forfeit: str(forfeitColumn), Start: str("start_position"), Moves: str("moves")}
 	var err error
 	if r.Reason, err = engine.ParseReason(str("reason")); err != nil {
 		return nil, fmt.Errorf("game %d: reason: %w", r.Game, err)
 	}
 	if r.Winner != "first" && r.Winner != "second" && r.Winner != "draw" {
 		return nil, fmt.Errorf("game %d: winner %q is not first, second or draw", r.Game, r.Winner)
+	}
+	if (r.Forfeit != "") != (r.Reason == engine.Forfeit) {
+		return nil, fmt.Errorf("game %d: %s %q does not go with reason %s", r.Game, forfeitColumn, r.Forfeit, r.Reason)
 	}
 	r.Counters = make([]int64, len(p.cnt))
 	for k, i := range p.cnt {

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -17,17 +18,34 @@ type errPoints struct {
 	plotter.YErrors
 }
 
-// savePlot writes p as name.png and name.svg in dir and returns the file names.
+// savePlot writes p as name.png and name.svg in dir (each atomically: never a truncated plot
+// under its final name) and returns the file names.
 func savePlot(p *plot.Plot, dir, name string, w, h vg.Length) ([]string, error) {
 	var files []string
 	for _, ext := range []string{".png", ".svg"} {
 		f := filepath.Join(dir, name+ext)
-		if err := p.Save(w, h, f); err != nil {
+		wt, err := p.WriterTo(w, h, ext[1:])
+		if err != nil {
+			return files, fmt.Errorf("plot %s: %w", f, err)
+		}
+		var buf bytes.Buffer
+		if _, err := wt.WriteTo(&buf); err != nil {
+			return files, fmt.Errorf("plot %s: %w", f, err)
+		}
+		if err := WriteFileAtomic(f, buf.Bytes()); err != nil {
 			return files, fmt.Errorf("plot %s: %w", f, err)
 		}
 		files = append(files, name+ext)
 	}
 	return files, nil
+}
+
+// finite replaces NaN (a rate of no games) by 0 so that plots of empty runs draw.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
 }
 
 // PlotOutcomes draws the outcome rates (first wins, second wins, draws other than caps, caps,
@@ -43,9 +61,10 @@ func PlotOutcomes(s *Summary, title, dir string) ([]string, error) {
 	pts := errPoints{XYs: make(plotter.XYs, len(counts)), YErrors: make(plotter.YErrors, len(counts))}
 	for i, c := range counts {
 		iv := Wilson(c, s.N, Z95)
-		vals[i] = iv.Value
-		pts.XYs[i] = plotter.XY{X: float64(i), Y: iv.Value}
-		pts.YErrors[i].Low, pts.YErrors[i].High = iv.Value-iv.Low, iv.High-iv.Value
+		v := finite(iv.Value)
+		vals[i] = v
+		pts.XYs[i] = plotter.XY{X: float64(i), Y: v}
+		pts.YErrors[i].Low, pts.YErrors[i].High = finite(v-iv.Low), finite(iv.High-v)
 	}
 	bars, err := plotter.NewBarChart(vals, vg.Points(40))
 	if err != nil {
@@ -107,6 +126,9 @@ func PlotRunning(s *Summary, title, dir string) ([]string, error) {
 	line := make(plotter.XYs, 0, len(s.Running))
 	var upper, lower plotter.XYs
 	for _, pt := range s.Running {
+		if pt.N == 0 {
+			continue
+		}
 		iv := Wilson(pt.FirstWins, pt.N, Z95)
 		line = append(line, plotter.XY{X: float64(pt.N), Y: iv.Value})
 		upper = append(upper, plotter.XY{X: float64(pt.N), Y: iv.High})

@@ -15,7 +15,7 @@ import (
 type Record struct {
 	Game        int64  // game index within the run
 	Pair        int64  // colour-swapped pair: games 2p and 2p+1
-	Seed        uint64 // the game's seed: the pair's for A ≠ B (both games share it), its own in self-play
+	Seed        uint64 // the pair's seed (both games of a pair share their seed material)
 	GameName    string
 	Layout      string // Katarenga layout name, "" for Baran
 	Rules       string
@@ -28,6 +28,9 @@ type Record struct {
 	Plies       int
 	LegalTotal  int64   // the sum over plies of the number of legal actions (branching)
 	Counters    []int64 // game-specific counters, named by the run's counter names
+	// Forfeit says why the loser forfeited (Reason forfeit): timeout, exit, illegal,
+	// protocol or error; "" for games not lost by forfeit.
+	Forfeit string
 	// Start is the start position in the game's position notation, "" when the game started
 	// from the standard start position of its layout and rules.
 	Start string
@@ -53,12 +56,17 @@ func (r *Record) WinnerAgent() string {
 var baseColumns = []string{"game", "pair", "seed", "game_name", "layout", "rules", "first_agent",
 	"second_agent", "first_is", "first_colour", "winner", "winner_agent", "reason", "plies", "legal_actions_total"}
 
-// tailColumns follow the counter columns (long text last keeps the file readable).
+// forfeitColumn follows the base columns (files written before it existed lack it and read
+// back with Forfeit "").
+const forfeitColumn = "forfeit_reason"
+
+// tailColumns follow the counter columns (long text last keeps the file readable; files
+// written before they existed lack them and read back with Start and Moves "").
 var tailColumns = []string{"start_position", "moves"}
 
 // Header returns the games.csv header for a game's counter names.
 func Header(counters []string) []string {
-	h := append(append([]string(nil), baseColumns...), counters...)
+	h := append(append(append([]string(nil), baseColumns...), forfeitColumn), counters...)
 	return append(h, tailColumns...)
 }
 
@@ -82,7 +90,7 @@ func (c *CSVWriter) Write(r *Record) error {
 	c.row = append(c.row[:0], strconv.FormatInt(r.Game, 10), strconv.FormatInt(r.Pair, 10),
 		fmt.Sprintf("%016x", r.Seed), r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
 		r.FirstIs, r.FirstColour, r.Winner, r.WinnerAgent(), r.Reason.String(), strconv.Itoa(r.Plies),
-		strconv.FormatInt(r.LegalTotal, 10))
+		strconv.FormatInt(r.LegalTotal, 10), r.Forfeit)
 	for _, v := range r.Counters {
 		c.row = append(c.row, strconv.FormatInt(v, 10))
 	}
@@ -96,12 +104,13 @@ func (c *CSVWriter) Flush() error {
 	return c.w.Error()
 }
 
-// CSVReader reads games.csv rows back into records (for resume and merge). Files written
-// before the start_position and moves columns existed read back with both fields empty.
+// CSVReader reads games.csv rows back into records (for resume and merge).
 type CSVReader struct {
 	r        *csv.Reader
 	Counters []string
 	line     int
+	forfeit  int // the forfeit_reason column, -1 when absent
+	first    int // the first counter column
 	start    int // column of start_position, -1 if absent
 	moves    int // column of moves, -1 if absent
 }
@@ -117,9 +126,13 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 	if len(h) < len(baseColumns) || strings.Join(h[:len(baseColumns)], ",") != strings.Join(baseColumns, ",") {
 		return nil, fmt.Errorf("games.csv header %q: not a fairplay games file", strings.Join(h, ","))
 	}
+	cr.forfeit, cr.first = -1, len(baseColumns)
+	if len(h) > len(baseColumns) && h[len(baseColumns)] == forfeitColumn {
+		cr.forfeit, cr.first = len(baseColumns), len(baseColumns)+1
+	}
 	cr.start, cr.moves = -1, -1
 	end := len(h)
-	for i := len(baseColumns); i < len(h); i++ {
+	for i := cr.first; i < len(h); i++ {
 		switch h[i] {
 		case "start_position":
 			cr.start, end = i, min(end, i)
@@ -127,10 +140,10 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 			cr.moves, end = i, min(end, i)
 		}
 	}
-	if (cr.start >= 0) != (cr.moves >= 0) || (cr.start >= 0 && max(cr.start, cr.moves) != len(h)-1) {
+	if (cr.start >= 0) != (cr.moves >= 0) || (cr.start >= 0 && (cr.start != len(h)-2 || cr.moves != len(h)-1)) {
 		return nil, fmt.Errorf("games.csv header %q: start_position and moves must be the last two columns", strings.Join(h, ","))
 	}
-	cr.Counters = append([]string(nil), h[len(baseColumns):end]...)
+	cr.Counters = append([]string(nil), h[cr.first:end]...)
 	cr.line = 1
 	return cr, nil
 }
@@ -168,10 +181,16 @@ func (c *CSVReader) Read() (*Record, error) {
 	if r.Winner != "first" && r.Winner != "second" && r.Winner != "draw" {
 		return nil, bad("winner", fmt.Errorf("%q is not first, second or draw", r.Winner))
 	}
-	for i := len(baseColumns); i < len(baseColumns)+len(c.Counters); i++ {
+	if c.forfeit >= 0 {
+		r.Forfeit = row[c.forfeit]
+		if (r.Forfeit != "") != (r.Reason == engine.Forfeit) {
+			return nil, bad(forfeitColumn, fmt.Errorf("%q does not go with reason %s", r.Forfeit, r.Reason))
+		}
+	}
+	for i := c.first; i < c.first+len(c.Counters); i++ {
 		v, err := strconv.ParseInt(row[i], 10, 64)
 		if err != nil {
-			return nil, bad(c.Counters[i-len(baseColumns)], err)
+			return nil, bad(c.Counters[i-c.first], err)
 		}
 		r.Counters = append(r.Counters, v)
 	}

@@ -18,10 +18,12 @@ import (
 type Summary struct {
 	Counters []string
 
-	N                          int64
-	FirstWins, SecondWins      int64
-	Draws, Caps, Forfeits      int64
-	AWins, BWins               int64
+	N                     int64
+	FirstWins, SecondWins int64
+	Draws, Caps, Forfeits int64
+	AWins, BWins          int64
+	// ForfeitsBy[0] counts agent a's forfeits, [1] agent b's, by reason (ForfeitReasons order).
+	ForfeitsBy                 [2][len(ForfeitReasons)]int64
 	Reasons                    [8]int64
 	pliesSum, pliesSq          float64
 	legalSum, legalSq, crossXY float64
@@ -76,6 +78,9 @@ func NewSummary(counters []string) *Summary {
 		counterSq: make([]float64, len(counters)), totals: t, stride: 1, clusters: newClustered(len(counters), len(t))}
 }
 
+// ForfeitReasons are the values of Record.Forfeit, in the order of the summary rows.
+var ForfeitReasons = [...]string{"timeout", "exit", "illegal", "protocol", "error"}
+
 // Add adds one finished game. Games must come in increasing index order.
 func (s *Summary) Add(r *Record) {
 	s.N++
@@ -101,6 +106,17 @@ func (s *Summary) Add(r *Record) {
 	}
 	if r.Reason == engine.Forfeit {
 		s.Forfeits++
+		loser := 0 // agent a
+		if r.WinnerAgent() == "a" {
+			loser = 1
+		}
+		k := len(ForfeitReasons) - 1 // "error" for anything unknown
+		for i, name := range ForfeitReasons {
+			if r.Forfeit == name {
+				k = i
+			}
+		}
+		s.ForfeitsBy[loser][k]++
 	}
 	p, l := float64(r.Plies), float64(r.LegalTotal)
 	s.pliesSum += p
@@ -197,6 +213,18 @@ func (s *Summary) Stats() []Stat {
 	count("draws", s.Draws)
 	count("caps", s.Caps)
 	count("forfeits", s.Forfeits)
+	for i, ag := range []string{"a", "b"} {
+		var total int64
+		for _, c := range s.ForfeitsBy[i] {
+			total += c
+		}
+		count("forfeits_"+ag, total)
+		for k, c := range s.ForfeitsBy[i] {
+			if c > 0 {
+				count("forfeits_"+ag+"_"+ForfeitReasons[k], c)
+			}
+		}
+	}
 	add("first_win_rate", c.rates[indFirst].Rate(), n)
 	add("first_win_rate_wilson_iid", Wilson(s.FirstWins, n, Z95), n)
 	add("first_win_rate_clopper_pearson_iid", ClopperPearson(s.FirstWins, n, 0.05), n)

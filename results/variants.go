@@ -241,6 +241,28 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 			fmt.Fprintln(w)
 		}
 	}
+	fmt.Fprintf(w, "\n### distinct games\n\n| level |")
+	for _, v := range variants {
+		fmt.Fprintf(w, " %s |", v)
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(variants)))
+	for l, lv := range levels {
+		fmt.Fprintf(w, "| `%s` |", lv)
+		for _, v := range variants {
+			d, n := int64(-1), int64(0)
+			for _, c := range cells {
+				if c.Level == l && c.Variant == v {
+					d, n = c.Summary.Distinct()
+				}
+			}
+			if d < 0 {
+				fmt.Fprint(w, " |")
+				continue
+			}
+			fmt.Fprintf(w, " %d of %d |", d, n)
+		}
+		fmt.Fprintln(w)
+	}
 	real, tested := 0, 0
 	for _, d := range diffs {
 		if d.Significant() {

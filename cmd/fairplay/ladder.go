@@ -60,6 +60,9 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, p := range pairs {
 		m, err := experiments.NewMatch(experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout,
 			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}, gm)
+		if err == nil {
+			err = m.Check()
+		}
 		if err != nil {
 			return usageError{err.Error()}
 		}

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"sort"
@@ -52,10 +53,25 @@ func init() {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go onSignals(sigs, cancel, os.Stderr, os.Exit)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// onSignals cancels the run at the first signal (games in flight are abandoned, finished ones
+// written, the run left resumable) and exits at once, status 130, at the second: games
+// finished before the last checkpoint are kept either way.
+func onSignals(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit func(int)) {
+	<-sigs
+	fmt.Fprintln(stderr, "fairplay: stopping (finished games are kept; press Ctrl-C again to exit at once)")
+	cancel()
+	<-sigs
+	fmt.Fprintln(stderr, "fairplay: interrupted again: exiting now (resume with -resume)")
+	exit(130)
 }
 
 // exitCode prints err (if any) and maps it to the exit status: 0 ok, 2 usage, 130 interrupted,
@@ -133,6 +149,17 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
+	}
+	var bad error
+	fs.Visit(func(f *flag.Flag) { // a NaN or an infinity is never a useful number
+		if g, ok := f.Value.(flag.Getter); ok && bad == nil {
+			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+				bad = usagef("-%s %v: want a finite number", f.Name, x)
+			}
+		}
+	})
+	if bad != nil {
+		return bad
 	}
 	if fs.NArg() > 0 {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))

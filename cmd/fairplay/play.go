@@ -69,6 +69,9 @@ func matchFor(cfg experiments.MatchConfig) (*experiments.Match, error) {
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
+	if err := m.Check(); err != nil {
+		return nil, usageError{err.Error()}
+	}
 	return m, nil
 }
 
@@ -99,7 +102,11 @@ func resolveShard(spec string, shards int, getenv func(string) string) (experime
 		if !ok {
 			return experiments.Shard{}, usagef("-shard %q: want i/M with 0 <= i < M", spec)
 		}
-		return parse(i, m, "-shard")
+		sh, err := parse(i, m, "-shard")
+		if err == nil && shards != 0 && shards != sh.Count {
+			return sh, usagef("-shard %s and -shards %d disagree (give -shard i/M alone, or -shards M with JOB_COMPLETION_INDEX)", spec, shards)
+		}
+		return sh, err
 	}
 	if v := getenv("JOB_COMPLETION_INDEX"); v != "" && shards > 0 {
 		return parse(v, strconv.Itoa(shards), "JOB_COMPLETION_INDEX/-shards")

@@ -235,12 +235,15 @@ func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
 	if a == Pass {
 		return append(dst, "pass"...)
 	}
-	return appendSquare(append(appendSquare(dst, int(a&63)), '-'), int(a>>6&127))
+	dst = appendSquare(dst, int(a&63))
+	dst = append(dst, '-')
+	return appendSquare(dst, int(a>>6&127))
 }
 
 func appendSquare(dst []byte, sq int) []byte {
-	if sq >= 64 { // a camp: a0, h0, a9, h9
-		return append(dst, "ahah"[sq-campA0], "0099"[sq-campA0])
+	switch sq {
+	case campA0, campH0, campA9, campH9:
+		return append(dst, SquareName(sq)...) // constant strings: no allocation
 	}
 	return append(dst, 'a'+byte(sq%8), '1'+byte(sq/8))
 }
