@@ -49,47 +49,10 @@ func (s *State) withRemoval(rem int, f func()) {
 
 // walkChains calls visit for every chain of the warrior on from (path = start and landings,
 // capt = what it captures), until visit returns true.
-func (s *State) walkChains(from int, visit func(path []int, capt uint64) bool) {
-	s.setupGen(s.rules.PerJump)
-	g := s.gen
-	g.occ = (s.pieces[0] | s.pieces[1]) &^ (1 << from)
-	path := []int{from}
-	var rec func(cur, last int, landed, jumped uint64, own, back bool, fe uint64) bool
-	rec = func(cur, last int, landed, jumped uint64, own, back bool, fe uint64) bool {
-		for d := 0; d < 6; d++ {
-			if last >= 0 && !turnOK[last][d] {
-				continue
-			}
-			over := nbr[cur][d]
-			if over < 0 || g.jumpable&(1<<over) == 0 || jumped&(1<<over) != 0 {
-				continue
-			}
-			to := nbr[over][d]
-			if to < 0 || (g.occ|thrones|landed)&(1<<to) != 0 {
-				continue
-			}
-			own2, back2, fe2 := own, back, fe
-			if g.enemy&(1<<over) == 0 {
-				own2 = true
-			}
-			if g.fwd&(1<<d) == 0 {
-				back2 = true
-			} else if g.enemy&(1<<over) != 0 {
-				fe2 |= 1 << over
-			}
-			var capt uint64
-			if !own2 && (g.perJump || !back2) {
-				capt = fe2
-			}
-			path = append(path, int(to))
-			if visit(path, capt) || rec(int(to), d, landed|1<<to, jumped|1<<over, own2, back2, fe2) {
-				return true
-			}
-			path = path[:len(path)-1]
-		}
-		return false
-	}
-	rec(from, -1, 1<<from, 0, false, false, 0)
+func (s *State) walkChains(from int, visit func(path []int8, capt uint64) bool) {
+	c := s.newChainPath(from)
+	c.visit = visit
+	c.find(from, -1, 1<<from, 0, false, false, 0)
 }
 
 // AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
@@ -111,9 +74,8 @@ func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
 	case capt == 0 && s.fast&(1<<from) != 0 && slideOK(from, to, boardMask&^(s.pieces[0]|s.pieces[1])):
 		return appendCell(append(appendCell(dst, from), '-'), to)
 	}
-	s.setupGen(s.rules.PerJump)
-	c := chainPath{g: &s.gen, occ: (s.pieces[0] | s.pieces[1]) &^ (1 << from), to: to, capt: capt, n: 1}
-	c.cells[0] = int8(from)
+	c := s.newChainPath(from)
+	c.to, c.capt = to, capt
 	if !c.find(from, -1, 1<<from, 0, false, false, 0) { // not an action of this position
 		return appendCell(append(appendCell(dst, from), '?'), to)
 	}
@@ -135,18 +97,28 @@ func (s *State) FormatAction(a engine.Action) string {
 
 func appendCell(dst []byte, sq int) []byte { return append(dst, 'a'+byte(sq%7), '1'+byte(sq/7)) }
 
-// chainPath finds the first chain, in walkChains order, of the warrior that starts on cells[0]
-// and ends on to capturing capt; cells[:n] is then its start and landing cells.
+// chainPath searches the chains of the warrior that starts on cells[0], depth first, for the
+// first one that ends on to capturing capt (or that visit accepts, when set); cells[:n] is then
+// its start and landing cells. Without visit it allocates nothing.
 type chainPath struct {
 	g     *generator
 	occ   uint64 // occupied cells, the mover's start cell removed
 	to    int
 	capt  uint64
+	visit func(path []int8, capt uint64) bool
 	cells [NumCells]int8
 	n     int
 }
 
-// find is walkChains' search without closures: it reports whether the chain was found.
+func (s *State) newChainPath(from int) chainPath {
+	s.setupGen(s.rules.PerJump)
+	c := chainPath{g: &s.gen, occ: (s.pieces[0] | s.pieces[1]) &^ (1 << from), n: 1}
+	c.cells[0] = int8(from)
+	return c
+}
+
+// find extends the chain that has landed on cur after a jump in direction last (-1 before the
+// first jump); it reports whether the chain sought was found.
 func (c *chainPath) find(cur, last int, landed, jumped uint64, own, back bool, fe uint64) bool {
 	g := c.g
 	for d := 0; d < 6; d++ {
@@ -176,12 +148,19 @@ func (c *chainPath) find(cur, last int, landed, jumped uint64, own, back bool, f
 		}
 		c.cells[c.n] = to
 		c.n++
-		if (int(to) == c.to && capt == c.capt) || c.find(int(to), d, landed|1<<to, jumped|1<<over, own2, back2, fe2) {
+		if c.accepts(int(to), capt) || c.find(int(to), d, landed|1<<to, jumped|1<<over, own2, back2, fe2) {
 			return true
 		}
 		c.n--
 	}
 	return false
+}
+
+func (c *chainPath) accepts(to int, capt uint64) bool {
+	if c.visit != nil {
+		return c.visit(c.cells[:c.n], capt)
+	}
+	return to == c.to && capt == c.capt
 }
 
 // ParseAction reads an action ("c3-c4", "b3:d3:d5", "xe5 c3-c4", "pass") and checks that it is
@@ -263,12 +242,12 @@ func (s *State) parseMove(text string, rem int) (engine.Action, error) {
 	}
 	var found engine.Action
 	ok := false
-	s.walkChains(from, func(path []int, capt uint64) bool {
+	s.walkChains(from, func(path []int8, capt uint64) bool {
 		if len(path) != len(cells) {
 			return false
 		}
 		for i := range path {
-			if path[i] != cells[i] {
+			if int(path[i]) != cells[i] {
 				return false
 			}
 		}

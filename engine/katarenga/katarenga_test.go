@@ -295,31 +295,6 @@ func TestPlayRandomMatchesRandomAction(t *testing.T) {
 	}
 }
 
-// AppendAction writes what FormatAction prints, for every legal action along random games.
-func TestAppendActionMatchesFormat(t *testing.T) {
-	s := startState()
-	r := engine.NewRand(3)
-	var buf []engine.Action
-	for g := 0; g < 30; g++ {
-		s.Reset()
-		for {
-			buf = s.Legal(buf[:0])
-			if len(buf) == 0 {
-				break
-			}
-			for _, a := range buf {
-				if got := string(s.AppendAction([]byte("x"), a)); got != "x"+s.FormatAction(a) {
-					t.Fatalf("AppendAction %q, FormatAction %q at %s", got, s.FormatAction(a), s)
-				}
-			}
-			s.Apply(buf[r.IntN(len(buf))])
-		}
-	}
-	if got := string(s.AppendAction(nil, Pass)); got != "pass" {
-		t.Fatalf("AppendAction(Pass) = %q", got)
-	}
-}
-
 // PickLegal is Legal plus one draw: the same action and count, the same random stream, on
 // positions with camp entries, first-move-capture bans and passes.
 func TestPickLegalMatchesLegal(t *testing.T) {
