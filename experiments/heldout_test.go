@@ -81,3 +81,21 @@ func TestHeldOutChoice(t *testing.T) {
 		t.Errorf("%d choices; in-sample White rate after Black's choice %.4f: want the spurious benefit (< 0.47)", rep.Choices, inSample)
 	}
 }
+
+// Boards too short for a held-out half (2 games: one pair, all in the selection half) leave
+// Black's choice unmeasured instead of breaking the report.
+func TestHeldOutShortBoards(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "sample:3", Games: 2, Seed: 4})
+	boards := make([]results.BoardResult, len(sw.Boards))
+	for i := range boards {
+		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(sw.Boards[i]), Grid: sw.Boards[i].Grid.String(),
+			N: 2, WhiteWins: 1, BlackWins: 1, NSelect: 2, WhiteWinsSelect: 1}
+	}
+	rep, _, err := WriteLayoutReports(t.TempDir(), sw, boards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Choices != 0 || math.IsNaN(rep.ImbalanceChosen) {
+		t.Errorf("%d choices measured, imbalance %v", rep.Choices, rep.ImbalanceChosen)
+	}
+}

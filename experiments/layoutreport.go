@@ -135,10 +135,12 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 			rep.BlackPicksRotated++
 		}
 		inSample := math.Min(bd.WhiteRate().Value, br.WhiteRate().Value) // chosen and measured on all games
-		values = append(values, v.Value)
-		rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
-		rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
-		rep.InSample += math.Abs(inSample - 0.5)
+		if !math.IsNaN(a.Value) && !math.IsNaN(b.Value) {                // boards too short for a held-out half are not counted
+			values = append(values, v.Value)
+			rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
+			rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
+			rep.InSample += math.Abs(inSample - 0.5)
+		}
 		na, nb := float64(bd.N-bd.NSelect), float64(br.N-br.NSelect)
 		d := b.Value - a.Value
 		se := math.Sqrt(a.Value*(1-a.Value)/na + b.Value*(1-b.Value)/nb)

@@ -27,7 +27,7 @@ const MethodDistinct = "distinct-move-sequences"
 
 // distinctCap bounds the games whose move lists are hashed for distinct_games (fixed memory:
 // the row's n says how many games were examined).
-const distinctCap = 1 << 20
+const distinctCap = 1 << 18
 
 // clustered holds a Summary's pair-clustered accumulators: one cluster per pair (consecutive
 // records with the same Pair).
@@ -174,7 +174,7 @@ func (c *clustered) flushed() *clustered {
 func (c *clustered) distinct() int64 { return int64(len(c.hashes)) }
 
 // Distinct returns the number of distinct games (distinct layout, start position and move
-// list) and the number of games examined (the first 2^20 of a run).
+// list) and the number of games examined (the first 2^18 of a run).
 func (s *Summary) Distinct() (distinct, examined int64) {
 	return s.clusters.distinct(), s.clusters.examined
 }
