@@ -20,13 +20,11 @@ func init() {
 // branch-free apart from a table lookup (broadword byte sums, as in S. Vigna, "Broadword
 // implementation of rank/select queries", 2008).
 func SelectBit(x uint64, k int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// Kept under the inlining budget: it sits on the random-playout hot path.
 	s := x - (x>>1)&0x5555555555555555
 	s = s&0x3333333333333333 + (s>>2)&0x3333333333333333
-	s = (s + s>>4) & 0x0f0f0f0f0f0f0f0f
-	cum := s * ones // byte i: set bits in bytes 0..i
-	t := ((uint64(k)*ones | highs) - cum) & highs
-	b := bits.OnesCount64(t) // bytes whose running count is <= k
-	before := int((cum << 8) >> (8 * uint(b)) & 0xff)
-	return 8*b + int(select8[(x>>(8*uint(b)))&0xff][k-before])
+	cum := (s + s>>4) & 0x0f0f0f0f0f0f0f0f * 0x0101010101010101 // byte i: set bits in bytes 0..i
+	// bytes whose running count is <= k, times 8: the shift to the byte holding the bit
+	sh := uint(bits.OnesCount64(((uint64(k)*0x0101010101010101|0x8080808080808080)-cum)&0x8080808080808080)) * 8
+	return int(sh) + int(select8[uint8(x>>sh)][(uint64(k)-cum<<8>>sh)&7])
 }

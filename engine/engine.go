@@ -115,6 +115,13 @@ type RandomChooser interface {
 	RandomAction(r *Rand) (a Action, ok bool)
 }
 
+// LegalPicker is an optional fast path for uniformly random agents: a State that returns
+// Legal(buf)[r.IntN(len)] and len — the same action from the same single draw — without
+// building the list. ok is false when Legal would be empty.
+type LegalPicker interface {
+	PickLegal(r *Rand) (a Action, n int, ok bool)
+}
+
 // Tactical is implemented by States that can tell captures apart (for move ordering and
 // quiescence search).
 type Tactical interface {

@@ -5,6 +5,10 @@ package engine
 // only when s has no RandomChooser fast path). It allocates nothing once s's history has grown.
 func Playout(s State, r *Rand, buf []Action) (Status, int) {
 	start := s.Ply()
+	if rp, ok := s.(RandomPlayer); ok {
+		n := rp.PlayRandom(r)
+		return s.Status(), n
+	}
 	if rc, ok := s.(RandomChooser); ok {
 		for {
 			a, ok := rc.RandomAction(r)
@@ -23,4 +27,12 @@ func Playout(s State, r *Rand, buf []Action) (Status, int) {
 		}
 	}
 	return s.Status(), s.Ply() - start
+}
+
+// RandomPlayer is an optional fast path for Playout: a State that plays uniformly random legal
+// actions to the end of the game itself, drawing from r exactly as repeated RandomAction and
+// Apply calls would (so the game is the same either way), keeping the undo history, and
+// returning the number of plies played.
+type RandomPlayer interface {
+	PlayRandom(r *Rand) (plies int)
 }

@@ -216,9 +216,33 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		rec.FirstAgent, rec.SecondAgent, rec.FirstIs = m.Cfg.B, m.Cfg.A, "b"
 	}
 	forfeit := -1 // the mover index (0 first, 1 second) that forfeited
+	// Uniform picks (the random opening, the random agent) skip building the legal list when
+	// the game can pick from it directly: the same action from the same draw.
+	picker, canPick := s.(engine.LegalPicker)
+	var uniform [2]bool
+	for i, p := range players {
+		_, uniform[i] = p.(agents.Random)
+	}
 	for {
 		if stop() {
 			return rec, false
+		}
+		if canPick {
+			var r *engine.Rand
+			if s.Ply() < m.Cfg.RandomOpening {
+				r = opening
+			} else if ag := seat[b2i(s.ToMove() != firstColour)]; uniform[ag] && errs[ag] == nil {
+				r = rands[ag]
+			}
+			if r != nil {
+				a, n, ok := picker.PickLegal(r)
+				if !ok {
+					break
+				}
+				rec.LegalTotal += int64(n)
+				w.apply(s, a)
+				continue
+			}
 		}
 		w.buf = s.Legal(w.buf[:0])
 		if len(w.buf) == 0 {
@@ -279,6 +303,13 @@ func (w *worker) apply(s engine.State, a engine.Action) {
 	}
 	w.moves = engine.AppendAction(s, w.moves, a)
 	s.Apply(a)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func closePlayer(p agents.Player) {

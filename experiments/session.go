@@ -23,7 +23,6 @@ package experiments
 //     resuming or writing the directory gets a clear error; kill -9 releases it.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +30,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +67,9 @@ type Session struct {
 	Chunk int64
 	// progress, when set, learns the session's progress display (see RunSPRT's reports).
 	progress *progressHolder
+	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
+	// file it finds.
+	Format results.Format
 }
 
 // Outcome is what a finished (or interrupted) session produced.
@@ -96,28 +99,15 @@ func CheckDir(dir string) error {
 	return os.Remove(probe)
 }
 
-// csvSource reads records from a games.csv file.
-type csvSource struct {
-	f *os.File
-	r *results.CSVReader
-}
-
-func openCSV(path string) (fileSource[results.Record], error) {
-	f, err := os.Open(path)
+// openGames reads records from a games file in any format (games.csv, .csv.gz, .parquet, and
+// their temporary NAME.tmp while a run writes them).
+func openGames(path string) (fileSource[results.Record], error) {
+	f, err := results.FormatOf(strings.TrimSuffix(path, ".tmp"))
 	if err != nil {
 		return nil, err
 	}
-	r, err := results.NewCSVReader(bufio.NewReaderSize(f, 1<<16))
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &csvSource{f, r}, nil
+	return results.OpenGamesAs(path, f)
 }
-
-func (c *csvSource) Read() (*results.Record, error) { return c.r.Read() }
-
-func (c *csvSource) Close() error { return c.f.Close() }
 
 // fileSource is a Source read from a file.
 type fileSource[R any] interface {
@@ -179,9 +169,10 @@ func newManifest(s Session, cfg any, seed uint64, unit string, planned int64) (*
 	return man, nil
 }
 
-// RunMatch plays a match's games (this session's shard) into s.Dir: games.csv, summary.csv,
-// plots and manifest.json. With s.Resume, the games already in s.Dir/games.csv are kept and only
-// the missing ones are played; the result equals an uninterrupted run.
+// RunMatch plays a match's games (this session's shard) into s.Dir: the games file (games.csv
+// unless Session.Format says otherwise), summary.csv, plots and manifest.json. With s.Resume,
+// the games already in the run's games file are kept and only the missing ones are played; the
+// result equals an uninterrupted run.
 func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
 	if err != nil {
@@ -200,7 +191,18 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	defer unlock()
-	gamesPath := filepath.Join(s.Dir, "games.csv")
+	format := s.Format
+	if format == "" {
+		format = results.CSV
+	}
+	if s.Resume {
+		if _, f, err := results.FindGames(s.Dir); err == nil {
+			format = f
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	gamesPath := filepath.Join(s.Dir, format.FileName())
 	plan := Plan{Start: start, End: end, Chunk: s.Chunk}
 	var already int64
 	closeOld := func() {}
@@ -208,7 +210,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		if err := recoverGames(s.Dir, m.Counters()); err != nil {
 			return nil, err
 		}
-		if plan, already, closeOld, err = resumePlan(gamesPath, openCSV, func(r *results.Record) int64 { return r.Game }, start, end); err != nil {
+		if plan, already, closeOld, err = resumePlan(gamesPath, openGames, func(r *results.Record) int64 { return r.Game }, start, end); err != nil {
 			return nil, err
 		}
 	}
@@ -220,7 +222,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	defer tf.Abort()
-	cw, err := results.NewCSVWriter(tf, m.Counters())
+	cw, err := results.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +230,14 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	var plies int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ck, err := newCheckpointer(s.Dir, tf, cw.Flush, man)
+	// Checkpoints (a file length that holds whole games) need a format that can be cut after
+	// any flushed game: CSV. Compressed formats are complete only when closed; after a kill -9
+	// their run resumes from the games file of its last clean stop.
+	flush := cw.Flush
+	if format != results.CSV {
+		flush = func() error { return nil }
+	}
+	ck, err := newCheckpointer(s.Dir, tf, flush, man)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +276,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cw.Flush(); err != nil {
+	if err := cw.Close(); err != nil {
 		return nil, ck.failed(err)
 	}
 	closeOld()
@@ -295,7 +304,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if outputs, err = writeMatchPages(s.Dir, sum, m.Title(), man, outputs); err != nil {
 		return nil, err
 	}
-	man.Outputs = append([]string{"games.csv"}, outputs...)
+	man.Outputs = append([]string{format.FileName()}, outputs...)
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
 		return nil, err
@@ -306,7 +315,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 // recoverGames folds the checkpointed games.csv.tmp of a killed run into games.csv (see the
 // design note above).
 func recoverGames(dir string, counters []string) error {
-	return recoverCheckpoint(dir, "games.csv", openCSV,
+	return recoverCheckpoint(dir, "games.csv", openGames,
 		func(r *results.Record) int64 { return r.Game },
 		func(w io.Writer) (func(*results.Record) error, func() error, error) {
 			cw, err := results.NewCSVWriter(w, counters)
@@ -342,9 +351,13 @@ type bytesBuffer struct{ b []byte }
 
 func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 
-// MergeRuns concatenates the games.csv files of a run's shards (given in shard order) into dir
-// with the same outputs as a single run, checking that every game appears exactly once.
-func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, error) {
+// MergeRuns concatenates the games files of a run's shards (given in shard order, in any
+// format) into dir, in the given format, with the same outputs as a single run, checking that
+// every game appears exactly once.
+func MergeRuns(m *Match, files []string, dir string, args []string, format results.Format) (*Outcome, error) {
+	if format == "" {
+		format = results.CSV
+	}
 	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
 	if err != nil {
 		return nil, err
@@ -355,20 +368,20 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	man.Shard, man.Shards, man.FirstGame, man.EndGame, man.Planned = 0, 1, 0, m.Cfg.Games, m.Cfg.Games
 	man.Reproducible = m.Reproducible()
 	man.Started = time.Now().UTC()
-	gamesPath := filepath.Join(dir, "games.csv")
+	gamesPath := filepath.Join(dir, format.FileName())
 	tf, err := createTemp(gamesPath)
 	if err != nil {
 		return nil, err
 	}
 	defer tf.Abort()
-	cw, err := results.NewCSVWriter(tf, m.Counters())
+	cw, err := results.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err
 	}
 	sum := results.NewSummary(m.Counters())
 	next := int64(0)
 	for _, path := range files {
-		src, err := openCSV(path)
+		src, err := openGames(path)
 		if err != nil {
 			return nil, err
 		}
@@ -400,7 +413,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	if next != m.Cfg.Games {
 		return nil, fmt.Errorf("the shards hold %d games, the run planned %d", next, m.Cfg.Games)
 	}
-	if err := cw.Flush(); err != nil {
+	if err := cw.Close(); err != nil {
 		return nil, err
 	}
 	if err := tf.Commit(); err != nil {
@@ -414,7 +427,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string) (*Outcome, e
 	if outputs, err = writeMatchPages(dir, sum, m.Title(), man, outputs); err != nil {
 		return nil, err
 	}
-	man.Outputs = append([]string{"games.csv"}, outputs...)
+	man.Outputs = append([]string{format.FileName()}, outputs...)
 	man.PeakRSSBytes = results.PeakRSS()
 	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
 		return nil, err

@@ -241,7 +241,7 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			return nil, err
 		}
-		o, err := MergeRuns(m, files, sub, args)
+		o, err := MergeRuns(m, files, sub, args, results.CSV)
 		if err != nil {
 			return nil, fmt.Errorf("pairing %s vs %s: %w", cfg.Labels[p[0]], cfg.Labels[p[1]], err)
 		}
@@ -441,7 +441,7 @@ func (dc *distinctCounter) counts() ([]int64, int64) {
 // scanPairing reads the games.csv of pairing p (agent indices) into sum and dc (either may be
 // nil).
 func scanPairing(path string, sum *results.Summary, dc *distinctCounter, p [2]int) error {
-	src, err := openCSV(path)
+	src, err := openGames(path)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,11 @@ import (
 )
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("merge", "-out DIR SHARD_DIR...",
-		"fairplay merge -out full part0 part1 part2")
+	fs := newFlags("merge", "-out DIR [-format csv|csv.gz|parquet] SHARD_DIR...",
+		"fairplay merge -out full part0 part1 part2",
+		"fairplay merge -out full -format parquet part0 part1   # shards in any format, merged into games.parquet")
 	out := fs.String("out", "", "output directory for the merged run (must not exist or be empty)")
+	format := fs.String("format", "", "games file format of the merged run: csv, csv.gz or parquet (default: the first shard's)")
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
@@ -116,9 +118,20 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var srcs []string
 	for _, s := range shards {
-		srcs = append(srcs, filepath.Join(s.dir, "games.csv"))
+		path, f, err := results.FindGames(s.dir)
+		if err != nil {
+			return usagef("shard %s: %v", s.dir, err)
+		}
+		if *format == "" {
+			*format = string(f)
+		}
+		srcs = append(srcs, path)
 	}
-	res, err := experiments.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, args...))
+	gamesFormat, err := results.ParseFormat(*format)
+	if err != nil {
+		return usagef("-format: %v", err)
+	}
+	res, err := experiments.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, args...), gamesFormat)
 	if err != nil {
 		return err
 	}

@@ -198,8 +198,9 @@ func tilesFor(text string) (*katarenga.TileSet, error) {
 }
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L | -openings FILE | -pos P] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never]",
+	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L | -openings FILE | -pos P] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never] [-format csv|csv.gz|parquet]",
 		"fairplay play                                   # first-player balance of Katarenga layout 0, random agents, 200000 games",
+		"fairplay play -games 10000000 -format parquet   # games.parquet: typed columns for pandas, polars, DuckDB",
 		"fairplay play -game baran -rules capture=strict -games 100000 -out baran-strict",
 		"fairplay play -game katarenga -layout 1234 -a random -b random -games 20000 -shard 0/4 -out part0",
 		"fairplay play -game baran -openings openings.txt -games 2000   # pair p starts from line p mod n of the file",
@@ -214,6 +215,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
 	openings := fs.String("openings", "", "file of start positions, one per line in the game's notation: pair p starts from line p mod n (both games of the pair)")
 	pos := fs.String("pos", "", "one start position in the game's notation for every game")
+	format := fs.String("format", "csv", "games file format: csv, csv.gz or parquet (-resume keeps the run's own)")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -222,6 +224,10 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	shard, err := rf.check(os.Getenv)
 	if err != nil {
 		return err
+	}
+	gamesFormat, err := results.ParseFormat(*format)
+	if err != nil {
+		return usagef("-format: %v", err)
 	}
 	var cfg experiments.MatchConfig
 	dir := rf.resume
@@ -263,7 +269,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stderr, "fairplay play: %s, %d games (shard %d/%d), seed %d -> %s\n", m.Title(), m.Cfg.Games, shard.Index, shard.Count, m.Cfg.Seed, dir)
 	out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard})
+		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard, Format: gamesFormat})
 	if err != nil {
 		return err
 	}

@@ -49,91 +49,118 @@ func (s *State) withRemoval(rem int, f func()) {
 
 // walkChains calls visit for every chain of the warrior on from (path = start and landings,
 // capt = what it captures), until visit returns true.
-func (s *State) walkChains(from int, visit func(path []int, capt uint64) bool) {
-	s.setupGen(s.rules.PerJump)
-	g := s.gen
-	g.occ = (s.pieces[0] | s.pieces[1]) &^ (1 << from)
-	path := []int{from}
-	var rec func(cur, last int, landed, jumped uint64, own, back bool, fe uint64) bool
-	rec = func(cur, last int, landed, jumped uint64, own, back bool, fe uint64) bool {
-		for d := 0; d < 6; d++ {
-			if last >= 0 && !turnOK[last][d] {
-				continue
-			}
-			over := nbr[cur][d]
-			if over < 0 || g.jumpable&(1<<over) == 0 || jumped&(1<<over) != 0 {
-				continue
-			}
-			to := nbr[over][d]
-			if to < 0 || (g.occ|thrones|landed)&(1<<to) != 0 {
-				continue
-			}
-			own2, back2, fe2 := own, back, fe
-			if g.enemy&(1<<over) == 0 {
-				own2 = true
-			}
-			if g.fwd&(1<<d) == 0 {
-				back2 = true
-			} else if g.enemy&(1<<over) != 0 {
-				fe2 |= 1 << over
-			}
-			var capt uint64
-			if !own2 && (g.perJump || !back2) {
-				capt = fe2
-			}
-			path = append(path, int(to))
-			if visit(path, capt) || rec(int(to), d, landed|1<<to, jumped|1<<over, own2, back2, fe2) {
-				return true
-			}
-			path = path[:len(path)-1]
-		}
-		return false
+func (s *State) walkChains(from int, visit func(path []int8, capt uint64) bool) {
+	c := s.newChainPath(from)
+	c.visit = visit
+	c.find(from, -1, 1<<from, 0, false, false, 0)
+}
+
+// AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
+func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
+	if a == Pass {
+		return append(dst, "pass"...)
 	}
-	rec(from, -1, 1<<from, 0, false, false, 0)
+	from, to, capt, rem := decode(a)
+	if rem >= 0 {
+		dst = append(appendCell(append(dst, 'x'), rem), ' ')
+		u := s.takeOff(rem)
+		defer s.putBack(u)
+	}
+	switch {
+	case capt == 0 && nbrMask[from]&(1<<to) != 0:
+		return appendCell(append(appendCell(dst, from), '-'), to)
+	case capt == 0 && int(s.king[s.side]) == from:
+		return appendCell(append(appendCell(dst, from), ':'), to)
+	case capt == 0 && s.fast&(1<<from) != 0 && slideOK(from, to, boardMask&^(s.pieces[0]|s.pieces[1])):
+		return appendCell(append(appendCell(dst, from), '-'), to)
+	}
+	c := s.newChainPath(from)
+	c.to, c.capt = to, capt
+	if !c.find(from, -1, 1<<from, 0, false, false, 0) { // not an action of this position
+		return appendCell(append(appendCell(dst, from), '?'), to)
+	}
+	for i := 0; i < c.n; i++ {
+		if i > 0 {
+			dst = append(dst, ':')
+		}
+		dst = appendCell(dst, int(c.cells[i]))
+	}
+	return dst
 }
 
 // FormatAction prints a legal action: "from-to" for a step or slide, "from:to:..." for a jump
 // or chain, with "xCELL " in front for a removal; "pass".
 func (s *State) FormatAction(a engine.Action) string {
-	if a == Pass {
-		return "pass"
-	}
-	from, to, capt, rem := decode(a)
-	var b strings.Builder
-	if rem >= 0 {
-		b.WriteString("x" + CellName(rem) + " ")
-	}
-	s.withRemoval(rem, func() {
-		empty := boardMask &^ (s.pieces[0] | s.pieces[1])
-		isKing := int(s.king[s.side]) == from
-		switch {
-		case capt == 0 && nbrMask[from]&(1<<to) != 0:
-			b.WriteString(CellName(from) + "-" + CellName(to))
-		case capt == 0 && isKing:
-			b.WriteString(CellName(from) + ":" + CellName(to))
-		case capt == 0 && s.fast&(1<<from) != 0 && slideOK(from, to, empty):
-			b.WriteString(CellName(from) + "-" + CellName(to))
-		default:
-			found := false
-			s.walkChains(from, func(path []int, c uint64) bool {
-				if path[len(path)-1] != to || c != capt {
-					return false
-				}
-				for i, p := range path {
-					if i > 0 {
-						b.WriteByte(':')
-					}
-					b.WriteString(CellName(p))
-				}
-				found = true
-				return true
-			})
-			if !found { // not an action of this position
-				fmt.Fprintf(&b, "%s?%s", CellName(from), CellName(to))
-			}
+	var buf [64]byte
+	return string(s.AppendAction(buf[:0], a))
+}
+
+func appendCell(dst []byte, sq int) []byte { return append(dst, 'a'+byte(sq%7), '1'+byte(sq/7)) }
+
+// chainPath searches the chains of the warrior that starts on cells[0], depth first, for the
+// first one that ends on to capturing capt (or that visit accepts, when set); cells[:n] is then
+// its start and landing cells. Without visit it allocates nothing.
+type chainPath struct {
+	g     *generator
+	occ   uint64 // occupied cells, the mover's start cell removed
+	to    int
+	capt  uint64
+	visit func(path []int8, capt uint64) bool
+	cells [NumCells]int8
+	n     int
+}
+
+func (s *State) newChainPath(from int) chainPath {
+	s.setupGen(s.rules.PerJump)
+	c := chainPath{g: &s.gen, occ: (s.pieces[0] | s.pieces[1]) &^ (1 << from), n: 1}
+	c.cells[0] = int8(from)
+	return c
+}
+
+// find extends the chain that has landed on cur after a jump in direction last (-1 before the
+// first jump); it reports whether the chain sought was found.
+func (c *chainPath) find(cur, last int, landed, jumped uint64, own, back bool, fe uint64) bool {
+	g := c.g
+	for d := 0; d < 6; d++ {
+		if last >= 0 && !turnOK[last][d] {
+			continue
 		}
-	})
-	return b.String()
+		over := nbr[cur][d]
+		if over < 0 || g.jumpable&(1<<over) == 0 || jumped&(1<<over) != 0 {
+			continue
+		}
+		to := nbr[over][d]
+		if to < 0 || (c.occ|thrones|landed)&(1<<to) != 0 {
+			continue
+		}
+		own2, back2, fe2 := own, back, fe
+		if g.enemy&(1<<over) == 0 {
+			own2 = true
+		}
+		if g.fwd&(1<<d) == 0 {
+			back2 = true
+		} else if g.enemy&(1<<over) != 0 {
+			fe2 |= 1 << over
+		}
+		var capt uint64
+		if !own2 && (g.perJump || !back2) {
+			capt = fe2
+		}
+		c.cells[c.n] = to
+		c.n++
+		if c.accepts(int(to), capt) || c.find(int(to), d, landed|1<<to, jumped|1<<over, own2, back2, fe2) {
+			return true
+		}
+		c.n--
+	}
+	return false
+}
+
+func (c *chainPath) accepts(to int, capt uint64) bool {
+	if c.visit != nil {
+		return c.visit(c.cells[:c.n], capt)
+	}
+	return to == c.to && capt == c.capt
 }
 
 // ParseAction reads an action ("c3-c4", "b3:d3:d5", "xe5 c3-c4", "pass") and checks that it is
@@ -215,12 +242,12 @@ func (s *State) parseMove(text string, rem int) (engine.Action, error) {
 	}
 	var found engine.Action
 	ok := false
-	s.walkChains(from, func(path []int, capt uint64) bool {
+	s.walkChains(from, func(path []int8, capt uint64) bool {
 		if len(path) != len(cells) {
 			return false
 		}
 		for i := range path {
-			if path[i] != cells[i] {
+			if int(path[i]) != cells[i] {
 				return false
 			}
 		}

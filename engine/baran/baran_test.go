@@ -296,3 +296,62 @@ func TestRandomActionUniform(t *testing.T) {
 		t.Error("no position with a removal list was checked")
 	}
 }
+
+// AppendAction writes what FormatAction prints, for every legal action along random games
+// (huff removals and chains included), under each capture rule.
+func TestAppendActionMatchesFormat(t *testing.T) {
+	for _, rules := range []string{"", "capture=strict", "capture=huff"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(4)
+		var buf []engine.Action
+		for g := 0; g < 6; g++ {
+			s := New(r, engine.Player(g&1))
+			for {
+				buf = s.Legal(buf[:0])
+				if len(buf) == 0 {
+					break
+				}
+				for _, a := range buf {
+					if got := string(s.AppendAction([]byte("x"), a)); got != "x"+s.FormatAction(a) {
+						t.Fatalf("%s: AppendAction %q, FormatAction %q at %s", rules, got, s.FormatAction(a), s)
+					}
+				}
+				s.Apply(buf[rng.IntN(len(buf))])
+			}
+		}
+	}
+}
+
+// PickLegal is Legal plus one draw: the same action and count from the same random stream,
+// under each capture rule (huff removals included) and with passes.
+func TestPickLegalMatchesLegal(t *testing.T) {
+	for _, rules := range []string{"", "capture=strict", "capture=huff,no-move=pass", "chain-capture=per-jump"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra, rb := engine.NewRand(6), engine.NewRand(6)
+		var buf []engine.Action
+		for g := 0; g < 8; g++ {
+			s := New(r, engine.Player(g&1))
+			for {
+				buf = s.Legal(buf[:0])
+				a, n, ok := s.PickLegal(ra)
+				if len(buf) == 0 {
+					if ok {
+						t.Fatalf("%s: PickLegal found %s where Legal is empty", rules, s.FormatAction(a))
+					}
+					break
+				}
+				want := buf[rb.IntN(len(buf))]
+				if !ok || n != len(buf) || a != want {
+					t.Fatalf("%s at %s: PickLegal %s (%d), want %s (%d)", rules, s, s.FormatAction(a), n, s.FormatAction(want), len(buf))
+				}
+				s.Apply(a)
+			}
+		}
+	}
+}

@@ -312,14 +312,36 @@ func (s *State) Undo() bool {
 // RandomAction picks a uniformly random legal action, from the scanned move sets of every
 // removal choice without building the action list.
 func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
+	a, _, ok := s.pickUniform(r, false)
+	return a, ok
+}
+
+// PickLegal returns Legal(buf)[r.IntN(len)] and len — the same action from the same draw —
+// without building the list (engine.LegalPicker).
+func (s *State) PickLegal(r *engine.Rand) (engine.Action, int, bool) {
+	return s.pickUniform(r, true)
+}
+
+// pickUniform draws one action uniformly from the scanned move sets of every removal choice.
+// The choices are ordered as Legal lists them (no removal first, then the removable cells in
+// order) when legalOrder is set, else removable cells first and no removal last (RandomAction's
+// order, kept so that its games do not change). It returns the action, the number of actions
+// and whether there is one.
+func (s *State) pickUniform(r *engine.Rand, legalOrder bool) (engine.Action, int, bool) {
 	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
-		return 0, false
+		return 0, 0, false
 	}
 	var counts, rems [16]int // at most 14 removable warriors, plus no removal
 	nv, total := 0, 0
-	for h := s.huff | 1<<63; h != 0; h &= h - 1 { // bit 63: the choice of no removal
+	choices := s.huff | 1<<63 // bit 63: the choice of no removal
+	if legalOrder {
+		choices = s.huff<<1 | 1 // bit 0: no removal; bit c+1: remove c
+	}
+	for h := choices; h != 0; h &= h - 1 {
 		rem := bits.TrailingZeros64(h)
-		if rem == 63 {
+		if legalOrder {
+			rem--
+		} else if rem == 63 {
 			rem = -1
 		}
 		nv &= 15
@@ -331,9 +353,9 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 	}
 	if total == 0 {
 		if s.rules.NoMovePass && !s.passed {
-			return Pass, true
+			return Pass, 1, true
 		}
-		return 0, false
+		return 0, 0, false
 	}
 	k := r.IntN(total)
 	v := 0
@@ -341,17 +363,17 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 		k -= counts[v]
 		v++
 	}
+	rem := engine.Action(0)
+	if rems[v] >= 0 {
+		rem = engine.Action(uint64(rems[v]+1) << remShift)
+	}
 	if v == nv-1 { // the last scan is still in s.moves
-		a := s.moves.pick(k)
-		if rems[v] >= 0 {
-			a |= engine.Action(uint64(rems[v]+1) << remShift)
-		}
-		return a, true
+		return s.moves.pick(k) | rem, total, true
 	}
 	undo := s.takeOff(rems[v])
 	a := s.scan().pick(k)
 	s.putBack(undo)
-	return a | engine.Action(uint64(rems[v]+1)<<remShift), true
+	return a | rem, total, true
 }
 
 type removal struct {

@@ -273,3 +273,57 @@ func TestRandomActionMatchesLegal(t *testing.T) {
 		s.Apply(acts[rng.IntN(len(acts))])
 	}
 }
+
+// PlayRandom is the same game as RandomAction and Apply in a loop (it is Playout's fast path).
+func TestPlayRandomMatchesRandomAction(t *testing.T) {
+	for seed := uint64(1); seed <= 50; seed++ {
+		a, b := startState(), startState()
+		ra, rb := engine.NewRand(seed), engine.NewRand(seed)
+		n := a.PlayRandom(ra)
+		m := 0
+		for {
+			act, ok := b.RandomAction(rb)
+			if !ok {
+				break
+			}
+			b.Apply(act)
+			m++
+		}
+		if n != m || a.String() != b.String() || a.Status() != b.Status() || len(a.hist) != len(b.hist) {
+			t.Fatalf("seed %d: PlayRandom played %d plies to %s, RandomAction %d to %s", seed, n, a, m, b)
+		}
+	}
+}
+
+// PickLegal is Legal plus one draw: the same action and count, the same random stream, on
+// positions with camp entries, first-move-capture bans and passes.
+func TestPickLegalMatchesLegal(t *testing.T) {
+	for _, rules := range []string{"", "first-move-capture=banned,no-move=pass"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, _ := DefaultTiles.LayoutFromIndex(77)
+		s := New(NewBoard(l), r)
+		ra, rb := engine.NewRand(8), engine.NewRand(8)
+		var buf []engine.Action
+		for g := 0; g < 200; g++ {
+			s.Reset()
+			for {
+				buf = s.Legal(buf[:0])
+				a, n, ok := s.PickLegal(ra)
+				if len(buf) == 0 {
+					if ok {
+						t.Fatalf("PickLegal found %s where Legal is empty", s.FormatAction(a))
+					}
+					break
+				}
+				want := buf[rb.IntN(len(buf))]
+				if !ok || n != len(buf) || a != want {
+					t.Fatalf("%s at %s: PickLegal %s (%d), want %s (%d)", rules, s, s.FormatAction(a), n, s.FormatAction(want), len(buf))
+				}
+				s.Apply(a)
+			}
+		}
+	}
+}

@@ -201,7 +201,7 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 }
 
 // RandomAction picks a uniformly random legal action without building the list.
-func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
+func (s *State) RandomAction(rng *engine.Rand) (engine.Action, bool) {
 	if s.ended() {
 		return 0, false
 	}
@@ -213,15 +213,25 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 	base, free := s.campTargets()
 	nCamp := bits.OnesCount8(free)
 	b := s.board
+	// Per pawn: its target mask and the running move count through it (computed once, used
+	// both for the total and for the branch-free pick below).
 	var masks [8]uint64
+	var runs [8]int32
 	var sqs [8]uint8
 	n, total := 0, 0
 	for m := own; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		t := b.targets(sq, occ) &^ forbid
-		masks[n&7], sqs[n&7] = t, uint8(sq)
-		n++
+		// b.targets(sq, occ), inlined by hand (too big for the compiler's budget; this loop is
+		// most of a random playout).
+		r := &b.rays[sq]
+		bo := occ & b.blockMask[sq]
+		b0, b1 := r[0]&bo, r[1]&bo
+		b2, b3 := r[2]&bo|1, r[3]&bo|1
+		t := (r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
+			r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))) &^ forbid
 		total += bits.OnesCount64(t)
+		masks[n&7], sqs[n&7], runs[n&7] = t, uint8(sq), int32(total)
+		n++
 	}
 	campers := own & base
 	if nCamp == 0 {
@@ -234,7 +244,7 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 		}
 		return 0, false
 	}
-	k := r.IntN(total + nCampMoves)
+	k := rng.IntN(total + nCampMoves)
 	if k >= total {
 		// a camp move: pawn k/nCamp of the campers into its (k%nCamp)-th free camp
 		k -= total
@@ -254,14 +264,93 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 		return engine.Action(bits.TrailingZeros64(campers) | (campBase+j)<<6), true
 	}
 	// The pawn: how many pawns' running move counts are <= k (branch-free); then the move.
-	i, before, run := 0, 0, 0
+	i := 0
 	for j := 0; j < n; j++ {
-		run += bits.OnesCount64(masks[j])
-		le := b2i(run <= k)
-		i += le
-		before += le * bits.OnesCount64(masks[j])
+		i += b2i(int(runs[j&7]) <= k)
+	}
+	before := 0
+	if i > 0 {
+		before = int(runs[(i-1)&7])
 	}
 	return engine.Action(int(sqs[i&7]) | engine.SelectBit(masks[i&7], k-before)<<6), true
+}
+
+// PlayRandom plays uniformly random legal actions to the end of the game, exactly as repeated
+// RandomAction and Apply would (same random draws, same history for Undo), and returns the
+// number of plies played. It is engine.Playout's fast path: no interface call per ply.
+func (s *State) PlayRandom(r *engine.Rand) int {
+	start := s.ply
+	for {
+		a, ok := s.RandomAction(r)
+		if !ok {
+			return int(s.ply - start)
+		}
+		s.hist = append(s.hist, s.Position)
+		s.apply(a)
+	}
+}
+
+// PickLegal returns Legal(buf)[r.IntN(len)] and len — the same action from the same draw —
+// without building the list (engine.LegalPicker). ok is false when Legal is empty.
+func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
+	if s.ended() {
+		return 0, 0, false
+	}
+	own, opp := s.pawns[s.side], s.pawns[s.side^1]
+	occ, forbid := own|opp, own
+	if s.noCapture() {
+		forbid = occ
+	}
+	base, free := s.campTargets()
+	nCamp := bits.OnesCount8(free)
+	campers := own & base
+	if nCamp == 0 {
+		campers = 0
+	}
+	var masks [8]uint64
+	var sqs [8]uint8
+	var cnt [8]int
+	b := s.board
+	for m := own; m != 0; m &= m - 1 {
+		// Board.targets written out (too big for the compiler to inline; the same lines are in
+		// RandomAction): through a helper filling arrays it cost a third more per ply.
+		sq := bits.TrailingZeros64(m)
+		r := &b.rays[sq]
+		bo := occ & b.blockMask[sq]
+		b0, b1 := r[0]&bo, r[1]&bo
+		b2, b3 := r[2]&bo|1, r[3]&bo|1
+		t := (r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
+			r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))) &^ forbid
+		j := bits.OnesCount64(own & (1<<sq - 1)) // the pawn's rank among own pawns
+		masks[j&7], sqs[j&7] = t, uint8(sq)
+		cnt[j&7] = bits.OnesCount64(t) + int(campers>>sq&1)*nCamp
+		n += cnt[j&7]
+	}
+	if n == 0 {
+		if s.rules.NoMovePass && !s.passed {
+			return Pass, 1, true
+		}
+		return 0, 0, false
+	}
+	k := r.IntN(n)
+	j := 0
+	for k >= cnt[j&7] {
+		k -= cnt[j&7]
+		j++
+	}
+	sq := int(sqs[j&7])
+	if c := bits.OnesCount64(masks[j&7]); k >= c { // a camp entry: the (k-c)-th free camp
+		campBase := campA0
+		if s.side == 0 {
+			campBase = campA9
+		}
+		camp := bits.TrailingZeros8(free)
+		if k-c == 1 {
+			camp = 1
+		}
+		return engine.Action(sq | (campBase+camp)<<6), n, true
+	}
+	return engine.Action(sq | engine.SelectBit(masks[j&7], k)<<6), n, true
 }
 
 func b2i(b bool) int {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// gamesAsCSV reads a run's games file (any format) and writes it as games.csv bytes.
+func gamesAsCSV(t *testing.T, dir string) []byte {
+	t.Helper()
+	g, err := results.OpenRunGames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var b bytes.Buffer
+	w, err := results.NewGamesWriter(&b, results.CSV, g.Counters())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := results.CopyGames(w, g); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+// Every format holds the same games: a csv run, shards written as csv.gz and parquet and
+// merged (into each format), and a parquet run resumed after losing half its games.
+func TestPlayFormats(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"play", "-game", "baran", "-games", "40", "-seed", "3", "-progress", "never"}
+	run := func(dir string, extra ...string) {
+		t.Helper()
+		if _, _, err := runCmd(t, append(append(append([]string(nil), base...), "-out", dir), extra...)...); err != nil {
+			t.Fatalf("%v: %v", extra, err)
+		}
+	}
+	ref := filepath.Join(tmp, "csv")
+	run(ref)
+	want, err := os.ReadFile(filepath.Join(ref, "games.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(filepath.Join(tmp, "s0"), "-shard", "0/2", "-format", "csv.gz")
+	run(filepath.Join(tmp, "s1"), "-shard", "1/2", "-format", "parquet")
+	for _, f := range results.Formats {
+		m := filepath.Join(tmp, "merged-"+string(f))
+		if _, _, err := runCmd(t, "merge", "-out", m, "-format", string(f), filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")); err != nil {
+			t.Fatalf("merge -format %s: %v", f, err)
+		}
+		if _, err := os.Stat(filepath.Join(m, f.FileName())); err != nil {
+			t.Fatalf("merge -format %s: %v", f, err)
+		}
+		if got := gamesAsCSV(t, m); !bytes.Equal(got, want) {
+			t.Errorf("merge into %s: games differ from the single csv run", f)
+		}
+		sum, _ := os.ReadFile(filepath.Join(m, "summary.csv"))
+		if ref, _ := os.ReadFile(filepath.Join(ref, "summary.csv")); !bytes.Equal(sum, ref) {
+			t.Errorf("merge into %s: summary.csv differs from the single run's", f)
+		}
+	}
+
+	// Resume a parquet run that lost its second half.
+	full := filepath.Join(tmp, "pq")
+	run(full, "-format", "parquet")
+	cut := filepath.Join(tmp, "pq-cut")
+	os.MkdirAll(cut, 0o755)
+	man, _ := os.ReadFile(filepath.Join(full, "manifest.json"))
+	os.WriteFile(filepath.Join(cut, "manifest.json"), bytes.Replace(man, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
+	g, err := results.OpenRunGames(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Create(filepath.Join(cut, "games.parquet"))
+	w, _ := results.NewGamesWriter(f, results.Parquet, g.Counters())
+	for i := 0; i < 20; i++ {
+		r, err := g.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(r)
+	}
+	w.Close()
+	f.Close()
+	g.Close()
+	if _, _, err := runCmd(t, "play", "-resume", cut, "-progress", "never"); err != nil {
+		t.Fatalf("resume of a parquet run: %v", err)
+	}
+	if got := gamesAsCSV(t, cut); !bytes.Equal(got, want) {
+		t.Error("resumed parquet run: games differ from the single csv run")
+	}
+	if _, err := os.Stat(filepath.Join(cut, "games.csv")); err == nil {
+		t.Error("the resumed parquet run also wrote games.csv")
+	}
+	if _, _, err := runCmd(t, "play", "-format", "xlsx", "-out", filepath.Join(tmp, "x")); err == nil {
+		t.Error("-format xlsx accepted")
+	}
+}
