@@ -50,6 +50,8 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Var(&vary, "vary", "a rule switch and the values to compare, NAME=v1,v2 (repeat for a factorial design)")
 	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play)")
 	n := fs.Int64("games", 200, "games per cell (variant combination × level), in colour-swapped pairs")
+	ratingGames := fs.Int64("rating-games", experiments.DefaultRatingGames, "games per pairing of the round robin that rates the ladder's levels on the baseline rules (the first value of each -vary), in colour-swapped pairs; 0: no level ratings and no strength_trend.csv")
+	ratingBoot := fs.Int("rating-bootstrap", experiments.DefaultRatingBootstrap, "bootstrap resamples for the level ratings' 95% intervals")
 	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (same in both games of a pair; default 0 with random layouts)")
 	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
 	var rf runFlags
@@ -72,7 +74,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}
 		cfg = experiments.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
-			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening,
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RatingGames: *ratingGames + *ratingGames%2, RatingBootstrap: *ratingBoot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
 		for _, l := range strings.Split(*ladder, ";") {
 			if l = strings.TrimSpace(l); l != "" {

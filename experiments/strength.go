@@ -1,0 +1,106 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// DefaultRatingGames is the default number of games per pairing of the ladder's rating
+// tournament in a variant study (colour-swapped pairs, every pair of levels).
+const DefaultRatingGames = 40
+
+// DefaultRatingBootstrap is the default number of bootstrap resamples for the level ratings'
+// intervals.
+const DefaultRatingBootstrap = 500
+
+// BaselineRules are the rules the ladder's levels are rated on: the study's fixed rules with the
+// first value of every varied switch (the rules of the first cell).
+func (cfg VariantsConfig) BaselineRules() (string, error) {
+	specs, err := cfg.Cells()
+	if err != nil {
+		return "", err
+	}
+	return specs[0].Rules, nil
+}
+
+// ratingTournament is the tournament that rates a variant study's ladder: a round robin of the
+// levels on the baseline rules, anchored at the first level, with its own seed.
+func (cfg VariantsConfig) ratingTournament() (TournamentConfig, error) {
+	rules, err := cfg.BaselineRules()
+	if err != nil {
+		return TournamentConfig{}, err
+	}
+	tc, err := NewTournamentConfig(TournamentConfig{Game: cfg.Game, Rules: rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+		Agents: append([]string(nil), cfg.Ladder...), Games: cfg.RatingGames, Seed: RulesSeed(cfg.Seed, "level-ratings|"+rules),
+		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts, Prior: 1, Bootstrap: cfg.RatingBootstrap})
+	if err != nil {
+		return tc, fmt.Errorf("rating the ladder: %v", err)
+	}
+	tc.Labels = append([]string(nil), cfg.Labels...)
+	return tc, nil
+}
+
+// rateLevels plays the ladder's rating tournament into s.Dir/ratings (resumable like any
+// tournament) and sets every cell's Elo and interval. With RatingGames 0 or a single level the
+// cells keep NaN ratings (a single level is rated 0).
+func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s Session, cells []results.VariantCell) (interrupted bool, err error) {
+	for i := range cells {
+		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = math.NaN(), math.NaN(), math.NaN()
+	}
+	if cfg.RatingGames == 0 {
+		return false, nil
+	}
+	if len(cfg.Ladder) == 1 {
+		for i := range cells {
+			cells[i].Elo = 0
+		}
+		return false, nil
+	}
+	tc, err := cfg.ratingTournament()
+	if err != nil {
+		return false, err
+	}
+	ts := s
+	ts.Dir, ts.Shard = filepath.Join(s.Dir, "ratings"), Shard{0, 1}
+	if s.Stderr != nil {
+		fmt.Fprintf(s.Stderr, "rating the %d levels on %s: %d pairings × %d games\n", len(cfg.Ladder), tc.Rules, len(tc.Pairings()), tc.Games)
+	}
+	o, err := RunTournament(ctx, tc, tiles, ts)
+	if err != nil {
+		return false, err
+	}
+	if o.Interrupted {
+		return true, nil
+	}
+	for i := range cells {
+		r := o.Table.Ratings[cells[i].Level]
+		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = r.Elo, r.Low, r.High
+	}
+	return false, nil
+}
+
+// writeStrengthTrends writes strength_trend.csv and one effect-vs-rating plot per metric, and
+// returns the files written.
+func writeStrengthTrends(dir string, cfg VariantsConfig, trends []results.Trend, metrics []string) ([]string, error) {
+	var b bytesBuffer
+	if err := results.WriteStrengthTrendCSV(&b, trends); err != nil {
+		return nil, err
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, "strength_trend.csv"), b.b); err != nil {
+		return nil, err
+	}
+	outputs := []string{"strength_trend.csv"}
+	for _, m := range metrics {
+		files, err := results.PlotStrengthTrend(dir, cfg.Game+": "+m+" effect vs level rating", m, trends)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, files...)
+	}
+	return outputs, nil
+}
