@@ -39,7 +39,7 @@ func (cfg VariantsConfig) ratingTournament() (TournamentConfig, error) {
 		Agents: append([]string(nil), cfg.Ladder...), Games: cfg.RatingGames, Seed: RulesSeed(cfg.Seed, "level-ratings|"+rules),
 		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts, Prior: 1, Bootstrap: cfg.RatingBootstrap})
 	if err != nil {
-		return tc, fmt.Errorf("rating the ladder: %v", err)
+		return tc, fmt.Errorf("-ladder: rating the levels (-rating-games 0 to skip): %v", err)
 	}
 	tc.Labels = append([]string(nil), cfg.Labels...)
 	return tc, nil

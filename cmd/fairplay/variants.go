@@ -69,6 +69,9 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)
 		}
+		if *ratingGames < 0 || *ratingBoot < 0 {
+			return usagef("-rating-games %d, -rating-bootstrap %d: want 0 or more", *ratingGames, *ratingBoot)
+		}
 		autoOpening(fs, opening, gf.game == "katarenga" && !*fixed && gf.layout == "")
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
@@ -114,6 +117,6 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: variants.csv, differences.csv, report.md, variants_*.png/.svg\n", report, dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: variants.csv, differences.csv, strength_trend.csv, report.md, variants_*.png/.svg, strength_*.png/.svg, ratings/\n", report, dir)
 	return nil
 }
