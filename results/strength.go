@@ -17,10 +17,13 @@ const MethodStrengthTrend = "wls-known-variance-cluster-robust-pairs"
 // TrendPoint is one level's variant effect: variant minus baseline, with the standard error of
 // the difference of two independent cells.
 type TrendPoint struct {
-	Level  int
-	Elo    float64 // the level's rating
-	Effect float64
-	SE     float64
+	Level int
+	Elo   float64 // the level's rating
+	// EloLow, EloHigh are the rating's 95% interval (NaN when not bootstrapped); drawn, not
+	// used in the fit.
+	EloLow, EloHigh float64
+	Effect          float64
+	SE              float64
 }
 
 // Trend is how one metric's variant effect changes with strength: the weighted least-squares
@@ -83,13 +86,13 @@ func StrengthTrends(cells []VariantCell) []Trend {
 		variant string
 	}
 	byCell := map[key][]CellMetric{}
-	elo := map[int]float64{}
+	elo := map[int]VariantCell{}
 	var variants, metrics []string
 	var levels []int
 	for _, c := range cells {
 		ms := CellMetrics(c.Summary)
 		byCell[key{c.Level, c.Variant}] = ms
-		elo[c.Level] = c.Elo
+		elo[c.Level] = c
 		if !slices.Contains(levels, c.Level) {
 			levels = append(levels, c.Level)
 		}
@@ -118,7 +121,8 @@ func StrengthTrends(cells []VariantCell) []Trend {
 			for _, l := range levels {
 				b, okB := find(byCell[key{l, baseline}], name)
 				a, okA := find(byCell[key{l, v}], name)
-				e := elo[l]
+				lc := elo[l]
+				e := lc.Elo
 				if !okA || !okB || math.IsNaN(e) || math.IsNaN(a.Value) || math.IsNaN(b.Value) {
 					continue
 				}
@@ -126,7 +130,7 @@ func StrengthTrends(cells []VariantCell) []Trend {
 				if !(s > 0) {
 					continue
 				}
-				t.Points = append(t.Points, TrendPoint{Level: l, Elo: e, Effect: a.Value - b.Value, SE: s})
+				t.Points = append(t.Points, TrendPoint{Level: l, Elo: e, EloLow: lc.EloLow, EloHigh: lc.EloHigh, Effect: a.Value - b.Value, SE: s})
 				x, y, se = append(x, e), append(y, a.Value-b.Value), append(se, s)
 			}
 			t.Slope, t.SE, t.Low, t.High, t.P = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()

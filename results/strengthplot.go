@@ -12,7 +12,8 @@ import (
 
 // PlotStrengthTrend draws one metric's variant effects (variant minus baseline) against the
 // level ratings: per variant the per-level effects with 95% error bars and the weighted
-// least-squares line of strength_trend.csv, and a dotted line at no effect. It writes
+// least-squares line of strength_trend.csv (horizontal bars: the ratings' 95% intervals), and a
+// dotted line at no effect. It writes
 // strength_<metric>.png/.svg into dir; trends without points are skipped (no files when none
 // has any).
 func PlotStrengthTrend(dir, title, metric string, trends []Trend) ([]string, error) {
@@ -23,17 +24,24 @@ func PlotStrengthTrend(dir, title, metric string, trends []Trend) ([]string, err
 	p.Legend.Top, p.Legend.Left = true, true
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	drawn := 0
-	for vi, t := range trends {
+	for _, t := range trends {
 		if t.Metric != metric || len(t.Points) == 0 {
 			continue
 		}
+		vi := drawn
 		col := plotutil.Color(vi)
 		var pts plotter.XYs
 		var errs plotter.YErrors
+		var xerrs plotter.XErrors
 		var sw, swx, swy float64
 		for _, q := range t.Points {
 			pts = append(pts, plotter.XY{X: q.Elo, Y: q.Effect})
 			errs = append(errs, struct{ Low, High float64 }{Z95 * q.SE, Z95 * q.SE})
+			xlo, xhi := q.Elo-q.EloLow, q.EloHigh-q.Elo
+			if math.IsNaN(xlo) || math.IsNaN(xhi) {
+				xlo, xhi = 0, 0
+			}
+			xerrs = append(xerrs, struct{ Low, High float64 }{xlo, xhi})
 			xmin, xmax = math.Min(xmin, q.Elo), math.Max(xmax, q.Elo)
 			w := 1 / (q.SE * q.SE)
 			sw, swx, swy = sw+w, swx+w*q.Elo, swy+w*q.Effect
@@ -51,7 +59,15 @@ func PlotStrengthTrend(dir, title, metric string, trends []Trend) ([]string, err
 			return nil, err
 		}
 		eb.Color = col
-		p.Add(eb, sc)
+		xb, err := plotter.NewXErrorBars(struct {
+			plotter.XYer
+			plotter.XErrorer
+		}{pts, xerrs})
+		if err != nil {
+			return nil, err
+		}
+		xb.Color = col
+		p.Add(eb, xb, sc)
 		label := t.Variant + " vs " + t.Baseline
 		if !math.IsNaN(t.Slope) {
 			// The fitted line passes through the weighted means.
