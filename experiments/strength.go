@@ -48,22 +48,23 @@ func (cfg VariantsConfig) ratingTournament() (TournamentConfig, error) {
 // rateLevels plays the ladder's rating tournament into s.Dir/ratings (resumable like any
 // tournament) and sets every cell's Elo and interval. With RatingGames 0 or a single level the
 // cells keep NaN ratings (a single level is rated 0).
-func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s Session, cells []results.VariantCell) (interrupted bool, err error) {
+// It returns the tournament's outcome (nil when not played).
+func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s Session, cells []results.VariantCell) (rated *TournamentOutcome, interrupted bool, err error) {
 	for i := range cells {
 		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = math.NaN(), math.NaN(), math.NaN()
 	}
 	if cfg.RatingGames == 0 {
-		return false, nil
+		return nil, false, nil
 	}
 	if len(cfg.Ladder) == 1 {
 		for i := range cells {
 			cells[i].Elo = 0
 		}
-		return false, nil
+		return nil, false, nil
 	}
 	tc, err := cfg.ratingTournament()
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	ts := s
 	ts.Dir, ts.Shard = filepath.Join(s.Dir, "ratings"), Shard{0, 1}
@@ -72,16 +73,31 @@ func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSe
 	}
 	o, err := RunTournament(ctx, tc, tiles, ts)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	if o.Interrupted {
-		return true, nil
+		return nil, true, nil
 	}
 	for i := range cells {
 		r := o.Table.Ratings[cells[i].Level]
 		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = r.Elo, r.Low, r.High
 	}
-	return false, nil
+	return o, false, nil
+}
+
+// ratingNote is the report's sentence on the level ratings' method and, when some pairing
+// ended with a perfect score, on what that does to the intervals.
+func ratingNote(cfg VariantsConfig, rated *TournamentOutcome) string {
+	s := fmt.Sprintf("\nLevels rated by a round robin of %d games per pairing on the baseline rules (joint Bradley–Terry, first level = 0, one virtual draw per pairing, bootstrap intervals; games and the full table in ratings/). "+
+		"Strength trend: per metric and variant, weighted least squares of the per-level effect (variant − baseline, standard error √(se_v² + se_b²) from the pair-clustered cells) on the level rating, weights 1/se², slope standard error 1/√Σw(x − x̄)² (known variances; the ratings' own uncertainty is not propagated), z-test.\n", cfg.RatingGames)
+	if rated == nil {
+		return s
+	}
+	res, _ := rated.Results()
+	if k := perfectScores(res); k > 0 {
+		s += fmt.Sprintf("\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their bootstrap intervals are too narrow; more -rating-games or closer levels fix it.\n", k)
+	}
+	return s
 }
 
 // writeStrengthTrends writes strength_trend.csv and one effect-vs-rating plot per metric, and

@@ -162,7 +162,8 @@ func (cfg VariantsConfig) Cells() ([]VariantCellSpec, error) {
 type VariantsOutcome struct {
 	Cells       []results.VariantCell
 	Differences []results.Difference
-	Trends      []results.Trend // empty without level ratings
+	Trends      []results.Trend    // empty without level ratings
+	Rated       *TournamentOutcome // the levels' rating tournament (nil without one)
 	Outputs     []string
 	Interrupted bool
 }
@@ -224,7 +225,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		man.Completed++
 	}
 	if !out.Interrupted {
-		if out.Interrupted, err = rateLevels(ctx, cfg, tiles, s, out.Cells); err != nil {
+		if out.Rated, out.Interrupted, err = rateLevels(ctx, cfg, tiles, s, out.Cells); err != nil {
 			return nil, err
 		}
 	}
@@ -279,7 +280,7 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch z on those standard errors (every metric), chi-square (outcome distribution), Holm-adjusted over all tests except metrics constant in both cells (zero by rule).\n"))
 	results.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
 	if cfg.RatingGames > 0 {
-		fmt.Fprintf(&b, "\nLevels rated by a round robin of %d games per pairing on the baseline rules (joint Bradley–Terry, first level = 0, bootstrap intervals; games in ratings/). Strength trend: per metric and variant, weighted least squares of the per-level effect (variant − baseline, standard error √(se_v² + se_b²) from the pair-clustered cells) on the level rating, weights 1/se², slope standard error 1/√Σw(x − x̄)² (known variances; the ratings' own uncertainty is not propagated), z-test.\n", cfg.RatingGames)
+		b.Write([]byte(ratingNote(cfg, out.Rated)))
 		results.WriteStrengthReport(&b, cfg.Labels, out.Cells, out.Trends)
 	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), b.b); err != nil {
