@@ -17,9 +17,11 @@ import (
 // 2-core machine (one worker, self-play, seconds per game, Katarenga / Baran): greedy 0.06 /
 // 0.03, mcts:playouts=1000,cutoff=4 0.10 / 0.53, alphabeta:depth=2 0.13 / 0.17,
 // alphabeta:depth=3 0.52 / 1.15 (alphabeta:depth=4 3.0 / 6.0 and MCTS with full random
-// rollouts 0.5 / 41 were too slow for a default). Short tournaments rated the MCTS level about
-// 110 Elo below greedy in both games (Katarenga −118 [−240, −20], Baran −112 [−247, −8]) and
-// alphabeta:depth=2 about 400 above.
+// rollouts 0.5 / 41 were too slow for a default). The MCTS level rates close to greedy:
+// short tournaments (12–16 games per pairing) put it about 110 Elo below greedy in both games
+// (Katarenga −118 [−240, −20], Baran −112 [−247, −8]), the Katarenga study of
+// docs/baran-variants.md (60 games per pairing) 32 above (+700 vs +668); alphabeta:depth=2 is
+// about 400–600 above greedy.
 const defaultVariantLadder = "random;mcts:playouts=1000,cutoff=4;greedy;alphabeta:depth=2;alphabeta:depth=3"
 
 // varyFlag collects repeated -vary NAME=v1,v2 flags.
