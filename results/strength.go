@@ -33,6 +33,31 @@ type Trend struct {
 	Metric, Variant, Baseline string
 	Points                    []TrendPoint // the levels used (finite rating, positive standard error)
 	Slope, SE, Low, High, P   float64      // per 100 Elo; NaN when fewer than two levels qualify
+	Verdict                   string       // see TrendVerdict
+}
+
+// TrendVerdict classifies a trend from its per-level 95% intervals (unadjusted) and its slope's
+// interval: "reversing" when some level's effect is above 0 and another's below, else
+// "trending" when the slope's interval excludes 0, else "stable" when some level's effect
+// excludes 0 (an effect with no detected trend), else "none-detected"; "" without a fit.
+func TrendVerdict(t Trend) string {
+	if math.IsNaN(t.Slope) {
+		return ""
+	}
+	up, down := false, false
+	for _, q := range t.Points {
+		up = up || q.Effect-Z95*q.SE > 0
+		down = down || q.Effect+Z95*q.SE < 0
+	}
+	switch {
+	case up && down:
+		return "reversing"
+	case t.Low > 0 || t.High < 0:
+		return "trending"
+	case up || down:
+		return "stable"
+	}
+	return "none-detected"
 }
 
 // WLSSlope fits y = a + b·x by weighted least squares with weights w_i = 1/se_i² and returns
@@ -139,6 +164,7 @@ func StrengthTrends(cells []VariantCell) []Trend {
 				t.Low, t.High = t.Slope-Z95*t.SE, t.Slope+Z95*t.SE
 				t.P = 2 * Phi(-math.Abs(b/s))
 			}
+			t.Verdict = TrendVerdict(t)
 			out = append(out, t)
 		}
 	}
@@ -146,13 +172,14 @@ func StrengthTrends(cells []VariantCell) []Trend {
 }
 
 // WriteStrengthTrendCSV writes strength_trend.csv: metric, variant, slope_per_100_elo, ci_low,
-// ci_high, p_value, then the baseline, the levels in the fit and the method.
+// ci_high, p_value, then the baseline, the levels in the fit, the verdict (TrendVerdict) and
+// the method.
 func WriteStrengthTrendCSV(w io.Writer, trends []Trend) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"metric", "variant", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "baseline", "levels", "method"})
+	cw.Write([]string{"metric", "variant", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "baseline", "levels", "verdict", "method"})
 	for _, t := range trends {
 		cw.Write([]string{t.Metric, t.Variant, fmtFloat(t.Slope), fmtFloat(t.Low), fmtFloat(t.High), FormatPValue(t.P),
-			t.Baseline, strconv.Itoa(len(t.Points)), MethodStrengthTrend})
+			t.Baseline, strconv.Itoa(len(t.Points)), t.Verdict, MethodStrengthTrend})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -179,12 +206,13 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 		fmt.Fprintf(w, "| `%s` | %+.0f | %s | %d |\n", levels[c.Level], c.Elo, iv, distinct[c.Level])
 	}
 	fmt.Fprintln(w, "\n### Strength trends (effect vs baseline per 100 Elo, weighted least squares, weights 1/se²)")
-	fmt.Fprintln(w, "\n| metric | variant | slope per 100 Elo [95% CI] | p | levels |\n|---|---|---|---:|---:|")
+	fmt.Fprintln(w, "\nVerdict: reversing (per-level effects on both sides of 0), trending (slope interval excludes 0), stable (an effect, no trend detected), none-detected; per-level intervals unadjusted.")
+	fmt.Fprintln(w, "\n| metric | variant | slope per 100 Elo [95% CI] | p | levels | verdict |\n|---|---|---|---:|---:|---|")
 	for _, t := range trends {
 		if math.IsNaN(t.Slope) {
 			continue
 		}
-		fmt.Fprintf(w, "| %s | %s | %s [%s, %s] | %s | %d |\n", t.Metric, t.Variant, short(t.Slope), short(t.Low), short(t.High), pShort(t.P), len(t.Points))
+		fmt.Fprintf(w, "| %s | %s | %s [%s, %s] | %s | %d | %s |\n", t.Metric, t.Variant, short(t.Slope), short(t.Low), short(t.High), pShort(t.P), len(t.Points), t.Verdict)
 	}
 }
 

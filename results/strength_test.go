@@ -92,3 +92,25 @@ func TestStrengthTrends(t *testing.T) {
 		t.Errorf("distinct games %d, want 40", CellDistinct(cells[0].Summary))
 	}
 }
+
+// The verdicts on hand-made points (effect ± 1.96·se, slope interval).
+func TestTrendVerdict(t *testing.T) {
+	pt := func(e, se float64) TrendPoint { return TrendPoint{Effect: e, SE: se} }
+	for _, c := range []struct {
+		pts       []TrendPoint
+		low, high float64
+		want      string
+	}{
+		{[]TrendPoint{pt(0.1, 0.02), pt(-0.1, 0.02)}, -1, -0.5, "reversing"},
+		{[]TrendPoint{pt(0.01, 0.02), pt(0.1, 0.02)}, 0.1, 0.5, "trending"},
+		{[]TrendPoint{pt(0.1, 0.02), pt(0.1, 0.02)}, -0.1, 0.1, "stable"},
+		{[]TrendPoint{pt(0.01, 0.02), pt(-0.01, 0.02)}, -0.1, 0.1, "none-detected"},
+	} {
+		if got := TrendVerdict(Trend{Points: c.pts, Slope: (c.low + c.high) / 2, Low: c.low, High: c.high}); got != c.want {
+			t.Errorf("%+v [%g, %g]: %q, want %q", c.pts, c.low, c.high, got, c.want)
+		}
+	}
+	if got := TrendVerdict(Trend{Slope: math.NaN()}); got != "" {
+		t.Errorf("no fit: %q", got)
+	}
+}
