@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// readCSV reads a CSV file into maps keyed by its header.
-func readCSV(t *testing.T, path string) []map[string]string {
+// csvByHeader reads a CSV file into maps keyed by its header.
+func csvByHeader(t *testing.T, path string) []map[string]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -48,7 +48,7 @@ func TestVariantsLevelRatings(t *testing.T) {
 	}
 	elo := map[int]float64{}
 	distinct := map[string]int{}
-	for _, r := range readCSV(t, filepath.Join(dir, "variants.csv")) {
+	for _, r := range csvByHeader(t, filepath.Join(dir, "variants.csv")) {
 		l, _ := strconv.Atoi(r["level"])
 		e, err := strconv.ParseFloat(r["level_elo"], 64)
 		if err != nil {
@@ -79,7 +79,7 @@ func TestVariantsLevelRatings(t *testing.T) {
 		t.Errorf("distinct_games rows for %d cells, want 8", len(distinct))
 	}
 	fitted := false
-	for _, r := range readCSV(t, filepath.Join(dir, "strength_trend.csv")) {
+	for _, r := range csvByHeader(t, filepath.Join(dir, "strength_trend.csv")) {
 		if r["metric"] == "first_win_rate" && r["variant"] == "first-move-capture=banned" && r["slope_per_100_elo"] != "" && r["p_value"] != "" {
 			fitted = true
 		}
