@@ -37,6 +37,10 @@ type VariantsConfig struct {
 	Seed          uint64   `json:"seed"`
 	RandomOpening int      `json:"random_opening"`
 	RandomLayouts bool     `json:"random_layouts"` // Katarenga: each pair on a random tile placement
+	// RatingGames is the number of games per pairing of the tournament that rates the ladder's
+	// levels on the baseline rules (0: levels not rated, no strength trends).
+	RatingGames     int64 `json:"rating_games"`
+	RatingBootstrap int   `json:"rating_bootstrap"` // bootstrap resamples for the level ratings
 }
 
 // VariantCellSpec is one cell of a study: its level, its variant values and its rules.
@@ -97,6 +101,14 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 	if _, err := cfg.Cells(); err != nil {
 		return cfg, err
 	}
+	if cfg.RatingGames < 0 || cfg.RatingGames%2 != 0 {
+		return cfg, fmt.Errorf("-rating-games %d: want 0 (no level ratings) or a positive even number (colour-swapped pairs)", cfg.RatingGames)
+	}
+	if cfg.RatingGames > 0 && len(cfg.Ladder) > 1 {
+		if _, err := cfg.ratingTournament(); err != nil {
+			return cfg, err
+		}
+	}
 	return cfg, nil
 }
 
@@ -153,13 +165,17 @@ func (cfg VariantsConfig) Cells() ([]VariantCellSpec, error) {
 type VariantsOutcome struct {
 	Cells       []results.VariantCell
 	Differences []results.Difference
+	Trends      []results.Trend    // empty without level ratings
+	Rated       *TournamentOutcome // the levels' rating tournament (nil without one)
 	Outputs     []string
 	Interrupted bool
 }
 
-// RunVariants plays every cell into s.Dir/cells/<level>-<k> (each an ordinary match directory)
-// and then writes variants.csv, differences.csv, report.md, one plot per metric and the
-// study's manifest. With s.Resume, finished cells are re-read and unfinished ones resumed.
+// RunVariants plays every cell into s.Dir/cells/<level>-<k> (each an ordinary match directory),
+// rates the ladder's levels with a round-robin tournament on the baseline rules in
+// s.Dir/ratings (see rateLevels), and then writes variants.csv, differences.csv,
+// strength_trend.csv, report.md, the plots per metric and the study's manifest. With
+// s.Resume, finished cells and pairings are re-read and unfinished ones resumed.
 func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s Session) (*VariantsOutcome, error) {
 	specs, err := cfg.Cells()
 	if err != nil {
@@ -219,11 +235,19 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			Values: c.Values, Summary: o.Summary})
 		man.Completed++
 	}
+	if !out.Interrupted {
+		if out.Rated, out.Interrupted, err = rateLevels(ctx, cfg, tiles, s, out.Cells); err != nil {
+			return nil, err
+		}
+	}
 	if out.Interrupted {
 		man.Ended = time.Now().UTC()
 		return out, results.WriteManifest(manPath, man)
 	}
 	out.Differences = results.CompareVariants(out.Cells)
+	if cfg.RatingGames > 0 {
+		out.Trends = results.StrengthTrends(out.Cells)
+	}
 	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
 		return nil, err
 	}
@@ -272,6 +296,10 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 	}
 	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch z on those standard errors (every metric), chi-square (outcome distribution), Holm-adjusted over all tests except metrics constant in both cells (zero by rule).\n"))
 	results.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
+	if cfg.RatingGames > 0 {
+		b.Write([]byte(ratingNote(cfg, out.Rated)))
+		results.WriteStrengthReport(&b, cfg.Labels, out.Cells, out.Trends)
+	}
 	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), b.b); err != nil {
 		return nil, err
 	}
@@ -286,6 +314,13 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 	}
 	for _, m := range metrics {
 		files, err := results.PlotVariantMetric(dir, fmt.Sprintf("%s: %s by variant, self-play at each level\nother rules: %s", cfg.Game, m, orPublished(cfg.Rules)), m, cfg.Labels, out.Cells)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, files...)
+	}
+	if cfg.RatingGames > 0 {
+		files, err := writeStrengthTrends(dir, cfg, out.Trends, metrics)
 		if err != nil {
 			return nil, err
 		}

@@ -79,6 +79,10 @@ type VariantCell struct {
 	Variant string   // "name=value,..." of the varied switches
 	Values  []string // the varied switches' values, in -vary order
 	Summary *Summary
+	// Elo is the level's rating on the study's joint scale (the ladder's tournament on the
+	// baseline rules, first level 0), EloLow/EloHigh its bootstrap 95% interval; NaN when the
+	// levels were not rated.
+	Elo, EloLow, EloHigh float64
 }
 
 // Difference is one tested difference between two variants at a level (or, for the metric
@@ -169,20 +173,23 @@ func CompareVariants(cells []VariantCell) []Difference {
 }
 
 // WriteVariantsCSV writes variants.csv: one row per variant combination × level × metric,
-// with a column per varied switch.
+// with a column per varied switch and the level's rating (level_elo, level_elo_ci_low/high,
+// empty when not rated); each cell ends with a distinct_games row (distinct move sequences).
 func WriteVariantsCSV(w io.Writer, game string, vary []string, levels []string, cells []VariantCell) error {
 	cw := csv.NewWriter(w)
 	head := []string{"game", "level", "agent", "variant"}
 	for _, v := range vary {
 		head = append(head, strings.ReplaceAll(v, "-", "_"))
 	}
-	cw.Write(append(head, "metric", "value", "ci_low", "ci_high", "method", "n"))
+	cw.Write(append(head, "level_elo", "level_elo_ci_low", "level_elo_ci_high", "metric", "value", "ci_low", "ci_high", "method", "n"))
 	for _, c := range cells {
+		row := []string{game, strconv.Itoa(c.Level), c.Agent, c.Variant}
+		row = append(row, c.Values...)
+		row = append(row, fmtFloat(c.Elo), fmtFloat(c.EloLow), fmtFloat(c.EloHigh))
 		for _, m := range CellMetrics(c.Summary) {
-			row := []string{game, strconv.Itoa(c.Level), c.Agent, c.Variant}
-			row = append(row, c.Values...)
-			cw.Write(append(row, m.Name, fmtFloat(m.Value), fmtFloat(m.Low), fmtFloat(m.High), m.Method, strconv.FormatInt(m.N, 10)))
+			cw.Write(append(slices.Clip(row), m.Name, fmtFloat(m.Value), fmtFloat(m.Low), fmtFloat(m.High), m.Method, strconv.FormatInt(m.N, 10)))
 		}
+		cw.Write(append(slices.Clip(row), "distinct_games", strconv.FormatInt(CellDistinct(c.Summary), 10), "", "", MethodDistinct, strconv.FormatInt(c.Summary.N, 10)))
 	}
 	cw.Flush()
 	return cw.Error()

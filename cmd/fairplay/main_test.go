@@ -177,13 +177,20 @@ func TestGoldenVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "variants.csv", string(csv))
-	for _, f := range []string{"differences.csv", "variants_first_win_rate.png", "variants_removals_mean.svg", "cells/2-2/games.csv"} {
+	for _, f := range []string{"differences.csv", "variants_first_win_rate.png", "variants_removals_mean.svg", "cells/2-2/games.csv",
+		"strength_trend.csv", "strength_first_win_rate.png", "strength_removals_mean.svg", "ratings/ratings.csv", "ratings/pairings/1-2/games.csv"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
 	}
-	// Interrupt: drop the last cell and mark the study unfinished; resume rebuilds the same report.
+	trend, err := os.ReadFile(filepath.Join(dir, "strength_trend.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt: drop the last cell and the rating games and mark the study unfinished;
+	// resume rebuilds the same report.
 	os.RemoveAll(filepath.Join(dir, "cells", "2-2"))
+	os.RemoveAll(filepath.Join(dir, "ratings"))
 	b, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	os.WriteFile(filepath.Join(dir, "manifest.json"), bytes.Replace(b, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
 	out2, _, err := runCmd(t, "variants", "-resume", dir, "-progress", "never")
@@ -196,6 +203,9 @@ func TestGoldenVariants(t *testing.T) {
 	csv2, _ := os.ReadFile(filepath.Join(dir, "variants.csv"))
 	if !bytes.Equal(csv, csv2) {
 		t.Error("the resumed study's variants.csv differs")
+	}
+	if trend2, _ := os.ReadFile(filepath.Join(dir, "strength_trend.csv")); !bytes.Equal(trend, trend2) {
+		t.Error("the resumed study's strength_trend.csv differs")
 	}
 }
 
@@ -241,6 +251,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"variants", "-game", "baran", "-vary", "speed=1,2", "-out", filepath.Join(tmp, "e")}, "speed"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture", "-out", filepath.Join(tmp, "e")}, "NAME=value1"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-ladder", "random;wizard", "-out", filepath.Join(tmp, "e")}, "wizard"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-rating-games", "-3", "-out", filepath.Join(tmp, "e")}, "-rating-games -3"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-ladder", "random;random", "-out", filepath.Join(tmp, "e")}, "agent 2 (random) is agent 1"},
 		{[]string{"tune", "-agent", "greedy", "-params", "speed", "-out", filepath.Join(tmp, "e")}, "speed"},
 		{[]string{"tune", "-agent", "greedy", "-games-per-iteration", "3", "-out", filepath.Join(tmp, "e")}, "-games-per-iteration 3"},
 		{[]string{"tune", "-agent", "greedy", "-c", "2", "-out", filepath.Join(tmp, "e")}, "-c 2"},

@@ -11,8 +11,18 @@ import (
 	"github.com/fairplay-lab/fairplay/experiments"
 )
 
-// defaultVariantLadder is the strength ladder of `fairplay variants`, weakest first.
-const defaultVariantLadder = "random;greedy;alphabeta:depth=2;alphabeta:depth=4;mcts:playouts=1000"
+// defaultVariantLadder is the strength ladder of `fairplay variants`, weakest first: five
+// levels from both searcher families (MCTS with short rollouts scored by the heuristic, and
+// alpha-beta), each cheap enough for a few hundred games per cell. Measured on the shared
+// 2-core machine (one worker, self-play, seconds per game, Katarenga / Baran): greedy 0.06 /
+// 0.03, mcts:playouts=1000,cutoff=4 0.10 / 0.53, alphabeta:depth=2 0.13 / 0.17,
+// alphabeta:depth=3 0.52 / 1.15 (alphabeta:depth=4 3.0 / 6.0 and MCTS with full random
+// rollouts 0.5 / 41 were too slow for a default). The MCTS level rates close to greedy:
+// short tournaments (12–16 games per pairing) put it about 110 Elo below greedy in both games
+// (Katarenga −118 [−240, −20], Baran −112 [−247, −8]), the Katarenga study of
+// docs/baran-variants.md (60 games per pairing) 32 above (+700 vs +668); alphabeta:depth=2 is
+// about 400–600 above greedy.
+const defaultVariantLadder = "random;mcts:playouts=1000,cutoff=4;greedy;alphabeta:depth=2;alphabeta:depth=3"
 
 // varyFlag collects repeated -vary NAME=v1,v2 flags.
 type varyFlag []experiments.Vary
@@ -43,13 +53,16 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		"fairplay variants -game baran -vary capture=huff,strict,free -ladder 'random;greedy;alphabeta:depth=2' -games 400 -out baran-capture",
 		"fairplay variants -game baran -vary chain-capture=whole,per-jump -vary fast-row=3,4 -games 200",
 		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -games 1000   # a random tile placement per pair",
+		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -ladder 'random;greedy;alphabeta:depth=1;alphabeta:depth=2' -games 100 -rating-games 60   # level_elo, strength_trend.csv",
 		"fairplay variants -resume baran-capture            # finish an interrupted study")
 	var gf gameFlags
 	gf.register(fs, false)
 	var vary varyFlag
 	fs.Var(&vary, "vary", "a rule switch and the values to compare, NAME=v1,v2 (repeat for a factorial design)")
-	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play)")
+	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play; the levels are rated against each other, see -rating-games). Seconds per game measured on a shared 2-core machine, Katarenga / Baran: greedy 0.06 / 0.03, mcts:playouts=1000,cutoff=4 0.10 / 0.53, alphabeta:depth=2 0.13 / 0.17, alphabeta:depth=3 0.52 / 1.15, alphabeta:depth=4 3.0 / 6.0")
 	n := fs.Int64("games", 200, "games per cell (variant combination × level), in colour-swapped pairs")
+	ratingGames := fs.Int64("rating-games", experiments.DefaultRatingGames, "games per pairing of the round robin that rates the ladder's levels on the baseline rules (the first value of each -vary), in colour-swapped pairs; 0: no level ratings and no strength_trend.csv")
+	ratingBoot := fs.Int("rating-bootstrap", experiments.DefaultRatingBootstrap, "bootstrap resamples for the level ratings' 95% intervals")
 	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (same in both games of a pair; default 0 with random layouts)")
 	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
 	var rf runFlags
@@ -67,12 +80,15 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)
 		}
+		if *ratingGames < 0 || *ratingBoot < 0 {
+			return usagef("-rating-games %d, -rating-bootstrap %d: want 0 or more", *ratingGames, *ratingBoot)
+		}
 		autoOpening(fs, opening, gf.game == "katarenga" && !*fixed && gf.layout == "")
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}
 		cfg = experiments.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
-			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening,
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RatingGames: *ratingGames + *ratingGames%2, RatingBootstrap: *ratingBoot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
 		for _, l := range strings.Split(*ladder, ";") {
 			if l = strings.TrimSpace(l); l != "" {
@@ -112,6 +128,6 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: variants.csv, differences.csv, report.md, variants_*.png/.svg\n", report, dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: variants.csv, differences.csv, strength_trend.csv, report.md, variants_*.png/.svg, strength_*.png/.svg, ratings/\n", report, dir)
 	return nil
 }

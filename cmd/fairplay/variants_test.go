@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// csvByHeader reads a CSV file into maps keyed by its header.
+func csvByHeader(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range rows[1:] {
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// The done-when command at a small size: the levels of a ladder whose strength order is
+// known (random < greedy < alpha-beta depth 1 < depth 2 on Katarenga) get increasing level_elo
+// with intervals around them, every cell has a distinct_games row, and strength_trend.csv has
+// a fitted row for the first-player rate.
+func TestVariantsLevelRatings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays about 300 Katarenga games")
+	}
+	dir := filepath.Join(t.TempDir(), "study")
+	_, _, err := runCmd(t, "variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned",
+		"-ladder", "random;greedy;alphabeta:depth=1;alphabeta:depth=2", "-games", "10", "-rating-games", "30", "-seed", "3",
+		"-out", dir, "-progress", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	elo := map[int]float64{}
+	distinct := map[string]int{}
+	for _, r := range csvByHeader(t, filepath.Join(dir, "variants.csv")) {
+		l, _ := strconv.Atoi(r["level"])
+		e, err := strconv.ParseFloat(r["level_elo"], 64)
+		if err != nil {
+			t.Fatalf("level_elo %q: %v", r["level_elo"], err)
+		}
+		lo, _ := strconv.ParseFloat(r["level_elo_ci_low"], 64)
+		hi, _ := strconv.ParseFloat(r["level_elo_ci_high"], 64)
+		if !(lo <= e && e <= hi) {
+			t.Errorf("level %d: level_elo %g outside [%g, %g]", l, e, lo, hi)
+		}
+		elo[l] = e
+		if r["metric"] == "distinct_games" {
+			distinct[r["level"]+r["variant"]]++
+			if n, _ := strconv.Atoi(r["value"]); n < 2 || n > 10 {
+				t.Errorf("level %d %s: %d distinct games of 10", l, r["variant"], n)
+			}
+		}
+	}
+	if len(elo) != 4 || elo[0] != 0 {
+		t.Fatalf("level ratings %v, want 4 levels anchored at 0", elo)
+	}
+	for l := 1; l < 4; l++ {
+		if !(elo[l] > elo[l-1]) {
+			t.Errorf("level_elo not increasing: %v", elo)
+		}
+	}
+	if len(distinct) != 8 {
+		t.Errorf("distinct_games rows for %d cells, want 8", len(distinct))
+	}
+	fitted := false
+	for _, r := range csvByHeader(t, filepath.Join(dir, "strength_trend.csv")) {
+		if r["metric"] == "first_win_rate" && r["variant"] == "first-move-capture=banned" && r["slope_per_100_elo"] != "" && r["p_value"] != "" {
+			fitted = true
+		}
+	}
+	if !fitted {
+		t.Error("strength_trend.csv: no fitted first_win_rate row")
+	}
+}
