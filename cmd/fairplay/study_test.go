@@ -40,7 +40,7 @@ func TestStudyEndToEnd(t *testing.T) {
 		t.Errorf("output:\n%s\nstderr:\n%s", out, stderr)
 	}
 	wantPlots := map[string]int{"index.html": 0, "play/report.html": 3, "sprt/report.html": 4, "ladder/report.html": 1,
-		"variants/report.html": 11, "layouts/report.html": 4, "layouts-compared/report.html": 4, "tune/report.html": 1, "tune/sprt/report.html": 4}
+		"variants/report.html": 22, "layouts/report.html": 4, "layouts-compared/report.html": 4, "tune/report.html": 1, "tune/sprt/report.html": 4}
 	pages := reportPages(t, dir)
 	bin := results.FindBrowser()
 	if testing.Short() {
