@@ -308,7 +308,41 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 		return err
 	}
 	out.Outputs = append([]string{"ratings.csv", "pairings.csv", "report.md"}, plots...)
+	page, err := writeTournamentPage(dir, cfg, out, plots)
+	if err != nil {
+		return err
+	}
+	out.Outputs = append(out.Outputs, page)
 	return nil
+}
+
+// writeTournamentPage writes report.html of a tournament: the rating table in words, the ratings
+// plot, ratings.csv, pairings.csv and report.md (set-up and method).
+func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcome, plots []string) (string, error) {
+	cfgJSON, hash, err := results.HashConfig(cfg)
+	if err != nil {
+		return "", err
+	}
+	rep := &results.Report{Kind: "tournament", Title: fmt.Sprintf("%s tournament: %d agents", cfg.Game, len(cfg.Labels)),
+		Facts: []results.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}}}
+	if t := out.Table; t != nil {
+		for _, r := range t.Ratings {
+			rep.Findings = append(rep.Findings, fmt.Sprintf("%s: %s Elo [%s, %s] (95%% bootstrap over pairs; %d games, score %.3f)",
+				r.Agent, fmtElo(r.Elo), fmtElo(r.Low), fmtElo(r.High), r.Games, r.Score))
+		}
+	}
+	if err := rep.AddPlots(dir, plots); err != nil {
+		return "", err
+	}
+	for _, f := range []struct{ file, caption string }{{"ratings.csv", "Ratings (ratings.csv)"}, {"pairings.csv", "Pairings (pairings.csv)"}} {
+		if err := rep.AddCSV(dir, f.file, f.caption, 200); err != nil {
+			return "", err
+		}
+	}
+	if err := rep.AddTextFile(dir, "report.md", "Set-up, method and tables (report.md)"); err != nil {
+		return "", err
+	}
+	return results.WriteReportHTML(dir, rep)
 }
 
 // tournamentReport is report.md: the set-up, the method, the rating table and the pairings.

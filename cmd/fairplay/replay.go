@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -112,15 +111,18 @@ func checkReplay(st engine.State, rec *results.Record) error {
 
 // findGame reads game i from dir/games.csv, and the tile set text from the run's manifest.
 func findGame(dir string, i int64) (*results.Record, string, error) {
-	f, err := os.Open(filepath.Join(dir, "games.csv"))
+	if _, err := os.Stat(dir); err != nil {
+		return nil, "", usagef("-run %s: %v", dir, err)
+	}
+	path, _, err := results.FindGames(dir)
 	if err != nil {
 		return nil, "", usagef("-run %s: %v", dir, err)
 	}
-	defer f.Close()
-	cr, err := results.NewCSVReader(bufio.NewReaderSize(f, 1<<16))
+	cr, err := results.OpenGames(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", dir, err)
 	}
+	defer cr.Close()
 	var first, last int64 = -1, -1
 	for {
 		r, err := cr.Read()
@@ -136,15 +138,15 @@ func findGame(dir string, i int64) (*results.Record, string, error) {
 		last = r.Game
 		if r.Game == i {
 			if r.Moves == "" && r.Plies > 0 {
-				return nil, "", fmt.Errorf("%s game %d: games.csv has no moves column (written before moves were recorded); replay needs it", dir, i)
+				return nil, "", fmt.Errorf("%s game %d: the games file has no moves column (written before moves were recorded); replay needs it", dir, i)
 			}
 			return r, manifestTiles(dir), nil
 		}
 	}
 	if first < 0 {
-		return nil, "", usagef("-game %d: %s/games.csv holds no games", i, dir)
+		return nil, "", usagef("-game %d: %s holds no games", i, path)
 	}
-	return nil, "", usagef("-game %d: %s/games.csv holds games %d to %d", i, dir, first, last)
+	return nil, "", usagef("-game %d: %s holds games %d to %d", i, path, first, last)
 }
 
 // manifestTiles returns the Katarenga tile set text of the run in dir ("" for the published set).

@@ -11,18 +11,14 @@ import (
 	"github.com/fairplay-lab/fairplay/results"
 )
 
-// readGames reads every record of dir/games.csv.
+// readGames reads every record of dir's games file (any format).
 func readGames(t *testing.T, dir string) []*results.Record {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "games.csv"))
+	cr, err := results.OpenRunGames(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	cr, err := results.NewCSVReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer cr.Close()
 	var out []*results.Record
 	for {
 		r, err := cr.Read()
@@ -69,6 +65,8 @@ func TestReplayBothGames(t *testing.T) {
 		{"baran-strict", []string{"-game", "baran", "-rules", "capture=strict,chain-capture=per-jump", "-games", "2", "-a", "greedy", "-b", "random"}},
 		{"katarenga", []string{"-game", "katarenga", "-layout", "777", "-games", "4"}},
 		{"katarenga-random-layouts", []string{"-game", "katarenga", "-random-layouts", "-games", "2"}},
+		{"katarenga-parquet", []string{"-game", "katarenga", "-games", "4", "-format", "parquet"}},
+		{"baran-csv-gz", []string{"-game", "baran", "-games", "2", "-format", "csv.gz"}},
 	} {
 		dir := filepath.Join(tmp, c.name)
 		if _, stderr, err := runCmd(t, append([]string{"play", "-out", dir, "-progress", "never"}, c.args...)...); err != nil {

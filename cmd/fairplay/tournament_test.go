@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairplay-lab/fairplay/results"
 )
 
 func TestTournamentCLI(t *testing.T) {
@@ -24,6 +26,14 @@ func TestTournamentCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "tournament-ratings.csv", string(ratings))
+	page, err := os.Open(filepath.Join(whole, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := results.CheckReportHTML(page); err != nil || n != 1 {
+		t.Errorf("tournament report.html: %d plots, %v; want 1 plot and a self-contained page", n, err)
+	}
+	page.Close()
 	// Two shards merged by fairplay merge give the same ratings.
 	var parts []string
 	for _, s := range []string{"1/2", "0/2"} {
