@@ -3,7 +3,6 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
-	"math/bits"
 	"os"
 	"sort"
 	"strings"
@@ -160,53 +159,7 @@ func Evaluate(s engine.State, w Weights) float64 {
 }
 
 func evalBaran(s *baran.State, w Weights) float64 {
-	me := s.ToMove()
-	var f [8]float64
-	occ := s.Warriors(0) | s.Warriors(1)
-	for _, p := range [2]engine.Player{me, me.Other()} {
-		sign := 1.0
-		if p != me {
-			sign = -1
-		}
-		war := s.Warriors(p)
-		fast := war & s.Fast()
-		f[0] += sign * float64(bits.OnesCount64(war&^fast))
-		f[1] += sign * float64(bits.OnesCount64(fast))
-		own, enemy := baran.RedThrone, baran.BlkThrone
-		if p == 1 {
-			own, enemy = enemy, own
-		}
-		king := s.King(p)
-		allOcc := occ
-		if king >= 0 {
-			f[2] += sign * float64(baran.Distance(king, enemy))
-			allOcc |= 1 << king
-		}
-		if k := s.King(p.Other()); k >= 0 {
-			allOcc |= 1 << k
-		}
-		enemyPieces := s.Warriors(p.Other())
-		if k := s.King(p.Other()); k >= 0 {
-			enemyPieces |= 1 << k
-		}
-		ownPieces := war
-		if king >= 0 {
-			ownPieces |= 1 << king
-		}
-		for _, c := range baran.ThroneEntries(enemy) {
-			if enemyPieces&(1<<c) == 0 {
-				f[3] += sign
-			}
-		}
-		for _, c := range baran.ThroneEntries(own) {
-			if ownPieces&(1<<c) != 0 {
-				f[4] += sign
-			}
-		}
-		f[5] += sign * float64(bits.OnesCount64(baran.Around(ownPieces)&^allOcc))
-		f[6] += sign * float64(bits.OnesCount64(s.Capturers(p)))
-	}
-	f[7] = float64(bits.OnesCount64(s.Huff()))
+	f := baranFeatures(s)
 	v := 0.0
 	for i := range f {
 		v += f[i] * w[i].Value
@@ -215,43 +168,7 @@ func evalBaran(s *baran.State, w Weights) float64 {
 }
 
 func evalKatarenga(s *katarenga.State, w Weights) float64 {
-	me := s.ToMove()
-	var f [12]float64
-	b := s.Board()
-	lay := layoutOf(s)
-	reach := [2]uint64{}
-	moves := [2]int{}
-	reach[0], moves[0] = s.Reach(0)
-	reach[1], moves[1] = s.Reach(1)
-	for _, p := range [2]engine.Player{me, me.Other()} {
-		sign := 1.0
-		if p != me {
-			sign = -1
-		}
-		pawns := s.Pawns(p)
-		camps := s.Camps(p)
-		f[0] += sign * float64(bits.OnesCount64(pawns)+camps)
-		f[1] += sign * float64(camps)
-		enemyBase := uint64(0xFF) << 56
-		if p == 1 {
-			enemyBase = 0xFF
-		}
-		f[2] += sign * float64(bits.OnesCount64(pawns&enemyBase))
-		for m := pawns; m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros64(m)
-			adv := sq / 8
-			if p == 1 {
-				adv = 7 - adv
-			}
-			f[3] += sign * float64(adv)
-			f[5+int(b.Colour(sq))] += sign
-		}
-		f[4] += sign * float64(moves[p])
-		f[9] += sign * float64(bits.OnesCount64(pawns&reach[p.Other()]))
-		sum, least := lay.katRace(pawns, int(p))
-		f[10] += sign * sum
-		f[11] += sign * least
-	}
+	f := katarengaFeatures(s)
 	v := 0.0
 	for i := range f {
 		v += f[i] * w[i].Value
