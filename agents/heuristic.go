@@ -46,8 +46,8 @@ var katarengaWeights = Weights{
 	{"on_green", 5, -50, 50, "pawns on green squares"},
 	{"on_blue", 0, -50, 50, "pawns on blue squares"},
 	{"attacked", -30, -200, 0, "own pawns an enemy pawn could take"},
-	{"race", 0, -50, 0, "moves the pawns need to reach the enemy baseline under this layout's colour rules, summed"},
-	{"lead", 0, -100, 0, "moves the closest pawn needs to reach the enemy baseline under this layout's colour rules"},
+	{"race", -8, -50, 0, "moves the pawns need to reach the enemy baseline under this layout's colour rules, summed"},
+	{"lead", -15, -100, 0, "moves the closest pawn needs to reach the enemy baseline under this layout's colour rules"},
 }
 
 // DefaultWeights returns a copy of a game's default weights.

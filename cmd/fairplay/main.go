@@ -48,6 +48,7 @@ func init() {
 		"variants": {"compare rule variants across a strength ladder: metrics, tests, plots", runVariants},
 		"tune":     {"SPSA tuning of an agent's heuristic weights, then an SPRT of tuned vs start", runTune},
 		"sprt":     {"sequential test (pentanomial GSPRT) of agent A against agent B", runSPRT},
+		"learn":    {"learn heuristic weights from self-play by logistic regression", runLearn},
 	}
 }
 
