@@ -23,9 +23,9 @@ func Features(s engine.State, dst []float64) []float64 {
 }
 
 // baranFeatures are the Baran features, in baranWeights order, for the player to move.
-func baranFeatures(s *baran.State) [8]float64 {
+func baranFeatures(s *baran.State) [10]float64 {
 	me := s.ToMove()
-	var f [8]float64
+	var f [10]float64
 	occ := s.Warriors(0) | s.Warriors(1)
 	for _, p := range [2]engine.Player{me, me.Other()} {
 		sign := 1.0
@@ -69,6 +69,20 @@ func baranFeatures(s *baran.State) [8]float64 {
 		}
 		f[5] += sign * float64(bits.OnesCount64(baran.Around(ownPieces)&^allOcc))
 		f[6] += sign * float64(bits.OnesCount64(s.Capturers(p)))
+		if king >= 0 {
+			// The race: how many steps the king is ahead of the closest enemy warrior to the
+			// enemy throne (a defender must get there first).
+			near := 7
+			for m := s.Warriors(p.Other()); m != 0; m &= m - 1 {
+				near = min(near, baran.Distance(bits.TrailingZeros64(m), enemy))
+			}
+			f[8] += sign * float64(max(0, min(6, near-baran.Distance(king, enemy))))
+		}
+		for m := war; m != 0; m &= m - 1 {
+			if baran.Around(1<<bits.TrailingZeros64(m))&ownPieces != 0 {
+				f[9] += sign
+			}
+		}
 	}
 	f[7] = float64(bits.OnesCount64(s.Huff()))
 	return f

@@ -33,6 +33,8 @@ var baranWeights = Weights{
 	{"mobility", 3, 0, 30, "empty cells next to own pieces"},
 	{"threats", 25, 0, 200, "warriors that could capture with a forward jump"},
 	{"removals", 60, 0, 300, "warriors the player to move may remove this turn"},
+	{"king_race", 0, 0, 300, "steps the king is ahead of the nearest enemy warrior in the race to the enemy throne (0..6)"},
+	{"linked", 0, 0, 50, "warriors next to another own piece (a chain is harder to jump)"},
 }
 
 var katarengaWeights = Weights{
