@@ -286,15 +286,7 @@ func (p *classicPlayer) order(s engine.State, moves []engine.Action, ply int, tt
 
 // pickNext moves the best-scored of moves[i:] to position i (selection sort, done lazily).
 func (p *classicPlayer) pickNext(moves []engine.Action, ply, i int) {
-	sc := p.scores[ply]
-	b := i
-	for j := i + 1; j < len(moves); j++ {
-		if sc[j] > sc[b] {
-			b = j
-		}
-	}
-	moves[i], moves[b] = moves[b], moves[i]
-	sc[i], sc[b] = sc[b], sc[i]
+	pickBest(moves, p.scores[ply], i)
 }
 
 // quiesce searches captures only, with the evaluation as a stand-pat bound.

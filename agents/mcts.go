@@ -67,15 +67,8 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Cutoff, err = p.Int("cutoff", 0, 100000); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		name string
-		dst  *bool
-	}{{"solver", &m.Solver}, {"reuse", &m.Reuse}} {
-		v, err := p.Int(f.name, 0, 1)
-		if err != nil {
-			return nil, err
-		}
-		*f.dst = v == 1
+	if err := p.switches([]string{"solver", "reuse"}, &m.Solver, &m.Reuse); err != nil {
+		return nil, err
 	}
 	switch m.Rollout = p.String("rollout"); m.Rollout {
 	case "qs", "eval", "random", "heuristic":
