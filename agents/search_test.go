@@ -342,3 +342,44 @@ func TestKatarengaLayoutDistances(t *testing.T) {
 		}
 	}
 }
+
+// Tree reuse: after our move and a reply, the subtree of the position reached becomes the root
+// with its visits, and the tree stays consistent (children point back to their parents).
+func TestMCTSTreeReuse(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		s := midgame(game)
+		pl, _ := mustAgent(t, "mcts:playouts=3000").NewPlayer(game)
+		p := pl.(*mctsPlayer)
+		r := engine.NewRand(2)
+		a, err := p.Choose(s, s.Legal(nil), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Apply(a)
+		// The reply most explored by the search.
+		ch := p.nodes[p.chosen]
+		reply := ch.first
+		for k := ch.first; k < ch.first+ch.n; k++ {
+			if p.nodes[k].visits > p.nodes[reply].visits {
+				reply = k
+			}
+		}
+		visits := p.nodes[reply].visits
+		s.Apply(p.nodes[reply].action)
+		if !p.reroot(s) {
+			t.Fatalf("%s: no subtree kept for the most explored reply (%d visits)", game, visits)
+		}
+		if p.nodes[0].visits != visits || p.nodes[0].hash != s.Hash() {
+			t.Fatalf("%s: new root has %d visits (want %d), hash match %v", game, p.nodes[0].visits, visits, p.nodes[0].hash == s.Hash())
+		}
+		for i := 1; i < len(p.nodes); i++ {
+			par := p.nodes[p.nodes[i].parent]
+			if int32(i) < par.first || int32(i) >= par.first+par.n {
+				t.Fatalf("%s: node %d is not among its parent's children", game, i)
+			}
+		}
+		if _, err := p.Choose(s, s.Legal(nil), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
