@@ -38,18 +38,18 @@ var baranWeights = Weights{
 }
 
 var katarengaWeights = Weights{
-	{"material", 100, 0, 400, "pawns on the board and in camps"},
-	{"camps", 250, 0, 1000, "pawns in the enemy camps"},
-	{"baseline", 60, 0, 400, "pawns on the enemy baseline (one move from a camp)"},
-	{"advance", 6, 0, 50, "ranks advanced towards the enemy baseline, summed over pawns"},
-	{"mobility", 2, 0, 30, "legal moves of all pawns"},
-	{"on_red", 0, -50, 50, "pawns on red squares"},
-	{"on_yellow", 0, -50, 50, "pawns on yellow squares"},
-	{"on_green", 5, -50, 50, "pawns on green squares"},
-	{"on_blue", 0, -50, 50, "pawns on blue squares"},
-	{"attacked", -30, -200, 0, "own pawns an enemy pawn could take"},
-	{"race", -8, -50, 0, "moves the pawns need to reach the enemy baseline under this layout's colour rules, summed"},
-	{"lead", -15, -100, 0, "moves the closest pawn needs to reach the enemy baseline under this layout's colour rules"},
+	{"material", 206.1, 0, 400, "pawns on the board and in camps"},
+	{"camps", 297.1, 0, 1000, "pawns in the enemy camps"},
+	{"baseline", 96.6, 0, 400, "pawns on the enemy baseline (one move from a camp)"},
+	{"advance", 0, 0, 50, "ranks advanced towards the enemy baseline, summed over pawns"},
+	{"mobility", 2.6, 0, 30, "legal moves of all pawns"},
+	{"on_red", 28.9, -50, 50, "pawns on red squares"},
+	{"on_yellow", 16.2, -50, 50, "pawns on yellow squares"},
+	{"on_green", 17.7, -50, 50, "pawns on green squares"},
+	{"on_blue", 17.6, -50, 50, "pawns on blue squares"},
+	{"attacked", -13.8, -200, 0, "own pawns an enemy pawn could take"},
+	{"race", -50, -50, 0, "moves the pawns need to reach the enemy baseline under this layout's colour rules, summed"},
+	{"lead", -24.1, -100, 0, "moves the closest pawn needs to reach the enemy baseline under this layout's colour rules"},
 }
 
 // DefaultWeights returns a copy of a game's default weights.

@@ -37,10 +37,10 @@ func TestFitLogisticRecovers(t *testing.T) {
 // Learning from greedy self-play predicts outcomes better than chance on held-out games and
 // does not depend on the number of workers.
 func TestLearnKatarenga(t *testing.T) {
-	cfg := LearnConfig{Game: "katarenga", Agent: "greedy", Games: 60, RandomOpening: 2, Seed: 3,
-		RandomLayouts: true, HoldOut: 4, L2: 1e-3, Workers: 1}
+	cfg := LearnConfig{Game: "katarenga", Agent: "greedy", Games: 200, RandomOpening: 2, Seed: 3,
+		RandomLayouts: true, HoldOut: 4, L2: 1e-2, Workers: 1}
 	if testing.Short() {
-		cfg.Games = 24
+		cfg.Games = 80
 	}
 	a, err := Learn(context.Background(), cfg)
 	if err != nil {
