@@ -108,6 +108,8 @@ type classicPlayer struct {
 	history [4096]int32
 	nodes   int
 	aborted bool
+	stopped bool
+	stop    func() bool
 	tac     engine.Tactical
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
@@ -139,7 +141,7 @@ func (p *classicPlayer) Choose(s engine.State, legal []engine.Action, r *engine.
 	}
 	best := root[0]
 	var ties, iterTies []engine.Action
-	p.nodes, p.aborted = 0, false
+	p.nodes, p.aborted, p.stopped = 0, false, false
 	p.killers = [classicMaxPly][2]engine.Action{}
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
 		beta := int32(Win + 1)
@@ -178,6 +180,9 @@ func (p *classicPlayer) Choose(s engine.State, legal []engine.Action, r *engine.
 			break // a forced result is known
 		}
 	}
+	if p.stopped {
+		return 0, ErrStopped
+	}
 	if len(ties) > 1 {
 		best = ties[r.IntN(len(ties))]
 	}
@@ -190,8 +195,14 @@ func (p *classicPlayer) budgetOut() bool {
 	if p.cfg.Nodes > 0 && p.nodes > p.cfg.Nodes {
 		p.aborted = true
 	}
+	if p.nodes&255 == 0 && p.stop != nil && p.stop() {
+		p.aborted, p.stopped = true, true
+	}
 	return p.aborted
 }
+
+// SetStop implements Stopper (the one addition to 0.1's searcher besides the root tie-break).
+func (p *classicPlayer) SetStop(stop func() bool) { p.stop = stop }
 
 func (p *classicPlayer) search(s engine.State, depth int, alpha, beta int32, ply int) int32 {
 	if p.budgetOut() {

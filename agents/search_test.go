@@ -207,16 +207,18 @@ func TestAlphaBetaBudgets(t *testing.T) {
 func TestAlphaBetaStops(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
 		s := midgame(game)
-		pl, _ := mustAgent(t, "alphabeta:depth=64").NewPlayer(game)
-		deadline := time.Now().Add(50 * time.Millisecond)
-		pl.(Stopper).SetStop(func() bool { return time.Now().After(deadline) })
-		start := time.Now()
-		_, err := pl.Choose(s, s.Legal(nil), engine.NewRand(1))
-		if err != ErrStopped {
-			t.Fatalf("%s: err %v, want ErrStopped", game, err)
-		}
-		if el := time.Since(start); el > 50*time.Millisecond+150*time.Millisecond {
-			t.Errorf("%s: stopped after %v, want within ~100 ms of the request", game, el)
+		for _, spec := range []string{"alphabeta:depth=64", "classic:depth=64"} {
+			pl, _ := mustAgent(t, spec).NewPlayer(game)
+			deadline := time.Now().Add(50 * time.Millisecond)
+			pl.(Stopper).SetStop(func() bool { return time.Now().After(deadline) })
+			start := time.Now()
+			_, err := pl.Choose(s, s.Legal(nil), engine.NewRand(1))
+			if err != ErrStopped {
+				t.Fatalf("%s %s: err %v, want ErrStopped", game, spec, err)
+			}
+			if el := time.Since(start); el > 50*time.Millisecond+150*time.Millisecond {
+				t.Errorf("%s %s: stopped after %v, want within ~100 ms of the request", game, spec, el)
+			}
 		}
 	}
 }
