@@ -82,7 +82,11 @@ const classicMaxPly = 128
 
 // NewPlayer makes a searcher for one game, with a cleared transposition table.
 func (a *Classic) NewPlayer(game string) (Player, error) {
-	w, err := a.weights(game, a.W)
+	fixed := a.W
+	if fixed == nil && a.weightsFile == "" {
+		fixed = classicWeights(game)
+	}
+	w, err := a.weights(game, fixed)
 	if err != nil {
 		return nil, err
 	}
@@ -339,4 +343,25 @@ func (p *classicPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int) 
 		}
 	}
 	return alpha
+}
+
+// classicValues are the Katarenga default weights of fairplay 0.1, which classic keeps (the
+// Baran defaults are unchanged; features added since weigh 0).
+var classicValues = map[string]float64{"material": 100, "camps": 250, "baseline": 60, "advance": 6,
+	"mobility": 2, "on_red": 0, "on_yellow": 0, "on_green": 5, "on_blue": 0, "attacked": -30,
+	"race": 0, "lead": 0, "king_race": 0, "linked": 0}
+
+// classicWeights returns the game's weights as fairplay 0.1 had them (nil for an unknown game:
+// the default lookup then reports it).
+func classicWeights(game string) Weights {
+	w, err := DefaultWeights(game)
+	if err != nil {
+		return nil
+	}
+	for i := range w {
+		if v, ok := classicValues[w[i].Name]; ok && (game == "katarenga" || w[i].Name == "king_race" || w[i].Name == "linked") {
+			w[i].Value = v
+		}
+	}
+	return w
 }

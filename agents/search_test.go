@@ -385,3 +385,23 @@ func TestMCTSTreeReuse(t *testing.T) {
 		}
 	}
 }
+
+// classic evaluates with fairplay 0.1's weights: the frozen Katarenga values, and the new
+// features at 0.
+func TestClassicWeights(t *testing.T) {
+	for game, want := range map[string]map[string]float64{
+		"katarenga": {"material": 100, "camps": 250, "advance": 6, "attacked": -30, "race": 0, "lead": 0},
+		"baran":     {"material": 100, "king_distance": -120, "king_race": 0, "linked": 0},
+	} {
+		pl, err := mustAgent(t, "classic:depth=2").NewPlayer(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := pl.(*classicPlayer).w
+		for name, v := range want {
+			if got := w[w.Index(name)].Value; got != v {
+				t.Errorf("%s %s: %v, want %v", game, name, got, v)
+			}
+		}
+	}
+}
