@@ -82,11 +82,7 @@ const classicMaxPly = 128
 
 // NewPlayer makes a searcher for one game, with a cleared transposition table.
 func (a *Classic) NewPlayer(game string) (Player, error) {
-	fixed := a.W
-	if fixed == nil && a.weightsFile == "" {
-		fixed = classicWeights(game)
-	}
-	w, err := a.weights(game, fixed)
+	w, err := a.weights(game, a.fixed(game))
 	if err != nil {
 		return nil, err
 	}
@@ -343,6 +339,14 @@ func (p *classicPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int) 
 		}
 	}
 	return alpha
+}
+
+// fixed is W when set, else 0.1's weights when no weights file is given, else nil.
+func (a *Classic) fixed(game string) Weights {
+	if a.W == nil && a.weightsFile == "" {
+		return classicWeights(game)
+	}
+	return a.W
 }
 
 // classicValues are the Katarenga default weights of fairplay 0.1, which classic keeps (the
