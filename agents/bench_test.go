@@ -102,3 +102,6 @@ func BenchmarkChooseKatarengaMCTS1000(b *testing.B) {
 }
 func BenchmarkChooseBaranAlphaBeta2(b *testing.B) { benchChoose(b, "baran", "alphabeta:depth=2") }
 func BenchmarkChooseBaranMCTS1000(b *testing.B)   { benchChoose(b, "baran", "mcts:playouts=1000") }
+func BenchmarkChooseKatarengaMCTSMovePrior(b *testing.B) {
+	benchChoose(b, "katarenga", "mcts:playouts=1000,prior=move")
+}
