@@ -349,11 +349,14 @@ func (a *Classic) fixed(game string) Weights {
 	return a.W
 }
 
-// classicValues are the Katarenga default weights of fairplay 0.1, which classic keeps (the
-// Baran defaults are unchanged; features added since weigh 0).
-var classicValues = map[string]float64{"material": 100, "camps": 250, "baseline": 60, "advance": 6,
-	"mobility": 2, "on_red": 0, "on_yellow": 0, "on_green": 5, "on_blue": 0, "attacked": -30,
-	"race": 0, "lead": 0, "king_race": 0, "linked": 0}
+// classicValues are the default weights of fairplay 0.1, which classic keeps (features added
+// since weigh 0).
+var classicValues = map[string]map[string]float64{
+	"katarenga": {"material": 100, "camps": 250, "baseline": 60, "advance": 6, "mobility": 2,
+		"on_red": 0, "on_yellow": 0, "on_green": 5, "on_blue": 0, "attacked": -30, "race": 0, "lead": 0},
+	"baran": {"material": 100, "fast": 140, "king_distance": -120, "king_entry": 60, "throne_guard": 35,
+		"mobility": 3, "threats": 25, "removals": 60, "king_race": 0, "linked": 0},
+}
 
 // classicWeights returns the game's weights as fairplay 0.1 had them (nil for an unknown game:
 // the default lookup then reports it).
@@ -363,9 +366,7 @@ func classicWeights(game string) Weights {
 		return nil
 	}
 	for i := range w {
-		if v, ok := classicValues[w[i].Name]; ok && (game == "katarenga" || w[i].Name == "king_race" || w[i].Name == "linked") {
-			w[i].Value = v
-		}
+		w[i].Value = classicValues[game][w[i].Name]
 	}
 	return w
 }

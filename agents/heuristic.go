@@ -25,14 +25,14 @@ type Weights []Weight
 
 // baranWeights: every feature is (own − opponent's), from the side to move's point of view.
 var baranWeights = Weights{
-	{"material", 100, 0, 400, "normal warriors"},
-	{"fast", 140, 0, 500, "fast warriors"},
-	{"king_distance", -120, -400, 0, "hex distance of the king to the enemy throne"},
-	{"king_entry", 60, 0, 300, "cells next to the enemy throne not held by the enemy (the king must step from one)"},
-	{"throne_guard", 35, 0, 200, "own pieces on the two cells next to the own throne"},
-	{"mobility", 3, 0, 30, "empty cells next to own pieces"},
-	{"threats", 25, 0, 200, "warriors that could capture with a forward jump"},
-	{"removals", 60, 0, 300, "warriors the player to move may remove this turn"},
+	{"material", 118.9, 0, 400, "normal warriors"},
+	{"fast", 172, 0, 500, "fast warriors"},
+	{"king_distance", -64.7, -400, 0, "hex distance of the king to the enemy throne"},
+	{"king_entry", 78, 0, 300, "cells next to the enemy throne not held by the enemy (the king must step from one)"},
+	{"throne_guard", 55, 0, 200, "own pieces on the two cells next to the own throne"},
+	{"mobility", 0, 0, 30, "empty cells next to own pieces"},
+	{"threats", 27.3, 0, 200, "warriors that could capture with a forward jump"},
+	{"removals", 52.9, 0, 300, "warriors the player to move may remove this turn"},
 	{"king_race", 0, 0, 300, "steps the king is ahead of the nearest enemy warrior in the race to the enemy throne (0..6)"},
 	{"linked", 0, 0, 50, "warriors next to another own piece (a chain is harder to jump)"},
 }
