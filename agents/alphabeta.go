@@ -83,15 +83,9 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if a.HashMB, err = p.Int("hash", 1, 4096); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		name string
-		dst  *bool
-	}{{"qs", &a.Quiescence}, {"pvs", &a.PVS}, {"lmr", &a.LMR}, {"null", &a.Null}, {"asp", &a.Aspiration}, {"ext", &a.Extensions}} {
-		v, err := p.Int(f.name, 0, 1)
-		if err != nil {
-			return nil, err
-		}
-		*f.dst = v == 1
+	if err := p.switches([]string{"qs", "pvs", "lmr", "null", "asp", "ext"},
+		&a.Quiescence, &a.PVS, &a.LMR, &a.Null, &a.Aspiration, &a.Extensions); err != nil {
+		return nil, err
 	}
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out

@@ -74,3 +74,34 @@ func benchMCTS(b *testing.B, game string) {
 
 func BenchmarkMCTSPlayoutsBaran(b *testing.B)     { benchMCTS(b, "baran") }
 func BenchmarkMCTSPlayoutsKatarenga(b *testing.B) { benchMCTS(b, "katarenga") }
+
+// benchChoose reports the time of one move (one op = one Choose by a fresh player on the
+// position 20 random plies into a game), to compare agents at equal time per move.
+func benchChoose(b *testing.B, game, spec string) {
+	s := midgame(game)
+	ag, err := Parse(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	legal := s.Legal(nil)
+	r := engine.NewRand(1)
+	for i := 0; i < b.N; i++ {
+		pl, _ := ag.NewPlayer(game)
+		pl.Choose(s, legal, r)
+		if c, ok := pl.(Closer); ok {
+			c.Close()
+		}
+	}
+}
+
+func BenchmarkChooseKatarengaAlphaBeta2(b *testing.B) {
+	benchChoose(b, "katarenga", "alphabeta:depth=2")
+}
+func BenchmarkChooseKatarengaMCTS1000(b *testing.B) {
+	benchChoose(b, "katarenga", "mcts:playouts=1000")
+}
+func BenchmarkChooseBaranAlphaBeta2(b *testing.B) { benchChoose(b, "baran", "alphabeta:depth=2") }
+func BenchmarkChooseBaranMCTS1000(b *testing.B)   { benchChoose(b, "baran", "mcts:playouts=1000") }
+func BenchmarkChooseKatarengaMCTSMovePrior(b *testing.B) {
+	benchChoose(b, "katarenga", "mcts:playouts=1000,prior=move")
+}

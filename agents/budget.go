@@ -69,3 +69,15 @@ func parseMovetime(p Params) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// switches reads 0/1 parameters into dst, in order of names.
+func (p Params) switches(names []string, dst ...*bool) error {
+	for i, n := range names {
+		v, err := p.Int(n, 0, 1)
+		if err != nil {
+			return err
+		}
+		*dst[i] = v == 1
+	}
+	return nil
+}

@@ -82,7 +82,7 @@ const classicMaxPly = 128
 
 // NewPlayer makes a searcher for one game, with a cleared transposition table.
 func (a *Classic) NewPlayer(game string) (Player, error) {
-	w, err := a.weights(game, a.W)
+	w, err := a.weights(game, a.fixed(game))
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +108,8 @@ type classicPlayer struct {
 	history [4096]int32
 	nodes   int
 	aborted bool
+	stopped bool
+	stop    func() bool
 	tac     engine.Tactical
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
@@ -139,7 +141,7 @@ func (p *classicPlayer) Choose(s engine.State, legal []engine.Action, r *engine.
 	}
 	best := root[0]
 	var ties, iterTies []engine.Action
-	p.nodes, p.aborted = 0, false
+	p.nodes, p.aborted, p.stopped = 0, false, false
 	p.killers = [classicMaxPly][2]engine.Action{}
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
 		beta := int32(Win + 1)
@@ -178,6 +180,9 @@ func (p *classicPlayer) Choose(s engine.State, legal []engine.Action, r *engine.
 			break // a forced result is known
 		}
 	}
+	if p.stopped {
+		return 0, ErrStopped
+	}
 	if len(ties) > 1 {
 		best = ties[r.IntN(len(ties))]
 	}
@@ -190,8 +195,14 @@ func (p *classicPlayer) budgetOut() bool {
 	if p.cfg.Nodes > 0 && p.nodes > p.cfg.Nodes {
 		p.aborted = true
 	}
+	if p.nodes&255 == 0 && p.stop != nil && p.stop() {
+		p.aborted, p.stopped = true, true
+	}
 	return p.aborted
 }
+
+// SetStop implements Stopper (the one addition to 0.1's searcher besides the root tie-break).
+func (p *classicPlayer) SetStop(stop func() bool) { p.stop = stop }
 
 func (p *classicPlayer) search(s engine.State, depth int, alpha, beta int32, ply int) int32 {
 	if p.budgetOut() {
@@ -286,15 +297,7 @@ func (p *classicPlayer) order(s engine.State, moves []engine.Action, ply int, tt
 
 // pickNext moves the best-scored of moves[i:] to position i (selection sort, done lazily).
 func (p *classicPlayer) pickNext(moves []engine.Action, ply, i int) {
-	sc := p.scores[ply]
-	b := i
-	for j := i + 1; j < len(moves); j++ {
-		if sc[j] > sc[b] {
-			b = j
-		}
-	}
-	moves[i], moves[b] = moves[b], moves[i]
-	sc[i], sc[b] = sc[b], sc[i]
+	pickBest(moves, p.scores[ply], i)
 }
 
 // quiesce searches captures only, with the evaluation as a stand-pat bound.
@@ -336,4 +339,34 @@ func (p *classicPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int) 
 		}
 	}
 	return alpha
+}
+
+// fixed is W when set, else 0.1's weights when no weights file is given, else nil.
+func (a *Classic) fixed(game string) Weights {
+	if a.W == nil && a.weightsFile == "" {
+		return classicWeights(game)
+	}
+	return a.W
+}
+
+// classicValues are the default weights of fairplay 0.1, which classic keeps (features added
+// since weigh 0).
+var classicValues = map[string]map[string]float64{
+	"katarenga": {"material": 100, "camps": 250, "baseline": 60, "advance": 6, "mobility": 2,
+		"on_red": 0, "on_yellow": 0, "on_green": 5, "on_blue": 0, "attacked": -30, "race": 0, "lead": 0},
+	"baran": {"material": 100, "fast": 140, "king_distance": -120, "king_entry": 60, "throne_guard": 35,
+		"mobility": 3, "threats": 25, "removals": 60, "king_race": 0, "linked": 0},
+}
+
+// classicWeights returns the game's weights as fairplay 0.1 had them (nil for an unknown game:
+// the default lookup then reports it).
+func classicWeights(game string) Weights {
+	w, err := DefaultWeights(game)
+	if err != nil {
+		return nil
+	}
+	for i := range w {
+		w[i].Value = classicValues[game][w[i].Name]
+	}
+	return w
 }

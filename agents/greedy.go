@@ -45,22 +45,30 @@ type greedyPlayer struct {
 }
 
 func (p *greedyPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
+	var a engine.Action
+	a, p.ties = onePly(s, legal, p.w, p.ties, r)
+	return a, nil
+}
+
+// onePly returns the action after which the heuristic likes the position best (a win first),
+// drawn with r among equals; ties is scratch space, returned for reuse.
+func onePly(s engine.State, moves []engine.Action, w Weights, ties []engine.Action, r *engine.Rand) (engine.Action, []engine.Action) {
 	best := math.Inf(-1)
-	p.ties = p.ties[:0]
-	for _, a := range legal {
+	ties = ties[:0]
+	for _, a := range moves {
 		s.Apply(a)
 		var v float64
 		if st := s.Status(); st.Over {
 			v = float64(-terminal(s, 0))
 		} else {
-			v = -Evaluate(s, p.w)
+			v = -Evaluate(s, w)
 		}
 		s.Undo()
 		if v > best {
-			best, p.ties = v, append(p.ties[:0], a)
+			best, ties = v, append(ties[:0], a)
 		} else if v == best {
-			p.ties = append(p.ties, a)
+			ties = append(ties, a)
 		}
 	}
-	return p.ties[r.IntN(len(p.ties))], nil
+	return ties[r.IntN(len(ties))], ties
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"os"
 	"sort"
 	"strconv"
@@ -30,29 +29,31 @@ type Weights []Weight
 
 // baranWeights: every feature is (own − opponent's), from the side to move's point of view.
 var baranWeights = Weights{
-	{"material", 100, 0, 400, "normal warriors"},
-	{"fast", 140, 0, 500, "fast warriors"},
-	{"king_distance", -120, -400, 0, "hex distance of the king to the enemy throne"},
-	{"king_entry", 60, 0, 300, "cells next to the enemy throne not held by the enemy (the king must step from one)"},
-	{"throne_guard", 35, 0, 200, "own pieces on the two cells next to the own throne"},
-	{"mobility", 3, 0, 30, "empty cells next to own pieces"},
-	{"threats", 25, 0, 200, "warriors that could capture with a forward jump"},
-	{"removals", 60, 0, 300, "warriors the player to move may remove this turn"},
+	{"material", 118.9, 0, 400, "normal warriors"},
+	{"fast", 172, 0, 500, "fast warriors"},
+	{"king_distance", -64.7, -400, 0, "hex distance of the king to the enemy throne"},
+	{"king_entry", 78, 0, 300, "cells next to the enemy throne not held by the enemy (the king must step from one)"},
+	{"throne_guard", 55, 0, 200, "own pieces on the two cells next to the own throne"},
+	{"mobility", 0, 0, 30, "empty cells next to own pieces"},
+	{"threats", 27.3, 0, 200, "warriors that could capture with a forward jump"},
+	{"removals", 52.9, 0, 300, "warriors the player to move may remove this turn"},
+	{"king_race", 0, 0, 300, "steps the king is ahead of the nearest enemy warrior in the race to the enemy throne (0..6)"},
+	{"linked", 0, 0, 50, "warriors next to another own piece (a chain is harder to jump)"},
 }
 
 var katarengaWeights = Weights{
-	{"material", 100, 0, 400, "pawns on the board and in camps"},
-	{"camps", 250, 0, 1000, "pawns in the enemy camps"},
-	{"baseline", 60, 0, 400, "pawns on the enemy baseline (one move from a camp)"},
-	{"advance", 6, 0, 50, "ranks advanced towards the enemy baseline, summed over pawns"},
-	{"mobility", 2, 0, 30, "legal moves of all pawns"},
-	{"on_red", 0, -50, 50, "pawns on red squares"},
-	{"on_yellow", 0, -50, 50, "pawns on yellow squares"},
-	{"on_green", 5, -50, 50, "pawns on green squares"},
-	{"on_blue", 0, -50, 50, "pawns on blue squares"},
-	{"attacked", -30, -200, 0, "own pawns an enemy pawn could take"},
-	{"race", 0, -50, 0, "moves the pawns need to reach the enemy baseline under this layout's colour rules, summed"},
-	{"lead", 0, -100, 0, "moves the closest pawn needs to reach the enemy baseline under this layout's colour rules"},
+	{"material", 206.1, 0, 400, "pawns on the board and in camps"},
+	{"camps", 297.1, 0, 1000, "pawns in the enemy camps"},
+	{"baseline", 96.6, 0, 400, "pawns on the enemy baseline (one move from a camp)"},
+	{"advance", 0, 0, 50, "ranks advanced towards the enemy baseline, summed over pawns"},
+	{"mobility", 2.6, 0, 30, "legal moves of all pawns"},
+	{"on_red", 28.9, -50, 50, "pawns on red squares"},
+	{"on_yellow", 16.2, -50, 50, "pawns on yellow squares"},
+	{"on_green", 17.7, -50, 50, "pawns on green squares"},
+	{"on_blue", 17.6, -50, 50, "pawns on blue squares"},
+	{"attacked", -13.8, -200, 0, "own pawns an enemy pawn could take"},
+	{"race", -50, -50, 0, "moves the pawns need to reach the enemy baseline under this layout's colour rules, summed"},
+	{"lead", -24.1, -100, 0, "moves the closest pawn needs to reach the enemy baseline under this layout's colour rules"},
 }
 
 // DefaultWeights returns a copy of a game's default weights.
@@ -209,53 +210,7 @@ func Evaluate(s engine.State, w Weights) float64 {
 }
 
 func evalBaran(s *baran.State, w Weights) float64 {
-	me := s.ToMove()
-	var f [8]float64
-	occ := s.Warriors(0) | s.Warriors(1)
-	for _, p := range [2]engine.Player{me, me.Other()} {
-		sign := 1.0
-		if p != me {
-			sign = -1
-		}
-		war := s.Warriors(p)
-		fast := war & s.Fast()
-		f[0] += sign * float64(bits.OnesCount64(war&^fast))
-		f[1] += sign * float64(bits.OnesCount64(fast))
-		own, enemy := baran.RedThrone, baran.BlkThrone
-		if p == 1 {
-			own, enemy = enemy, own
-		}
-		king := s.King(p)
-		allOcc := occ
-		if king >= 0 {
-			f[2] += sign * float64(baran.Distance(king, enemy))
-			allOcc |= 1 << king
-		}
-		if k := s.King(p.Other()); k >= 0 {
-			allOcc |= 1 << k
-		}
-		enemyPieces := s.Warriors(p.Other())
-		if k := s.King(p.Other()); k >= 0 {
-			enemyPieces |= 1 << k
-		}
-		ownPieces := war
-		if king >= 0 {
-			ownPieces |= 1 << king
-		}
-		for _, c := range baran.ThroneEntries(enemy) {
-			if enemyPieces&(1<<c) == 0 {
-				f[3] += sign
-			}
-		}
-		for _, c := range baran.ThroneEntries(own) {
-			if ownPieces&(1<<c) != 0 {
-				f[4] += sign
-			}
-		}
-		f[5] += sign * float64(bits.OnesCount64(baran.Around(ownPieces)&^allOcc))
-		f[6] += sign * float64(bits.OnesCount64(s.Capturers(p)))
-	}
-	f[7] = float64(bits.OnesCount64(s.Huff()))
+	f := baranFeatures(s)
 	v := 0.0
 	for i := range f {
 		v += f[i] * w[i].Value
@@ -264,43 +219,7 @@ func evalBaran(s *baran.State, w Weights) float64 {
 }
 
 func evalKatarenga(s *katarenga.State, w Weights) float64 {
-	me := s.ToMove()
-	var f [12]float64
-	b := s.Board()
-	lay := layoutOf(s)
-	reach := [2]uint64{}
-	moves := [2]int{}
-	reach[0], moves[0] = s.Reach(0)
-	reach[1], moves[1] = s.Reach(1)
-	for _, p := range [2]engine.Player{me, me.Other()} {
-		sign := 1.0
-		if p != me {
-			sign = -1
-		}
-		pawns := s.Pawns(p)
-		camps := s.Camps(p)
-		f[0] += sign * float64(bits.OnesCount64(pawns)+camps)
-		f[1] += sign * float64(camps)
-		enemyBase := uint64(0xFF) << 56
-		if p == 1 {
-			enemyBase = 0xFF
-		}
-		f[2] += sign * float64(bits.OnesCount64(pawns&enemyBase))
-		for m := pawns; m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros64(m)
-			adv := sq / 8
-			if p == 1 {
-				adv = 7 - adv
-			}
-			f[3] += sign * float64(adv)
-			f[5+int(b.Colour(sq))] += sign
-		}
-		f[4] += sign * float64(moves[p])
-		f[9] += sign * float64(bits.OnesCount64(pawns&reach[p.Other()]))
-		sum, least := lay.katRace(pawns, int(p))
-		f[10] += sign * sum
-		f[11] += sign * least
-	}
+	f := katarengaFeatures(s)
 	v := 0.0
 	for i := range f {
 		v += f[i] * w[i].Value

@@ -23,6 +23,7 @@ type MCTS struct {
 	Rollout   string  // eval, random or heuristic
 	Epsilon   float64 // random move probability in heuristic rollouts
 	Cutoff    int     // rollout plies before the evaluation scores it (0: play to the end)
+	Prior     string  // eval (softmax of the children's evaluations) or move (tactical moves first)
 	Solver    bool
 	Reuse     bool
 	W         Weights
@@ -37,6 +38,7 @@ func init() {
 			{"c", "1.5", "PUCT exploration constant"},
 			{"temp", "100", "prior temperature in evaluation units (a pawn or warrior is about 100)"},
 			{"rollout", "qs", "qs (children valued by a quiescence search over tactical moves), eval (by the evaluation), random or heuristic (epsilon-greedy) rollouts"},
+			{"prior", "eval", "eval (softmax of the children's evaluations) or move (cheap: tactical moves e times likelier, no child evaluation)"},
 			{"cutoff", "8", "rollout plies after which the evaluation scores a rollout (0: play to the end)"},
 			{"eps", "0.2", "random-move probability in heuristic rollouts"},
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
@@ -64,18 +66,14 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Epsilon, err = p.Float("eps", 0, 1); err != nil {
 		return nil, err
 	}
+	if m.Prior = p.String("prior"); m.Prior != "eval" && m.Prior != "move" {
+		return nil, errorf("agent mcts: prior=%q: want eval or move", m.Prior)
+	}
 	if m.Cutoff, err = p.Int("cutoff", 0, 100000); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		name string
-		dst  *bool
-	}{{"solver", &m.Solver}, {"reuse", &m.Reuse}} {
-		v, err := p.Int(f.name, 0, 1)
-		if err != nil {
-			return nil, err
-		}
-		*f.dst = v == 1
+	if err := p.switches([]string{"solver", "reuse"}, &m.Solver, &m.Reuse); err != nil {
+		return nil, err
 	}
 	switch m.Rollout = p.String("rollout"); m.Rollout {
 	case "qs", "eval", "random", "heuristic":
@@ -313,7 +311,10 @@ func (p *mctsPlayer) expand(i int32, s engine.State, r *engine.Rand) float32 {
 	first := int32(len(p.nodes))
 	p.logits = p.logits[:0]
 	bestQ := float32(0)
+	cheap := p.cfg.Prior == "move"
+	tx := newTactics(s)
 	for _, a := range moves {
+		tactical := cheap && tx.tactical(a)
 		s.Apply(a)
 		c := node{action: a, hash: s.Hash(), parent: i}
 		var v float64
@@ -325,6 +326,11 @@ func (p *mctsPlayer) expand(i int32, s engine.State, r *engine.Rand) float32 {
 				c.proven = provenWin
 			} else if p.cfg.Solver && c.q0 == 0 {
 				c.proven = provenLoss
+			}
+		} else if cheap {
+			c.q0 = 0.5
+			if tactical {
+				v = p.cfg.Temp
 			}
 		} else {
 			v = -Evaluate(s, p.w)

@@ -72,7 +72,7 @@ func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand) 
 				res = terminalReward(s, who)
 				break
 			}
-			a = p.bestByHeuristic(s, moves, r)
+			a, p.ties = onePly(s, moves, p.w, p.ties, r)
 		} else if fast {
 			var ok bool
 			if a, ok = rc.RandomAction(r); !ok {
@@ -95,26 +95,4 @@ func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand) 
 		s.Undo()
 	}
 	return res
-}
-
-// bestByHeuristic is the one-ply greedy choice, random among ties.
-func (p *mctsPlayer) bestByHeuristic(s engine.State, moves []engine.Action, r *engine.Rand) engine.Action {
-	best := math.Inf(-1)
-	p.ties = p.ties[:0]
-	for _, a := range moves {
-		s.Apply(a)
-		var v float64
-		if st := s.Status(); st.Over {
-			v = float64(-terminal(s, 0))
-		} else {
-			v = -Evaluate(s, p.w)
-		}
-		s.Undo()
-		if v > best {
-			best, p.ties = v, append(p.ties[:0], a)
-		} else if v == best {
-			p.ties = append(p.ties, a)
-		}
-	}
-	return p.ties[r.IntN(len(p.ties))]
 }

@@ -42,7 +42,11 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 // pickNext moves the best-scored of moves[i:] to position i (selection sort, done lazily) and
 // returns its score.
 func (p *abPlayer) pickNext(moves []engine.Action, ply, i int) int32 {
-	sc := p.scores[ply]
+	return pickBest(moves, p.scores[ply], i)
+}
+
+// pickBest moves the best-scored of moves[i:] (scores sc) to position i and returns its score.
+func pickBest(moves []engine.Action, sc []int32, i int) int32 {
 	b := i
 	for j := i + 1; j < len(moves); j++ {
 		if sc[j] > sc[b] {

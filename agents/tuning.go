@@ -16,20 +16,22 @@ func HeuristicWeights(a Agent, game string) (Weights, error) {
 		return x.weights(game, x.W)
 	case *MCTS:
 		return x.weights(game, x.W)
+	case *Classic:
+		return x.weights(game, x.fixed(game))
 	}
 	return nil, errNoHeuristic(a)
 }
 
 func hasHeuristic(a Agent) bool {
 	switch a.(type) {
-	case *Greedy, *AlphaBeta, *MCTS:
+	case *Greedy, *AlphaBeta, *MCTS, *Classic:
 		return true
 	}
 	return false
 }
 
 func errNoHeuristic(a Agent) error {
-	return fmt.Errorf("agent %s has no heuristic weights to tune (use greedy, alphabeta or mcts)", a.Spec())
+	return fmt.Errorf("agent %s has no heuristic weights to tune (use greedy, alphabeta, classic or mcts)", a.Spec())
 }
 
 // WithWeights returns a fresh agent configured like a that evaluates with w (used by tuning;
@@ -45,6 +47,8 @@ func WithWeights(a Agent, w Weights) (Agent, error) {
 	case *AlphaBeta:
 		x.W = w
 	case *MCTS:
+		x.W = w
+	case *Classic:
 		x.W = w
 	default:
 		return nil, errNoHeuristic(a)

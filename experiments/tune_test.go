@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"github.com/fairplay-lab/fairplay/agents"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,8 @@ func TestTuneReproducibleAndResumable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(cfg.Params, ",") != "material,camps,advance" || cfg.Start[1] != 250 {
+	def, _ := agents.DefaultWeights("katarenga")
+	if strings.Join(cfg.Params, ",") != "material,camps,advance" || cfg.Start[1] != def[def.Index("camps")].Value {
 		t.Fatalf("params %v start %v: want the heuristic's order and its values", cfg.Params, cfg.Start)
 	}
 	d1, d2, d3 := t.TempDir(), t.TempDir(), t.TempDir()

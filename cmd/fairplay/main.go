@@ -53,6 +53,7 @@ func init() {
 		"replay":   {"replay one game of a run from its recorded moves, position by position", runReplay},
 		"study":    {"run a study file's named list of runs into one directory with an index page", runStudy},
 
+		"learn":      {"learn heuristic weights from self-play by logistic regression", runLearn},
 		"tournament": {"play every pairing of several agents and fit joint Elo ratings", runTournament},
 	}
 }
