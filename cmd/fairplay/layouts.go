@@ -142,7 +142,8 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
-	var boards []results.BoardResult
+	boards := &results.BoardStore{}
+	boards.Grow(len(sw.Boards))
 	for {
 		b, err := br.Read()
 		if err == io.EOF {
@@ -151,12 +152,12 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 		if err != nil {
 			return err
 		}
-		boards = append(boards, *b)
+		boards.Add(b)
 	}
-	if len(boards) != len(sw.Boards) {
-		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, len(boards), len(sw.Boards))
+	if boards.Len() != len(sw.Boards) {
+		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, boards.Len(), len(sw.Boards))
 	}
-	rep, _, err := experiments.WriteLayoutReports(dir, sw, boards)
+	rep, _, err := experiments.WriteLayoutReportsStore(dir, sw, boards)
 	if err != nil {
 		return err
 	}
@@ -209,7 +210,7 @@ func compareSweeps(w io.Writer, r *experiments.LayoutReport, other string) error
 		if err != nil {
 			break
 		}
-		if v, ok := r.RateByKey[b.Key]; ok && b.N > 0 {
+		if v, ok := r.RateOf(b.Key); ok && b.N > 0 {
 			x = append(x, v)
 			y = append(y, float64(b.WhiteWins)/float64(b.N))
 		}
