@@ -16,7 +16,7 @@ import (
 // LayoutsOutcome is what a sweep session produced.
 type LayoutsOutcome struct {
 	Boards      *results.BoardStore // this session's boards, in order (compactly)
-	Report      *LayoutReport         // nil for a partial shard or an interrupted run
+	Report      *LayoutReport       // nil for a partial shard or an interrupted run
 	Manifest    *results.Manifest
 	Interrupted bool
 }
@@ -90,7 +90,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		return nil, err
 	}
 	boards := &results.BoardStore{} // compact: some 64 bytes a board
-	boards.Grow(int(end - start))    // sized once: no garbage from growing
+	boards.Grow(int(end - start))   // sized once: no garbage from growing
 	var stored int64
 	var games int64
 	runCtx, cancel := context.WithCancel(ctx)
