@@ -143,8 +143,8 @@ func WriteLayoutReportsStore(dir string, sw *Sweep, store *results.BoardStore) (
 		"difference", "difference_ci_low", "difference_ci_high", "picked_on", "measured_on"})
 	seen := map[string]bool{}
 	var values []float64
-	for k := 0; k+1 < len(sw.Rows); k += 2 {
-		dealt, rot := sw.Rows[k], sw.Rows[k+1]
+	for k := 0; k+1 < sw.NumRows(); k += 2 {
+		dealt, rot := sw.Row(k), sw.Row(k+1)
 		if seen[dealt.Choice] {
 			continue
 		}
@@ -413,7 +413,8 @@ func writeLayoutRows(f io.Writer, sw *Sweep, store *results.BoardStore, shrink r
 	cw := csv.NewWriter(bw)
 	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
 		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "mean_plies", "distinct_games"})
-	for _, r := range sw.Rows {
+	for k := 0; k < sw.NumRows(); k++ {
+		r := sw.Row(k)
 		bc := store.At(r.Board)
 		b := &bc
 		ebr := shrink.Rate(b.WhiteWins, b.N)

@@ -52,7 +52,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	if err != nil {
 		return nil, err
 	}
-	nb := int64(len(sw.Boards))
+	nb := int64(sw.NumBoards())
 	start := nb * int64(s.Shard.Index) / int64(s.Shard.Count)
 	end := nb * int64(s.Shard.Index+1) / int64(s.Shard.Count)
 	man := results.NewManifest(s.Args)
@@ -177,7 +177,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	man := results.NewManifest(args)
 	man.Unit = "boards"
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
-	nb := int64(len(sw.Boards))
+	nb := int64(sw.NumBoards())
 	man.Shard, man.Shards, man.EndGame, man.Planned, man.Started = 0, 1, nb, nb, time.Now().UTC()
 	man.Reproducible = sw.Reproducible()
 	path := filepath.Join(dir, "boards.csv")

@@ -14,9 +14,10 @@ import (
 // syntheticBoards tallies made-up games on every board of sw: varied counts, selection halves,
 // draws and distinct games, so every column of the reports is exercised.
 func syntheticBoards(sw *Sweep, seed uint64) []results.BoardResult {
-	boards := make([]results.BoardResult, len(sw.Boards))
+	boards := make([]results.BoardResult, sw.NumBoards())
 	r := engine.NewRand(seed)
-	for i, l := range sw.Boards {
+	for i := 0; i < sw.NumBoards(); i++ {
+		l := sw.Board(i)
 		n := int64(2 * (1 + r.IntN(20)))
 		w := int64(r.IntN(int(n) + 1))
 		d := int64(r.IntN(int(n-w) + 1))
@@ -59,8 +60,8 @@ func TestLayoutReportsUnchanged(t *testing.T) {
 			h.Write(b)
 		}
 		fmt.Fprintf(h, "%+v", reportFields(rep))
-		for i := range sw.Boards {
-			k := boardKey(sw.Boards[i])
+		for i := 0; i < sw.NumBoards(); i++ {
+			k := boardKey(sw.Board(i))
 			v, _ := rep.RateOf(k)
 			fmt.Fprintf(h, "%s %v\n", k, v)
 		}

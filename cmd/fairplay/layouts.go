@@ -87,9 +87,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	limitMemory(len(sw.Boards))
+	limitMemory(sw.NumBoards())
 	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
-		len(sw.Rows)/2, len(sw.Boards), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
+		sw.NumRows()/2, sw.NumBoards(), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
 	out, err := experiments.RunLayouts(ctx, sw, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard})
 	if err != nil {
@@ -132,7 +132,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
-	limitMemory(len(sw.Boards))
+	limitMemory(sw.NumBoards())
 	f, err := os.Open(dir + "/boards.csv")
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 		return err
 	}
 	boards := &results.BoardStore{}
-	boards.Grow(len(sw.Boards))
+	boards.Grow(sw.NumBoards())
 	for {
 		b, err := br.Read()
 		if err == io.EOF {
@@ -154,8 +154,8 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 		}
 		boards.Add(b)
 	}
-	if boards.Len() != len(sw.Boards) {
-		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, boards.Len(), len(sw.Boards))
+	if boards.Len() != sw.NumBoards() {
+		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, boards.Len(), sw.NumBoards())
 	}
 	rep, _, err := experiments.WriteLayoutReportsStore(dir, sw, boards)
 	if err != nil {
