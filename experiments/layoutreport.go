@@ -74,7 +74,12 @@ func i64(x int64) string   { return strconv.FormatInt(x, 10) }
 // WriteLayoutReports derives layouts.csv, choices.csv, colour_effects.csv and the plots from the
 // boards of a whole sweep (boards[i] is board i).
 func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*LayoutReport, []string, error) {
-	return WriteLayoutReportsStore(dir, sw, results.NewBoardStore(boards))
+	store := sw.NewBoardStore(0)
+	store.Grow(len(boards))
+	for i := range boards {
+		store.Add(&boards[i])
+	}
+	return WriteLayoutReportsStore(dir, sw, store)
 }
 
 // WriteLayoutReportsStore is WriteLayoutReports from the compact store of the boards: besides

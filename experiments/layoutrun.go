@@ -89,8 +89,8 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	if err != nil {
 		return nil, err
 	}
-	boards := &results.BoardStore{} // compact: some 64 bytes a board
-	boards.Grow(int(end - start))   // sized once: no garbage from growing
+	boards := sw.NewBoardStore(int(start)) // compact: some 36 bytes a board
+	boards.Grow(int(end - start))          // sized once: no garbage from growing
 	var stored int64
 	var games int64
 	runCtx, cancel := context.WithCancel(ctx)
@@ -187,7 +187,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	}
 	defer tf.Abort()
 	w := results.NewBoardWriter(tf)
-	boards := &results.BoardStore{}
+	boards := sw.NewBoardStore(0)
 	boards.Grow(int(nb))
 	for _, file := range files {
 		src, err := openBoards(file)

@@ -410,3 +410,13 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 	res.Distinct = int64(len(seen))
 	return res, true
 }
+
+// NewBoardStore returns an empty store for the tallies of the sweep's boards from board first
+// on: boards whose key and grid are the sweep's keep neither (the sweep has them).
+func (sw *Sweep) NewBoardStore(first int) *results.BoardStore {
+	return &results.BoardStore{Names: func(i int) (string, [16]byte) {
+		l := sw.Board(first + i)
+		g, _ := results.PackGrid(l.Grid.String())
+		return boardKey(l), g
+	}}
+}

@@ -4,33 +4,38 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 )
 
-// BoardStore holds the tallies of a layout sweep's boards compactly (64 bytes a board instead
-// of some 600 for a BoardResult with its strings), for the reports that need every board at
+// BoardStore holds the tallies of a layout sweep's boards compactly (48 bytes a board instead
+// of some 600 for a BoardResult with its strings; 32 when Names supplies the keys and grids), for the reports that need every board at
 // once: the counts as int32, the colour grid packed to 2 bits a square, the key as the layout
 // index (or "the grid"). A board that does not fit (a count past int32, an unusual key or grid)
 // is kept whole on the side, so At always returns what Add was given, apart from the columns
 // the reports do not read (a_wins, b_wins, first_move_captures, camps_white).
 type BoardStore struct {
+	// Names, when set before the first Add, gives the key and packed grid (PackGrid) of board
+	// i: a board whose key and grid match it keeps neither (the sweep holds them already).
+	Names  func(i int) (key string, grid [16]byte)
 	boards []compactBoard
+	grids  [][16]byte // per board, without Names
 	whole  map[int]BoardResult
 }
 
 type compactBoard struct {
-	grid                                     [16]byte // "rygb" index of each square, in the grid string's order
-	key                                      int32    // the layout index; -1: the grid; -2: kept whole
-	n, white, black, draws, caps, nsel, wsel int32
-	distinct                                 int32
-	plies                                    int64
+	key                               int32 // the layout index; -1: the grid; -2: kept whole; -3: Names's
+	n, white, black, caps, nsel, wsel int32 // draws = n − white − black
+	distinct                          int32
+	plies                             uint32
 }
 
 const gridColours = "rygb"
 
 // NewBoardStore stores boards (boards[i] is board i).
 func NewBoardStore(boards []BoardResult) *BoardStore {
-	s := &BoardStore{boards: make([]compactBoard, 0, len(boards))}
+	s := &BoardStore{}
+	s.Grow(len(boards))
 	for i := range boards {
 		s.Add(&boards[i])
 	}
@@ -39,17 +44,18 @@ func NewBoardStore(boards []BoardResult) *BoardStore {
 
 // Grow makes room for n more boards.
 func (s *BoardStore) Grow(n int) {
-	if cap(s.boards)-len(s.boards) < n {
-		b := make([]compactBoard, len(s.boards), len(s.boards)+n)
-		copy(b, s.boards)
-		s.boards = b
+	s.boards = slices.Grow(s.boards, n)
+	if s.Names == nil {
+		s.grids = slices.Grow(s.grids, n)
 	}
 }
 
 // Len is the number of boards.
 func (s *BoardStore) Len() int { return len(s.boards) }
 
-func packGrid(g string) ([16]byte, bool) {
+// PackGrid packs a colour grid string to 2 bits a square ("rygb" order, squares in the
+// string's order); ok is false for a string that is not such a grid.
+func PackGrid(g string) ([16]byte, bool) {
 	var p [16]byte
 	if len(g) != 71 {
 		return p, false
@@ -76,33 +82,47 @@ func packGrid(g string) ([16]byte, bool) {
 	return p, true
 }
 
-func (b *compactBoard) colour(sq int) int { return int(b.grid[sq/4]>>(2*(sq%4))) & 3 }
+func packedColour(p *[16]byte, sq int) int { return int(p[sq/4]>>(2*(sq%4))) & 3 }
 
-func (b *compactBoard) gridString() string {
+func gridString(p *[16]byte) string {
 	var g [71]byte
 	for pos := range g {
 		if pos%9 == 8 {
 			g[pos] = '/'
 		} else {
-			g[pos] = gridColours[b.colour(pos/9*8+pos%9)]
+			g[pos] = gridColours[packedColour(p, pos/9*8+pos%9)]
 		}
 	}
 	return string(g[:])
+}
+
+func (s *BoardStore) grid(i int) [16]byte {
+	if s.boards[i].key == -3 {
+		_, g := s.Names(i)
+		return g
+	}
+	return s.grids[i]
 }
 
 // Add appends the next board.
 func (s *BoardStore) Add(r *BoardResult) {
 	i := len(s.boards)
 	c := compactBoard{key: -2}
-	fits := r.Board == int64(i)
+	fits := r.Board == int64(i) && r.Draws == r.N-r.WhiteWins-r.BlackWins && r.PliesSum >= 0 && r.PliesSum <= math.MaxUint32
 	for _, v := range []int64{r.N, r.WhiteWins, r.BlackWins, r.Draws, r.Caps, r.NSelect, r.WhiteWinsSelect, r.Distinct} {
 		fits = fits && v >= 0 && v <= math.MaxInt32
 	}
-	var ok bool
-	if c.grid, ok = packGrid(r.Grid); fits && ok {
-		if r.Key == r.Grid {
+	grid, ok := PackGrid(r.Grid)
+	fits = fits && ok
+	if s.Names != nil {
+		if k, g := s.Names(i); fits && k == r.Key && g == grid {
+			c.key = -3
+		}
+	} else {
+		s.grids = append(s.grids, grid)
+		if fits && r.Key == r.Grid {
 			c.key = -1
-		} else if k, err := strconv.Atoi(r.Key); err == nil && k >= 0 && k <= math.MaxInt32 && strconv.Itoa(k) == r.Key {
+		} else if k, err := strconv.Atoi(r.Key); fits && err == nil && k >= 0 && k <= math.MaxInt32 && strconv.Itoa(k) == r.Key {
 			c.key = int32(k)
 		}
 	}
@@ -112,8 +132,8 @@ func (s *BoardStore) Add(r *BoardResult) {
 		}
 		s.whole[i] = *r
 	} else {
-		c.n, c.white, c.black, c.draws, c.caps = int32(r.N), int32(r.WhiteWins), int32(r.BlackWins), int32(r.Draws), int32(r.Caps)
-		c.nsel, c.wsel, c.distinct, c.plies = int32(r.NSelect), int32(r.WhiteWinsSelect), int32(r.Distinct), r.PliesSum
+		c.n, c.white, c.black, c.caps = int32(r.N), int32(r.WhiteWins), int32(r.BlackWins), int32(r.Caps)
+		c.nsel, c.wsel, c.distinct, c.plies = int32(r.NSelect), int32(r.WhiteWinsSelect), int32(r.Distinct), uint32(r.PliesSum)
 	}
 	s.boards = append(s.boards, c)
 }
@@ -125,12 +145,9 @@ func (s *BoardStore) At(i int) BoardResult {
 		return s.whole[i]
 	}
 	r := s.Counts(i)
-	r.Grid = c.gridString()
-	if c.key == -1 {
-		r.Key = r.Grid
-	} else {
-		r.Key = strconv.Itoa(int(c.key))
-	}
+	r.Key = s.Key(i)
+	g := s.grid(i)
+	r.Grid = gridString(&g)
 	return r
 }
 
@@ -141,15 +158,14 @@ func (s *BoardStore) Counts(i int) BoardResult {
 		return s.whole[i]
 	}
 	return BoardResult{Board: int64(i), N: int64(c.n), WhiteWins: int64(c.white), BlackWins: int64(c.black),
-		Draws: int64(c.draws), Caps: int64(c.caps), PliesSum: c.plies, NSelect: int64(c.nsel),
+		Draws: int64(c.n - c.white - c.black), Caps: int64(c.caps), PliesSum: int64(c.plies), NSelect: int64(c.nsel),
 		WhiteWinsSelect: int64(c.wsel), Distinct: int64(c.distinct)}
 }
 
 // Colour returns the "rygb" index of the colour of square (rank, file) of board i (rank 0 is
 // the grid's last row), or -1 for another letter.
 func (s *BoardStore) Colour(i, rank, file int) int {
-	c := &s.boards[i]
-	if c.key == -2 {
+	if s.boards[i].key == -2 {
 		g := s.whole[i].Grid
 		pos := (7-rank)*9 + file
 		for k := 0; k < 4; k++ {
@@ -159,17 +175,22 @@ func (s *BoardStore) Colour(i, rank, file int) int {
 		}
 		return -1
 	}
-	return c.colour((7-rank)*8 + file)
+	g := s.grid(i)
+	return packedColour(&g, (7-rank)*8+file)
 }
 
 // Key returns board i's key.
 func (s *BoardStore) Key(i int) string {
 	c := &s.boards[i]
 	switch c.key {
+	case -3:
+		k, _ := s.Names(i)
+		return k
 	case -2:
 		return s.whole[i].Key
 	case -1:
-		return c.gridString()
+		g := s.grids[i]
+		return gridString(&g)
 	}
 	return strconv.Itoa(int(c.key))
 }

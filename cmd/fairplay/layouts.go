@@ -142,7 +142,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
-	boards := &results.BoardStore{}
+	boards := sw.NewBoardStore(0)
 	boards.Grow(sw.NumBoards())
 	for {
 		b, err := br.Read()
