@@ -414,9 +414,18 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 // NewBoardStore returns an empty store for the tallies of the sweep's boards from board first
 // on: boards whose key and grid are the sweep's keep neither (the sweep has them).
 func (sw *Sweep) NewBoardStore(first int) *results.BoardStore {
-	return &results.BoardStore{Names: func(i int) (string, [16]byte) {
-		l := sw.Board(first + i)
-		g, _ := results.PackGrid(l.Grid.String())
-		return boardKey(l), g
-	}}
+	return &results.BoardStore{
+		Names: func(i int) string { return boardKey(sw.Board(first + i)) },
+		Grids: func(i int) [16]byte {
+			var p [16]byte // squares in the order of the grid string (rank 8 first), colours "rygb"
+			g := sw.Board(first + i).Grid
+			for rank := 0; rank < 8; rank++ {
+				for file := 0; file < 8; file++ {
+					pos := (7-rank)*8 + file
+					p[pos/4] |= byte(g[rank*8+file]&3) << (2 * (pos % 4))
+				}
+			}
+			return p
+		},
+	}
 }

@@ -15,9 +15,10 @@ import (
 // is kept whole on the side, so At always returns what Add was given, apart from the columns
 // the reports do not read (a_wins, b_wins, first_move_captures, camps_white).
 type BoardStore struct {
-	// Names, when set before the first Add, gives the key and packed grid (PackGrid) of board
-	// i: a board whose key and grid match it keeps neither (the sweep holds them already).
-	Names  func(i int) (key string, grid [16]byte)
+	// Names and Grids, when set before the first Add, give the key and packed grid (PackGrid)
+	// of board i: a board whose key and grid match them keeps neither (the sweep holds them).
+	Names  func(i int) string
+	Grids  func(i int) [16]byte
 	boards []compactBoard
 	grids  [][16]byte // per board, without Names
 	whole  map[int]BoardResult
@@ -98,8 +99,7 @@ func gridString(p *[16]byte) string {
 
 func (s *BoardStore) grid(i int) [16]byte {
 	if s.boards[i].key == -3 {
-		_, g := s.Names(i)
-		return g
+		return s.Grids(i)
 	}
 	return s.grids[i]
 }
@@ -115,7 +115,7 @@ func (s *BoardStore) Add(r *BoardResult) {
 	grid, ok := PackGrid(r.Grid)
 	fits = fits && ok
 	if s.Names != nil {
-		if k, g := s.Names(i); fits && k == r.Key && g == grid {
+		if fits && s.Names(i) == r.Key && s.Grids(i) == grid {
 			c.key = -3
 		}
 	} else {
@@ -184,8 +184,7 @@ func (s *BoardStore) Key(i int) string {
 	c := &s.boards[i]
 	switch c.key {
 	case -3:
-		k, _ := s.Names(i)
-		return k
+		return s.Names(i)
 	case -2:
 		return s.whole[i].Key
 	case -1:
