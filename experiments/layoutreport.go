@@ -88,14 +88,13 @@ func WriteLayoutReportsStore(dir string, sw *Sweep, store *results.BoardStore) (
 	nb := store.Len()
 	rep := &LayoutReport{Boards: nb, store: store}
 	pvals := make([]float64, nb)
-	rates := make([]float64, nb)
+	rate := func(b *results.BoardResult) float64 { return float64(b.WhiteWins) / math.Max(1, float64(b.N)) }
 	var white, total int64
 	var pooled results.ClusterRatio
 	for i := 0; i < nb; i++ {
 		bc := store.Counts(i)
 		b := &bc
 		pvals[i] = b.PValue()
-		rates[i] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
 		white += b.WhiteWins
 		total += b.N
 		rep.Distinct += b.Distinct
@@ -108,7 +107,7 @@ func WriteLayoutReportsStore(dir string, sw *Sweep, store *results.BoardStore) (
 		} else if iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh {
 			rep.OutOfBand++
 		}
-		rep.MeanRate += rates[i]
+		rep.MeanRate += rate(b)
 	}
 	rep.Games = total
 	rep.Pooled = pooled.Rate()
@@ -116,12 +115,14 @@ func WriteLayoutReportsStore(dir string, sw *Sweep, store *results.BoardStore) (
 	shrink := results.FitShrink(nb, store.WhiteN)
 	if nb > 0 {
 		rep.MeanRate /= float64(nb)
-		for _, r := range rates {
+		for i := 0; i < nb; i++ {
+			b := store.Counts(i)
+			r := rate(&b)
 			rep.SDRate += (r - rep.MeanRate) * (r - rep.MeanRate)
 		}
 		rep.SDRate = math.Sqrt(rep.SDRate / math.Max(1, float64(nb-1)))
 	}
-	holm, bh := results.Holm(pvals), results.BH(pvals)
+	holm, bh := results.HolmBH(pvals)
 	for _, q := range bh {
 		if q < 0.05 {
 			rep.SignificantBH++
@@ -197,6 +198,11 @@ func WriteLayoutReportsStore(dir string, sw *Sweep, store *results.BoardStore) (
 
 	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
 	rulesLine := "\nrules: " + orPublished(sw.Cfg.Rules)
+	rates := make([]float64, nb) // made only now: the p-values are no longer needed
+	for i := range rates {
+		b := store.Counts(i)
+		rates[i] = rate(&b)
+	}
 	out, err := results.PlotRates(rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
 	if err != nil {
 		return nil, nil, err

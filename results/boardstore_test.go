@@ -55,3 +55,14 @@ func TestBoardStoreRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestHolmBHAsApart(t *testing.T) {
+	p := []float64{0.01, 0.5, 0.003, 0.5, 0.04, 1, 0.2, 0.003, 0.0001, 0.7}
+	holm, bh := HolmBH(p)
+	wh, wb := Holm(p), BH(p)
+	for i := range p {
+		if holm[i] != wh[i] || bh[i] != wb[i] {
+			t.Errorf("p %v: Holm %v BH %v, apart %v %v", p[i], holm[i], bh[i], wh[i], wb[i])
+		}
+	}
+}

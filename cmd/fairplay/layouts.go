@@ -170,12 +170,14 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 }
 
 // limitMemory sets a soft memory limit for a sweep of boards boards (unless GOMEMLIMIT is
-// set): 64 MiB plus 1 KiB a board, about twice the sweep's live state (some 600 bytes a board).
-// Without it the garbage collector lets the heap grow to twice its peak live size and more
-// while the reports are derived (RSS 513 MB for the full 98,304-board sweep; 170 MB with it).
+// set): 64 MiB plus 1 KiB a board, at most 180 MiB. The sweep and its tallies take some 70
+// bytes a board (100 while the reports are derived), so the cap leaves room for the colour-effect
+// fit's working set; without a limit the garbage collector lets the heap grow to twice its peak
+// live size and more while the reports are derived (RSS 513 MB for the full 98,304-board sweep
+// before; 170 MB with the limit).
 func limitMemory(boards int) {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(64<<20 + int64(boards)<<10)
+		debug.SetMemoryLimit(min(64<<20+int64(boards)<<10, 180<<20))
 	}
 }
 
