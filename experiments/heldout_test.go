@@ -20,10 +20,10 @@ import (
 func TestHeldOutChoice(t *testing.T) {
 	sw := sweep(t, LayoutsConfig{Layouts: "sample:150", Games: 40, Seed: 4})
 	r := engine.NewRand(99)
-	boards := make([]results.BoardResult, len(sw.Boards))
+	boards := make([]results.BoardResult, sw.NumBoards())
 	for i := range boards {
 		b := &boards[i]
-		b.Board, b.Key, b.Grid = int64(i), boardKey(sw.Boards[i]), sw.Boards[i].Grid.String()
+		b.Board, b.Key, b.Grid = int64(i), boardKey(sw.Board(i)), sw.Board(i).Grid.String()
 		for j := 0; j < 40; j++ {
 			b.N++
 			sel := (j/2)%2 == 0
@@ -63,10 +63,10 @@ func TestHeldOutChoice(t *testing.T) {
 		}
 	}
 	seen := map[string]bool{}
-	for k := 0; k+1 < len(sw.Rows); k += 2 {
-		if c := sw.Rows[k].Choice; !seen[c] {
+	for k := 0; k+1 < sw.NumRows(); k += 2 {
+		if c := sw.Row(k).Choice; !seen[c] {
 			seen[c] = true
-			inSample += math.Min(boards[sw.Rows[k].Board].WhiteRate().Value, boards[sw.Rows[k+1].Board].WhiteRate().Value)
+			inSample += math.Min(boards[sw.Row(k).Board].WhiteRate().Value, boards[sw.Row(k+1).Board].WhiteRate().Value)
 		}
 	}
 	n := float64(len(rows) - 1)
@@ -86,9 +86,9 @@ func TestHeldOutChoice(t *testing.T) {
 // Black's choice unmeasured instead of breaking the report.
 func TestHeldOutShortBoards(t *testing.T) {
 	sw := sweep(t, LayoutsConfig{Layouts: "sample:3", Games: 2, Seed: 4})
-	boards := make([]results.BoardResult, len(sw.Boards))
+	boards := make([]results.BoardResult, sw.NumBoards())
 	for i := range boards {
-		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(sw.Boards[i]), Grid: sw.Boards[i].Grid.String(),
+		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(sw.Board(i)), Grid: sw.Board(i).Grid.String(),
 			N: 2, WhiteWins: 1, BlackWins: 1, NSelect: 2, WhiteWinsSelect: 1}
 	}
 	rep, _, err := WriteLayoutReports(t.TempDir(), sw, boards)

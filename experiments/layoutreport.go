@@ -1,14 +1,16 @@
 package experiments
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -31,8 +33,39 @@ type LayoutReport struct {
 	EffectsFitted       bool
 	Effects, EffectSE   [4][64]float64
 	TopEffects          []string
-	Dispersion          float64            // the colour-effect fit's Pearson dispersion over boards (at least 1)
-	RateByKey           map[string]float64 // White's rate per board key
+	Dispersion          float64 // the colour-effect fit's Pearson dispersion over boards (at least 1)
+	store               *results.BoardStore
+	byKey               []int32 // board indices ordered by the hash of their key (RateOf)
+}
+
+func keyHash(k string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(k))
+	return h.Sum64()
+}
+
+// RateOf returns White's rate on the board with the given key.
+func (r *LayoutReport) RateOf(key string) (float64, bool) {
+	if r.store == nil {
+		return 0, false
+	}
+	if r.byKey == nil {
+		r.byKey = make([]int32, r.store.Len())
+		hs := make([]uint64, r.store.Len())
+		for i := range r.byKey {
+			r.byKey[i], hs[i] = int32(i), keyHash(r.store.Key(i))
+		}
+		sort.Slice(r.byKey, func(a, b int) bool { return hs[r.byKey[a]] < hs[r.byKey[b]] })
+	}
+	h := keyHash(key)
+	j := sort.Search(len(r.byKey), func(j int) bool { return keyHash(r.store.Key(int(r.byKey[j]))) >= h })
+	for ; j < len(r.byKey) && keyHash(r.store.Key(int(r.byKey[j]))) == h; j++ {
+		if i := int(r.byKey[j]); r.store.Key(i) == key {
+			w, n := r.store.WhiteN(i)
+			return float64(w) / math.Max(1, float64(n)), true
+		}
+	}
+	return 0, false
 }
 
 func f64(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
@@ -41,42 +74,55 @@ func i64(x int64) string   { return strconv.FormatInt(x, 10) }
 // WriteLayoutReports derives layouts.csv, choices.csv, colour_effects.csv and the plots from the
 // boards of a whole sweep (boards[i] is board i).
 func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*LayoutReport, []string, error) {
-	rep := &LayoutReport{Boards: len(boards), RateByKey: map[string]float64{}}
-	pvals := make([]float64, len(boards))
-	rates := make([]float64, len(boards))
+	store := sw.NewBoardStore(0)
+	store.Grow(len(boards))
+	for i := range boards {
+		store.Add(&boards[i])
+	}
+	return WriteLayoutReportsStore(dir, sw, store)
+}
+
+// WriteLayoutReportsStore is WriteLayoutReports from the compact store of the boards: besides
+// it, only per-board p-values, their adjustments and rates (8 bytes each) are held at once.
+func WriteLayoutReportsStore(dir string, sw *Sweep, store *results.BoardStore) (*LayoutReport, []string, error) {
+	nb := store.Len()
+	rep := &LayoutReport{Boards: nb, store: store}
+	pvals := make([]float64, nb)
+	rate := func(b *results.BoardResult) float64 { return float64(b.WhiteWins) / math.Max(1, float64(b.N)) }
 	var white, total int64
 	var pooled results.ClusterRatio
-	for i := range boards {
-		b := &boards[i]
+	for i := 0; i < nb; i++ {
+		bc := store.Counts(i)
+		b := &bc
 		pvals[i] = b.PValue()
-		rates[i] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
 		white += b.WhiteWins
 		total += b.N
 		rep.Distinct += b.Distinct
 		if b.N > 0 {
 			pooled.Add(float64(b.WhiteWins), float64(b.N))
 		}
-		rep.RateByKey[b.Key] = rates[i]
 		iv := b.WhiteRate()
 		if iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh {
 			rep.InBand++
 		} else if iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh {
 			rep.OutOfBand++
 		}
-		rep.MeanRate += rates[i]
+		rep.MeanRate += rate(b)
 	}
 	rep.Games = total
 	rep.Pooled = pooled.Rate()
 	rep.Pooled.Method = "cluster-robust-boards"
-	eb := results.ShrinkRates(boards)
-	if len(boards) > 0 {
-		rep.MeanRate /= float64(len(boards))
-		for _, r := range rates {
+	shrink := results.FitShrink(nb, store.WhiteN)
+	if nb > 0 {
+		rep.MeanRate /= float64(nb)
+		for i := 0; i < nb; i++ {
+			b := store.Counts(i)
+			r := rate(&b)
 			rep.SDRate += (r - rep.MeanRate) * (r - rep.MeanRate)
 		}
-		rep.SDRate = math.Sqrt(rep.SDRate / math.Max(1, float64(len(boards)-1)))
+		rep.SDRate = math.Sqrt(rep.SDRate / math.Max(1, float64(nb-1)))
 	}
-	holm, bh := results.Holm(pvals), results.BH(pvals)
+	holm, bh := results.HolmBH(pvals)
 	for _, q := range bh {
 		if q < 0.05 {
 			rep.SignificantBH++
@@ -84,28 +130,10 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	}
 	var files []string
 	// layouts.csv
-	var lb bytes.Buffer
-	cw := csv.NewWriter(&lb)
-	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
-		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "mean_plies", "distinct_games"})
-	for _, r := range sw.Rows {
-		b := &boards[r.Board]
-		iv := b.WhiteRate()
-		idx, name := "", ""
-		if r.Layout.Index >= 0 {
-			idx, name = strconv.Itoa(r.Layout.Index), r.Layout.Placement.String()
-		}
-		mc := ""
-		if r.Mirror >= 0 {
-			mc = strconv.Itoa(r.Mirror)
-		}
-		cw.Write([]string{idx, name, b.Grid, mc, r.Seating, b.Key, i64(b.N), i64(b.WhiteWins), i64(b.BlackWins),
-			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), f64(eb[r.Board].Value), f64(eb[r.Board].Low),
-			f64(eb[r.Board].High), f64(pvals[r.Board]), f64(holm[r.Board]), f64(bh[r.Board]),
-			f64(float64(b.PliesSum) / math.Max(1, float64(b.N))), i64(b.Distinct)})
-	}
-	cw.Flush()
-	if err := results.WriteFileAtomic(filepath.Join(dir, "layouts.csv"), lb.Bytes()); err != nil {
+	err := results.WriteAtomicFunc(filepath.Join(dir, "layouts.csv"), func(f io.Writer) error {
+		return writeLayoutRows(f, sw, store, shrink, pvals, holm, bh)
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	files = append(files, "layouts.csv")
@@ -115,19 +143,20 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	// half, so the reported benefit is not inflated by the selection (in-sample figure kept
 	// apart for comparison).
 	var cb bytes.Buffer
-	cw = csv.NewWriter(&cb)
+	cw := csv.NewWriter(&cb)
 	cw.Write([]string{"choice", "layout_index", "layout", "white_rate_as_dealt", "ci_low_as_dealt", "ci_high_as_dealt",
 		"white_rate_rotated", "ci_low_rotated", "ci_high_rotated", "black_picks", "value", "value_ci_low", "value_ci_high",
 		"difference", "difference_ci_low", "difference_ci_high", "picked_on", "measured_on"})
 	seen := map[string]bool{}
 	var values []float64
-	for k := 0; k+1 < len(sw.Rows); k += 2 {
-		dealt, rot := sw.Rows[k], sw.Rows[k+1]
+	for k := 0; k+1 < sw.NumRows(); k += 2 {
+		dealt, rot := sw.Row(k), sw.Row(k+1)
 		if seen[dealt.Choice] {
 			continue
 		}
 		seen[dealt.Choice] = true
-		bd, br := &boards[dealt.Board], &boards[rot.Board]
+		bdc, brc := store.Counts(dealt.Board), store.Counts(rot.Board)
+		bd, br := &bdc, &brc
 		a, b := bd.HeldOut(), br.HeldOut()
 		pick, v := "as_dealt", a
 		if br.SelectRate() < bd.SelectRate() {
@@ -169,6 +198,11 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 
 	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
 	rulesLine := "\nrules: " + orPublished(sw.Cfg.Rules)
+	rates := make([]float64, nb) // made only now: the p-values are no longer needed
+	for i := range rates {
+		b := store.Counts(i)
+		rates[i] = rate(&b)
+	}
 	out, err := results.PlotRates(rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
 	if err != nil {
 		return nil, nil, err
@@ -182,17 +216,20 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 
 	// Pictures of the fairest and the most unbalanced boards: ranked by |rate − ½| on the
 	// selection half (then index), their rates reported on the held-out half.
-	order := make([]int, len(boards))
+	order := make([]int32, nb)
+	sel := make([]float64, nb) // |selection-half rate − ½|
 	for i := range order {
-		order[i] = i
+		order[i] = int32(i)
+		b := store.Counts(i)
+		sel[i] = math.Abs(b.SelectRate() - 0.5)
 	}
-	sort.SliceStable(order, func(x, y int) bool {
-		return math.Abs(boards[order[x]].SelectRate()-0.5) < math.Abs(boards[order[y]].SelectRate()-0.5)
-	})
-	pick := func(idx []int) ([]string, []string, []string) {
+	sort.SliceStable(order, func(x, y int) bool { return sel[order[x]] < sel[order[y]] })
+	sel = nil
+	pick := func(idx []int32) ([]string, []string, []string) {
 		var grids, caps, desc []string
 		for _, i := range idx {
-			b := &boards[i]
+			bc := store.At(int(i))
+			b := &bc
 			iv := b.HeldOut()
 			grids = append(grids, b.Grid)
 			caps = append(caps, fmt.Sprintf("layout %s: White %.3f [%.3f, %.3f]", b.Key, iv.Value, iv.Low, iv.High))
@@ -207,7 +244,7 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 		return nil, nil, err
 	}
 	files = append(files, out...)
-	worst := make([]int, 0, k)
+	worst := make([]int32, 0, k)
 	for i := len(order) - 1; i >= len(order)-k; i-- {
 		worst = append(worst, order[i])
 	}
@@ -218,7 +255,8 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 	}
 	files = append(files, out...)
 
-	if err := colourEffects(rep, boards); err == nil {
+	order = nil
+	if err := colourEffects(rep, store); err == nil {
 		rep.EffectsFitted = true
 		var eb bytes.Buffer
 		cw := csv.NewWriter(&eb)
@@ -262,12 +300,12 @@ const effectsMethod = "logistic-ridge1-symmetric-colours-quasibinomial-boards"
 // zero over the four colours). Their standard errors come from the fit's covariance, scaled by
 // the Pearson dispersion over boards when it exceeds 1 (quasi-binomial: games on one board are
 // not independent draws when they share seeds or pairs, so the board is the cluster).
-func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
+func colourEffects(rep *LayoutReport, store *results.BoardStore) error {
 	const params = 1 + 4*64
-	var rows []int
-	for i := range boards {
-		if boards[i].WhiteWins+boards[i].BlackWins > 0 {
-			rows = append(rows, i)
+	var rows []int32
+	for i := 0; i < store.Len(); i++ {
+		if b := store.Counts(i); b.WhiteWins+b.BlackWins > 0 {
+			rows = append(rows, int32(i))
 		}
 	}
 	if len(rows) < 200 {
@@ -278,14 +316,15 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 	succ := make([]float64, len(rows))
 	trials := make([]float64, len(rows))
 	for k, i := range rows {
-		succ[k], trials[k] = float64(boards[i].WhiteWins), float64(boards[i].WhiteWins+boards[i].BlackWins)
+		b := store.Counts(int(i))
+		succ[k], trials[k] = float64(b.WhiteWins), float64(b.WhiteWins+b.BlackWins)
 	}
 	design := func(k int, r *results.SparseRow) {
-		grid := boards[rows[k]].Grid
+		i := int(rows[k])
 		r.Cols, r.Vals = append(r.Cols, 0), append(r.Vals, 1)
 		for sq := 0; sq < 64; sq++ {
 			rank, file := sq/8, sq%8
-			if c := strings.IndexByte("rygb", grid[(7-rank)*9+file]); c >= 0 {
+			if c := store.Colour(i, rank, file); c >= 0 {
 				r.Cols, r.Vals = append(r.Cols, 1+4*sq+c), append(r.Vals, 1)
 			}
 		}
@@ -377,4 +416,36 @@ func colourEffects(rep *LayoutReport, boards []results.BoardResult) error {
 		rep.TopEffects = []string{fmt.Sprintf("none distinguishable from zero (Bonferroni over %d effects); the largest: %s", len(all), describe(all[0]))}
 	}
 	return nil
+}
+
+// writeLayoutRows writes layouts.csv: one row per requested layout and seating.
+func writeLayoutRows(f io.Writer, sw *Sweep, store *results.BoardStore, shrink results.Shrink, pvals, holm, bh []float64) error {
+	bw := bufio.NewWriterSize(f, 1<<16)
+	cw := csv.NewWriter(bw)
+	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
+		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "mean_plies", "distinct_games"})
+	for k := 0; k < sw.NumRows(); k++ {
+		r := sw.Row(k)
+		bc := store.At(r.Board)
+		b := &bc
+		ebr := shrink.Rate(b.WhiteWins, b.N)
+		iv := b.WhiteRate()
+		idx, name := "", ""
+		if r.Layout.Index >= 0 {
+			idx, name = strconv.Itoa(r.Layout.Index), r.Layout.Placement.String()
+		}
+		mc := ""
+		if r.Mirror >= 0 {
+			mc = strconv.Itoa(r.Mirror)
+		}
+		cw.Write([]string{idx, name, b.Grid, mc, r.Seating, b.Key, i64(b.N), i64(b.WhiteWins), i64(b.BlackWins),
+			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), f64(ebr.Value), f64(ebr.Low),
+			f64(ebr.High), f64(pvals[r.Board]), f64(holm[r.Board]), f64(bh[r.Board]),
+			f64(float64(b.PliesSum) / math.Max(1, float64(b.N))), i64(b.Distinct)})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
 }

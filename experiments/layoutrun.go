@@ -15,8 +15,8 @@ import (
 
 // LayoutsOutcome is what a sweep session produced.
 type LayoutsOutcome struct {
-	Boards      []results.BoardResult // this session's boards, in order
-	Report      *LayoutReport         // nil for a partial shard or an interrupted run
+	Boards      *results.BoardStore // this session's boards, in order (compactly)
+	Report      *LayoutReport       // nil for a partial shard or an interrupted run
 	Manifest    *results.Manifest
 	Interrupted bool
 }
@@ -52,7 +52,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	if err != nil {
 		return nil, err
 	}
-	nb := int64(len(sw.Boards))
+	nb := int64(sw.NumBoards())
 	start := nb * int64(s.Shard.Index) / int64(s.Shard.Count)
 	end := nb * int64(s.Shard.Index+1) / int64(s.Shard.Count)
 	man := results.NewManifest(s.Args)
@@ -89,12 +89,18 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	if err != nil {
 		return nil, err
 	}
-	boards := make([]results.BoardResult, 0, end-start) // sized once: no garbage from growing
+	boards := sw.NewBoardStore(int(start)) // compact: some 36 bytes a board
+	boards.Grow(int(end - start))          // sized once: no garbage from growing
+	var stored int64
 	var games int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sink := func(r *results.BoardResult) error {
-		boards = append(boards, *r)
+		// The store numbers boards from 0: a shard's first board is board start.
+		c := *r
+		c.Board -= start
+		boards.Add(&c)
+		stored++
 		games += r.N
 		if err := w.Write(r); err != nil {
 			cancel()
@@ -124,7 +130,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	}
 	man.Checkpoint = nil
 	el := time.Since(t0).Seconds()
-	man.Completed = int64(len(boards))
+	man.Completed = stored
 	man.Status = "complete"
 	if man.Completed < man.Planned {
 		man.Status = "interrupted"
@@ -136,7 +142,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	man.Outputs = []string{"boards.csv"}
 	out := &LayoutsOutcome{Boards: boards, Manifest: man, Interrupted: interrupted || man.Status != "complete"}
 	if man.Status == "complete" && s.Shard.Count == 1 {
-		rep, files, err := WriteLayoutReports(s.Dir, sw, boards)
+		rep, files, err := WriteLayoutReportsStore(s.Dir, sw, boards)
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +177,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	man := results.NewManifest(args)
 	man.Unit = "boards"
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
-	nb := int64(len(sw.Boards))
+	nb := int64(sw.NumBoards())
 	man.Shard, man.Shards, man.EndGame, man.Planned, man.Started = 0, 1, nb, nb, time.Now().UTC()
 	man.Reproducible = sw.Reproducible()
 	path := filepath.Join(dir, "boards.csv")
@@ -181,7 +187,8 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	}
 	defer tf.Abort()
 	w := results.NewBoardWriter(tf)
-	var boards []results.BoardResult
+	boards := sw.NewBoardStore(0)
+	boards.Grow(int(nb))
 	for _, file := range files {
 		src, err := openBoards(file)
 		if err != nil {
@@ -196,11 +203,11 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 				src.Close()
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
-			if r.Board != int64(len(boards)) {
+			if r.Board != int64(boards.Len()) {
 				src.Close()
-				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, len(boards))
+				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, boards.Len())
 			}
-			boards = append(boards, *r)
+			boards.Add(r)
 			if err := w.Write(r); err != nil {
 				src.Close()
 				return nil, err
@@ -208,8 +215,8 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 		}
 		src.Close()
 	}
-	if int64(len(boards)) != nb {
-		return nil, fmt.Errorf("the shards hold %d boards, the sweep has %d", len(boards), nb)
+	if int64(boards.Len()) != nb {
+		return nil, fmt.Errorf("the shards hold %d boards, the sweep has %d", boards.Len(), nb)
 	}
 	if err := w.Flush(); err != nil {
 		return nil, err
@@ -217,7 +224,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
-	rep, outs, err := WriteLayoutReports(dir, sw, boards)
+	rep, outs, err := WriteLayoutReportsStore(dir, sw, boards)
 	if err != nil {
 		return nil, err
 	}

@@ -45,14 +45,90 @@ type SweepRow struct {
 	Choice  string // Black's choice: the lowest index of the four symmetric placements (custom: the grid)
 }
 
-// Sweep is a resolved layout sweep: the boards to play and the rows to report.
+// Sweep is a resolved layout sweep: the boards to play and the rows to report, held compactly
+// (some 30 bytes a board: a placement index or a grid packed to 2 bits a square, and the
+// board indices of each requested layout's two seatings), read through Board and Row.
 type Sweep struct {
 	Cfg    LayoutsConfig
-	Boards []katarenga.Layout
-	Rows   []SweepRow
+	boards []sweepBoard
+	pairs  []sweepPair              // requested layout k: rows 2k (as dealt) and 2k+1 (rotated)
+	odd    map[int]katarenga.Layout // boards that sweepBoard does not reproduce
+	oddRow map[int][2]SweepRow      // pairs that sweepPair does not reproduce
 	rules  katarenga.Rules
 	a, b   agents.Agent
 	game   *games.Game
+}
+
+// sweepBoard is a board: a placement index, or (index -1) a custom grid, 2 bits a square.
+type sweepBoard struct {
+	index int32
+	grid  [16]byte
+}
+
+// sweepPair is a requested layout: the boards of its two seatings, its mirror class and
+// Black's choice (an index; -1: the layout's grid; -2: its rotated grid). The layout is the as
+// dealt board's.
+type sweepPair struct{ dealt, rot, mirror, choice int32 }
+
+func packLayout(l katarenga.Layout) sweepBoard {
+	if l.Index >= 0 {
+		return sweepBoard{index: int32(l.Index)}
+	}
+	b := sweepBoard{index: -1}
+	for sq, c := range l.Grid {
+		b.grid[sq/4] |= byte(c&3) << (2 * (sq % 4))
+	}
+	return b
+}
+
+func (b sweepBoard) layout() katarenga.Layout {
+	if b.index >= 0 {
+		l, _ := katarenga.DefaultTiles.LayoutFromIndex(int(b.index))
+		return l
+	}
+	l := katarenga.Layout{Index: -1}
+	for sq := range l.Grid {
+		l.Grid[sq] = katarenga.Colour(b.grid[sq/4]>>(2*(sq%4))) & 3
+	}
+	return l
+}
+
+// NumBoards is the number of boards to play.
+func (sw *Sweep) NumBoards() int { return len(sw.boards) }
+
+// Board returns board i.
+func (sw *Sweep) Board(i int) katarenga.Layout {
+	if l, ok := sw.odd[i]; ok {
+		return l
+	}
+	return sw.boards[i].layout()
+}
+
+// NumRows is the number of rows of layouts.csv: two per requested layout.
+func (sw *Sweep) NumRows() int { return 2 * len(sw.pairs) }
+
+// Row returns row k.
+func (sw *Sweep) Row(k int) SweepRow {
+	if r, ok := sw.oddRow[k/2]; ok {
+		return r[k%2]
+	}
+	return sw.rowOf(sw.pairs[k/2], k%2)
+}
+
+func (sw *Sweep) rowOf(p sweepPair, seat int) SweepRow {
+	l := sw.Board(int(p.dealt))
+	choice := strconv.Itoa(int(p.choice))
+	switch p.choice {
+	case -1:
+		choice = l.Grid.String()
+	case -2:
+		choice = l.Grid.Rotate180().String()
+	}
+	r := SweepRow{Layout: l, Seating: "as_dealt", Board: int(p.dealt), Mirror: int(p.mirror), Choice: choice}
+	if seat == 1 {
+		r.Seating, r.Board = "rotated", int(p.rot)
+	}
+	return r
 }
 
 // ParseLayoutList reads a layouts file: one layout per line (index, layout string or colour
@@ -124,28 +200,73 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 		return nil, err
 	}
 	ts := &katarenga.DefaultTiles
-	var requested []katarenga.Layout
 	canonical := func(l katarenga.Layout) katarenga.Layout { return l }
+	index := map[sweepBoard]int32{}
+	board := func(l katarenga.Layout) int {
+		l = canonical(l)
+		k := packLayout(l)
+		if i, ok := index[k]; ok {
+			return int(i)
+		}
+		i := len(sw.boards)
+		index[k] = int32(i)
+		sw.boards = append(sw.boards, k)
+		if k.layout() != l {
+			if sw.odd == nil {
+				sw.odd = map[int]katarenga.Layout{}
+			}
+			sw.odd[i] = l
+		}
+		return i
+	}
+	add := func(l katarenga.Layout) {
+		mirror, choice := -1, l.Grid.String()
+		rot := ts.FindGrid(l.Grid.Rotate180())
+		if l.Index >= 0 {
+			m, _ := ts.Mirror(l.Placement)
+			mirror = min(l.Index, m.Index())
+			rm, _ := ts.Mirror(rot.Placement)
+			choice = strconv.Itoa(min(mirror, rot.Index, rm.Index()))
+		} else if g := rot.Grid.String(); g < choice {
+			choice = g
+		}
+		rows := [2]SweepRow{{Layout: l, Seating: "as_dealt", Board: board(l), Mirror: mirror, Choice: choice},
+			{Layout: l, Seating: "rotated", Board: board(rot), Mirror: mirror, Choice: choice}}
+		p := sweepPair{dealt: int32(rows[0].Board), rot: int32(rows[1].Board), mirror: int32(mirror), choice: -1}
+		if l.Index >= 0 {
+			c, _ := strconv.Atoi(choice)
+			p.choice = int32(c)
+		} else if choice != l.Grid.String() {
+			p.choice = -2
+		}
+		if sw.rowOf(p, 0) != rows[0] || sw.rowOf(p, 1) != rows[1] {
+			if sw.oddRow == nil {
+				sw.oddRow = map[int][2]SweepRow{}
+			}
+			sw.oddRow[len(sw.pairs)] = rows
+		}
+		sw.pairs = append(sw.pairs, p)
+	}
 	switch {
 	case cfg.Layouts == "all":
 		for i := 0; i < katarenga.NumPlacements; i++ {
 			l, _ := ts.LayoutFromIndex(i)
-			requested = append(requested, l)
+			add(l)
 		}
 	case cfg.Layouts == "distinct":
-		for i := 0; i < katarenga.NumPlacements; i++ {
-			p, _ := katarenga.PlacementFromIndex(i)
-			if m, _ := ts.Mirror(p); i < m.Index() {
-				l, _ := ts.LayoutFromIndex(i)
-				requested = append(requested, l)
-			}
-		}
 		canonical = func(l katarenga.Layout) katarenga.Layout { // the mirror class representative
 			if m, ok := ts.Mirror(l.Placement); ok && m.Index() < l.Index {
 				ml, _ := ts.LayoutFromIndex(m.Index())
 				return ml
 			}
 			return l
+		}
+		for i := 0; i < katarenga.NumPlacements; i++ {
+			p, _ := katarenga.PlacementFromIndex(i)
+			if m, _ := ts.Mirror(p); i < m.Index() {
+				l, _ := ts.LayoutFromIndex(i)
+				add(l)
+			}
 		}
 	case strings.HasPrefix(cfg.Layouts, "sample:"):
 		k, err := strconv.Atoi(strings.TrimPrefix(cfg.Layouts, "sample:"))
@@ -165,7 +286,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 		sort.Ints(pick)
 		for _, i := range pick {
 			l, _ := ts.LayoutFromIndex(i)
-			requested = append(requested, l)
+			add(l)
 		}
 	case strings.HasPrefix(cfg.Layouts, "random:"):
 		// K custom boards with every square's colour drawn uniformly and independently: a design
@@ -180,7 +301,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 			for sq := range g {
 				g[sq] = katarenga.Colour(r.IntN(4))
 			}
-			requested = append(requested, katarenga.Layout{Index: -1, Grid: g})
+			add(katarenga.Layout{Index: -1, Grid: g})
 		}
 	case cfg.Layouts == "list":
 		for _, s := range cfg.List {
@@ -188,38 +309,12 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 			if err != nil {
 				return nil, err
 			}
-			requested = append(requested, l)
+			add(l)
 		}
 	default:
 		return nil, fmt.Errorf("layouts %q: want all, distinct, sample:K, random:K or a file", cfg.Layouts)
 	}
 	sw.Cfg = cfg
-	index := map[string]int{}
-	board := func(l katarenga.Layout) int {
-		l = canonical(l)
-		k := boardKey(l)
-		if i, ok := index[k]; ok {
-			return i
-		}
-		index[k] = len(sw.Boards)
-		sw.Boards = append(sw.Boards, l)
-		return len(sw.Boards) - 1
-	}
-	for _, l := range requested {
-		mirror, choice := -1, l.Grid.String()
-		rot := ts.FindGrid(l.Grid.Rotate180())
-		if l.Index >= 0 {
-			m, _ := ts.Mirror(l.Placement)
-			mirror = min(l.Index, m.Index())
-			rm, _ := ts.Mirror(rot.Placement)
-			choice = strconv.Itoa(min(mirror, rot.Index, rm.Index()))
-		} else if g := rot.Grid.String(); g < choice {
-			choice = g
-		}
-		sw.Rows = append(sw.Rows,
-			SweepRow{Layout: l, Seating: "as_dealt", Board: board(l), Mirror: mirror, Choice: choice},
-			SweepRow{Layout: l, Seating: "rotated", Board: board(rot), Mirror: mirror, Choice: choice})
-	}
 	return sw, nil
 }
 
@@ -266,7 +361,7 @@ func (sw *Sweep) decided(r *results.BoardResult) bool {
 
 // play plays every game of board i: a pure function of (configuration, seed, board).
 func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardResult, bool) {
-	l := sw.Boards[i]
+	l := sw.Board(int(i))
 	m := &Match{Cfg: MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
 		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
 	w := m.newWorker()
@@ -314,4 +409,23 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 	}
 	res.Distinct = int64(len(seen))
 	return res, true
+}
+
+// NewBoardStore returns an empty store for the tallies of the sweep's boards from board first
+// on: boards whose key and grid are the sweep's keep neither (the sweep has them).
+func (sw *Sweep) NewBoardStore(first int) *results.BoardStore {
+	return &results.BoardStore{
+		Names: func(i int) string { return boardKey(sw.Board(first + i)) },
+		Grids: func(i int) [16]byte {
+			var p [16]byte // squares in the order of the grid string (rank 8 first), colours "rygb"
+			g := sw.Board(first + i).Grid
+			for rank := 0; rank < 8; rank++ {
+				for file := 0; file < 8; file++ {
+					pos := (7-rank)*8 + file
+					p[pos/4] |= byte(g[rank*8+file]&3) << (2 * (pos % 4))
+				}
+			}
+			return p
+		},
+	}
 }

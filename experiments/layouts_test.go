@@ -46,24 +46,25 @@ func read(t *testing.T, path string) []byte {
 
 func TestSweepSets(t *testing.T) {
 	sw := sweep(t, LayoutsConfig{Layouts: "distinct", Games: 2})
-	if len(sw.Rows) != 2*49152 || len(sw.Boards) != 49152 {
-		t.Errorf("distinct: %d rows, %d boards; want 98304 rows on 49152 boards", len(sw.Rows), len(sw.Boards))
+	if sw.NumRows() != 2*49152 || sw.NumBoards() != 49152 {
+		t.Errorf("distinct: %d rows, %d boards; want 98304 rows on 49152 boards", sw.NumRows(), sw.NumBoards())
 	}
 	choices := map[string]bool{}
-	for _, r := range sw.Rows {
+	for k := 0; k < sw.NumRows(); k++ {
+		r := sw.Row(k)
 		choices[r.Choice] = true
 	}
 	if len(choices) != 24576 {
 		t.Errorf("distinct: %d choices, want 24576", len(choices))
 	}
 	sw = sweep(t, LayoutsConfig{Layouts: "sample:50", Games: 2, Seed: 4})
-	if len(sw.Rows) != 100 || len(sw.Boards) > 100 || len(sw.Boards) < 50 {
-		t.Errorf("sample:50: %d rows, %d boards", len(sw.Rows), len(sw.Boards))
+	if sw.NumRows() != 100 || sw.NumBoards() > 100 || sw.NumBoards() < 50 {
+		t.Errorf("sample:50: %d rows, %d boards", sw.NumRows(), sw.NumBoards())
 	}
 	// The rotated seating of a layout is played on its 180° turn.
-	for k := 0; k < len(sw.Rows); k += 2 {
-		if sw.Boards[sw.Rows[k+1].Board].Grid != sw.Rows[k].Layout.Grid.Rotate180() {
-			t.Fatalf("rotated seating of %d is not the turned board", sw.Rows[k].Layout.Index)
+	for k := 0; k < sw.NumRows(); k += 2 {
+		if sw.Board(sw.Row(k+1).Board).Grid != sw.Row(k).Layout.Grid.Rotate180() {
+			t.Fatalf("rotated seating of %d is not the turned board", sw.Row(k).Layout.Index)
 		}
 	}
 	for _, bad := range []LayoutsConfig{{Layouts: "some", Games: 2}, {Layouts: "sample:0", Games: 2}, {Layouts: "all", Games: 0},
@@ -85,7 +86,7 @@ func TestSweepDeterminism(t *testing.T) {
 	os.MkdirAll(three, 0o755)
 	out := runSweep(t, sw, one, 1, Shard{0, 1}, false)
 	runSweep(t, sw, three, 3, Shard{0, 1}, false)
-	if out.Report == nil || out.Report.Boards != len(sw.Boards) {
+	if out.Report == nil || out.Report.Boards != sw.NumBoards() {
 		t.Fatalf("report %+v", out.Report)
 	}
 	for _, f := range []string{"boards.csv", "layouts.csv", "choices.csv"} {
@@ -123,7 +124,7 @@ func TestSweepDeterminism(t *testing.T) {
 	lines := strings.SplitAfter(string(read(t, filepath.Join(one, "boards.csv"))), "\n")
 	os.WriteFile(filepath.Join(partial, "boards.csv"), []byte(strings.Join(lines[:4], "")), 0o644)
 	o := runSweep(t, sw, partial, 2, Shard{0, 1}, true)
-	if o.Manifest.Completed != int64(len(sw.Boards)) {
+	if o.Manifest.Completed != int64(sw.NumBoards()) {
 		t.Errorf("resumed sweep completed %d boards", o.Manifest.Completed)
 	}
 	for _, f := range []string{"boards.csv", "layouts.csv", "choices.csv"} {
@@ -147,7 +148,7 @@ func TestMirroredLayoutsAgree(t *testing.T) {
 		sw := sweep(t, LayoutsConfig{Layouts: "list", List: []string{p.String(), m.String()}, Games: games, Seed: 8})
 		var res [2]results.BoardResult
 		for b := 0; b < 2; b++ {
-			r, ok := sw.play(sweepWorker{}, int64(sw.Rows[2*b].Board), func() bool { return false })
+			r, ok := sw.play(sweepWorker{}, int64(sw.Row(2*b).Board), func() bool { return false })
 			if !ok {
 				t.Fatal("not played")
 			}

@@ -258,9 +258,10 @@ func TestFullSweepReportMemory(t *testing.T) {
 		t.Skip("derives the reports of 98,304 boards")
 	}
 	sw := sweep(t, LayoutsConfig{Layouts: "all", Games: 20, Seed: 1})
-	boards := make([]results.BoardResult, len(sw.Boards))
+	boards := make([]results.BoardResult, sw.NumBoards())
 	r := engine.NewRand(7)
-	for i, l := range sw.Boards {
+	for i := 0; i < sw.NumBoards(); i++ {
+		l := sw.Board(i)
 		w := int64(r.IntN(21))
 		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: 20, WhiteWins: w, BlackWins: 20 - w}
 	}

@@ -135,35 +135,46 @@ const MethodEB = "beta-binomial-eb-moments"
 // do not reward a board for its sampling luck. With no between-board variance left all boards
 // get the pooled rate.
 func ShrinkRates(boards []BoardResult) []Interval {
-	var w, n, k float64
+	out := make([]Interval, len(boards))
+	sh := FitShrink(len(boards), func(i int) (int64, int64) { return boards[i].WhiteWins, boards[i].N })
 	for i := range boards {
-		if boards[i].N > 0 {
-			w += float64(boards[i].WhiteWins)
-			n += float64(boards[i].N)
+		out[i] = sh.Rate(boards[i].WhiteWins, boards[i].N)
+	}
+	return out
+}
+
+// Shrink is the fitted Beta prior of ShrinkRates.
+type Shrink struct {
+	a0, b0 float64
+	none   bool // too few boards: each board keeps its own rate
+}
+
+// FitShrink fits ShrinkRates' prior to n boards, board i having w of n games won by White.
+func FitShrink(nb int, board func(i int) (w, n int64)) Shrink {
+	var w, n, k float64
+	for i := 0; i < nb; i++ {
+		if bw, bn := board(i); bn > 0 {
+			w += float64(bw)
+			n += float64(bn)
 			k++
 		}
 	}
-	out := make([]Interval, len(boards))
 	if k < 2 || n == 0 {
-		for i := range boards {
-			out[i] = boards[i].WhiteRate()
-			out[i].Method = MethodEB
-		}
-		return out
+		return Shrink{none: true}
 	}
 	mu := w / n
 	var mean, ss, noise float64
-	for i := range boards {
-		if b := &boards[i]; b.N > 0 {
-			mean += float64(b.WhiteWins) / float64(b.N)
+	for i := 0; i < nb; i++ {
+		if bw, bn := board(i); bn > 0 {
+			mean += float64(bw) / float64(bn)
 		}
 	}
 	mean /= k
-	for i := range boards {
-		if b := &boards[i]; b.N > 0 {
-			p := float64(b.WhiteWins) / float64(b.N)
+	for i := 0; i < nb; i++ {
+		if bw, bn := board(i); bn > 0 {
+			p := float64(bw) / float64(bn)
 			ss += (p - mean) * (p - mean)
-			noise += mu * (1 - mu) / float64(b.N)
+			noise += mu * (1 - mu) / float64(bn)
 		}
 	}
 	tau2 := ss/(k-1) - noise/k
@@ -171,12 +182,17 @@ func ShrinkRates(boards []BoardResult) []Interval {
 	if tau2 > 0 && mu > 0 && mu < 1 {
 		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))
 	}
-	a0, b0 := math.Max(mu*m, 1e-9), math.Max((1-mu)*m, 1e-9)
-	for i := range boards {
-		b := &boards[i]
-		a, bb := a0+float64(b.WhiteWins), b0+float64(b.N-b.WhiteWins)
-		post := distuv.Beta{Alpha: a, Beta: bb}
-		out[i] = Interval{a / (a + bb), post.Quantile(0.025), post.Quantile(0.975), MethodEB}
+	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9)}
+}
+
+// Rate is the shrunken rate of a board with w of n games won by White.
+func (s Shrink) Rate(w, n int64) Interval {
+	if s.none {
+		iv := Wilson(w, n, Z95)
+		iv.Method = MethodEB
+		return iv
 	}
-	return out
+	a, bb := s.a0+float64(w), s.b0+float64(n-w)
+	post := distuv.Beta{Alpha: a, Beta: bb}
+	return Interval{a / (a + bb), post.Quantile(0.025), post.Quantile(0.975), MethodEB}
 }

@@ -92,3 +92,29 @@ func pearson(x, y []float64) float64 {
 	cov := sxy - sx*sy/n
 	return cov / math.Sqrt((sxx-sx*sx/n)*(syy-sy*sy/n))
 }
+
+// HolmBH returns Holm's and the Benjamini–Hochberg adjusted p-values together (as Holm and BH),
+// sorting once with 4-byte indices: the layout reports adjust millions of p-values.
+func HolmBH(p []float64) (holm, bh []float64) {
+	m := len(p)
+	idx := make([]int32, m)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] < p[idx[b]] })
+	holm, bh = make([]float64, m), make([]float64, m)
+	run := 0.0
+	for r, i := range idx {
+		v := math.Min(1, float64(m-r)*p[i])
+		run = math.Max(run, v)
+		holm[i] = run
+	}
+	run = 1.0
+	for r := m - 1; r >= 0; r-- {
+		i := idx[r]
+		v := math.Min(1, p[i]*float64(m)/float64(r+1))
+		run = math.Min(run, v)
+		bh[i] = run
+	}
+	return holm, bh
+}

@@ -87,9 +87,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	limitMemory(len(sw.Boards))
+	limitMemory(sw.NumBoards())
 	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
-		len(sw.Rows)/2, len(sw.Boards), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
+		sw.NumRows()/2, sw.NumBoards(), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
 	out, err := experiments.RunLayouts(ctx, sw, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard})
 	if err != nil {
@@ -132,7 +132,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
-	limitMemory(len(sw.Boards))
+	limitMemory(sw.NumBoards())
 	f, err := os.Open(dir + "/boards.csv")
 	if err != nil {
 		return err
@@ -142,7 +142,8 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
-	var boards []results.BoardResult
+	boards := sw.NewBoardStore(0)
+	boards.Grow(sw.NumBoards())
 	for {
 		b, err := br.Read()
 		if err == io.EOF {
@@ -151,12 +152,12 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 		if err != nil {
 			return err
 		}
-		boards = append(boards, *b)
+		boards.Add(b)
 	}
-	if len(boards) != len(sw.Boards) {
-		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, len(boards), len(sw.Boards))
+	if boards.Len() != sw.NumBoards() {
+		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, boards.Len(), sw.NumBoards())
 	}
-	rep, _, err := experiments.WriteLayoutReports(dir, sw, boards)
+	rep, _, err := experiments.WriteLayoutReportsStore(dir, sw, boards)
 	if err != nil {
 		return err
 	}
@@ -169,12 +170,14 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 }
 
 // limitMemory sets a soft memory limit for a sweep of boards boards (unless GOMEMLIMIT is
-// set): 64 MiB plus 1 KiB a board, about twice the sweep's live state (some 600 bytes a board).
-// Without it the garbage collector lets the heap grow to twice its peak live size and more
-// while the reports are derived (RSS 513 MB for the full 98,304-board sweep; 170 MB with it).
+// set): 64 MiB plus 1 KiB a board, at most 180 MiB. The sweep and its tallies take some 70
+// bytes a board (100 while the reports are derived), so the cap leaves room for the colour-effect
+// fit's working set; without a limit the garbage collector lets the heap grow to twice its peak
+// live size and more while the reports are derived (RSS 513 MB for the full 98,304-board sweep
+// before; 170 MB with the limit).
 func limitMemory(boards int) {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(64<<20 + int64(boards)<<10)
+		debug.SetMemoryLimit(min(64<<20+int64(boards)<<10, 180<<20))
 	}
 }
 
@@ -209,7 +212,7 @@ func compareSweeps(w io.Writer, r *experiments.LayoutReport, other string) error
 		if err != nil {
 			break
 		}
-		if v, ok := r.RateByKey[b.Key]; ok && b.N > 0 {
+		if v, ok := r.RateOf(b.Key); ok && b.N > 0 {
 			x = append(x, v)
 			y = append(y, float64(b.WhiteWins)/float64(b.N))
 		}

@@ -91,7 +91,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		for _, s := range shards {
 			files = append(files, filepath.Join(s.dir, "boards.csv"))
 		}
-		limitMemory(len(sw.Boards))
+		limitMemory(sw.NumBoards())
 		res, err := experiments.MergeLayouts(sw, files, dir, append([]string{"fairplay", "merge"}, args...))
 		if err != nil {
 			return err
