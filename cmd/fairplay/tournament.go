@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/fairplay-lab/fairplay/experiments"
 	"github.com/fairplay-lab/fairplay/results"
@@ -72,11 +71,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		cfg = experiments.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, Prior: *prior, Bootstrap: *boot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
-		for _, a := range strings.Split(*agentList, ";") {
-			if a = strings.TrimSpace(a); a != "" {
-				cfg.Agents = append(cfg.Agents, a)
-			}
-		}
+		cfg.Agents = splitSpecs(*agentList)
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err

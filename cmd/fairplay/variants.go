@@ -90,11 +90,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		cfg = experiments.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RatingGames: *ratingGames + *ratingGames%2, RatingBootstrap: *ratingBoot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
-		for _, l := range strings.Split(*ladder, ";") {
-			if l = strings.TrimSpace(l); l != "" {
-				cfg.Ladder = append(cfg.Ladder, l)
-			}
-		}
+		cfg.Ladder = splitSpecs(*ladder)
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err
@@ -130,4 +126,15 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stdout, "%s\nResults in %s: variants.csv, differences.csv, strength_trend.csv, report.md, variants_*.png/.svg, strength_*.png/.svg, ratings/\n", report, dir)
 	return nil
+}
+
+// splitSpecs splits a ';'-separated list of agent specs, dropping blanks and surrounding space.
+func splitSpecs(list string) []string {
+	var out []string
+	for _, a := range strings.Split(list, ";") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
 }
