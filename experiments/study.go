@@ -35,7 +35,7 @@ type StudyRun struct {
 
 // StudyCommands are the subcommands a study may run: the ones that write a run directory
 // with a report.html.
-var StudyCommands = []string{"play", "layouts", "ladder", "variants", "sprt", "tune"}
+var StudyCommands = []string{"play", "layouts", "ladder", "variants", "sprt", "tune", "tournament"}
 
 var studyName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 

@@ -84,15 +84,18 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stderr, "study %s: run %d/%d %s: fairplay %s %s (study elapsed %s, ETA %s)\n", st.Name, i+1, len(st.Runs), r.Name,
 			r.Command, strings.Join(r.Args, " "), time.Since(t0).Round(time.Second), experiments.StudyETA(finished, time.Since(t0), len(st.Runs)-i))
-		runArgs := []string{r.Command}
-		for _, a := range r.Args {
-			runArgs = append(runArgs, strings.ReplaceAll(a, "{study}", dir))
-		}
-		runArgs = append(runArgs, "-out", sub)
+		// The study's own flags come first, so that a run's arguments may end with positional
+		// ones (tournament -combine DIR...).
+		runArgs := []string{r.Command, "-out", sub}
 		if state == experiments.RunPartial {
 			runArgs = []string{r.Command, "-resume", sub}
 		}
 		runArgs = append(runArgs, "-workers", fmt.Sprint(*workers), "-progress", *progress)
+		if state != experiments.RunPartial {
+			for _, a := range r.Args {
+				runArgs = append(runArgs, strings.ReplaceAll(a, "{study}", dir))
+			}
+		}
 		err := run(ctx, runArgs, stdout, stderr)
 		if ierr := experiments.WriteStudyIndex(dir, st, file); ierr != nil && err == nil {
 			err = ierr

@@ -190,3 +190,33 @@ func TestDocsStudies(t *testing.T) {
 		t.Errorf("%d study files in docs/studies, want the 4 published ones", n)
 	}
 }
+
+// TestStudyTournamentCombine runs tournaments and a -combine of them from one study file: the
+// study's own flags go before a run's arguments, so positional directories work.
+func TestStudyTournamentCombine(t *testing.T) {
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "tiny.json")
+	study := `{"name":"tiny","runs":[
+ {"name":"t1","command":"tournament","args":["-game","katarenga","-agents","random;greedy","-games","4","-bootstrap","20"]},
+ {"name":"t2","command":"tournament","args":["-game","katarenga","-agents","greedy;alphabeta:depth=1","-games","4","-bootstrap","20","-seed","3"]},
+ {"name":"all","command":"tournament","args":["-combine","-bootstrap","20","{study}/t1","{study}/t2"]}]}`
+	if err := os.WriteFile(file, []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "out")
+	if _, stderr, err := runCmd(t, "study", "-out", dir, "-progress", "never", file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	ratings, err := os.ReadFile(filepath.Join(dir, "all", "ratings.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, agent := range []string{"random", "greedy", "alphabeta:depth=1"} {
+		if !strings.Contains(string(ratings), agent) {
+			t.Errorf("combined ratings.csv lacks %s:\n%s", agent, ratings)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "all", "report.html")); err != nil {
+		t.Error(err)
+	}
+}
