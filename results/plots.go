@@ -75,7 +75,7 @@ func PlotOutcomes(s *Summary, title, dir string) ([]string, error) {
 	names := []string{"first_win_rate", "second_win_rate", "drawishness", "cap_rate", "forfeit_rate"}
 	stats := s.Stats()
 	first, _ := statByName(stats, names[0])
-	p.Y.Label.Text = fmt.Sprintf("share of %d games (95%% interval, %s)", s.N, first.Method)
+	p.Y.Label.Text = fmt.Sprintf("share of %d games (95%% CI: %s)", s.N, first.Method)
 	vals := make(plotter.Values, len(names))
 	pts := errPoints{XYs: make(plotter.XYs, len(names)), YErrors: make(plotter.YErrors, len(names))}
 	var text plotter.XYLabels

@@ -74,7 +74,7 @@ func (r *Report) AddPlot(dir, name, caption string) error {
 
 // plotCaptions describe the toolkit's plots by file name (without .svg).
 var plotCaptions = map[string]string{
-	"outcomes":          "Outcomes, each with its 95% Wilson interval",
+	"outcomes":          "Outcomes, each with its 95% interval (the method of summary.csv)",
 	"lengths":           "Game lengths in plies (the ply cap marked when games reached it)",
 	"running":           "The first player's score (draw = ½), wins and draws as games accumulate",
 	"llr":               "The test's log-likelihood ratio after every pair, with its two stopping bounds",
