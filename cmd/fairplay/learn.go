@@ -41,7 +41,11 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := os.Stat(*out); err == nil {
 		return usagef("learn: -out %s exists (a run never overwrites)", *out)
 	}
-	if _, err := agents.Parse(cfg.Agent); err != nil {
+	ag, err := agents.Parse(cfg.Agent)
+	if err == nil {
+		err = agents.Check(ag, cfg.Game)
+	}
+	if err != nil {
 		return usagef("learn: -agent: %v", err)
 	}
 	res, err := experiments.Learn(ctx, cfg)

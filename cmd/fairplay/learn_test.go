@@ -31,6 +31,7 @@ func TestLearnCommand(t *testing.T) {
 		{"learn", "-game", "katarenga", "-agent", "wizard", "-games", "4", "-out", out + "2"},
 		{"learn", "-game", "katarenga", "-agent", "greedy", "-games", "1", "-out", out + "3"},
 		{"learn", "-game", "katarenga", "-agent", "greedy", "-holdout", "1", "-out", out + "4"},
+		{"learn", "-game", "katarenga", "-agent", "alphabeta:depth=1,weights=" + out + "-missing.json", "-games", "4", "-out", out + "5"},
 	} {
 		_, _, err := runCmd(t, args...)
 		var ue usageError
