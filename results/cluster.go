@@ -119,8 +119,11 @@ const MethodDeltaSDPairs = "cluster-robust-pairs-delta-sd"
 // and the interval is SD ± 1.96·SE(SD), its low end at least 0. Σ_c z_c² = aᵀ M a, where M is
 // the co-moment matrix of the v_c, kept centred (Welford's update), and x is shifted by the
 // first cluster's mean (the SD and the z_c do not change under a shift), so that no
-// cancellation between large sums of squares occurs. It replaces a 200-replicate Poisson bootstrap over
-// pairs (the same clusters, the same target; that cost ~600 random draws per pair).
+// cancellation between large sums of squares occurs. It replaces a 200-replicate Poisson
+// bootstrap over pairs (the same clusters, the same target; that cost ~600 random draws per
+// pair). Simulated coverage of the nominal 95% (pairs sharing a uniform component, exponential
+// per game): 85% at 20 pairs, 92% at 200, 94.7% at 2,000 — a normal interval for an SD is
+// narrow on small heavy-tailed samples.
 type ClusterSD struct {
 	K     int64
 	shift float64 // x is accumulated as x − shift
