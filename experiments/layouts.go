@@ -353,6 +353,10 @@ type sweepWorker struct{}
 
 func (sw *Sweep) newWorker() sweepWorker { return sweepWorker{} }
 
+func (sw *Sweep) chunkWorker() sweepWorker { return sweepWorker{} }
+
+func (sw *Sweep) endChunk(sweepWorker, []results.BoardResult) {}
+
 // decided reports whether White's interval lies inside or outside the fairness band.
 func (sw *Sweep) decided(r *results.BoardResult) bool {
 	iv := r.WhiteRate()

@@ -6,6 +6,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/fairplay-lab/fairplay/agents"
@@ -146,7 +147,17 @@ type worker struct {
 	buf      []engine.Action
 	cnt      []int64
 	moves    []byte // the game's actions in notation, reused between games
+	mstart   int    // where the current game's actions start in moves
+	rng      [3]engine.Rand
+	// batch: the worker plays chunks for run. Games then append their actions to moves and
+	// their counters to cnts, and endChunk gives a whole chunk's records their Moves and
+	// Counters from one string and one slice: no allocation per game.
+	batch bool
+	spans []span // moves and counters of the chunk's games, in order
+	cnts  []int64
 }
+
+type span struct{ m0, m1, c0, c1 int }
 
 func (m *Match) newWorker() *worker {
 	w := &worker{states: map[engine.Player]engine.State{}, buf: make([]engine.Action, 0, engine.MaxActions)}
@@ -157,6 +168,32 @@ func (m *Match) newWorker() *worker {
 		w.openings = append(w.openings, o.Clone())
 	}
 	return w
+}
+
+func (m *Match) chunkWorker() *worker {
+	w := m.newWorker()
+	w.batch = true
+	return w
+}
+
+// endChunk hands the chunk's records (those play returned ok, in order) their moves and
+// counters, and empties the worker's chunk buffers.
+func (m *Match) endChunk(w *worker, recs []results.Record) {
+	if len(recs) != len(w.spans) {
+		panic("experiments: endChunk: records and spans differ")
+	}
+	moves := string(w.moves)
+	var cnts []int64
+	if len(w.cnts) > 0 {
+		cnts = slices.Clone(w.cnts)
+	}
+	for k, sp := range w.spans {
+		recs[k].Moves = moves[sp.m0:sp.m1]
+		if sp.c1 > sp.c0 {
+			recs[k].Counters = cnts[sp.c0:sp.c1:sp.c1]
+		}
+	}
+	w.moves, w.cnts, w.spans = w.moves[:0], w.cnts[:0], w.spans[:0]
 }
 
 // play plays game i. It returns ok false if stop reported true before the game ended (the game
@@ -190,13 +227,18 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	}
 	s.Reset()
 	startPly := s.Ply()
-	w.moves = w.moves[:0]
+	if !w.batch {
+		w.moves = w.moves[:0]
+	}
+	w.mstart = len(w.moves)
 	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: layout,
 		Rules: m.Cfg.Rules, FirstColour: m.game.ColourNames()[firstColour], Start: start}
 	// Each agent draws from its own stream of the pair's seed material, the same stream in both
 	// games of the pair (for A ≠ B: the colour swap then removes the colour bias).
-	ra, rb := engine.NewRand(engine.Derive(seed, 1)), engine.NewRand(engine.Derive(seed, 2))
-	opening := engine.NewRand(engine.Derive(seed, 3))
+	ra, rb, opening := &w.rng[0], &w.rng[1], &w.rng[2]
+	ra.Seed(engine.Derive(seed, 1))
+	rb.Seed(engine.Derive(seed, 2))
+	opening.Seed(engine.Derive(seed, 3))
 	pa, errA := m.a.NewPlayer(m.Cfg.Game)
 	pb, errB := m.b.NewPlayer(m.Cfg.Game)
 	defer closePlayer(pa)
@@ -223,8 +265,38 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	for i, p := range players {
 		_, uniform[i] = p.(agents.Random)
 	}
-	for {
+	// Both movers uniform (random vs random): a loop with no per-ply agent dispatch, stop
+	// polled every 64 plies (a stopped game is abandoned either way; the games are the same).
+	app, canAppend := s.(engine.ActionAppender)
+	fast := canPick && canAppend && uniform[0] && uniform[1] && errs[0] == nil && errs[1] == nil
+	if fast {
+		r0, r1 := rands[seat[0]], rands[seat[1]]
+		for ply := 0; ; ply++ {
+			if ply&63 == 0 && stop() {
+				w.moves = w.moves[:w.mstart]
+				return rec, false
+			}
+			r := r0
+			if s.Ply() < m.Cfg.RandomOpening {
+				r = opening
+			} else if s.ToMove() != firstColour {
+				r = r1
+			}
+			a, n, ok := picker.PickLegal(r)
+			if !ok {
+				break
+			}
+			rec.LegalTotal += int64(n)
+			if len(w.moves) > w.mstart {
+				w.moves = append(w.moves, ' ')
+			}
+			w.moves = app.AppendAction(w.moves, a)
+			s.Apply(a)
+		}
+	}
+	for !fast {
 		if stop() {
+			w.moves = w.moves[:w.mstart]
 			return rec, false
 		}
 		if canPick {
@@ -264,6 +336,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		}
 		act, err := players[ag].Choose(s, w.buf, rands[ag])
 		if errors.Is(err, agents.ErrStopped) {
+			w.moves = w.moves[:w.mstart]
 			return rec, false // abandoned: not recorded, replayed on resume
 		}
 		if err != nil {
@@ -273,7 +346,6 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		w.apply(s, act)
 	}
 	rec.Plies = s.Ply()
-	rec.Moves = string(w.moves)
 	if forfeit >= 0 {
 		rec.Reason = engine.Forfeit
 		rec.Winner = []string{"second", "first"}[forfeit]
@@ -289,6 +361,17 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 			rec.Winner = "second"
 		}
 	}
+	if w.batch {
+		sp := span{m0: w.mstart, m1: len(w.moves), c0: len(w.cnts)}
+		if c, ok := s.(engine.Stats); ok {
+			w.cnt = c.Counters(w.cnt[:0]) // Counters overwrites from dst[:0]
+			w.cnts = append(w.cnts, w.cnt...)
+		}
+		sp.c1 = len(w.cnts)
+		w.spans = append(w.spans, sp)
+		return rec, true
+	}
+	rec.Moves = string(w.moves)
 	if c, ok := s.(engine.Stats); ok {
 		w.cnt = c.Counters(w.cnt[:0])
 		rec.Counters = append([]int64(nil), w.cnt...)
@@ -298,7 +381,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 
 // apply plays a on s and appends it, in the game's notation, to the move list.
 func (w *worker) apply(s engine.State, a engine.Action) {
-	if len(w.moves) > 0 {
+	if len(w.moves) > w.mstart {
 		w.moves = append(w.moves, ' ')
 	}
 	w.moves = engine.AppendAction(s, w.moves, a)

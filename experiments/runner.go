@@ -46,9 +46,13 @@ type PlanOf[R any] struct {
 type Plan = PlanOf[results.Record]
 
 // itemPlayer does work item i; ok is false when stop said so before the item was finished.
+// run's workers come from chunkWorker, and after each chunk endChunk completes the chunk's
+// finished items (a Match fills in their moves and counters from per-chunk buffers).
 type itemPlayer[W, R any] interface {
 	newWorker() W
+	chunkWorker() W
 	play(w W, i int64, stop func() bool) (R, bool)
+	endChunk(w W, recs []R)
 }
 
 type chunk[R any] struct {
@@ -84,7 +88,7 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 	go func() { // dispatcher
 		defer close(jobs)
 		seq := 0
-		cur := &chunk[R]{}
+		cur := &chunk[R]{idx: make([]int64, 0, size)}
 		send := func() bool {
 			select {
 			case tokens <- struct{}{}:
@@ -99,7 +103,7 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 				<-tokens
 				return false
 			}
-			cur = &chunk[R]{}
+			cur = &chunk[R]{idx: make([]int64, 0, size)}
 			return true
 		}
 		for i := plan.Start; i < plan.End; i++ {
@@ -121,17 +125,19 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := gp.newWorker()
+			w := gp.chunkWorker()
 			for c := range jobs {
+				c.recs = make([]R, 0, len(c.idx))
 				for _, i := range c.idx {
 					rec, ok := gp.play(w, i, stopped)
 					if !ok {
 						break
 					}
 					c.recs = append(c.recs, rec)
-					if done != nil {
-						done.Add(1)
-					}
+				}
+				gp.endChunk(w, c.recs)
+				if done != nil {
+					done.Add(int64(len(c.recs)))
 				}
 				out <- c
 			}

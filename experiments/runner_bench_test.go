@@ -37,6 +37,23 @@ func BenchmarkRunnerCSV(b *testing.B) {
 	}
 }
 
+// BenchmarkRunnerPlay is the sink of `fairplay play`: every record added to a Summary and
+// written as CSV (to io.Discard) in the collector, in game order.
+func BenchmarkRunnerPlay(b *testing.B) {
+	for _, game := range []string{"katarenga", "baran"} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
+				gm, _ := games.New(game, "", "", nil)
+				names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
+				w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
+				sum := results.NewSummary(names)
+				benchRun(b, game, workers, func(r *results.Record) error { sum.Add(r); return w.Write(r) })
+				w.Close()
+			})
+		}
+	}
+}
+
 func benchRun(b *testing.B, game string, workers int, sink func(*results.Record) error) {
 	gm, err := games.New(game, "", "", nil)
 	if err != nil {

@@ -86,8 +86,9 @@ func TestClusterRatioSE(t *testing.T) {
 	near(t, "se", c.SE(), want, 1e-15)
 }
 
-// The Poisson bootstrap SD interval brackets the sample SD, and is reproducible.
-func TestSDBootstrap(t *testing.T) {
+// The delta-method SD interval brackets the sample SD, is reproducible, has the width the
+// sampling theory predicts, and matches a direct two-pass computation of Σ z_c².
+func TestClusterSD(t *testing.T) {
 	run := func() Interval {
 		s := NewSummary(nil)
 		r := engine.NewRand(5)
@@ -102,13 +103,48 @@ func TestSDBootstrap(t *testing.T) {
 		return Interval{}
 	}
 	a, b := run(), run()
-	if a != b || a.Method != MethodBootstrapPairs || !(a.Low < a.Value && a.Value < a.High) {
+	if a != b || a.Method != MethodDeltaSDPairs || !(a.Low < a.Value && a.Value < a.High) {
 		t.Errorf("duration_sd %+v, again %+v", a, b)
 	}
-	// Uniform on 100 values: sd ≈ 28.9; with 400 games the interval is a few units wide.
-	if a.High-a.Low > 6 || a.High-a.Low < 1 {
+	// Uniform on 100 values: sd ≈ 28.9, SE(sd) ≈ sd·sqrt((κ−1)/(4n)) with kurtosis κ = 1.8:
+	// ≈ 0.65 at n = 400, so the interval is about 2.5 wide.
+	if a.High-a.Low > 3.5 || a.High-a.Low < 1.8 {
 		t.Errorf("duration_sd interval [%g, %g]", a.Low, a.High)
 	}
+
+	// Direct computation on uneven clusters with a large common offset (cancellation check).
+	r := engine.NewRand(9)
+	var c ClusterSD
+	var ns, s1, s2 []float64
+	var N, S1, S2 float64
+	for k := 0; k < 300; k++ {
+		n := float64(1 + r.IntN(3))
+		var a, q float64
+		for j := 0; j < int(n); j++ {
+			x := 1e6 + float64(r.IntN(10)) + float64(k%7)
+			a, q = a+x, q+x*x
+		}
+		c.Add(n, a, q)
+		ns, s1, s2 = append(ns, n), append(s1, a), append(s2, q)
+		N, S1, S2 = N+n, S1+a, S2+q
+	}
+	m1 := S1 / N
+	var ssd float64
+	for k := range ns { // Σ (x − m1)² per cluster, computed stably
+		ssd += s2[k] - 2*m1*s1[k] + m1*m1*ns[k]
+	}
+	v := ssd / (N - 1)
+	sd := math.Sqrt(v)
+	m2c := ssd / N // the centred second moment
+	zz := 0.0
+	for k := range ns {
+		z := s2[k] - 2*m1*s1[k] + m1*m1*ns[k] - m2c*ns[k]
+		zz += z * z
+	}
+	K := float64(len(ns))
+	want := N / (N - 1) * math.Sqrt(zz*K/(K-1)) / N / (2 * sd)
+	got := c.Interval(sd)
+	near(t, "delta-sd half width", (got.High-got.Low)/2, Z95*want, 1e-4*Z95*want) // the reference itself loses ~1e-5 to the offset
 }
 
 // summary.csv keys are unique; Baran lists only Baran reasons; tiny p-values print as <1e-300;

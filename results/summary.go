@@ -32,7 +32,8 @@ type Summary struct {
 	Lengths                    []int64 // Lengths[k]: games of k plies
 	CapPlies                   int     // the length of games ended by the ply cap (0: none was)
 	Penta                      Penta
-	pending                    *Record // first game of a pair whose partner has not come yet
+	pendingPair                int64 // the pair of the first game whose partner has not come yet (-1: none)
+	pendingScore               int   // that game's aScore
 	clusters                   clustered
 
 	// Running first-player results, for the convergence plot.
@@ -76,7 +77,7 @@ const maxPoints = 2000
 func NewSummary(counters []string) *Summary {
 	t := sideTotals(counters)
 	return &Summary{Counters: counters, counterSum: make([]float64, len(counters)),
-		counterSq: make([]float64, len(counters)), totals: t, stride: 1, clusters: newClustered(len(counters), len(t))}
+		counterSq: make([]float64, len(counters)), totals: t, stride: 1, pendingPair: -1, clusters: newClustered(len(counters), len(t))}
 }
 
 // ForfeitReasons are the values of Record.Forfeit, in the order of the summary rows.
@@ -179,15 +180,13 @@ func aScore(r *Record) int {
 
 func (s *Summary) addPair(r *Record) {
 	if r.Game%2 == 0 {
-		c := *r
-		c.Counters = nil
-		s.pending = &c
+		s.pendingPair, s.pendingScore = r.Pair, aScore(r)
 		return
 	}
-	if s.pending != nil && s.pending.Pair == r.Pair {
-		s.Penta[aScore(s.pending)+aScore(r)]++
+	if s.pendingPair >= 0 && s.pendingPair == r.Pair {
+		s.Penta[s.pendingScore+aScore(r)]++
 	}
-	s.pending = nil
+	s.pendingPair = -1
 }
 
 // Stat is one row of summary.csv.

@@ -132,3 +132,26 @@ func TestSideTotals(t *testing.T) {
 		t.Errorf("captures_mean interval [%v, %v], want ±%v", got.Low, got.High, Z95*2)
 	}
 }
+
+// BenchmarkSummaryAdd measures Summary.Add per game on records shaped like random Katarenga
+// games (~1 kB of moves, five counters, pairs of two games).
+func BenchmarkSummaryAdd(b *testing.B) {
+	counters := []string{"captures_white", "captures_black", "camps_white", "camps_black", "first_move_captures"}
+	recs := testRecords(1024, len(counters))
+	rng := engine.NewRand(2)
+	for _, r := range recs {
+		mv := make([]string, 160+rng.IntN(20))
+		for k := range mv {
+			mv[k] = string([]byte{'a' + byte(rng.IntN(8)), '1' + byte(rng.IntN(8)), '-', 'a' + byte(rng.IntN(8)), '1' + byte(rng.IntN(8))})
+		}
+		r.Moves = strings.Join(mv, " ")
+	}
+	s := NewSummary(counters)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := recs[i%len(recs)]
+		r.Game, r.Pair = int64(i), int64(i/2)
+		s.Add(r)
+	}
+}
