@@ -2,6 +2,7 @@ package baran
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -47,14 +48,6 @@ func (s *State) withRemoval(rem int, f func()) {
 	s.pieces[opp], s.fast = saved, savedFast
 }
 
-// walkChains calls visit for every chain of the warrior on from (path = start and landings,
-// capt = what it captures), until visit returns true.
-func (s *State) walkChains(from int, visit func(path []int8, capt uint64) bool) {
-	c := s.newChainPath(from)
-	c.visit = visit
-	c.find(from, -1, 1<<from, 0, false, false, 0)
-}
-
 // AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
 func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
 	if a == Pass {
@@ -98,14 +91,16 @@ func (s *State) FormatAction(a engine.Action) string {
 func appendCell(dst []byte, sq int) []byte { return append(dst, 'a'+byte(sq%7), '1'+byte(sq/7)) }
 
 // chainPath searches the chains of the warrior that starts on cells[0], depth first, for the
-// first one that ends on to capturing capt (or that visit accepts, when set); cells[:n] is then
-// its start and landing cells. Without visit it allocates nothing.
+// first one that ends on to capturing capt (or, when want is set, whose start and landing cells
+// are exactly want; capt is then set to what it captures); cells[:n] is then its start and
+// landing cells. It holds no function value and nothing in it is retained, so it stays on the
+// stack (AppendAction allocates nothing; TestAppendActionAllocs).
 type chainPath struct {
 	g     *generator
 	occ   uint64 // occupied cells, the mover's start cell removed
 	to    int
 	capt  uint64
-	visit func(path []int8, capt uint64) bool
+	want  []int8
 	cells [NumCells]int8
 	n     int
 }
@@ -157,8 +152,12 @@ func (c *chainPath) find(cur, last int, landed, jumped uint64, own, back bool, f
 }
 
 func (c *chainPath) accepts(to int, capt uint64) bool {
-	if c.visit != nil {
-		return c.visit(c.cells[:c.n], capt)
+	if c.want != nil {
+		if c.n != len(c.want) || !slices.Equal(c.cells[:c.n], c.want) {
+			return false
+		}
+		c.capt = capt
+		return true
 	}
 	return to == c.to && capt == c.capt
 }
@@ -240,22 +239,13 @@ func (s *State) parseMove(text string, rem int) (engine.Action, error) {
 		}
 		return mkAction(from, to, 0, rem), nil
 	}
-	var found engine.Action
-	ok := false
-	s.walkChains(from, func(path []int8, capt uint64) bool {
-		if len(path) != len(cells) {
-			return false
-		}
-		for i := range path {
-			if int(path[i]) != cells[i] {
-				return false
-			}
-		}
-		found, ok = mkAction(from, to, capt, rem), true
-		return true
-	})
-	if !ok {
+	c := s.newChainPath(from)
+	c.want = make([]int8, len(cells))
+	for i, x := range cells {
+		c.want[i] = int8(x)
+	}
+	if !c.find(from, -1, 1<<from, 0, false, false, 0) {
 		return 0, fmt.Errorf("%s is not a possible chain of jumps", text)
 	}
-	return found, nil
+	return mkAction(from, to, c.capt, rem), nil
 }

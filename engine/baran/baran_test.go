@@ -1,6 +1,7 @@
 package baran
 
 import (
+	"bytes"
 	"math"
 	"sort"
 	"strings"
@@ -321,6 +322,50 @@ func TestAppendActionMatchesFormat(t *testing.T) {
 				}
 				s.Apply(buf[rng.IntN(len(buf))])
 			}
+		}
+	}
+}
+
+// AppendAction allocates nothing (the chain search's path stays on the stack): every legal
+// action along random games, chains and huff removals included, formatted into a reused buffer.
+func TestAppendActionAllocs(t *testing.T) {
+	for _, rules := range []string{"", "capture=huff", "chain-capture=per-jump"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf []engine.Action
+		out := make([]byte, 0, 64)
+		chains, removals := 0, 0
+		s := New(r, 0)
+		allocs := testing.AllocsPerRun(10, func() { // the mean over 10 runs: a stray runtime allocation rounds away
+			chains, removals = 0, 0
+			rng := engine.NewRand(9)
+			for g := 0; g < 4; g++ {
+				s.Reset()
+				for {
+					buf = s.Legal(buf[:0])
+					if len(buf) == 0 {
+						break
+					}
+					for _, a := range buf {
+						out = s.AppendAction(out[:0], a)
+						if bytes.Count(out, []byte(":")) >= 2 {
+							chains++
+						}
+						if out[0] == 'x' {
+							removals++
+						}
+					}
+					s.ApplyNoUndo(buf[rng.IntN(len(buf))])
+				}
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%q: %v allocations formatting the actions of 4 games, want 0", rules, allocs)
+		}
+		if chains == 0 || (rules == "capture=huff" && removals == 0) {
+			t.Errorf("%q: %d chains, %d removals formatted: the games do not cover them", rules, chains, removals)
 		}
 	}
 }

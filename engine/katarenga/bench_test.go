@@ -61,3 +61,35 @@ func BenchmarkPerft4(b *testing.B) {
 		engine.Perft(s, 4, bufs)
 	}
 }
+
+// playLoop plays random games from the start with pick until b.N plies; one op is one ply.
+func playLoop(b *testing.B, pick func(s *State, r *engine.Rand) (engine.Action, bool)) {
+	s := startState()
+	r := engine.NewRand(1)
+	b.ReportAllocs()
+	plies := 0
+	for plies < b.N {
+		s.Reset()
+		for {
+			a, ok := pick(s, r)
+			if !ok {
+				break
+			}
+			s.ApplyNoUndo(a)
+			plies++
+		}
+	}
+}
+
+// BenchmarkPickLegalPlayout and BenchmarkRandomActionPlayout compare the runner's pick (the
+// legal-order action and the count) with RandomAction, in the same loop.
+func BenchmarkPickLegalPlayout(b *testing.B) {
+	playLoop(b, func(s *State, r *engine.Rand) (engine.Action, bool) {
+		a, _, ok := s.PickLegal(r)
+		return a, ok
+	})
+}
+
+func BenchmarkRandomActionPlayout(b *testing.B) {
+	playLoop(b, (*State).RandomAction)
+}

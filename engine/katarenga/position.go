@@ -307,9 +307,13 @@ func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
 	if nCamp == 0 {
 		campers = 0
 	}
+	// Per pawn, in Legal's order (ascending squares; each pawn's targets, then its camp
+	// entries): its target mask and the running count of actions through it, as in
+	// RandomAction; the pick below is branch-free.
 	var masks [8]uint64
+	var runs [8]int32
 	var sqs [8]uint8
-	var cnt [8]int
+	np := 0
 	b := s.board
 	for m := own; m != 0; m &= m - 1 {
 		// Board.targets written out (too big for the compiler to inline; the same lines are in
@@ -321,10 +325,9 @@ func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
 		b2, b3 := r[2]&bo|1, r[3]&bo|1
 		t := (r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
 			r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))) &^ forbid
-		j := bits.OnesCount64(own & (1<<sq - 1)) // the pawn's rank among own pawns
-		masks[j&7], sqs[j&7] = t, uint8(sq)
-		cnt[j&7] = bits.OnesCount64(t) + int(campers>>sq&1)*nCamp
-		n += cnt[j&7]
+		n += bits.OnesCount64(t) + int(campers>>sq&1)*nCamp
+		masks[np&7], sqs[np&7], runs[np&7] = t, uint8(sq), int32(n)
+		np++
 	}
 	if n == 0 {
 		if s.rules.NoMovePass && !s.passed {
@@ -333,13 +336,16 @@ func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
 		return 0, 0, false
 	}
 	k := r.IntN(n)
-	j := 0
-	for k >= cnt[j&7] {
-		k -= cnt[j&7]
-		j++
+	// The pawn: how many pawns' running counts are <= k; then its move.
+	i := 0
+	for j := 0; j < np; j++ {
+		i += b2i(int(runs[j&7]) <= k)
 	}
-	sq := int(sqs[j&7])
-	if c := bits.OnesCount64(masks[j&7]); k >= c { // a camp entry: the (k-c)-th free camp
+	if i > 0 {
+		k -= int(runs[(i-1)&7])
+	}
+	sq, t := int(sqs[i&7]), masks[i&7]
+	if c := bits.OnesCount64(t); k >= c { // a camp entry: the (k-c)-th free camp
 		campBase := campA0
 		if s.side == 0 {
 			campBase = campA9
@@ -350,7 +356,7 @@ func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
 		}
 		return engine.Action(sq | (campBase+camp)<<6), n, true
 	}
-	return engine.Action(sq | engine.SelectBit(masks[j&7], k)<<6), n, true
+	return engine.Action(sq | engine.SelectBit(t, k)<<6), n, true
 }
 
 func b2i(b bool) int {
