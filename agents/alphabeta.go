@@ -44,8 +44,14 @@ type AlphaBeta struct {
 	Movetime                                           time.Duration
 	HashMB                                             int
 	Quiescence, PVS, LMR, Null, Aspiration, Extensions bool
-	W                                                  Weights
-	pool                                               sync.Pool
+	// QSBase: Katarenga quiescence also searches moves onto the enemy baseline (not only
+	// captures and camp entries).
+	QSBase bool
+	// MaxExt bounds the threat extensions on one path from the root (0: no bound but twice
+	// the nominal depth).
+	MaxExt int
+	W      Weights
+	pool   sync.Pool
 }
 
 func init() {
@@ -61,6 +67,8 @@ func init() {
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "1", "extend moves that threaten an immediate win: 1 on, 0 off"},
+			{"exts", "0", "at most this many threat extensions on one path, 0 for no bound (0..16)"},
+			{"qsbase", "1", "Katarenga quiescence also searches moves onto the enemy baseline: 1 on, 0 off (captures and camp entries only)"},
 			{"weights", "", "JSON file of heuristic weights"},
 		},
 		build: buildAlphaBeta})
@@ -87,6 +95,14 @@ func buildAlphaBeta(p Params) (Agent, error) {
 		&a.Quiescence, &a.PVS, &a.LMR, &a.Null, &a.Aspiration, &a.Extensions); err != nil {
 		return nil, err
 	}
+	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
+		return nil, err
+	}
+	qb, err := p.Int("qsbase", 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	a.QSBase = qb == 1
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
 		p.vals["depth"] = "64"
@@ -138,6 +154,7 @@ type abPlayer struct {
 	killers   [maxPly][2]engine.Action
 	history   [4096]int32
 	rootDepth int
+	exts      int // threat extensions on the current path
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).
@@ -171,7 +188,7 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 	for i := range p.history {
 		p.history[i] /= 8
 	}
-	p.Depth, p.Score = 0, 0
+	p.Depth, p.Score, p.exts = 0, 0, 0
 	prev := int32(0)
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
 		p.rootDepth = depth
@@ -234,6 +251,7 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 			lo = best - 1
 		}
 		ext := p.extension(a)
+		p.exts += ext
 		s.Apply(a)
 		var v int32
 		if i == 0 || !p.cfg.PVS {
@@ -245,6 +263,7 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 			}
 		}
 		s.Undo()
+		p.exts -= ext
 		if p.b.out {
 			return best
 		}
@@ -263,9 +282,10 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 	return best
 }
 
-// extension is 1 for a move that threatens an immediate win, when extensions are on.
+// extension is 1 for a move that threatens an immediate win, when extensions are on and the
+// path has not used its bound (exts).
 func (p *abPlayer) extension(a engine.Action) int {
-	if p.cfg.Extensions && p.tx.threat(a) {
+	if p.cfg.Extensions && (p.cfg.MaxExt == 0 || p.exts < p.cfg.MaxExt) && p.tx.threat(a) {
 		return 1
 	}
 	return 0
@@ -353,6 +373,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			ext = p.extension(a)
 		}
 		quiet := sc < orderKiller-1
+		p.exts += ext
 		s.Apply(a)
 		nd := depth - 1 + ext
 		var v int32
@@ -382,6 +403,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			}
 		}
 		s.Undo()
+		p.exts -= ext
 		if p.b.out {
 			return 0
 		}
@@ -421,7 +443,7 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	best := stand
 	for i := 0; i < len(moves); i++ {
 		a := moves[i]
-		if !p.tx.tactical(a) {
+		if !p.qsMove(a) {
 			continue
 		}
 		if p.b.tick() {
@@ -451,4 +473,13 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 		}
 	}
 	return best
+}
+
+// qsMove reports whether quiescence searches a: the tactical moves, without Katarenga's moves
+// onto the enemy baseline when qsbase=0.
+func (p *abPlayer) qsMove(a engine.Action) bool {
+	if p.cfg.QSBase || p.tx.kat == nil {
+		return p.tx.tactical(a)
+	}
+	return p.tx.capture(a) || (a != katarenga.Pass && a>>6&127 >= 64)
 }
