@@ -195,9 +195,9 @@ func TestDeterministicChoices(t *testing.T) {
 func TestSpecs(t *testing.T) {
 	for spec, want := range map[string]string{
 		"random":                   "random",
-		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=1,weights=",
-		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=1,weights=",
-		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=1,weights=",
+		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
+		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
+		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
 		"classic:depth=7":          "classic:depth=7,nodes=0,qs=1,tt=16,weights=",
 		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,movetime=0,c=1.4,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,solver=1,reuse=1,weights=",
 		"mcts:movetime=50ms":       "mcts:playouts=10000000,movetime=50ms,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,solver=1,reuse=1,weights=",
@@ -206,7 +206,7 @@ func TestSpecs(t *testing.T) {
 			t.Errorf("%s -> %s, want %s", spec, got, want)
 		}
 	}
-	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=2"} {
+	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=3", "alphabeta:ext=2", "alphabeta:exts=17", "alphabeta:qsbase=2"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): want an error", bad)
 		}
@@ -343,5 +343,25 @@ func TestTuningHooks(t *testing.T) {
 	}
 	if _, err := WithWeights(Random{}, w); err == nil {
 		t.Error("WithWeights(random) accepted")
+	}
+}
+
+// TestExtAuto checks that ext=auto (the default) turns threat extensions off in Katarenga and
+// on in Baran, and that ext=0/1 override it in both games.
+func TestExtAuto(t *testing.T) {
+	for _, c := range []struct {
+		spec, game string
+		want       bool
+	}{
+		{"alphabeta", "katarenga", false}, {"alphabeta", "baran", true},
+		{"alphabeta:ext=1", "katarenga", true}, {"alphabeta:ext=0", "baran", false},
+	} {
+		p, err := mustAgent(t, c.spec).NewPlayer(c.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.(*abPlayer).ext; got != c.want {
+			t.Errorf("%s in %s: extensions %v, want %v", c.spec, c.game, got, c.want)
+		}
 	}
 }

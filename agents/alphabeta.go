@@ -44,8 +44,18 @@ type AlphaBeta struct {
 	Movetime                                           time.Duration
 	HashMB                                             int
 	Quiescence, PVS, LMR, Null, Aspiration, Extensions bool
-	W                                                  Weights
-	pool                                               sync.Pool
+	// QSBase: Katarenga quiescence also searches moves onto the enemy baseline (not only
+	// captures and camp entries).
+	QSBase bool
+	// MaxExt bounds the threat extensions on one path from the root (0: no bound but twice
+	// the nominal depth).
+	MaxExt int
+	// ExtAuto (ext=auto, the default) turns threat extensions off in Katarenga and on in Baran.
+	ExtAuto bool
+	// LMRLevel is lmr: 0 off, 1 the standard reductions, 2 stronger ones.
+	LMRLevel int
+	W        Weights
+	pool     sync.Pool
 }
 
 func init() {
@@ -57,10 +67,12 @@ func init() {
 			{"hash", "16", "transposition table size in MB (1..4096), kept for the whole game"},
 			{"qs", "1", "quiescence over tactical moves: 1 on, 0 off"},
 			{"pvs", "1", "principal-variation search: 1 on, 0 plain alpha-beta"},
-			{"lmr", "1", "late-move reductions: 1 on, 0 off"},
+			{"lmr", "1", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 0 off"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
-			{"ext", "1", "extend moves that threaten an immediate win: 1 on, 0 off"},
+			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},
+			{"exts", "0", "at most this many threat extensions on one path, 0 for no bound (0..16)"},
+			{"qsbase", "1", "Katarenga quiescence also searches moves onto the enemy baseline: 1 on, 0 off (captures and camp entries only)"},
 			{"weights", "", "JSON file of heuristic weights"},
 		},
 		build: buildAlphaBeta})
@@ -83,10 +95,27 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if a.HashMB, err = p.Int("hash", 1, 4096); err != nil {
 		return nil, err
 	}
-	if err := p.switches([]string{"qs", "pvs", "lmr", "null", "asp", "ext"},
-		&a.Quiescence, &a.PVS, &a.LMR, &a.Null, &a.Aspiration, &a.Extensions); err != nil {
+	if err := p.switches([]string{"qs", "pvs", "null", "asp"},
+		&a.Quiescence, &a.PVS, &a.Null, &a.Aspiration); err != nil {
 		return nil, err
 	}
+	if a.ExtAuto = p.String("ext") == "auto"; !a.ExtAuto {
+		if err := p.switches([]string{"ext"}, &a.Extensions); err != nil {
+			return nil, err
+		}
+	}
+	if a.LMRLevel, err = p.Int("lmr", 0, 2); err != nil {
+		return nil, err
+	}
+	a.LMR = a.LMRLevel > 0
+	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
+		return nil, err
+	}
+	qb, err := p.Int("qsbase", 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	a.QSBase = qb == 1
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
 		p.vals["depth"] = "64"
@@ -110,7 +139,10 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &abPlayer{cfg: a, w: w}
+	p := &abPlayer{cfg: a, w: w, ext: a.Extensions}
+	if a.ExtAuto {
+		p.ext = game != "katarenga"
+	}
 	if t, ok := a.pool.Get().(table); ok {
 		t.clear()
 		t.gen = 0
@@ -138,6 +170,8 @@ type abPlayer struct {
 	killers   [maxPly][2]engine.Action
 	history   [4096]int32
 	rootDepth int
+	exts      int  // threat extensions on the current path
+	ext       bool // whether threat extensions are on (ext, resolved for the game)
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).
@@ -171,7 +205,7 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 	for i := range p.history {
 		p.history[i] /= 8
 	}
-	p.Depth, p.Score = 0, 0
+	p.Depth, p.Score, p.exts = 0, 0, 0
 	prev := int32(0)
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
 		p.rootDepth = depth
@@ -234,6 +268,7 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 			lo = best - 1
 		}
 		ext := p.extension(a)
+		p.exts += ext
 		s.Apply(a)
 		var v int32
 		if i == 0 || !p.cfg.PVS {
@@ -245,6 +280,7 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 			}
 		}
 		s.Undo()
+		p.exts -= ext
 		if p.b.out {
 			return best
 		}
@@ -263,9 +299,10 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 	return best
 }
 
-// extension is 1 for a move that threatens an immediate win, when extensions are on.
+// extension is 1 for a move that threatens an immediate win, when extensions are on and the
+// path has not used its bound (exts).
 func (p *abPlayer) extension(a engine.Action) int {
-	if p.cfg.Extensions && p.tx.threat(a) {
+	if p.ext && (p.cfg.MaxExt == 0 || p.exts < p.cfg.MaxExt) && p.tx.threat(a) {
 		return 1
 	}
 	return 0
@@ -353,6 +390,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			ext = p.extension(a)
 		}
 		quiet := sc < orderKiller-1
+		p.exts += ext
 		s.Apply(a)
 		nd := depth - 1 + ext
 		var v int32
@@ -364,6 +402,15 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 				red = 1
 				if depth >= 6 && i >= 10 {
 					red = 2
+				}
+				if p.cfg.LMRLevel == 2 {
+					red = 1
+					if depth >= 5 && i >= 6 {
+						red = 2
+					}
+					if depth >= 7 && i >= 15 {
+						red = 3
+					}
 				}
 			}
 			if p.cfg.PVS {
@@ -382,6 +429,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			}
 		}
 		s.Undo()
+		p.exts -= ext
 		if p.b.out {
 			return 0
 		}
@@ -421,7 +469,7 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	best := stand
 	for i := 0; i < len(moves); i++ {
 		a := moves[i]
-		if !p.tx.tactical(a) {
+		if !p.qsMove(a) {
 			continue
 		}
 		if p.b.tick() {
@@ -451,4 +499,13 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 		}
 	}
 	return best
+}
+
+// qsMove reports whether quiescence searches a: the tactical moves, without Katarenga's moves
+// onto the enemy baseline when qsbase=0.
+func (p *abPlayer) qsMove(a engine.Action) bool {
+	if p.cfg.QSBase || p.tx.kat == nil {
+		return p.tx.tactical(a)
+	}
+	return p.tx.capture(a) || (a != katarenga.Pass && a>>6&127 >= 64)
 }
