@@ -65,9 +65,10 @@ func (c *ClusterRatio) Mean(naiveSE float64) Interval {
 // Rate returns an interval for a rate (y_c counts successes among n_c trials): the Wilson score
 // interval at the effective sample size Σn / deff, where the design effect deff is the ratio of
 // the cluster-robust variance to the binomial one, taken at least 1 — so the interval is never
-// narrower than the plain Wilson interval nor than a pair-clustered one (Korn & Graubard 1998,
-// "Confidence intervals for proportions with small expected number of positive counts
-// estimated from survey data", Survey Methodology 24(2)).
+// narrower than the plain Wilson interval nor than a pair-clustered one. This is the
+// effective-sample-size idea of Korn & Graubard (1998, Survey Methodology 24(2)), applied to
+// Wilson's interval rather than their Clopper–Pearson one and without their degrees-of-freedom
+// adjustment: method "Wilson at the effective n (design effect)".
 func (c *ClusterRatio) Rate() Interval {
 	if c.N == 0 {
 		return Interval{math.NaN(), 0, 1, MethodClusterPairs}

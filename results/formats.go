@@ -166,7 +166,8 @@ func OpenGames(path string) (GamesReader, error) {
 
 // OpenGamesAs opens a games file in format f whatever its name (a temporary file, say).
 func OpenGamesAs(path string, f Format) (GamesReader, error) {
-	if _, err := ParseFormat(string(f)); err != nil {
+	f, err := ParseFormat(string(f))
+	if err != nil {
 		return nil, err
 	}
 	file, err := os.Open(path)

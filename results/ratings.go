@@ -351,10 +351,5 @@ func WritePairingsCSV(w io.Writer, names []string, res []PairingResult, outcomes
 	return err
 }
 
-// csvField quotes a field that holds a comma or a quote (agent specs hold commas).
-func csvField(s string) string {
-	if strings.ContainsAny(s, ",\"\n") {
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-	}
-	return s
-}
+// csvField quotes a field as games.csv does (agent specs hold commas).
+func csvField(s string) string { return string(appendCSVField(nil, s)) }

@@ -67,6 +67,9 @@ func TrendVerdict(t Trend) string {
 // Error Analysis, eq. 6.21–6.22). ok is false with fewer than two points of positive finite se
 // or when every x is the same.
 func WLSSlope(x, y, se []float64) (slope, slopeSE float64, ok bool) {
+	if len(y) != len(x) || len(se) != len(x) {
+		return math.NaN(), math.NaN(), false
+	}
 	var sw, swx, swy float64
 	n := 0
 	for i := range x {
@@ -218,5 +221,5 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 
 // CellDistinct is the number of distinct games (by layout, start and moves) of a summary.
 func CellDistinct(s *Summary) int64 {
-	return s.clusters.flushed().distinct()
+	return s.clusters.distinct()
 }

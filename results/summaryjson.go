@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 )
 
 // SummaryJSON is summary.json: every statistic with its interval and method, the run's
@@ -104,15 +105,15 @@ func PlayFindings(s *Summary) (findings, warnings []string) {
 	findings = append(findings, fmt.Sprintf("The first player's score (draws count ½) is %.4f [%.4f, %.4f] (%s): %s.", fs.Value, fs.Low, fs.High, fs.Method, verdict))
 	if pairs := s.Penta.Pairs(); pairs > 0 {
 		e := get("a_elo")
-		findings = append(findings, fmt.Sprintf("Agent A's Elo over agent B is %.1f [%.1f, %.1f] from %d colour-swapped pairs (%s), LOS %.1f%%.",
-			e.Value, e.Low, e.High, pairs, e.Method, 100*s.Penta.LOS()))
+		findings = append(findings, fmt.Sprintf("Agent A's Elo over agent B is %s from %d colour-swapped pairs (%s), LOS %.1f%%.",
+			FormatElo(e.Interval), pairs, e.Method, 100*s.Penta.LOS()))
 	}
 	d := get("duration_mean")
 	findings = append(findings, fmt.Sprintf("Games last %.1f plies on average [%.1f, %.1f].", d.Value, d.Low, d.High))
 	if dg, ok := statByName(stats, "distinct_games"); ok {
 		findings = append(findings, fmt.Sprintf("%.0f of the %d games examined are distinct move sequences.", dg.Value, dg.N))
-		if dg.N > 0 && dg.Value < 0.9*float64(dg.N) {
-			warnings = append(warnings, fmt.Sprintf("only %.0f of %d games are distinct: repeated games count once in truth, so the intervals are too narrow (give -random-opening N).", dg.Value, dg.N))
+		if w := s.DistinctWarning(); w != "" {
+			warnings = append(warnings, strings.TrimPrefix(w, "warning: "))
 		}
 	}
 	if s.Caps > 0 {
