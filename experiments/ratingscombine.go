@@ -26,7 +26,16 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	}
 	cfg := TournamentConfig{Kind: CombinedKind, Sources: sources, Prior: prior, Bootstrap: bootstrap, Seed: seed}
 	var cfgs []TournamentConfig
+	seenDir := map[string]string{}
 	for i, d := range sources {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := seenDir[abs]; ok {
+			return nil, fmt.Errorf("%s: given twice (also as %s): its games would count twice", d, prev)
+		}
+		seenDir[abs] = d
 		man, err := results.ReadManifest(filepath.Join(d, "manifest.json"))
 		if err != nil {
 			return nil, err
@@ -62,8 +71,18 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	}
 	out := &TournamentOutcome{}
 	dc := newDistinctCounter(len(cfg.Agents))
+	seenPairing := map[string]string{} // pairing configuration hash → where it was counted
 	for i, c := range cfgs {
 		for _, p := range c.Pairings() {
+			pm, err := results.ReadManifest(filepath.Join(pairingDir(sources[i], p), "manifest.json"))
+			if err != nil {
+				return nil, err
+			}
+			where := fmt.Sprintf("%s (%s vs %s)", sources[i], c.Labels[p[0]], c.Labels[p[1]])
+			if prev, ok := seenPairing[pm.ConfigSHA256]; ok {
+				return nil, fmt.Errorf("%s replays the games of %s (same agents, seed and rules): they would count twice; play the later tournament with another -seed", where, prev)
+			}
+			seenPairing[pm.ConfigSHA256] = where
 			q := [2]int{slices.Index(cfg.Agents, c.Agents[p[0]]), slices.Index(cfg.Agents, c.Agents[p[1]])}
 			sum := results.NewSummary(nil)
 			if err := scanPairing(filepath.Join(pairingDir(sources[i], p), "games.csv"), sum, dc, q); err != nil {

@@ -177,4 +177,18 @@ func TestCombineTournaments(t *testing.T) {
 	if _, err := CombineTournaments([]string{dirs[0], filepath.Join(dirs[0], "pairings", "1-2")}, 1, 0, 1, filepath.Join(base, "d"), nil); err == nil {
 		t.Error("a match directory accepted as a tournament")
 	}
+	// The same games must not count twice: a directory given twice, or a pairing replayed by a
+	// second tournament with the same seed and agent positions.
+	if _, err := CombineTournaments([]string{dirs[0], dirs[0]}, 1, 0, 1, filepath.Join(base, "e"), nil); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("a tournament given twice: %v", err)
+	}
+	cfg, err := NewTournamentConfig(TournamentConfig{Game: "katarenga", Agents: []string{"random", "greedy", "classic:depth=1"}, Games: 8, Seed: 1, RandomLayouts: true, Prior: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(base, "again")
+	runT(t, context.Background(), cfg, Session{Dir: again, Workers: 1, Progress: "never", Shard: Shard{0, 1}})
+	if _, err := CombineTournaments([]string{dirs[0], again}, 1, 0, 1, filepath.Join(base, "f"), nil); err == nil || !strings.Contains(err.Error(), "replays") {
+		t.Errorf("a replayed pairing was counted twice: %v", err)
+	}
 }
