@@ -87,7 +87,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	limitMemory(sw.NumBoards())
+	defer limitMemory(sw.NumBoards())()
 	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
 		sw.NumRows()/2, sw.NumBoards(), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
 	out, err := experiments.RunLayouts(ctx, sw, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
@@ -132,7 +132,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
-	limitMemory(sw.NumBoards())
+	defer limitMemory(sw.NumBoards())()
 	f, err := os.Open(dir + "/boards.csv")
 	if err != nil {
 		return err
@@ -175,10 +175,14 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 // fit's working set; without a limit the garbage collector lets the heap grow to twice its peak
 // live size and more while the reports are derived (RSS 513 MB for the full 98,304-board sweep
 // before; 170 MB with the limit).
-func limitMemory(boards int) {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(min(64<<20+int64(boards)<<10, 180<<20))
+// It returns a function that restores the previous limit: the limit is process-wide, and a
+// study runs later commands in the same process.
+func limitMemory(boards int) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
 	}
+	prev := debug.SetMemoryLimit(min(64<<20+int64(boards)<<10, 180<<20))
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // checkCompare makes sure dir holds a sweep's boards.csv that -compare can read.

@@ -236,6 +236,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"play", "-resume", nonEmpty, "-games", "10"}, "-games"},
 		{[]string{"bench", "-seconds", "0"}, "-seconds"},
 		{[]string{"merge", "-out", filepath.Join(tmp, "m")}, "no shard"},
+		{[]string{"merge", "-format", "bogus", "-out", filepath.Join(tmp, "m2"), nonEmpty}, "bogus"},
 		{[]string{"play", "-bogus"}, "bogus"},
 		{[]string{"sprt", "-a", "random", "-b", "random", "-elo0", "5", "-elo1", "0", "-out", filepath.Join(tmp, "e")}, "elo0 5"},
 		{[]string{"sprt", "-a", "random", "-b", "random", "-model", "bayes", "-out", filepath.Join(tmp, "e")}, "bayes"},

@@ -29,6 +29,11 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(dirs) == 0 {
 		return usagef("no shard directories given")
 	}
+	if *format != "" {
+		if _, err := results.ParseFormat(*format); err != nil {
+			return usagef("-format: %v", err)
+		}
+	}
 	type shard struct {
 		dir string
 		man *results.Manifest
@@ -67,6 +72,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(shards) != m0.Shards {
 		return usagef("%d of %d shards given", len(shards), m0.Shards)
 	}
+	if (isTournament(m0) || mergeKind(m0) == "layouts") && *format != "" && *format != string(results.CSV) {
+		return usagef("-format %s: tournament and layouts shards merge as csv only", *format)
+	}
 	if isTournament(m0) { // tournament.go
 		var sorted []string
 		for _, s := range shards {
@@ -91,7 +99,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		for _, s := range shards {
 			files = append(files, filepath.Join(s.dir, "boards.csv"))
 		}
-		limitMemory(sw.NumBoards())
+		defer limitMemory(sw.NumBoards())()
 		res, err := experiments.MergeLayouts(sw, files, dir, append([]string{"fairplay", "merge"}, args...))
 		if err != nil {
 			return err
