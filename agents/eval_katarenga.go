@@ -3,6 +3,7 @@ package agents
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
@@ -16,7 +17,14 @@ type katLayout struct {
 }
 
 // katLayouts caches katLayout by board (boards are immutable and shared by a layout's games).
-var katLayouts sync.Map // *katarenga.Board → *katLayout
+// Runs on random layouts build a new board per game, so the cache is emptied when it reaches
+// maxKatLayouts entries: memory stays bounded, and a dropped entry is recomputed on its next use.
+var (
+	katLayouts     sync.Map // *katarenga.Board → *katLayout
+	katLayoutCount atomic.Int64
+)
+
+const maxKatLayouts = 4096
 
 // layoutOf returns the layout features of s's board.
 func layoutOf(s *katarenga.State) *katLayout {
@@ -25,7 +33,11 @@ func layoutOf(s *katarenga.State) *katLayout {
 		return v.(*katLayout)
 	}
 	l := newKatLayout(b)
-	v, _ := katLayouts.LoadOrStore(b, l)
+	v, loaded := katLayouts.LoadOrStore(b, l)
+	if !loaded && katLayoutCount.Add(1) > maxKatLayouts {
+		katLayouts.Clear()
+		katLayoutCount.Store(0)
+	}
 	return v.(*katLayout)
 }
 
