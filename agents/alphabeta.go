@@ -341,7 +341,10 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		}
 	}
 	if depth <= 0 || ply >= maxPly-2 {
-		if p.cfg.Quiescence {
+		// The first iteration runs unarmed (it always completes); under a node or time budget it
+		// skips quiescence, which nothing else would bound (Baran's capture trees can reach a
+		// million nodes), so a budget is never overrun by more than one ply of search.
+		if p.cfg.Quiescence && (p.b.armed || (p.cfg.Nodes == 0 && p.cfg.Movetime == 0)) {
 			return p.quiesce(s, alpha, beta, ply, 0, moves)
 		}
 		return p.eval(s)

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"math/bits"
 	"strings"
 	"testing"
@@ -406,6 +407,46 @@ func TestClassicWeights(t *testing.T) {
 		for name, v := range want {
 			if got := w[w.Index(name)].Value; got != v {
 				t.Errorf("%s %s: %v, want %v", game, name, got, v)
+			}
+		}
+	}
+}
+
+// A node budget bounds the search from the first move on: the unarmed first iteration skips
+// quiescence under a budget (Baran capture trees once took a million nodes at nodes=1).
+func TestAlphaBetaNodeBudgetHolds(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		gm, _ := games.New(game, "", "", nil)
+		for seed := uint64(1); seed <= 12; seed++ {
+			s := gm.Start(0)
+			r := engine.NewRand(seed)
+			for ply := 0; ply < 20+int(seed)*4; ply++ {
+				l := s.Legal(nil)
+				if len(l) == 0 {
+					break
+				}
+				s.Apply(l[r.IntN(len(l))])
+			}
+			l := s.Legal(nil)
+			if len(l) == 0 {
+				continue
+			}
+			for _, budget := range []int64{1, 2000} {
+				pl, err := mustAgent(t, fmt.Sprintf("alphabeta:nodes=%d", budget)).NewPlayer(game)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := pl.Choose(s, l, engine.NewRand(1)); err != nil {
+					t.Fatal(err)
+				}
+				// One unarmed ply (at most every legal move) plus the armed iterations up to the
+				// budget and the node that notices it.
+				if n := pl.(*abPlayer).Nodes; n > budget+int64(len(l))+5000 {
+					t.Errorf("%s seed %d nodes=%d: searched %d nodes", game, seed, budget, n)
+				}
+				if c, ok := pl.(Closer); ok {
+					c.Close()
+				}
 			}
 		}
 	}
