@@ -167,7 +167,9 @@ func (p *mctsPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Ran
 		p.nodes = append(p.nodes[:0], node{parent: -1, hash: s.Hash()})
 		p.expand(0, s, r)
 	}
-	for it := 0; it < p.cfg.Playouts && p.nodes[0].proven == unproven; it++ {
+	// maxTreeNodes caps the tree (48 bytes a node: 384 MB) so that a long time budget cannot
+	// exhaust memory or the int32 node indices; the search then stops as at its budget.
+	for it := 0; it < p.cfg.Playouts && p.nodes[0].proven == unproven && len(p.nodes) < maxTreeNodes; it++ {
 		if it&7 == 0 {
 			if p.b.poll(); p.b.out || (p.qs != nil && p.qs.b.out) {
 				break

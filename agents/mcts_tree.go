@@ -96,3 +96,6 @@ func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand) 
 	}
 	return res
 }
+
+// maxTreeNodes bounds an MCTS tree: about 8 million nodes of 48 bytes.
+const maxTreeNodes = 8 << 20
