@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,13 +54,14 @@ func TestSetJSONRefuses(t *testing.T) {
 		{`{"king_distance": 5}`, "outside its bounds"},
 		{`{"material": 1, "material": 2}`, "given twice"},
 		{`{"material": 1} {}`, "after the JSON object"},
+		{`{"material": 1, "king_distance": 5}`, "outside its bounds"}, // a good weight before a bad one
 	} {
 		w, _ := DefaultWeights("baran")
 		err := w.SetJSON([]byte(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("SetJSON(%q): %v, want an error mentioning %q", c.data, err, c.want)
 		}
-		if d, _ := DefaultWeights("baran"); d.Index("material") >= 0 && w[0].Value != d[0].Value {
+		if d, _ := DefaultWeights("baran"); !reflect.DeepEqual(w, d) {
 			t.Errorf("SetJSON(%q) changed the weights after an error", c.data)
 		}
 	}
