@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -82,7 +83,7 @@ const classicMaxPly = 128
 
 // NewPlayer makes a searcher for one game, with a cleared transposition table.
 func (a *Classic) NewPlayer(game string) (Player, error) {
-	w, err := a.weights(game, a.fixed(game))
+	w, err := a.classicWeightsFor(game)
 	if err != nil {
 		return nil, err
 	}
@@ -341,12 +342,34 @@ func (p *classicPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int) 
 	return alpha
 }
 
-// fixed is W when set, else 0.1's weights when no weights file is given, else nil.
-func (a *Classic) fixed(game string) Weights {
-	if a.W == nil && a.weightsFile == "" {
-		return classicWeights(game)
+// classicWeightsFor returns W when set, else 0.1's weights with the weights file (if any)
+// applied over them — not over today's defaults, so that a partial file changes only the
+// weights it names and the yardstick stays 0.1's.
+func (a *Classic) classicWeightsFor(game string) (Weights, error) {
+	if a.W != nil {
+		return a.W, nil
 	}
-	return a.W
+	if a.weightsFile == "" {
+		return classicWeights(game), nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if w, ok := a.cache[game]; ok {
+		return w, nil
+	}
+	w := classicWeights(game)
+	data, err := os.ReadFile(a.weightsFile)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.SetJSON(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", a.weightsFile, err)
+	}
+	if a.cache == nil {
+		a.cache = map[string]Weights{}
+	}
+	a.cache[game] = w
+	return w, nil
 }
 
 // classicValues are the default weights of fairplay 0.1, which classic keeps (features added

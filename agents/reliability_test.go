@@ -244,3 +244,27 @@ func FuzzLoadWeights(f *testing.F) {
 		}
 	})
 }
+
+// classic:weights=FILE applies the file over 0.1's weights, not over today's defaults: a file
+// naming one weight leaves every other weight of the yardstick as it was.
+func TestClassicWeightsFileOverClassic(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.json")
+	if err := os.WriteFile(file, []byte(`{"mobility": 4}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, game := range []string{"katarenga", "baran"} {
+		a, err := Parse("classic:weights=" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := HeuristicWeights(a, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := classicWeights(game)
+		want[want.Index("mobility")].Value = 4
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v, want 0.1's weights with mobility 4: %v", game, got, want)
+		}
+	}
+}

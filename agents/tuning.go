@@ -17,7 +17,7 @@ func HeuristicWeights(a Agent, game string) (Weights, error) {
 	case *MCTS:
 		return x.weights(game, x.W)
 	case *Classic:
-		return x.weights(game, x.fixed(game))
+		return x.classicWeightsFor(game)
 	}
 	return nil, errNoHeuristic(a)
 }
