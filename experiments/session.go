@@ -200,6 +200,14 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 			format = f
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
+		} else {
+			// Killed before its games file was first committed: the file being written tells
+			// the run's format (a resumed run keeps it).
+			for _, f := range results.Formats {
+				if _, err := os.Stat(filepath.Join(s.Dir, f.FileName()+".tmp")); err == nil {
+					format = f
+				}
+			}
 		}
 	}
 	gamesPath := filepath.Join(s.Dir, format.FileName())

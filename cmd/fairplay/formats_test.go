@@ -101,3 +101,36 @@ func TestPlayFormats(t *testing.T) {
 		t.Error("-format xlsx accepted")
 	}
 }
+
+// A parquet run killed before its games file was first committed (only games.parquet.tmp
+// exists) resumes as parquet, not as the default csv.
+func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCmd(t, "play", "-games", "20", "-format", "parquet", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	want := gamesAsCSV(t, dir)
+	if err := os.Rename(filepath.Join(dir, "games.parquet"), filepath.Join(dir, "games.parquet.tmp")); err != nil {
+		t.Fatal(err)
+	}
+	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	man.Status = "running"
+	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "games.csv")); err == nil {
+		t.Error("the resumed parquet run wrote games.csv")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "games.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	if got := gamesAsCSV(t, dir); !bytes.Equal(got, want) {
+		t.Error("the resumed run's games differ from the uninterrupted run's")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/fairplay-lab/fairplay/agents"
@@ -34,13 +35,26 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("learn: -out FILE.json is required")
 	}
-	if cfg.Games < 2 || cfg.HoldOut < 2 || cfg.RandomOpening < 0 || cfg.L2 < 0 || cfg.Workers < 1 {
-		return usagef("learn: want -games >= 2, -holdout >= 2, -random-opening >= 0, -l2 >= 0, -workers >= 1 (got %d, %d, %d, %g, %d)",
+	if cfg.Games < 2 || cfg.HoldOut < 2 || cfg.RandomOpening < 0 || !(cfg.L2 > 0) || math.IsInf(cfg.L2, 0) || cfg.Workers < 1 {
+		return usagef("learn: want -games >= 2, -holdout >= 2, -random-opening >= 0, a finite -l2 > 0, -workers >= 1 (got %d, %d, %d, %g, %d)",
 			cfg.Games, cfg.HoldOut, cfg.RandomOpening, cfg.L2, cfg.Workers)
 	}
-	if _, err := os.Stat(*out); err == nil {
-		return usagef("learn: -out %s exists (a run never overwrites)", *out)
+	// Claim the output file before any game: a path that exists or cannot be created is refused
+	// up front, and nothing created meanwhile is overwritten.
+	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if os.IsExist(err) {
+			return usagef("learn: -out %s exists (a run never overwrites)", *out)
+		}
+		return usagef("learn: -out %s: %v", *out, err)
 	}
+	f.Close()
+	saved := false
+	defer func() {
+		if !saved {
+			os.Remove(*out)
+		}
+	}()
 	ag, err := agents.Parse(cfg.Agent)
 	if err == nil {
 		err = agents.Check(ag, cfg.Game)
@@ -58,6 +72,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := agents.SaveWeights(*out, res.Weights); err != nil {
 		return err
 	}
+	saved = true
 	fmt.Fprintf(stdout, "%s: %d games of %s (%d drawn, not used), logistic regression on the heuristic's features\n",
 		cfg.Game, res.Games, cfg.Agent, res.Draws)
 	fmt.Fprintf(stdout, "%-22s %10s %9s %9s\n", "model", "positions", "log-loss", "accuracy")
