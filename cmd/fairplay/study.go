@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"time"
@@ -72,6 +73,10 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	} else if _, err := os.Stat(dir); err != nil {
 		return usagef("-resume %s: %v", dir, err)
+	} else if prev, err := experiments.LoadStudy(filepath.Join(dir, "study.json")); err != nil {
+		return usagef("-resume %s: %v (not a study directory?)", dir, err)
+	} else if !reflect.DeepEqual(prev, st) {
+		return usagef("-resume %s: %s differs from the study the directory was started with (%s/study.json); runs already done would be taken for its runs", dir, file, dir)
 	}
 	fmt.Fprintf(stderr, "fairplay study: %s, %d runs -> %s\n", st.Name, len(st.Runs), dir)
 	t0, finished := time.Now(), 0

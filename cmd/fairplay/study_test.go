@@ -219,4 +219,14 @@ func TestStudyTournamentCombine(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "all", "report.html")); err != nil {
 		t.Error(err)
 	}
+	// Resuming with another study file is refused: its runs would be taken as done.
+	other := filepath.Join(tmp, "other.json")
+	if err := os.WriteFile(other, []byte(strings.Replace(study, `"-games","4"`, `"-games","6"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCmd(t, "study", "-resume", dir, "-progress", "never", other)
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "differs") {
+		t.Errorf("resume with another study file: %v", err)
+	}
 }
