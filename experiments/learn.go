@@ -6,12 +6,11 @@ import (
 	"math"
 	"sync"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/results"
 )
 
 // EvalScale converts a logistic coefficient into evaluation units: the learned evaluation v
@@ -247,8 +246,10 @@ func fitQuality(ss []position, c []float64) LearnFit {
 }
 
 // fitLogistic maximises the logistic likelihood of the samples (no intercept) on features
-// standardised by their root mean square, with ridge penalty l2, by Newton's method, and returns
-// the coefficients on the original scale.
+// standardised by their root mean square, with ridge penalty l2 on the mean log-loss
+// ((1/m)·Σ log-loss + (l2/2)·Σβ²), through results.LogisticRows (Newton's method with step
+// halving, an error when it does not converge), and returns the coefficients on the original
+// scale.
 func fitLogistic(ss []position, n int, l2 float64) ([]float64, error) {
 	scale := make([]float64, n)
 	for _, s := range ss {
@@ -262,57 +263,33 @@ func fitLogistic(ss []position, n int, l2 float64) ([]float64, error) {
 			scale[k] = 1
 		}
 	}
-	m := float64(len(ss))
-	b := make([]float64, n)
-	z := make([]float64, n)
-	for iter := 0; iter < 50; iter++ {
-		g := mat.NewVecDense(n, nil)
-		h := mat.NewSymDense(n, nil)
-		for _, s := range ss {
-			dot := 0.0
-			for k, x := range s.x {
-				z[k] = x / scale[k]
-				dot += b[k] * z[k]
-			}
-			p := sigmoid(dot)
-			y := 0.0
-			if s.win {
-				y = 1
-			}
-			w := p * (1 - p)
-			for k := 0; k < n; k++ {
-				g.SetVec(k, g.AtVec(k)+(p-y)*z[k])
-				for j := k; j < n; j++ {
-					h.SetSym(k, j, h.At(k, j)+w*z[k]*z[j])
-				}
+	wins, ones := make([]float64, len(ss)), make([]float64, len(ss))
+	for i, s := range ss {
+		ones[i] = 1
+		if s.win {
+			wins[i] = 1
+		}
+	}
+	var penalty []float64
+	if l2 > 0 { // LogisticRows penalises the summed log-loss: scale the mean's penalty by m
+		penalty = make([]float64, n)
+		for k := range penalty {
+			penalty[k] = l2 * float64(len(ss))
+		}
+	}
+	fit, err := results.LogisticRows(len(ss), n, func(i int, r *results.SparseRow) {
+		for k, x := range ss[i].x {
+			if x != 0 {
+				r.Cols, r.Vals = append(r.Cols, k), append(r.Vals, x/scale[k])
 			}
 		}
-		for k := 0; k < n; k++ {
-			g.SetVec(k, g.AtVec(k)/m+l2*b[k])
-			for j := k; j < n; j++ {
-				v := h.At(k, j) / m
-				if j == k {
-					v += l2
-				}
-				h.SetSym(k, j, v)
-			}
-		}
-		var step mat.VecDense
-		if err := step.SolveVec(h, g); err != nil {
-			return nil, fmt.Errorf("Newton step: %w (use a larger -l2)", err)
-		}
-		size := 0.0
-		for k := 0; k < n; k++ {
-			b[k] -= step.AtVec(k)
-			size = math.Max(size, math.Abs(step.AtVec(k)))
-		}
-		if size < 1e-9 {
-			break
-		}
+	}, wins, ones, penalty)
+	if err != nil {
+		return nil, fmt.Errorf("%w (use a larger -l2)", err)
 	}
 	out := make([]float64, n)
 	for k := range out {
-		out[k] = b[k] / scale[k]
+		out[k] = fit.Beta[k] / scale[k]
 	}
 	return out, nil
 }

@@ -67,3 +67,48 @@ func TestLearnKatarenga(t *testing.T) {
 		}
 	}
 }
+
+// With a ridge penalty the fit is the stationary point of (1/m)·Σ log-loss + (l2/2)·Σβ² on the
+// standardised features: the gradient there is zero (to 1e-6), which pins how l2 is scaled.
+func TestFitLogisticRidgeStationary(t *testing.T) {
+	r := engine.NewRand(12)
+	var ss []position
+	for i := 0; i < 3000; i++ {
+		x := []float64{r.Float64()*4 - 2, r.Float64() * 3, r.Float64() - 0.5}
+		ss = append(ss, position{x: x, win: r.Float64() < sigmoid(0.8*x[0]-0.4*x[1]+x[2])})
+	}
+	const l2 = 0.05
+	beta, err := fitLogistic(ss, 3, l2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scale := make([]float64, 3)
+	for _, s := range ss {
+		for k, x := range s.x {
+			scale[k] += x * x / float64(len(ss))
+		}
+	}
+	for k := range scale {
+		scale[k] = math.Sqrt(scale[k])
+	}
+	grad := make([]float64, 3)
+	for _, s := range ss {
+		z := 0.0
+		for k, x := range s.x {
+			z += beta[k] * x
+		}
+		y := 0.0
+		if s.win {
+			y = 1
+		}
+		for k, x := range s.x {
+			grad[k] += (sigmoid(z) - y) * x / scale[k] / float64(len(ss))
+		}
+	}
+	for k := range grad {
+		grad[k] += l2 * beta[k] * scale[k] // β on the standardised scale is beta·scale
+		if math.Abs(grad[k]) > 1e-6 {
+			t.Errorf("gradient %d at the fit: %g, want 0", k, grad[k])
+		}
+	}
+}
