@@ -25,19 +25,7 @@ func Wilson(k, n int64, z float64) Interval {
 		return Interval{math.NaN(), 0, 1, "wilson"}
 	}
 	p := float64(k) / float64(n)
-	nf := float64(n)
-	z2 := z * z
-	den := 1 + z2/nf
-	centre := (p + z2/(2*nf)) / den
-	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	lo, hi := math.Max(0, centre-half), math.Min(1, centre+half)
-	// At k = 0 (k = n) the bound is exactly 0 (1); rounding would leave ~1e-17.
-	if k == 0 {
-		lo = 0
-	}
-	if k == n {
-		hi = 1
-	}
+	lo, hi := wilsonAt(p, float64(n), z) // exactly 0 at k = 0 and 1 at k = n
 	return Interval{p, lo, hi, "wilson"}
 }
 
