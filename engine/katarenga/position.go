@@ -214,20 +214,28 @@ func (s *State) RandomAction(rng *engine.Rand) (engine.Action, bool) {
 	nCamp := bits.OnesCount8(free)
 	b := s.board
 	// Per pawn: its target mask and the running move count through it (computed once, used
-	// both for the total and for the branch-free pick below).
+	// both for the total and for the branch-free pick below). Pawns on blue and green squares
+	// come first (one table lookup each), then those on red and yellow squares (four rays cut
+	// at the first occupied square); the order of candidates is free, the pick stays uniform.
 	var masks [8]uint64
 	var runs [8]int32
 	var sqs [8]uint8
 	n, total := 0, 0
-	for m := own; m != 0; m &= m - 1 {
+	for m := own & b.steppers; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		// b.targets(sq, occ), inlined by hand (too big for the compiler's budget; this loop is
-		// most of a random playout).
+		t := b.reach[sq] &^ forbid
+		total += bits.OnesCount64(t)
+		masks[n&7], sqs[n&7], runs[n&7] = t, uint8(sq), int32(total)
+		n++
+	}
+	for m := own &^ b.steppers; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		// Rays 0 and 1 rise: keep the squares up to the lowest blocker (x^(x-1)); rays 2 and 3
+		// fall: keep those from the highest blocker up (written out by hand: too big to inline).
 		r := &b.rays[sq]
-		bo := occ & b.blockMask[sq]
-		b0, b1 := r[0]&bo, r[1]&bo
-		b2, b3 := r[2]&bo|1, r[3]&bo|1
-		t := (r[0]&((b0&-b0)<<1-1) | r[1]&((b1&-b1)<<1-1) |
+		b0, b1 := r[0]&occ, r[1]&occ
+		b2, b3 := r[2]&occ|1, r[3]&occ|1
+		t := (r[0]&(b0^(b0-1)) | r[1]&(b1^(b1-1)) |
 			r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))) &^ forbid
 		total += bits.OnesCount64(t)
 		masks[n&7], sqs[n&7], runs[n&7] = t, uint8(sq), int32(total)
