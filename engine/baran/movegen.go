@@ -49,21 +49,24 @@ func (g *generator) addCapture(to int, capt uint64) {
 	g.overflow = append(g.overflow, capture{int8(to), capt})
 }
 
+// avail returns the directions in which a jump from cur is open (bit d for direction d).
+func (g *generator) avail(cur uint) uint8 {
+	c := &g.canJump
+	cur &= 63
+	return uint8(c[0]>>cur&1 | c[1]>>cur&1<<1 | c[2]>>cur&1<<2 | c[3]>>cur&1<<3 | c[4]>>cur&1<<4 | c[5]>>cur&1<<5)
+}
+
 // chain extends a chain that has landed on cur after a jump in direction last (6 before the
 // first jump). landed holds the start and every landing cell, jumped every jumped piece; own
 // reports an own piece jumped, back a sideways or backward jump, fwdEnemy the enemy warriors
 // jumped forward.
-func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, fwdEnemy uint64) {
-	c := &g.canJump
-	avail := uint8(c[0]>>cur&1|(c[1]>>cur&1)<<1|(c[2]>>cur&1)<<2|(c[3]>>cur&1)<<3|
-		(c[4]>>cur&1)<<4|(c[5]>>cur&1)<<5) & turnMask[last]
-	for avail != 0 {
-		d := bits.TrailingZeros8(avail)
-		avail &= avail - 1
-		over := nbr[cur][d]
-		to := nbr[over][d]
-		ob, tb := uint64(1)<<over, uint64(1)<<to
-		if jumped&ob != 0 || landed&tb != 0 {
+func (g *generator) chain(cur, last uint, landed, jumped uint64, own, back bool, fwdEnemy uint64) {
+	cur &= 63
+	for avail := g.avail(cur) & turnMask[last&7]; avail != 0; avail &= avail - 1 {
+		d := uint(bits.TrailingZeros8(avail)) & 7
+		to := uint(jumpTo[cur][d])
+		ob, tb := uint64(1)<<(jumpOver[cur][d]&63), uint64(1)<<(to&63)
+		if jumped&ob|landed&tb != 0 {
 			continue
 		}
 		own2, back2, fe2 := own, back, fwdEnemy
@@ -90,11 +93,11 @@ func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, 
 			g.noncap |= tb
 			if own2 || (back2 && !g.perJump) {
 				// Nothing further along this chain can capture: only its end cells matter.
-				g.chainNC(int(to), d, landed|tb, jumped|ob)
+				g.chainNC(to, d, landed|tb, jumped|ob)
 				continue
 			}
 		}
-		g.chain(int(to), d, landed|tb, jumped|ob, own2, back2, fe2)
+		g.chain(to, d, landed|tb, jumped|ob, own2, back2, fe2)
 		if g.found {
 			return
 		}
@@ -102,21 +105,17 @@ func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, 
 }
 
 // chainNC extends a chain that can no longer capture, collecting its end cells.
-func (g *generator) chainNC(cur, last int, landed, jumped uint64) {
-	c := &g.canJump
-	avail := uint8(c[0]>>cur&1|(c[1]>>cur&1)<<1|(c[2]>>cur&1)<<2|(c[3]>>cur&1)<<3|
-		(c[4]>>cur&1)<<4|(c[5]>>cur&1)<<5) & turnMask[last]
-	for avail != 0 {
-		d := bits.TrailingZeros8(avail)
-		avail &= avail - 1
-		over := nbr[cur][d]
-		to := nbr[over][d]
-		ob, tb := uint64(1)<<over, uint64(1)<<to
-		if jumped&ob != 0 || landed&tb != 0 {
+func (g *generator) chainNC(cur, last uint, landed, jumped uint64) {
+	cur &= 63
+	for avail := g.avail(cur) & turnMask[last&7]; avail != 0; avail &= avail - 1 {
+		d := uint(bits.TrailingZeros8(avail)) & 7
+		to := uint(jumpTo[cur][d])
+		ob, tb := uint64(1)<<(jumpOver[cur][d]&63), uint64(1)<<(to&63)
+		if jumped&ob|landed&tb != 0 {
 			continue
 		}
 		g.noncap |= tb
-		g.chainNC(int(to), d, landed|tb, jumped|ob)
+		g.chainNC(to, d, landed|tb, jumped|ob)
 	}
 }
 
@@ -133,11 +132,15 @@ func (s *State) setupGen(perJump bool) {
 	// throne. The moving warrior's own start cell is never jumped nor landed on (a chain only
 	// visits cells an even number of steps away), so the full occupancy serves every warrior.
 	free := boardMask &^ (s.pieces[0] | s.pieces[1] | thrones)
-	for d := 0; d < 3; d++ {
-		dl := jumpDelta[d]
-		g.canJump[d] = jumpSrc[d] & (g.jumpable >> dl) & (free >> (2 * dl))
-		g.canJump[d+3] = jumpSrc[d+3] & (g.jumpable << dl) & (free << (2 * dl))
-	}
+	j := g.jumpable
+	// Directions 0, 1, 2 step by +1, +7, +6 cells; 3, 4, 5 by -1, -7, -6 (jumpDelta), written
+	// out so that every shift is by a constant.
+	g.canJump[0] = jumpSrc[0] & (j >> 1) & (free >> 2)
+	g.canJump[1] = jumpSrc[1] & (j >> 7) & (free >> 14)
+	g.canJump[2] = jumpSrc[2] & (j >> 6) & (free >> 12)
+	g.canJump[3] = jumpSrc[3] & (j << 1) & (free << 2)
+	g.canJump[4] = jumpSrc[4] & (j << 7) & (free << 14)
+	g.canJump[5] = jumpSrc[5] & (j << 6) & (free << 12)
 	c := &g.canJump
 	g.jumpFrom = c[0] | c[1] | c[2] | c[3] | c[4] | c[5]
 }
@@ -168,7 +171,7 @@ func (s *State) capturers() uint64 {
 			continue
 		}
 		g.found = false
-		g.chain(sq, 6, 1<<sq, 0, false, false, 0)
+		g.chain(uint(sq), 6, 1<<sq, 0, false, false, 0)
 		if g.found {
 			res |= 1 << sq
 		}
@@ -270,7 +273,7 @@ func (s *State) scan() *moveSet {
 			}
 		}
 		if g.anyJump(sq) {
-			g.chain(sq, 6, 1<<sq, 0, false, false, 0)
+			g.chain(uint(sq), 6, 1<<sq, 0, false, false, 0)
 		}
 		pm := &ms.p[ms.n]
 		ms.n++
@@ -291,14 +294,13 @@ func (s *State) scan() *moveSet {
 		if side == 1 {
 			enemyThrone = RedThrone
 		}
-		t := nbrMask[k] & (empty | 1<<enemyThrone)
-		js := &jumps[k]
-		for i := uint8(0); i < njumps[k]; i++ {
-			j := js[i]
-			if g.jumpable&(1<<j.over) != 0 && int(j.to) != enemyThrone && empty&(1<<j.to) != 0 {
-				t |= 1 << j.to
-			}
-		}
+		// steps (the enemy throne included), and single jumps over a warrior onto an empty cell
+		// other than the enemy throne (the landing cells of the six jumps, shifted by constants)
+		kb := uint64(1) << (k & 63)
+		j := g.jumpable
+		jt := ((kb&jumpSrc[0])<<1&j)<<1 | ((kb&jumpSrc[1])<<7&j)<<7 | ((kb&jumpSrc[2])<<6&j)<<6 |
+			((kb&jumpSrc[3])>>1&j)>>1 | ((kb&jumpSrc[4])>>7&j)>>7 | ((kb&jumpSrc[5])>>6&j)>>6
+		t := nbrMask[k]&(empty|1<<enemyThrone) | jt&empty&^(1<<enemyThrone)
 		ms.p[ms.n] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
 		ms.n++
 	}

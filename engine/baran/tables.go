@@ -24,7 +24,11 @@ var (
 	// turnOK[a][b]: a chain may jump in direction b right after a jump in direction a.
 	turnOK [6][6]bool
 	// turnMask[a]: the directions allowed after a jump in direction a; turnMask[6]: all.
-	turnMask [7]uint8
+	turnMask [8]uint8
+	// jumpOver[c][d], jumpTo[c][d]: the jumped and landing cells of a jump from c in direction d
+	// (for the chain search; sized so that masked indices need no bounds check; only valid
+	// where the jump stays on the board).
+	jumpOver, jumpTo [64][8]uint8
 	// jumps[sq][:njumps[sq]]: every geometric jump from sq (over and landing on the board).
 	jumps  [NumCells][6]jump
 	njumps [NumCells]uint8
@@ -74,6 +78,7 @@ func init() {
 		for d := 0; d < 6; d++ {
 			if o := nbr[sq][d]; o >= 0 && nbr[o][d] >= 0 {
 				jumps[sq][njumps[sq]] = jump{over: o, to: nbr[o][d], dir: uint8(d)}
+				jumpOver[sq][d], jumpTo[sq][d] = uint8(o), uint8(nbr[o][d])
 				njumps[sq]++
 				jumpSrc[d] |= 1 << sq
 			}
