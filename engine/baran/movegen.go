@@ -93,9 +93,14 @@ func (g *generator) chain(cur, last uint, landed, jumped uint64, own, back bool,
 			g.noncap |= tb
 			if own2 || (back2 && !g.perJump) {
 				// Nothing further along this chain can capture: only its end cells matter.
-				g.chainNC(to, d, landed|tb, jumped|ob)
+				if g.jumpFrom&tb != 0 { // (no call when no jump is open from to at all)
+					g.chainNC(to, d, landed|tb, jumped|ob)
+				}
 				continue
 			}
+		}
+		if g.jumpFrom&tb == 0 {
+			continue
 		}
 		g.chain(to, d, landed|tb, jumped|ob, own2, back2, fe2)
 		if g.found {
@@ -115,7 +120,9 @@ func (g *generator) chainNC(cur, last uint, landed, jumped uint64) {
 			continue
 		}
 		g.noncap |= tb
-		g.chainNC(to, d, landed|tb, jumped|ob)
+		if g.jumpFrom&tb != 0 {
+			g.chainNC(to, d, landed|tb, jumped|ob)
+		}
 	}
 }
 
