@@ -245,19 +245,14 @@ type pieceMoves struct {
 
 // moveSet holds the moves of every piece of the player to move, without building actions.
 type moveSet struct {
-	n    int
-	p    [16]pieceMoves
-	caps []capture
+	n     int
+	total int // the number of distinct moves
+	p     [16]pieceMoves
+	caps  []capture
 }
 
 // count returns the number of distinct moves.
-func (m *moveSet) count() int {
-	t := 0
-	for i := 0; i < m.n; i++ {
-		t += bits.OnesCount64(m.p[i].noncap) + m.p[i].c1 - m.p[i].c0
-	}
-	return t
-}
+func (m *moveSet) count() int { return m.total }
 
 // scan fills s.moves with the moves of the player to move in the current position. Under
 // capture=strict only captures are kept when one exists.
@@ -270,32 +265,39 @@ func (s *State) scan() *moveSet {
 	g := &s.gen
 	ms := &s.moves
 	ms.n, ms.caps = 0, ms.caps[:0]
+	total := 0
+	steps := empty &^ thrones
+	if strictOnly {
+		steps = 0
+	}
 	for w := s.Warriors(engine.Player(side)); w != 0; w &= w - 1 {
 		sq := bits.TrailingZeros64(w)
-		g.noncap, g.ncaps, g.overflow = 0, 0, g.overflow[:0]
-		if !strictOnly {
-			g.noncap = nbrMask[sq] & empty &^ thrones
-			if s.fast&(1<<sq) != 0 {
-				g.noncap |= slides(sq, occ) &^ thrones
-			}
+		bit := uint64(1) << sq
+		noncap := nbrMask[sq] & steps
+		if s.fast&bit != 0 && !strictOnly {
+			noncap |= slides(sq, occ) &^ thrones
 		}
-		if g.anyJump(sq) {
-			g.chain(uint(sq), 6, 1<<sq, 0, false, false, 0)
-		}
-		pm := &ms.p[ms.n]
+		pm := &ms.p[ms.n&15]
 		ms.n++
-		pm.sq, pm.noncap, pm.c0 = sq, g.noncap, len(ms.caps)
-		if strictOnly {
-			pm.noncap = 0
-		}
-		if g.ncaps > 0 {
-			ms.caps = append(ms.caps, g.caps[:g.ncaps]...)
-			if len(g.overflow) > 0 {
-				ms.caps = append(ms.caps, g.overflow...)
+		pm.sq, pm.c0 = sq, len(ms.caps)
+		if g.jumpFrom&bit != 0 {
+			g.noncap, g.ncaps, g.overflow = noncap, 0, g.overflow[:0]
+			g.chain(uint(sq), 6, bit, 0, false, false, 0)
+			noncap = g.noncap
+			if strictOnly {
+				noncap = 0
+			}
+			if g.ncaps > 0 {
+				ms.caps = append(ms.caps, g.caps[:g.ncaps]...)
+				if len(g.overflow) > 0 {
+					ms.caps = append(ms.caps, g.overflow...)
+				}
 			}
 		}
-		pm.c1 = len(ms.caps)
+		pm.noncap, pm.c1 = noncap, len(ms.caps)
+		total += bits.OnesCount64(noncap)
 	}
+	total += len(ms.caps)
 	if k := int(s.king[side]); k >= 0 && !strictOnly {
 		enemyThrone := BlkThrone
 		if side == 1 {
@@ -308,9 +310,11 @@ func (s *State) scan() *moveSet {
 		jt := ((kb&jumpSrc[0])<<1&j)<<1 | ((kb&jumpSrc[1])<<7&j)<<7 | ((kb&jumpSrc[2])<<6&j)<<6 |
 			((kb&jumpSrc[3])>>1&j)>>1 | ((kb&jumpSrc[4])>>7&j)>>7 | ((kb&jumpSrc[5])>>6&j)>>6
 		t := nbrMask[k]&(empty|1<<enemyThrone) | jt&empty&^(1<<enemyThrone)
-		ms.p[ms.n] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
+		ms.p[ms.n&15] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
 		ms.n++
+		total += bits.OnesCount64(t)
 	}
+	ms.total = total
 	return ms
 }
 
@@ -357,7 +361,7 @@ func slides(sq int, occ uint64) uint64 {
 	b0, b1, b2 := r[0]&occ, r[1]&occ, r[2]&occ
 	b3, b4, b5 := r[3]&occ|1, r[4]&occ|1, r[5]&occ|1
 	return r[0]&((b0&-b0)-1) | r[1]&((b1&-b1)-1) | r[2]&((b2&-b2)-1) |
-		r[3]&(^uint64(0)<<(64-bits.LeadingZeros64(b3))) |
-		r[4]&(^uint64(0)<<(64-bits.LeadingZeros64(b4))) |
-		r[5]&(^uint64(0)<<(64-bits.LeadingZeros64(b5)))
+		r[3]&(^uint64(0)<<((64-bits.LeadingZeros64(b3))&63)) | // (the blocker is below bit 49)
+		r[4]&(^uint64(0)<<((64-bits.LeadingZeros64(b4))&63)) |
+		r[5]&(^uint64(0)<<((64-bits.LeadingZeros64(b5))&63))
 }
