@@ -280,7 +280,35 @@ func (s *State) scan() *moveSet {
 		pm := &ms.p[ms.n&15]
 		ms.n++
 		pm.sq, pm.c0 = sq, len(ms.caps)
-		if g.jumpFrom&bit != 0 {
+		if c := &g.canJump; g.jumpFrom&bit != 0 {
+			// The landing cells of single jumps, by direction (shifts by constants).
+			l0, l1, l2 := (bit&c[0])<<2, (bit&c[1])<<14, (bit&c[2])<<12
+			l3, l4, l5 := (bit&c[3])>>2, (bit&c[4])>>14, (bit&c[5])>>12
+			if land := l0 | l1 | l2 | l3 | l4 | l5; land&g.jumpFrom == 0 {
+				// No chain goes on after its first jump: a single jump captures exactly when
+				// it is forward over an enemy warrior (under either chain-capture rule).
+				// Captures are listed in direction order, as the chain search lists them.
+				var ca, cb uint64 // the forward landings over an enemy
+				if side == 0 {
+					ca, cb = l0&(g.enemy<<1), l1&(g.enemy<<7)
+				} else {
+					ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
+				}
+				if !strictOnly {
+					noncap |= land &^ (ca | cb)
+				}
+				if ca != 0 {
+					to := bits.TrailingZeros64(ca)
+					ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 1 - 2*int(side^1))})
+				}
+				if cb != 0 {
+					to := bits.TrailingZeros64(cb)
+					ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 7 - 14*int(side^1))})
+				}
+				pm.noncap, pm.c1 = noncap, len(ms.caps)
+				total += bits.OnesCount64(noncap)
+				continue
+			}
 			g.noncap, g.ncaps, g.overflow = noncap, 0, g.overflow[:0]
 			g.chain(uint(sq), 6, bit, 0, false, false, 0)
 			noncap = g.noncap
