@@ -23,6 +23,7 @@ type generator struct {
 	anyCapt  bool // early exit: stop at the first capturing chain
 	found    bool
 	canJump  [6]uint64 // cells from which a jump in direction d is open (static pieces only)
+	canNext  [6]uint64 // cells from which a jump may follow one in direction d (d or 60° off)
 	jumpFrom uint64    // the union of canJump
 	noncap   uint64    // end cells of non-capturing chains
 	caps     [64]capture
@@ -150,6 +151,8 @@ func (s *State) setupGen(perJump bool) {
 	g.canJump[5] = jumpSrc[5] & (j << 6) & (free << 12)
 	c := &g.canJump
 	g.jumpFrom = c[0] | c[1] | c[2] | c[3] | c[4] | c[5]
+	g.canNext = [6]uint64{c[5] | c[0] | c[1], c[0] | c[1] | c[2], c[1] | c[2] | c[3],
+		c[2] | c[3] | c[4], c[3] | c[4] | c[5], c[4] | c[5] | c[0]}
 }
 
 // capturers returns the warriors of the player to move that have a capturing move.
@@ -284,7 +287,8 @@ func (s *State) scan() *moveSet {
 			// The landing cells of single jumps, by direction (shifts by constants).
 			l0, l1, l2 := (bit&c[0])<<2, (bit&c[1])<<14, (bit&c[2])<<12
 			l3, l4, l5 := (bit&c[3])>>2, (bit&c[4])>>14, (bit&c[5])>>12
-			if land := l0 | l1 | l2 | l3 | l4 | l5; land&g.jumpFrom == 0 {
+			n := &g.canNext
+			if l0&n[0]|l1&n[1]|l2&n[2]|l3&n[3]|l4&n[4]|l5&n[5] == 0 {
 				// No chain goes on after its first jump: a single jump captures exactly when
 				// it is forward over an enemy warrior (under either chain-capture rule).
 				// Captures are listed in direction order, as the chain search lists them.
@@ -295,7 +299,7 @@ func (s *State) scan() *moveSet {
 					ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
 				}
 				if !strictOnly {
-					noncap |= land &^ (ca | cb)
+					noncap |= (l0 | l1 | l2 | l3 | l4 | l5) &^ (ca | cb)
 				}
 				if ca != 0 {
 					to := bits.TrailingZeros64(ca)
