@@ -127,6 +127,28 @@ func (g *generator) chainNC(cur, last uint, landed, jumped uint64) {
 	}
 }
 
+// walkEnds returns the landing cells of every chain whose first jumps land on l (by direction)
+// without following paths: it extends sets of (cell, last direction) by the jumps that may
+// follow (same direction or 60° off). That ignores the rule that a chain lands on a cell and
+// jumps a piece at most once, which no walk of four jumps or fewer can break (its directions
+// span at most 180°, so no part of it sums to zero). ok is false when a walk of five jumps
+// exists; the chain search must then decide.
+func (g *generator) walkEnds(l [6]uint64) (ends uint64, ok bool) {
+	c := &g.canJump
+	ends = l[0] | l[1] | l[2] | l[3] | l[4] | l[5]
+	for depth := 2; depth <= 5; depth++ {
+		l = [6]uint64{(l[5] | l[0] | l[1]) & c[0] << 2, (l[0] | l[1] | l[2]) & c[1] << 14,
+			(l[1] | l[2] | l[3]) & c[2] << 12, (l[2] | l[3] | l[4]) & c[3] >> 2,
+			(l[3] | l[4] | l[5]) & c[4] >> 14, (l[4] | l[5] | l[0]) & c[5] >> 12}
+		next := l[0] | l[1] | l[2] | l[3] | l[4] | l[5]
+		if next == 0 {
+			return ends, true
+		}
+		ends |= next
+	}
+	return 0, false
+}
+
 func (g *generator) anyJump(sq int) bool { return g.jumpFrom&(1<<sq) != 0 }
 
 func (s *State) setupGen(perJump bool) {
@@ -284,22 +306,32 @@ func (s *State) scan() *moveSet {
 		ms.n++
 		pm.sq, pm.c0 = sq, len(ms.caps)
 		if c := &g.canJump; g.jumpFrom&bit != 0 {
-			// The landing cells of single jumps, by direction (shifts by constants).
-			l0, l1, l2 := (bit&c[0])<<2, (bit&c[1])<<14, (bit&c[2])<<12
-			l3, l4, l5 := (bit&c[3])>>2, (bit&c[4])>>14, (bit&c[5])>>12
-			n := &g.canNext
-			if l0&n[0]|l1&n[1]|l2&n[2]|l3&n[3]|l4&n[4]|l5&n[5] == 0 {
-				// No chain goes on after its first jump: a single jump captures exactly when
-				// it is forward over an enemy warrior (under either chain-capture rule).
-				// Captures are listed in direction order, as the chain search lists them.
-				var ca, cb uint64 // the forward landings over an enemy
-				if side == 0 {
-					ca, cb = l0&(g.enemy<<1), l1&(g.enemy<<7)
-				} else {
-					ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
+			// The landing cells of single jumps, by direction (shifts by constants), and those
+			// forward over an enemy warrior: a single jump captures exactly then, under either
+			// chain-capture rule.
+			l := [6]uint64{(bit & c[0]) << 2, (bit & c[1]) << 14, (bit & c[2]) << 12,
+				(bit & c[3]) >> 2, (bit & c[4]) >> 14, (bit & c[5]) >> 12}
+			var ca, cb uint64
+			if side == 0 {
+				ca, cb = l[0]&(g.enemy<<1), l[1]&(g.enemy<<7)
+			} else {
+				ca, cb = l[3]&(g.enemy>>1), l[4]&(g.enemy>>7)
+			}
+			if ca|cb == 0 && !g.perJump {
+				// No capture: under chain-capture=whole a capturing chain starts with one.
+				if ends, ok := g.walkEnds(l); ok {
+					if !strictOnly {
+						noncap |= ends
+					}
+					pm.noncap, pm.c1 = noncap, len(ms.caps)
+					total += bits.OnesCount64(noncap)
+					continue
 				}
+			} else if n := &g.canNext; l[0]&n[0]|l[1]&n[1]|l[2]&n[2]|l[3]&n[3]|l[4]&n[4]|l[5]&n[5] == 0 {
+				// No chain goes on after its first jump. Captures are listed in direction
+				// order, as the chain search lists them.
 				if !strictOnly {
-					noncap |= (l0 | l1 | l2 | l3 | l4 | l5) &^ (ca | cb)
+					noncap |= (l[0] | l[1] | l[2] | l[3] | l[4] | l[5]) &^ (ca | cb)
 				}
 				if ca != 0 {
 					to := bits.TrailingZeros64(ca)
