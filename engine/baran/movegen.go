@@ -133,14 +133,13 @@ func (g *generator) chainNC(cur, last uint, landed, jumped uint64) {
 // jumps a piece at most once, which no walk of four jumps or fewer can break (its directions
 // span at most 180°, so no part of it sums to zero). ok is false when a walk of five jumps
 // exists; the chain search must then decide.
-func (g *generator) walkEnds(l [6]uint64) (ends uint64, ok bool) {
+func (g *generator) walkEnds(l0, l1, l2, l3, l4, l5 uint64) (ends uint64, ok bool) {
 	c := &g.canJump
-	ends = l[0] | l[1] | l[2] | l[3] | l[4] | l[5]
+	ends = l0 | l1 | l2 | l3 | l4 | l5
 	for depth := 2; depth <= 5; depth++ {
-		l = [6]uint64{(l[5] | l[0] | l[1]) & c[0] << 2, (l[0] | l[1] | l[2]) & c[1] << 14,
-			(l[1] | l[2] | l[3]) & c[2] << 12, (l[2] | l[3] | l[4]) & c[3] >> 2,
-			(l[3] | l[4] | l[5]) & c[4] >> 14, (l[4] | l[5] | l[0]) & c[5] >> 12}
-		next := l[0] | l[1] | l[2] | l[3] | l[4] | l[5]
+		l0, l1, l2, l3, l4, l5 = (l5|l0|l1)&c[0]<<2, (l0|l1|l2)&c[1]<<14, (l1|l2|l3)&c[2]<<12,
+			(l2|l3|l4)&c[3]>>2, (l3|l4|l5)&c[4]>>14, (l4|l5|l0)&c[5]>>12
+		next := l0 | l1 | l2 | l3 | l4 | l5
 		if next == 0 {
 			return ends, true
 		}
@@ -309,17 +308,17 @@ func (s *State) scan() *moveSet {
 			// The landing cells of single jumps, by direction (shifts by constants), and those
 			// forward over an enemy warrior: a single jump captures exactly then, under either
 			// chain-capture rule.
-			l := [6]uint64{(bit & c[0]) << 2, (bit & c[1]) << 14, (bit & c[2]) << 12,
-				(bit & c[3]) >> 2, (bit & c[4]) >> 14, (bit & c[5]) >> 12}
+			l0, l1, l2 := (bit&c[0])<<2, (bit&c[1])<<14, (bit&c[2])<<12
+			l3, l4, l5 := (bit&c[3])>>2, (bit&c[4])>>14, (bit&c[5])>>12
 			var ca, cb uint64
 			if side == 0 {
-				ca, cb = l[0]&(g.enemy<<1), l[1]&(g.enemy<<7)
+				ca, cb = l0&(g.enemy<<1), l1&(g.enemy<<7)
 			} else {
-				ca, cb = l[3]&(g.enemy>>1), l[4]&(g.enemy>>7)
+				ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
 			}
 			if ca|cb == 0 && !g.perJump {
 				// No capture: under chain-capture=whole a capturing chain starts with one.
-				if ends, ok := g.walkEnds(l); ok {
+				if ends, ok := g.walkEnds(l0, l1, l2, l3, l4, l5); ok {
 					if !strictOnly {
 						noncap |= ends
 					}
@@ -327,11 +326,11 @@ func (s *State) scan() *moveSet {
 					total += bits.OnesCount64(noncap)
 					continue
 				}
-			} else if n := &g.canNext; l[0]&n[0]|l[1]&n[1]|l[2]&n[2]|l[3]&n[3]|l[4]&n[4]|l[5]&n[5] == 0 {
+			} else if n := &g.canNext; l0&n[0]|l1&n[1]|l2&n[2]|l3&n[3]|l4&n[4]|l5&n[5] == 0 {
 				// No chain goes on after its first jump. Captures are listed in direction
 				// order, as the chain search lists them.
 				if !strictOnly {
-					noncap |= (l[0] | l[1] | l[2] | l[3] | l[4] | l[5]) &^ (ca | cb)
+					noncap |= (l0 | l1 | l2 | l3 | l4 | l5) &^ (ca | cb)
 				}
 				if ca != 0 {
 					to := bits.TrailingZeros64(ca)
