@@ -331,6 +331,13 @@ func (s *State) pickUniform(r *engine.Rand, legalOrder bool) (engine.Action, int
 	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
 		return 0, 0, false
 	}
+	if s.huff == 0 { // one choice, no removal: the loop below with nv = 1
+		ms := s.scan()
+		if ms.total == 0 {
+			return s.noAction()
+		}
+		return ms.pick(r.IntN(ms.total)), ms.total, true
+	}
 	var counts, rems [16]int // at most 14 removable warriors, plus no removal
 	nv, total := 0, 0
 	choices := s.huff | 1<<63 // bit 63: the choice of no removal
@@ -352,10 +359,7 @@ func (s *State) pickUniform(r *engine.Rand, legalOrder bool) (engine.Action, int
 		nv++
 	}
 	if total == 0 {
-		if s.rules.NoMovePass && !s.passed {
-			return Pass, 1, true
-		}
-		return 0, 0, false
+		return s.noAction()
 	}
 	k := r.IntN(total)
 	v := 0
@@ -374,6 +378,15 @@ func (s *State) pickUniform(r *engine.Rand, legalOrder bool) (engine.Action, int
 	a := s.scan().pick(k)
 	s.putBack(undo)
 	return a | rem, total, true
+}
+
+// noAction is pickUniform's answer when no move exists: a pass under no-move=pass (unless the
+// opponent just passed), else nothing.
+func (s *State) noAction() (engine.Action, int, bool) {
+	if s.rules.NoMovePass && !s.passed {
+		return Pass, 1, true
+	}
+	return 0, 0, false
 }
 
 type removal struct {
