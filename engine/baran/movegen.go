@@ -23,7 +23,6 @@ type generator struct {
 	anyCapt  bool // early exit: stop at the first capturing chain
 	found    bool
 	canJump  [6]uint64 // cells from which a jump in direction d is open (static pieces only)
-	canNext  [6]uint64 // cells from which a jump may follow one in direction d (d or 60° off)
 	jumpFrom uint64    // the union of canJump
 	noncap   uint64    // end cells of non-capturing chains
 	caps     [64]capture
@@ -172,8 +171,6 @@ func (s *State) setupGen(perJump bool) {
 	g.canJump[5] = jumpSrc[5] & (j << 6) & (free << 12)
 	c := &g.canJump
 	g.jumpFrom = c[0] | c[1] | c[2] | c[3] | c[4] | c[5]
-	g.canNext = [6]uint64{c[5] | c[0] | c[1], c[0] | c[1] | c[2], c[1] | c[2] | c[3],
-		c[2] | c[3] | c[4], c[3] | c[4] | c[5], c[4] | c[5] | c[0]}
 }
 
 // capturers returns the warriors of the player to move that have a capturing move.
@@ -326,9 +323,11 @@ func (s *State) scan() *moveSet {
 					total += bits.OnesCount64(noncap)
 					continue
 				}
-			} else if n := &g.canNext; l0&n[0]|l1&n[1]|l2&n[2]|l3&n[3]|l4&n[4]|l5&n[5] == 0 {
-				// No chain goes on after its first jump. Captures are listed in direction
-				// order, as the chain search lists them.
+			} else if l0&(c[5]|c[0]|c[1])|l1&(c[0]|c[1]|c[2])|l2&(c[1]|c[2]|c[3])|
+				l3&(c[2]|c[3]|c[4])|l4&(c[3]|c[4]|c[5])|l5&(c[4]|c[5]|c[0]) == 0 {
+				// No chain goes on after its first jump (none may follow in the same direction
+				// or 60° off). Captures are listed in direction order, as the chain search
+				// lists them.
 				if !strictOnly {
 					noncap |= (l0 | l1 | l2 | l3 | l4 | l5) &^ (ca | cb)
 				}
