@@ -316,6 +316,21 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 	return a, ok
 }
 
+// PlayRandom plays uniformly random legal actions to the end of the game, exactly as repeated
+// RandomAction and Apply would (same random draws, same history for Undo), and returns the
+// number of plies played. It is engine.Playout's fast path: no interface call per ply.
+func (s *State) PlayRandom(r *engine.Rand) int {
+	start := s.ply
+	for {
+		a, _, ok := s.pickUniform(r, false)
+		if !ok {
+			return int(s.ply - start)
+		}
+		s.hist = append(s.hist, s.Position)
+		s.apply(a)
+	}
+}
+
 // PickLegal returns Legal(buf)[r.IntN(len)] and len — the same action from the same draw —
 // without building the list (engine.LegalPicker).
 func (s *State) PickLegal(r *engine.Rand) (engine.Action, int, bool) {
