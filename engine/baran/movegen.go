@@ -301,60 +301,8 @@ func (s *State) scan() *moveSet {
 		pm := &ms.p[ms.n&15]
 		ms.n++
 		pm.sq, pm.c0 = sq, len(ms.caps)
-		if c := &g.canJump; g.jumpFrom&bit != 0 {
-			// The landing cells of single jumps, by direction (shifts by constants), and those
-			// forward over an enemy warrior: a single jump captures exactly then, under either
-			// chain-capture rule.
-			l0, l1, l2 := (bit&c[0])<<2, (bit&c[1])<<14, (bit&c[2])<<12
-			l3, l4, l5 := (bit&c[3])>>2, (bit&c[4])>>14, (bit&c[5])>>12
-			var ca, cb uint64
-			if side == 0 {
-				ca, cb = l0&(g.enemy<<1), l1&(g.enemy<<7)
-			} else {
-				ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
-			}
-			if ca|cb == 0 && !g.perJump {
-				// No capture: under chain-capture=whole a capturing chain starts with one.
-				if ends, ok := g.walkEnds(l0, l1, l2, l3, l4, l5); ok {
-					if !strictOnly {
-						noncap |= ends
-					}
-					pm.noncap, pm.c1 = noncap, len(ms.caps)
-					total += bits.OnesCount64(noncap)
-					continue
-				}
-			} else if l0&(c[5]|c[0]|c[1])|l1&(c[0]|c[1]|c[2])|l2&(c[1]|c[2]|c[3])|
-				l3&(c[2]|c[3]|c[4])|l4&(c[3]|c[4]|c[5])|l5&(c[4]|c[5]|c[0]) == 0 {
-				// No chain goes on after its first jump (none may follow in the same direction
-				// or 60° off). Captures are listed in direction order, as the chain search
-				// lists them.
-				if !strictOnly {
-					noncap |= (l0 | l1 | l2 | l3 | l4 | l5) &^ (ca | cb)
-				}
-				if ca != 0 {
-					to := bits.TrailingZeros64(ca)
-					ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 1 - 2*int(side^1))})
-				}
-				if cb != 0 {
-					to := bits.TrailingZeros64(cb)
-					ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 7 - 14*int(side^1))})
-				}
-				pm.noncap, pm.c1 = noncap, len(ms.caps)
-				total += bits.OnesCount64(noncap)
-				continue
-			}
-			g.noncap, g.ncaps, g.overflow = noncap, 0, g.overflow[:0]
-			g.chain(uint(sq), 6, bit, 0, false, false, 0)
-			noncap = g.noncap
-			if strictOnly {
-				noncap = 0
-			}
-			if g.ncaps > 0 {
-				ms.caps = append(ms.caps, g.caps[:g.ncaps]...)
-				if len(g.overflow) > 0 {
-					ms.caps = append(ms.caps, g.overflow...)
-				}
-			}
+		if g.jumpFrom&bit != 0 {
+			noncap = s.jumperMoves(sq, noncap, strictOnly)
 		}
 		pm.noncap, pm.c1 = noncap, len(ms.caps)
 		total += bits.OnesCount64(noncap)
@@ -378,6 +326,65 @@ func (s *State) scan() *moveSet {
 	}
 	ms.total = total
 	return ms
+}
+
+// jumperMoves adds the jumps and chains of the warrior on sq, which has an open jump, to its
+// non-capturing end cells noncap (returned) and its captures (appended to s.moves.caps, in the
+// chain search's order). It is scan's loop body for such warriors, kept apart so that the loop
+// over the others stays in registers.
+func (s *State) jumperMoves(sq int, noncap uint64, strictOnly bool) uint64 {
+	g, ms, side := &s.gen, &s.moves, s.side
+	bit := uint64(1) << (sq & 63)
+	c := &g.canJump
+	// The landing cells of single jumps, by direction (shifts by constants), and those forward
+	// over an enemy warrior: a single jump captures exactly then, under either chain-capture
+	// rule.
+	l0, l1, l2 := (bit&c[0])<<2, (bit&c[1])<<14, (bit&c[2])<<12
+	l3, l4, l5 := (bit&c[3])>>2, (bit&c[4])>>14, (bit&c[5])>>12
+	var ca, cb uint64
+	if side == 0 {
+		ca, cb = l0&(g.enemy<<1), l1&(g.enemy<<7)
+	} else {
+		ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
+	}
+	if ca|cb == 0 && !g.perJump {
+		// No capture: under chain-capture=whole a capturing chain starts with one.
+		if ends, ok := g.walkEnds(l0, l1, l2, l3, l4, l5); ok {
+			if !strictOnly {
+				noncap |= ends
+			}
+			return noncap
+		}
+	} else if l0&(c[5]|c[0]|c[1])|l1&(c[0]|c[1]|c[2])|l2&(c[1]|c[2]|c[3])|
+		l3&(c[2]|c[3]|c[4])|l4&(c[3]|c[4]|c[5])|l5&(c[4]|c[5]|c[0]) == 0 {
+		// No chain goes on after its first jump (none may follow in the same direction or 60°
+		// off). Captures are listed in direction order, as the chain search lists them.
+		if !strictOnly {
+			noncap |= (l0 | l1 | l2 | l3 | l4 | l5) &^ (ca | cb)
+		}
+		if ca != 0 {
+			to := bits.TrailingZeros64(ca)
+			ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 1 - 2*int(side^1))})
+		}
+		if cb != 0 {
+			to := bits.TrailingZeros64(cb)
+			ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 7 - 14*int(side^1))})
+		}
+		return noncap
+	}
+	g.noncap, g.ncaps, g.overflow = noncap, 0, g.overflow[:0]
+	g.chain(uint(sq), 6, bit, 0, false, false, 0)
+	noncap = g.noncap
+	if strictOnly {
+		noncap = 0
+	}
+	if g.ncaps > 0 {
+		ms.caps = append(ms.caps, g.caps[:g.ncaps]...)
+		if len(g.overflow) > 0 {
+			ms.caps = append(ms.caps, g.overflow...)
+		}
+	}
+	return noncap
 }
 
 // genMoves appends the moves of the player to move in the current position as actions tagged
