@@ -266,10 +266,11 @@ type pieceMoves struct {
 
 // moveSet holds the moves of every piece of the player to move, without building actions.
 type moveSet struct {
-	n     int
-	total int // the number of distinct moves
-	p     [16]pieceMoves
-	caps  []capture
+	n         int
+	total     int    // the number of distinct moves
+	capturers uint64 // the warriors with a capturing move
+	p         [16]pieceMoves
+	caps      []capture
 }
 
 // count returns the number of distinct moves.
@@ -285,7 +286,7 @@ func (s *State) scan() *moveSet {
 	s.setupGen(s.rules.PerJump)
 	g := &s.gen
 	ms := &s.moves
-	ms.n, ms.caps = 0, ms.caps[:0]
+	ms.n, ms.caps, ms.capturers = 0, ms.caps[:0], 0
 	total := 0
 	steps := empty &^ thrones
 	if strictOnly {
@@ -303,6 +304,9 @@ func (s *State) scan() *moveSet {
 		pm.sq, pm.c0 = sq, len(ms.caps)
 		if g.jumpFrom&bit != 0 {
 			noncap = s.jumperMoves(sq, noncap, strictOnly)
+			if len(ms.caps) > pm.c0 {
+				ms.capturers |= bit
+			}
 		}
 		pm.noncap, pm.c1 = noncap, len(ms.caps)
 		total += bits.OnesCount64(noncap)

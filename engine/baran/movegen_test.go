@@ -108,9 +108,15 @@ func TestScanMatchesChainSearch(t *testing.T) {
 }
 
 // PlayRandom is the same game as RandomAction and Apply in a loop (it is Playout's fast path).
+// Under capture=huff it also passes the capturers from its scan to apply, so the removal lists
+// are checked too (they are part of String), under both chain-capture rules.
 func TestPlayRandomMatchesRandomAction(t *testing.T) {
-	for seed := uint64(1); seed <= 20; seed++ {
-		a, b := New(DefaultRules, 0), New(DefaultRules, 0)
+	for seed := uint64(1); seed <= 40; seed++ {
+		r := DefaultRules
+		if seed%2 == 0 {
+			r, _ = ParseRules("chain-capture=per-jump")
+		}
+		a, b := New(r, 0), New(r, 0)
 		ra, rb := engine.NewRand(seed), engine.NewRand(seed)
 		n := a.PlayRandom(ra)
 		m := 0

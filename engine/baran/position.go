@@ -216,7 +216,14 @@ func (s *State) Apply(a engine.Action) {
 // ApplyNoUndo plays a legal action without recording it for Undo (for playouts).
 func (s *State) ApplyNoUndo(a engine.Action) { s.apply(a) }
 
-func (s *State) apply(a engine.Action) {
+func (s *State) apply(a engine.Action) { s.applyWith(a, unknownCapturers) }
+
+// unknownCapturers tells applyWith to find the capturers itself.
+const unknownCapturers = ^uint64(0)
+
+// applyWith plays a legal action; capturers are the warriors of the player to move with a
+// capturing move after the action's removal (needed under capture=huff), or unknownCapturers.
+func (s *State) applyWith(a engine.Action, capturers uint64) {
 	side := s.side
 	opp := side ^ 1
 	wasPassed := s.passed
@@ -232,7 +239,11 @@ func (s *State) apply(a engine.Action) {
 			s.removed[side]++
 		}
 		if capt == 0 && s.rules.Capture == Huff {
-			if c := s.capturers(); c != 0 {
+			c := capturers
+			if c == unknownCapturers {
+				c = s.capturers()
+			}
+			if c != 0 {
 				if c&(1<<from) != 0 {
 					c = c&^(1<<from) | 1<<to
 				}
@@ -327,7 +338,9 @@ func (s *State) PlayRandom(r *engine.Rand) int {
 			return int(s.ply - start)
 		}
 		s.hist = append(s.hist, s.Position)
-		s.apply(a)
+		// s.moves is the scan of the position the action is played in, after its removal
+		// (pickUniform's last scan), so it knows who could have captured.
+		s.applyWith(a, s.moves.capturers)
 	}
 }
 
