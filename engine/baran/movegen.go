@@ -126,27 +126,6 @@ func (g *generator) chainNC(cur, last uint, landed, jumped uint64) {
 	}
 }
 
-// walkEnds returns the landing cells of every chain whose first jumps land on l (by direction)
-// without following paths: it extends sets of (cell, last direction) by the jumps that may
-// follow (same direction or 60° off). That ignores the rule that a chain lands on a cell and
-// jumps a piece at most once, which no walk of four jumps or fewer can break (its directions
-// span at most 180°, so no part of it sums to zero). ok is false when a walk of five jumps
-// exists; the chain search must then decide.
-func (g *generator) walkEnds(l0, l1, l2, l3, l4, l5 uint64) (ends uint64, ok bool) {
-	c := &g.canJump
-	ends = l0 | l1 | l2 | l3 | l4 | l5
-	for depth := 2; depth <= 5; depth++ {
-		l0, l1, l2, l3, l4, l5 = (l5|l0|l1)&c[0]<<2, (l0|l1|l2)&c[1]<<14, (l1|l2|l3)&c[2]<<12,
-			(l2|l3|l4)&c[3]>>2, (l3|l4|l5)&c[4]>>14, (l4|l5|l0)&c[5]>>12
-		next := l0 | l1 | l2 | l3 | l4 | l5
-		if next == 0 {
-			return ends, true
-		}
-		ends |= next
-	}
-	return 0, false
-}
-
 func (g *generator) anyJump(sq int) bool { return g.jumpFrom&(1<<sq) != 0 }
 
 func (s *State) setupGen(perJump bool) {
@@ -352,12 +331,27 @@ func (s *State) jumperMoves(sq int, noncap uint64, strictOnly bool) uint64 {
 		ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
 	}
 	if ca|cb == 0 && !g.perJump {
-		// No capture: under chain-capture=whole a capturing chain starts with one.
-		if ends, ok := g.walkEnds(l0, l1, l2, l3, l4, l5); ok {
-			if !strictOnly {
-				noncap |= ends
+		// No capture: under chain-capture=whole a capturing chain starts with one. The end
+		// cells without following paths: extend sets of (cell, last direction) by the jumps
+		// that may follow (same direction or 60° off). That ignores the rule that a chain
+		// lands on a cell and jumps a piece at most once, which no walk of four jumps or fewer
+		// can break (its directions span at most 180°, so no part of it sums to zero); when a
+		// walk of five jumps exists, the chain search decides.
+		ends := l0 | l1 | l2 | l3 | l4 | l5
+		for depth := 2; ; depth++ {
+			l0, l1, l2, l3, l4, l5 = (l5|l0|l1)&c[0]<<2, (l0|l1|l2)&c[1]<<14, (l1|l2|l3)&c[2]<<12,
+				(l2|l3|l4)&c[3]>>2, (l3|l4|l5)&c[4]>>14, (l4|l5|l0)&c[5]>>12
+			next := l0 | l1 | l2 | l3 | l4 | l5
+			if next == 0 {
+				if !strictOnly {
+					noncap |= ends
+				}
+				return noncap
 			}
-			return noncap
+			if depth == 5 {
+				break
+			}
+			ends |= next
 		}
 	} else if l0&(c[5]|c[0]|c[1])|l1&(c[0]|c[1]|c[2])|l2&(c[1]|c[2]|c[3])|
 		l3&(c[2]|c[3]|c[4])|l4&(c[3]|c[4]|c[5])|l5&(c[4]|c[5]|c[0]) == 0 {
