@@ -136,7 +136,7 @@ func (s *State) Clone() engine.State {
 func (s *State) Warriors(p engine.Player) uint64 {
 	w := s.pieces[p]
 	if k := s.king[p]; k >= 0 {
-		w &^= 1 << k
+		w &^= 1 << (uint(k) & 63)
 	}
 	return w
 }
