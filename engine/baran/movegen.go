@@ -140,7 +140,7 @@ func (s *State) setupGen(perJump bool) {
 	// visits cells an even number of steps away), so the full occupancy serves every warrior.
 	free := boardMask &^ (s.pieces[0] | s.pieces[1] | thrones)
 	j := g.jumpable
-	// Directions 0, 1, 2 step by +1, +7, +6 cells; 3, 4, 5 by -1, -7, -6 (jumpDelta), written
+	// Directions 0, 1, 2 step by +1, +7, +6 cells; 3, 4, 5 by -1, -7, -6, written
 	// out so that every shift is by a constant.
 	g.canJump[0] = jumpSrc[0] & (j >> 1) & (free >> 2)
 	g.canJump[1] = jumpSrc[1] & (j >> 7) & (free >> 14)
