@@ -28,6 +28,10 @@ type generator struct {
 	caps     [64]capture
 	ncaps    int
 	overflow []capture // rare: more than len(caps) distinct capturing results
+	// scan's scratch, by cell, zero outside a scan: the slides and jump end cells of a warrior,
+	// and the range of its captures in moveSet.caps (first<<16 | end).
+	extra    [64]uint64
+	capRange [64]uint32
 }
 
 func (g *generator) addCapture(to int, capt uint64) {
@@ -271,23 +275,33 @@ func (s *State) scan() *moveSet {
 	if strictOnly {
 		steps = 0
 	}
-	for w := s.Warriors(engine.Player(side)); w != 0; w &= w - 1 {
-		sq := bits.TrailingZeros64(w)
-		bit := uint64(1) << sq
-		noncap := nbrMask[sq] & steps
-		if s.fast&bit != 0 && !strictOnly {
-			noncap |= slides(sq, occ) &^ thrones
+	// Fast warriors' slides, then the jumps of warriors with an open jump, each in a loop of
+	// its own (no branch per warrior on what it is), into the scratch by cell; then every
+	// warrior in ascending order, as Legal lists them.
+	own := s.Warriors(engine.Player(side))
+	if !strictOnly {
+		for m := own & s.fast; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			g.extra[sq&63] = slides(sq, occ) &^ thrones
 		}
+	}
+	for m := own & g.jumpFrom; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		c0 := len(ms.caps)
+		g.extra[sq&63] |= s.jumperMoves(sq, 0, strictOnly)
+		if len(ms.caps) > c0 {
+			g.capRange[sq&63] = uint32(c0)<<16 | uint32(len(ms.caps))
+			ms.capturers |= 1 << sq
+		}
+	}
+	for w := own; w != 0; w &= w - 1 {
+		sq := bits.TrailingZeros64(w) & 63
+		noncap := nbrMask[sq]&steps | g.extra[sq]
+		cr := g.capRange[sq]
+		g.extra[sq], g.capRange[sq] = 0, 0
 		pm := &ms.p[ms.n&15]
 		ms.n++
-		pm.sq, pm.c0 = sq, len(ms.caps)
-		if g.jumpFrom&bit != 0 {
-			noncap = s.jumperMoves(sq, noncap, strictOnly)
-			if len(ms.caps) > pm.c0 {
-				ms.capturers |= bit
-			}
-		}
-		pm.noncap, pm.c1 = noncap, len(ms.caps)
+		pm.sq, pm.noncap, pm.c0, pm.c1 = sq, noncap, int(cr>>16), int(cr&0xffff)
 		total += bits.OnesCount64(noncap)
 	}
 	total += len(ms.caps)
