@@ -60,6 +60,14 @@ func (g *generator) avail(cur uint) uint8 {
 	return uint8(c[0]>>cur&1 | c[1]>>cur&1<<1 | c[2]>>cur&1<<2 | c[3]>>cur&1<<3 | c[4]>>cur&1<<4 | c[5]>>cur&1<<5)
 }
 
+// jumpAt returns the lowest direction d in avail (not 0) and the landing cell to of a jump
+// from cur in direction d, with the jumped piece's and to's bits.
+func jumpAt(cur uint, avail uint8) (d, to uint, ob, tb uint64) {
+	d = uint(bits.TrailingZeros8(avail)) & 7
+	to = uint(jumpTo[cur&63][d])
+	return d, to, uint64(1) << (jumpOver[cur&63][d] & 63), uint64(1) << (to & 63)
+}
+
 // chain extends a chain that has landed on cur after a jump in direction last (6 before the
 // first jump). landed holds the start and every landing cell, jumped every jumped piece; own
 // reports an own piece jumped, back a sideways or backward jump, fwdEnemy the enemy warriors
@@ -67,9 +75,7 @@ func (g *generator) avail(cur uint) uint8 {
 func (g *generator) chain(cur, last uint, landed, jumped uint64, own, back bool, fwdEnemy uint64) {
 	cur &= 63
 	for avail := g.avail(cur) & turnMask[last&7]; avail != 0; avail &= avail - 1 {
-		d := uint(bits.TrailingZeros8(avail)) & 7
-		to := uint(jumpTo[cur][d])
-		ob, tb := uint64(1)<<(jumpOver[cur][d]&63), uint64(1)<<(to&63)
+		d, to, ob, tb := jumpAt(cur, avail)
 		if jumped&ob|landed&tb != 0 {
 			continue
 		}
@@ -117,9 +123,7 @@ func (g *generator) chain(cur, last uint, landed, jumped uint64, own, back bool,
 func (g *generator) chainNC(cur, last uint, landed, jumped uint64) {
 	cur &= 63
 	for avail := g.avail(cur) & turnMask[last&7]; avail != 0; avail &= avail - 1 {
-		d := uint(bits.TrailingZeros8(avail)) & 7
-		to := uint(jumpTo[cur][d])
-		ob, tb := uint64(1)<<(jumpOver[cur][d]&63), uint64(1)<<(to&63)
+		d, to, ob, tb := jumpAt(cur, avail)
 		if jumped&ob|landed&tb != 0 {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/internal/enginetest"
 )
 
 // scanByChains is scan with every warrior's jumps found by the chain search (no bitboard fast
@@ -111,25 +112,11 @@ func TestScanMatchesChainSearch(t *testing.T) {
 // Under capture=huff it also passes the capturers from its scan to apply, so the removal lists
 // are checked too (they are part of String), under both chain-capture rules.
 func TestPlayRandomMatchesRandomAction(t *testing.T) {
-	for seed := uint64(1); seed <= 40; seed++ {
-		r := DefaultRules
+	perJump, _ := ParseRules("chain-capture=per-jump")
+	enginetest.CheckPlayRandom(t, func(seed uint64) engine.State {
 		if seed%2 == 0 {
-			r, _ = ParseRules("chain-capture=per-jump")
+			return New(perJump, 0)
 		}
-		a, b := New(r, 0), New(r, 0)
-		ra, rb := engine.NewRand(seed), engine.NewRand(seed)
-		n := a.PlayRandom(ra)
-		m := 0
-		for {
-			act, ok := b.RandomAction(rb)
-			if !ok {
-				break
-			}
-			b.Apply(act)
-			m++
-		}
-		if n != m || a.String() != b.String() || a.Status() != b.Status() || len(a.hist) != len(b.hist) {
-			t.Fatalf("seed %d: PlayRandom played %d plies to %s, RandomAction %d to %s", seed, n, a, m, b)
-		}
-	}
+		return New(DefaultRules, 0)
+	}, 40)
 }

@@ -23,17 +23,8 @@ func (s *State) RandomAction(rng *engine.Rand) (engine.Action, bool) {
 	if s.ended() {
 		return 0, false
 	}
-	own, opp := s.pawns[s.side], s.pawns[s.side^1]
-	occ, forbid := own|opp, own
-	if s.noCapture() {
-		forbid = occ
-	}
-	base, free := s.campTargets()
+	own, occ, forbid, campers, free := s.moveContext()
 	nCamp := bits.OnesCount8(free)
-	campers := own & base
-	if nCamp == 0 {
-		campers = 0
-	}
 	b := s.board
 	// Per pawn, one byte each: the running count of candidates through it (at most 8×14, so
 	// 7 bits; unused bytes hold 0x7f, above every draw) and its square.
@@ -87,45 +78,17 @@ func (s *State) campEntry(k int, campers uint64, free uint8, nCamp int) engine.A
 // randomExact picks a uniformly random legal action by computing every pawn's targets (the
 // fallback of RandomAction's rejection sampling; the game is not over).
 func (s *State) randomExact(rng *engine.Rand) (engine.Action, bool) {
-	own, opp := s.pawns[s.side], s.pawns[s.side^1]
-	occ, forbid := own|opp, own
-	if s.noCapture() {
-		forbid = occ
-	}
-	base, free := s.campTargets()
+	own, occ, forbid, campers, free := s.moveContext()
 	nCamp := bits.OnesCount8(free)
-	b := s.board
-	// Per pawn: its target mask and the running move count through it (computed once, used
-	// both for the total and for the branch-free pick below). Pawns on blue and green squares
-	// come first (one table lookup each), then those on red and yellow squares (four rays cut
-	// at the first occupied square); the order of candidates is free, the pick stays uniform.
 	var masks [8]uint64
-	var runs [8]int32
-	var sqs [8]uint8
+	var runs, sqs [8]int
 	n, total := 0, 0
-	for m := own & b.steppers; m != 0; m &= m - 1 {
+	for m := own; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		t := b.reach[sq] &^ forbid
+		t := s.board.targets(sq, occ) &^ forbid
 		total += bits.OnesCount64(t)
-		masks[n&7], sqs[n&7], runs[n&7] = t, uint8(sq), int32(total)
+		masks[n&7], sqs[n&7], runs[n&7] = t, sq, total
 		n++
-	}
-	for m := own &^ b.steppers; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		// Rays 0 and 1 rise: keep the squares up to the lowest blocker (x^(x-1)); rays 2 and 3
-		// fall: keep those from the highest blocker up (written out by hand: too big to inline).
-		r := &b.rays[sq]
-		b0, b1 := r[0]&occ, r[1]&occ
-		b2, b3 := r[2]&occ|1, r[3]&occ|1
-		t := (r[0]&(b0^(b0-1)) | r[1]&(b1^(b1-1)) |
-			r[2]&(^uint64(0)<<(63-bits.LeadingZeros64(b2))) | r[3]&(^uint64(0)<<(63-bits.LeadingZeros64(b3)))) &^ forbid
-		total += bits.OnesCount64(t)
-		masks[n&7], sqs[n&7], runs[n&7] = t, uint8(sq), int32(total)
-		n++
-	}
-	campers := own & base
-	if nCamp == 0 {
-		campers = 0
 	}
 	nCampMoves := bits.OnesCount64(campers) * nCamp
 	if total+nCampMoves == 0 {
@@ -138,16 +101,29 @@ func (s *State) randomExact(rng *engine.Rand) (engine.Action, bool) {
 	if k >= total {
 		return s.campEntry(k-total, campers, free, nCamp), true
 	}
-	// The pawn: how many pawns' running move counts are <= k (branch-free); then the move.
-	i := 0
-	for j := 0; j < n; j++ {
-		i += b2i(int(runs[j&7]) <= k)
+	i := 0 // the pawn: the first whose running count exceeds k
+	for runs[i&7] <= k {
+		i++
 	}
-	before := 0
 	if i > 0 {
-		before = int(runs[(i-1)&7])
+		k -= runs[(i-1)&7]
 	}
-	return engine.Action(int(sqs[i&7]) | engine.SelectBit(masks[i&7], k-before)<<6), true
+	return engine.Action(sqs[i&7] | engine.SelectBit(masks[i&7], k)<<6), true
+}
+
+// moveContext returns what picking a move needs: the own pawns, the occupied squares, the
+// squares a move may not end on (own pawns, or every pawn while captures are banned), the own
+// pawns on the enemy baseline, and the free enemy camps (bits 0 and 1): there are
+// campers × free camps camp entries.
+func (s *State) moveContext() (own, occ, forbid, campers uint64, free uint8) {
+	own = s.pawns[s.side]
+	occ = own | s.pawns[s.side^1]
+	forbid = own
+	if s.noCapture() {
+		forbid = occ
+	}
+	base, free := s.campTargets()
+	return own, occ, forbid, own & base, free
 }
 
 // PlayRandom plays uniformly random legal actions to the end of the game, exactly as repeated
@@ -171,17 +147,8 @@ func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
 	if s.ended() {
 		return 0, 0, false
 	}
-	own, opp := s.pawns[s.side], s.pawns[s.side^1]
-	occ, forbid := own|opp, own
-	if s.noCapture() {
-		forbid = occ
-	}
-	base, free := s.campTargets()
+	own, occ, forbid, campers, free := s.moveContext()
 	nCamp := bits.OnesCount8(free)
-	campers := own & base
-	if nCamp == 0 {
-		campers = 0
-	}
 	// Per pawn, in Legal's order (ascending squares; each pawn's targets, then its camp
 	// entries): its target mask and the running count of actions through it, as in
 	// RandomAction; the pick below is branch-free.
