@@ -58,7 +58,6 @@ type Board struct {
 	rays      [64][4]uint64 // red/yellow: the cut rays (orthogonal for red, diagonal for yellow)
 	slider    [64]bool      // red or yellow square
 	blockMask [64]uint64    // all ones on red and yellow squares, zero elsewhere
-	steppers  uint64        // blue and green squares: a pawn there moves by one lookup of reach
 	// For RandomAction's rejection sampling: nReach[sq] targets in reach[sq], the j-th (in
 	// ascending square order) is tgt[sq][j], and path[sq][j] holds the squares strictly between
 	// (zero for blue and green squares), which must be empty for the move.
@@ -77,11 +76,9 @@ func NewBoard(l Layout) *Board {
 		c := l.Grid[sq]
 		switch c {
 		case Blue:
-			b.steppers |= 1 << sq
 			b.reach[sq] = kingMoves[sq]
 			b.rays[sq][0] = kingMoves[sq]
 		case Green:
-			b.steppers |= 1 << sq
 			b.reach[sq] = knightMove[sq]
 			b.rays[sq][0] = knightMove[sq]
 		case Red, Yellow:
