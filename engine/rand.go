@@ -34,15 +34,16 @@ func (r *Rand) Seed(seed uint64) {
 
 // Uint64 returns 64 random bits.
 func (r *Rand) Uint64() uint64 {
-	s := &r.s
-	result := bits.RotateLeft64(s[1]*5, 7) * 9
-	t := s[1] << 17
-	s[2] ^= s[0]
-	s[3] ^= s[1]
-	s[1] ^= s[2]
-	s[0] ^= s[3]
-	s[2] ^= t
-	s[3] = bits.RotateLeft64(s[3], 45)
+	// The state in locals, stored back at once: small enough for the compiler to inline.
+	s0, s1, s2, s3 := r.s[0], r.s[1], r.s[2], r.s[3]
+	result := bits.RotateLeft64(s1*5, 7) * 9
+	t := s1 << 17
+	s2 ^= s0
+	s3 ^= s1
+	s1 ^= s2
+	s0 ^= s3
+	s2 ^= t
+	r.s = [4]uint64{s0, s1, s2, bits.RotateLeft64(s3, 45)}
 	return result
 }
 
@@ -50,13 +51,20 @@ func (r *Rand) Uint64() uint64 {
 func (r *Rand) IntN(n int) int {
 	bound := uint64(n)
 	hi, lo := bits.Mul64(r.Uint64(), bound)
-	if lo < bound {
-		thresh := -bound % bound
-		for lo < thresh {
-			hi, lo = bits.Mul64(r.Uint64(), bound)
-		}
+	if lo < bound { // rare: maybe a biased draw, redrawn in intNSlow
+		hi = r.intNSlow(bound, hi, lo)
 	}
 	return int(hi)
+}
+
+// intNSlow finishes IntN when the first product's low word is below bound: it redraws while
+// the low word is below 2^64 mod bound.
+func (r *Rand) intNSlow(bound, hi, lo uint64) uint64 {
+	thresh := -bound % bound
+	for lo < thresh {
+		hi, lo = bits.Mul64(r.Uint64(), bound)
+	}
+	return hi
 }
 
 // Float64 returns a uniform float in [0, 1).

@@ -28,6 +28,10 @@ type generator struct {
 	caps     [64]capture
 	ncaps    int
 	overflow []capture // rare: more than len(caps) distinct capturing results
+	// scan's scratch, by cell, zero outside a scan: the slides and jump end cells of a warrior,
+	// and the range of its captures in moveSet.caps (first<<16 | end).
+	extra    [64]uint64
+	capRange [64]uint32
 }
 
 func (g *generator) addCapture(to int, capt uint64) {
@@ -49,21 +53,30 @@ func (g *generator) addCapture(to int, capt uint64) {
 	g.overflow = append(g.overflow, capture{int8(to), capt})
 }
 
+// avail returns the directions in which a jump from cur is open (bit d for direction d).
+func (g *generator) avail(cur uint) uint8 {
+	c := &g.canJump
+	cur &= 63
+	return uint8(c[0]>>cur&1 | c[1]>>cur&1<<1 | c[2]>>cur&1<<2 | c[3]>>cur&1<<3 | c[4]>>cur&1<<4 | c[5]>>cur&1<<5)
+}
+
+// jumpAt returns the lowest direction d in avail (not 0) and the landing cell to of a jump
+// from cur in direction d, with the jumped piece's and to's bits.
+func jumpAt(cur uint, avail uint8) (d, to uint, ob, tb uint64) {
+	d = uint(bits.TrailingZeros8(avail)) & 7
+	to = uint(jumpTo[cur&63][d])
+	return d, to, uint64(1) << (jumpOver[cur&63][d] & 63), uint64(1) << (to & 63)
+}
+
 // chain extends a chain that has landed on cur after a jump in direction last (6 before the
 // first jump). landed holds the start and every landing cell, jumped every jumped piece; own
 // reports an own piece jumped, back a sideways or backward jump, fwdEnemy the enemy warriors
 // jumped forward.
-func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, fwdEnemy uint64) {
-	c := &g.canJump
-	avail := uint8(c[0]>>cur&1|(c[1]>>cur&1)<<1|(c[2]>>cur&1)<<2|(c[3]>>cur&1)<<3|
-		(c[4]>>cur&1)<<4|(c[5]>>cur&1)<<5) & turnMask[last]
-	for avail != 0 {
-		d := bits.TrailingZeros8(avail)
-		avail &= avail - 1
-		over := nbr[cur][d]
-		to := nbr[over][d]
-		ob, tb := uint64(1)<<over, uint64(1)<<to
-		if jumped&ob != 0 || landed&tb != 0 {
+func (g *generator) chain(cur, last uint, landed, jumped uint64, own, back bool, fwdEnemy uint64) {
+	cur &= 63
+	for avail := g.avail(cur) & turnMask[last&7]; avail != 0; avail &= avail - 1 {
+		d, to, ob, tb := jumpAt(cur, avail)
+		if jumped&ob|landed&tb != 0 {
 			continue
 		}
 		own2, back2, fe2 := own, back, fwdEnemy
@@ -90,11 +103,16 @@ func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, 
 			g.noncap |= tb
 			if own2 || (back2 && !g.perJump) {
 				// Nothing further along this chain can capture: only its end cells matter.
-				g.chainNC(int(to), d, landed|tb, jumped|ob)
+				if g.jumpFrom&tb != 0 { // (no call when no jump is open from to at all)
+					g.chainNC(to, d, landed|tb, jumped|ob)
+				}
 				continue
 			}
 		}
-		g.chain(int(to), d, landed|tb, jumped|ob, own2, back2, fe2)
+		if g.jumpFrom&tb == 0 {
+			continue
+		}
+		g.chain(to, d, landed|tb, jumped|ob, own2, back2, fe2)
 		if g.found {
 			return
 		}
@@ -102,21 +120,17 @@ func (g *generator) chain(cur, last int, landed, jumped uint64, own, back bool, 
 }
 
 // chainNC extends a chain that can no longer capture, collecting its end cells.
-func (g *generator) chainNC(cur, last int, landed, jumped uint64) {
-	c := &g.canJump
-	avail := uint8(c[0]>>cur&1|(c[1]>>cur&1)<<1|(c[2]>>cur&1)<<2|(c[3]>>cur&1)<<3|
-		(c[4]>>cur&1)<<4|(c[5]>>cur&1)<<5) & turnMask[last]
-	for avail != 0 {
-		d := bits.TrailingZeros8(avail)
-		avail &= avail - 1
-		over := nbr[cur][d]
-		to := nbr[over][d]
-		ob, tb := uint64(1)<<over, uint64(1)<<to
-		if jumped&ob != 0 || landed&tb != 0 {
+func (g *generator) chainNC(cur, last uint, landed, jumped uint64) {
+	cur &= 63
+	for avail := g.avail(cur) & turnMask[last&7]; avail != 0; avail &= avail - 1 {
+		d, to, ob, tb := jumpAt(cur, avail)
+		if jumped&ob|landed&tb != 0 {
 			continue
 		}
 		g.noncap |= tb
-		g.chainNC(int(to), d, landed|tb, jumped|ob)
+		if g.jumpFrom&tb != 0 {
+			g.chainNC(to, d, landed|tb, jumped|ob)
+		}
 	}
 }
 
@@ -133,11 +147,15 @@ func (s *State) setupGen(perJump bool) {
 	// throne. The moving warrior's own start cell is never jumped nor landed on (a chain only
 	// visits cells an even number of steps away), so the full occupancy serves every warrior.
 	free := boardMask &^ (s.pieces[0] | s.pieces[1] | thrones)
-	for d := 0; d < 3; d++ {
-		dl := jumpDelta[d]
-		g.canJump[d] = jumpSrc[d] & (g.jumpable >> dl) & (free >> (2 * dl))
-		g.canJump[d+3] = jumpSrc[d+3] & (g.jumpable << dl) & (free << (2 * dl))
-	}
+	j := g.jumpable
+	// Directions 0, 1, 2 step by +1, +7, +6 cells; 3, 4, 5 by -1, -7, -6, written
+	// out so that every shift is by a constant.
+	g.canJump[0] = jumpSrc[0] & (j >> 1) & (free >> 2)
+	g.canJump[1] = jumpSrc[1] & (j >> 7) & (free >> 14)
+	g.canJump[2] = jumpSrc[2] & (j >> 6) & (free >> 12)
+	g.canJump[3] = jumpSrc[3] & (j << 1) & (free << 2)
+	g.canJump[4] = jumpSrc[4] & (j << 7) & (free << 14)
+	g.canJump[5] = jumpSrc[5] & (j << 6) & (free << 12)
 	c := &g.canJump
 	g.jumpFrom = c[0] | c[1] | c[2] | c[3] | c[4] | c[5]
 }
@@ -168,7 +186,7 @@ func (s *State) capturers() uint64 {
 			continue
 		}
 		g.found = false
-		g.chain(sq, 6, 1<<sq, 0, false, false, 0)
+		g.chain(uint(sq), 6, 1<<sq, 0, false, false, 0)
 		if g.found {
 			res |= 1 << sq
 		}
@@ -235,19 +253,15 @@ type pieceMoves struct {
 
 // moveSet holds the moves of every piece of the player to move, without building actions.
 type moveSet struct {
-	n    int
-	p    [16]pieceMoves
-	caps []capture
+	n         int
+	total     int    // the number of distinct moves
+	capturers uint64 // the warriors with a capturing move
+	p         [16]pieceMoves
+	caps      []capture
 }
 
 // count returns the number of distinct moves.
-func (m *moveSet) count() int {
-	t := 0
-	for i := 0; i < m.n; i++ {
-		t += bits.OnesCount64(m.p[i].noncap) + m.p[i].c1 - m.p[i].c0
-	}
-	return t
-}
+func (m *moveSet) count() int { return m.total }
 
 // scan fills s.moves with the moves of the player to move in the current position. Under
 // capture=strict only captures are kept when one exists.
@@ -259,50 +273,139 @@ func (s *State) scan() *moveSet {
 	s.setupGen(s.rules.PerJump)
 	g := &s.gen
 	ms := &s.moves
-	ms.n, ms.caps = 0, ms.caps[:0]
-	for w := s.Warriors(engine.Player(side)); w != 0; w &= w - 1 {
-		sq := bits.TrailingZeros64(w)
-		g.noncap, g.ncaps, g.overflow = 0, 0, g.overflow[:0]
-		if !strictOnly {
-			g.noncap = nbrMask[sq] & empty &^ thrones
-			if s.fast&(1<<sq) != 0 {
-				g.noncap |= slides(sq, occ) &^ thrones
-			}
-		}
-		if g.anyJump(sq) {
-			g.chain(sq, 6, 1<<sq, 0, false, false, 0)
-		}
-		pm := &ms.p[ms.n]
-		ms.n++
-		pm.sq, pm.noncap, pm.c0 = sq, g.noncap, len(ms.caps)
-		if strictOnly {
-			pm.noncap = 0
-		}
-		if g.ncaps > 0 {
-			ms.caps = append(ms.caps, g.caps[:g.ncaps]...)
-			if len(g.overflow) > 0 {
-				ms.caps = append(ms.caps, g.overflow...)
-			}
-		}
-		pm.c1 = len(ms.caps)
+	ms.n, ms.caps, ms.capturers = 0, ms.caps[:0], 0
+	total := 0
+	steps := empty &^ thrones
+	if strictOnly {
+		steps = 0
 	}
+	// Fast warriors' slides, then the jumps of warriors with an open jump, each in a loop of
+	// its own (no branch per warrior on what it is), into the scratch by cell; then every
+	// warrior in ascending order, as Legal lists them.
+	own := s.Warriors(engine.Player(side))
+	if !strictOnly {
+		for m := own & s.fast; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			g.extra[sq&63] = slides(sq, occ) &^ thrones
+		}
+	}
+	for m := own & g.jumpFrom; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		c0 := len(ms.caps)
+		g.extra[sq&63] |= s.jumperMoves(sq, 0, strictOnly)
+		if len(ms.caps) > c0 {
+			g.capRange[sq&63] = uint32(c0)<<16 | uint32(len(ms.caps))
+			ms.capturers |= 1 << sq
+		}
+	}
+	for w := own; w != 0; w &= w - 1 {
+		sq := bits.TrailingZeros64(w) & 63
+		noncap := nbrMask[sq]&steps | g.extra[sq]
+		cr := g.capRange[sq]
+		g.extra[sq], g.capRange[sq] = 0, 0
+		pm := &ms.p[ms.n&15]
+		ms.n++
+		pm.sq, pm.noncap, pm.c0, pm.c1 = sq, noncap, int(cr>>16), int(cr&0xffff)
+		total += bits.OnesCount64(noncap)
+	}
+	total += len(ms.caps)
 	if k := int(s.king[side]); k >= 0 && !strictOnly {
 		enemyThrone := BlkThrone
 		if side == 1 {
 			enemyThrone = RedThrone
 		}
-		t := nbrMask[k] & (empty | 1<<enemyThrone)
-		js := &jumps[k]
-		for i := uint8(0); i < njumps[k]; i++ {
-			j := js[i]
-			if g.jumpable&(1<<j.over) != 0 && int(j.to) != enemyThrone && empty&(1<<j.to) != 0 {
-				t |= 1 << j.to
-			}
-		}
-		ms.p[ms.n] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
+		// steps (the enemy throne included), and single jumps over a warrior onto an empty cell
+		// other than the enemy throne (the landing cells of the six jumps, shifted by constants)
+		kb := uint64(1) << (k & 63)
+		j := g.jumpable
+		jt := ((kb&jumpSrc[0])<<1&j)<<1 | ((kb&jumpSrc[1])<<7&j)<<7 | ((kb&jumpSrc[2])<<6&j)<<6 |
+			((kb&jumpSrc[3])>>1&j)>>1 | ((kb&jumpSrc[4])>>7&j)>>7 | ((kb&jumpSrc[5])>>6&j)>>6
+		t := nbrMask[k]&(empty|1<<enemyThrone) | jt&empty&^(1<<enemyThrone)
+		ms.p[ms.n&15] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
 		ms.n++
+		total += bits.OnesCount64(t)
 	}
+	ms.total = total
 	return ms
+}
+
+// jumperMoves adds the jumps and chains of the warrior on sq, which has an open jump, to its
+// non-capturing end cells noncap (returned) and its captures (appended to s.moves.caps, in the
+// chain search's order). It is scan's loop body for such warriors, kept apart so that the loop
+// over the others stays in registers.
+func (s *State) jumperMoves(sq int, noncap uint64, strictOnly bool) uint64 {
+	g, ms, side := &s.gen, &s.moves, s.side
+	bit := uint64(1) << (sq & 63)
+	c := &g.canJump
+	// The landing cells of single jumps, by direction (shifts by constants), and those forward
+	// over an enemy warrior: a single jump captures exactly then, under either chain-capture
+	// rule.
+	l0, l1, l2 := (bit&c[0])<<2, (bit&c[1])<<14, (bit&c[2])<<12
+	l3, l4, l5 := (bit&c[3])>>2, (bit&c[4])>>14, (bit&c[5])>>12
+	var ca, cb uint64
+	if side == 0 {
+		ca, cb = l0&(g.enemy<<1), l1&(g.enemy<<7)
+	} else {
+		ca, cb = l3&(g.enemy>>1), l4&(g.enemy>>7)
+	}
+	if ca|cb == 0 && !g.perJump {
+		// No capture: under chain-capture=whole a capturing chain starts with one. The end
+		// cells without following paths: extend sets of (cell, last direction) by the jumps
+		// that may follow (same direction or 60° off). That ignores the rule that a chain
+		// lands on a cell and jumps a piece at most once, which no walk of four jumps or fewer
+		// can break (its directions span at most 180°, so no part of it sums to zero); when a
+		// walk of five jumps exists, the chain search decides.
+		// (The second jumps are added without a test: about half the warriors have none, a
+		// branch on that is mispredicted often, and then the third jumps are none too.)
+		ends := l0 | l1 | l2 | l3 | l4 | l5
+		l0, l1, l2, l3, l4, l5 = (l5|l0|l1)&c[0]<<2, (l0|l1|l2)&c[1]<<14, (l1|l2|l3)&c[2]<<12,
+			(l2|l3|l4)&c[3]>>2, (l3|l4|l5)&c[4]>>14, (l4|l5|l0)&c[5]>>12
+		ends |= l0 | l1 | l2 | l3 | l4 | l5
+		for depth := 3; ; depth++ {
+			l0, l1, l2, l3, l4, l5 = (l5|l0|l1)&c[0]<<2, (l0|l1|l2)&c[1]<<14, (l1|l2|l3)&c[2]<<12,
+				(l2|l3|l4)&c[3]>>2, (l3|l4|l5)&c[4]>>14, (l4|l5|l0)&c[5]>>12
+			next := l0 | l1 | l2 | l3 | l4 | l5
+			if next == 0 {
+				if !strictOnly {
+					noncap |= ends
+				}
+				return noncap
+			}
+			if depth == 5 {
+				break
+			}
+			ends |= next
+		}
+	} else if l0&(c[5]|c[0]|c[1])|l1&(c[0]|c[1]|c[2])|l2&(c[1]|c[2]|c[3])|
+		l3&(c[2]|c[3]|c[4])|l4&(c[3]|c[4]|c[5])|l5&(c[4]|c[5]|c[0]) == 0 {
+		// No chain goes on after its first jump (none may follow in the same direction or 60°
+		// off). Captures are listed in direction order, as the chain search lists them.
+		if !strictOnly {
+			noncap |= (l0 | l1 | l2 | l3 | l4 | l5) &^ (ca | cb)
+		}
+		if ca != 0 {
+			to := bits.TrailingZeros64(ca)
+			ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 1 - 2*int(side^1))})
+		}
+		if cb != 0 {
+			to := bits.TrailingZeros64(cb)
+			ms.caps = append(ms.caps, capture{int8(to), 1 << (to + 7 - 14*int(side^1))})
+		}
+		return noncap
+	}
+	g.noncap, g.ncaps, g.overflow = noncap, 0, g.overflow[:0]
+	g.chain(uint(sq), 6, bit, 0, false, false, 0)
+	noncap = g.noncap
+	if strictOnly {
+		noncap = 0
+	}
+	if g.ncaps > 0 {
+		ms.caps = append(ms.caps, g.caps[:g.ncaps]...)
+		if len(g.overflow) > 0 {
+			ms.caps = append(ms.caps, g.overflow...)
+		}
+	}
+	return noncap
 }
 
 // genMoves appends the moves of the player to move in the current position as actions tagged
@@ -348,7 +451,7 @@ func slides(sq int, occ uint64) uint64 {
 	b0, b1, b2 := r[0]&occ, r[1]&occ, r[2]&occ
 	b3, b4, b5 := r[3]&occ|1, r[4]&occ|1, r[5]&occ|1
 	return r[0]&((b0&-b0)-1) | r[1]&((b1&-b1)-1) | r[2]&((b2&-b2)-1) |
-		r[3]&(^uint64(0)<<(64-bits.LeadingZeros64(b3))) |
-		r[4]&(^uint64(0)<<(64-bits.LeadingZeros64(b4))) |
-		r[5]&(^uint64(0)<<(64-bits.LeadingZeros64(b5)))
+		r[3]&(^uint64(0)<<((64-bits.LeadingZeros64(b3))&63)) | // (the blocker is below bit 49)
+		r[4]&(^uint64(0)<<((64-bits.LeadingZeros64(b4))&63)) |
+		r[5]&(^uint64(0)<<((64-bits.LeadingZeros64(b5))&63))
 }

@@ -136,7 +136,7 @@ func (s *State) Clone() engine.State {
 func (s *State) Warriors(p engine.Player) uint64 {
 	w := s.pieces[p]
 	if k := s.king[p]; k >= 0 {
-		w &^= 1 << k
+		w &^= 1 << (uint(k) & 63)
 	}
 	return w
 }
@@ -216,7 +216,14 @@ func (s *State) Apply(a engine.Action) {
 // ApplyNoUndo plays a legal action without recording it for Undo (for playouts).
 func (s *State) ApplyNoUndo(a engine.Action) { s.apply(a) }
 
-func (s *State) apply(a engine.Action) {
+func (s *State) apply(a engine.Action) { s.applyWith(a, unknownCapturers) }
+
+// unknownCapturers tells applyWith to find the capturers itself.
+const unknownCapturers = ^uint64(0)
+
+// applyWith plays a legal action; capturers are the warriors of the player to move with a
+// capturing move after the action's removal (needed under capture=huff), or unknownCapturers.
+func (s *State) applyWith(a engine.Action, capturers uint64) {
 	side := s.side
 	opp := side ^ 1
 	wasPassed := s.passed
@@ -232,7 +239,11 @@ func (s *State) apply(a engine.Action) {
 			s.removed[side]++
 		}
 		if capt == 0 && s.rules.Capture == Huff {
-			if c := s.capturers(); c != 0 {
+			c := capturers
+			if c == unknownCapturers {
+				c = s.capturers()
+			}
+			if c != 0 {
 				if c&(1<<from) != 0 {
 					c = c&^(1<<from) | 1<<to
 				}
@@ -316,6 +327,23 @@ func (s *State) RandomAction(r *engine.Rand) (engine.Action, bool) {
 	return a, ok
 }
 
+// PlayRandom plays uniformly random legal actions to the end of the game, exactly as repeated
+// RandomAction and Apply would (same random draws, same history for Undo), and returns the
+// number of plies played. It is engine.Playout's fast path: no interface call per ply.
+func (s *State) PlayRandom(r *engine.Rand) int {
+	start := s.ply
+	for {
+		a, _, ok := s.pickUniform(r, false)
+		if !ok {
+			return int(s.ply - start)
+		}
+		s.hist = append(s.hist, s.Position)
+		// s.moves is the scan of the position the action is played in, after its removal
+		// (pickUniform's last scan), so it knows who could have captured.
+		s.applyWith(a, s.moves.capturers)
+	}
+}
+
 // PickLegal returns Legal(buf)[r.IntN(len)] and len — the same action from the same draw —
 // without building the list (engine.LegalPicker).
 func (s *State) PickLegal(r *engine.Rand) (engine.Action, int, bool) {
@@ -330,6 +358,13 @@ func (s *State) PickLegal(r *engine.Rand) (engine.Action, int, bool) {
 func (s *State) pickUniform(r *engine.Rand, legalOrder bool) (engine.Action, int, bool) {
 	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
 		return 0, 0, false
+	}
+	if s.huff == 0 { // one choice, no removal: the loop below with nv = 1
+		ms := s.scan()
+		if ms.total == 0 {
+			return s.noAction()
+		}
+		return ms.pick(r.IntN(ms.total)), ms.total, true
 	}
 	var counts, rems [16]int // at most 14 removable warriors, plus no removal
 	nv, total := 0, 0
@@ -352,10 +387,7 @@ func (s *State) pickUniform(r *engine.Rand, legalOrder bool) (engine.Action, int
 		nv++
 	}
 	if total == 0 {
-		if s.rules.NoMovePass && !s.passed {
-			return Pass, 1, true
-		}
-		return 0, 0, false
+		return s.noAction()
 	}
 	k := r.IntN(total)
 	v := 0
@@ -374,6 +406,15 @@ func (s *State) pickUniform(r *engine.Rand, legalOrder bool) (engine.Action, int
 	a := s.scan().pick(k)
 	s.putBack(undo)
 	return a | rem, total, true
+}
+
+// noAction is pickUniform's answer when no move exists: a pass under no-move=pass (unless the
+// opponent just passed), else nothing.
+func (s *State) noAction() (engine.Action, int, bool) {
+	if s.rules.NoMovePass && !s.passed {
+		return Pass, 1, true
+	}
+	return 0, 0, false
 }
 
 type removal struct {

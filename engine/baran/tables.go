@@ -24,20 +24,15 @@ var (
 	// turnOK[a][b]: a chain may jump in direction b right after a jump in direction a.
 	turnOK [6][6]bool
 	// turnMask[a]: the directions allowed after a jump in direction a; turnMask[6]: all.
-	turnMask [7]uint8
-	// jumps[sq][:njumps[sq]]: every geometric jump from sq (over and landing on the board).
-	jumps  [NumCells][6]jump
-	njumps [NumCells]uint8
-	// jumpSrc[d]: the cells from which a jump in direction d stays on the board;
-	// jumpDelta[d]: the index change of one step in direction d.
-	jumpSrc   [6]uint64
-	jumpDelta = [6]int{1, 7, 6, -1, -7, -6}
+	turnMask [8]uint8
+	// jumpOver[c][d], jumpTo[c][d]: the jumped and landing cells of a jump from c in direction d
+	// (for the chain search; sized so that masked indices need no bounds check; only valid
+	// where the jump stays on the board).
+	jumpOver, jumpTo [64][8]uint8
+	// jumpSrc[d]: the cells from which a jump in direction d stays on the board. One step in
+	// direction 0..5 changes the cell index by +1, +7, +6, -1, -7, -6.
+	jumpSrc [6]uint64
 )
-
-type jump struct {
-	over, to int8
-	dir      uint8
-}
 
 func init() {
 	for sq := 0; sq < NumCells; sq++ {
@@ -73,8 +68,7 @@ func init() {
 	for sq := 0; sq < NumCells; sq++ {
 		for d := 0; d < 6; d++ {
 			if o := nbr[sq][d]; o >= 0 && nbr[o][d] >= 0 {
-				jumps[sq][njumps[sq]] = jump{over: o, to: nbr[o][d], dir: uint8(d)}
-				njumps[sq]++
+				jumpOver[sq][d], jumpTo[sq][d] = uint8(o), uint8(nbr[o][d])
 				jumpSrc[d] |= 1 << sq
 			}
 		}

@@ -58,7 +58,16 @@ type Board struct {
 	rays      [64][4]uint64 // red/yellow: the cut rays (orthogonal for red, diagonal for yellow)
 	slider    [64]bool      // red or yellow square
 	blockMask [64]uint64    // all ones on red and yellow squares, zero elsewhere
+	// For RandomAction's rejection sampling: nReach[sq] targets in reach[sq], the j-th (in
+	// ascending square order) is tgt[sq][j], and path[sq][j] holds the squares strictly between
+	// (zero for blue and green squares), which must be empty for the move.
+	nReach [64]uint8
+	tgt    [64][maxReach]uint8
+	path   [64][maxReach]uint64
 }
+
+// maxReach bounds the empty-board targets of one square: 14 for a rook's four rays.
+const maxReach = 16
 
 // NewBoard builds the move tables of a layout.
 func NewBoard(l Layout) *Board {
@@ -90,8 +99,31 @@ func NewBoard(l Layout) *Board {
 				b.reach[sq] |= ray
 			}
 		}
+		for t := b.reach[sq]; t != 0; t &= t - 1 {
+			to, j := bits.TrailingZeros64(t), b.nReach[sq]
+			b.tgt[sq][j] = uint8(to)
+			if b.slider[sq] {
+				for _, ray := range b.rays[sq] {
+					if ray&(1<<to) != 0 { // the ray's squares nearer to sq than to
+						b.path[sq][j] = ray & between(sq, to)
+					}
+				}
+			}
+			b.nReach[sq]++
+		}
 	}
 	return b
+}
+
+// between returns the squares strictly between a and b when they share a rank, file or
+// diagonal (else 0).
+func between(a, b int) uint64 {
+	for d := range dirDelta {
+		if fullRay[a][d]&(1<<b) != 0 {
+			return fullRay[a][d] &^ fullRay[b][d] &^ (1 << b)
+		}
+	}
+	return 0
 }
 
 func colourMask(g Grid, c Colour) uint64 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/internal/enginetest"
 	"github.com/fairplay-lab/fairplay/engine/internal/plain"
 )
 
@@ -276,23 +277,7 @@ func TestRandomActionMatchesLegal(t *testing.T) {
 
 // PlayRandom is the same game as RandomAction and Apply in a loop (it is Playout's fast path).
 func TestPlayRandomMatchesRandomAction(t *testing.T) {
-	for seed := uint64(1); seed <= 50; seed++ {
-		a, b := startState(), startState()
-		ra, rb := engine.NewRand(seed), engine.NewRand(seed)
-		n := a.PlayRandom(ra)
-		m := 0
-		for {
-			act, ok := b.RandomAction(rb)
-			if !ok {
-				break
-			}
-			b.Apply(act)
-			m++
-		}
-		if n != m || a.String() != b.String() || a.Status() != b.Status() || len(a.hist) != len(b.hist) {
-			t.Fatalf("seed %d: PlayRandom played %d plies to %s, RandomAction %d to %s", seed, n, a, m, b)
-		}
-	}
+	enginetest.CheckPlayRandom(t, func(uint64) engine.State { return startState() }, 50)
 }
 
 // PickLegal is Legal plus one draw: the same action and count, the same random stream, on
