@@ -270,6 +270,46 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		}
 		return nil
 	}
+	// New games come a chunk at a time with their rows and hashes made by the workers: the
+	// same summary and bytes as sink gives them one by one (old games of a resume go to sink).
+	rw, rows := cw.(results.RowWriter)
+	batch := batchSink[results.Record]{prepare: prepareGames(start, rows), old: sink}
+	batch.items = func(recs []results.Record, p *prepared, lo, hi int) error {
+		if stopped {
+			return nil
+		}
+		for k := lo; k < hi; k++ {
+			r := &recs[k]
+			if k < len(p.hashes) {
+				sum.AddHashed(r, p.hashes[k])
+			} else {
+				sum.Add(r)
+			}
+			plies += int64(r.Plies)
+			if s.Stop != nil && s.Stop(sum) {
+				stopped = true
+				cancel()
+				hi = k + 1
+			}
+		}
+		var err error
+		if rows {
+			err = rw.WriteRows(p.rowsOf(lo, hi))
+		} else {
+			for k := lo; k < hi && err == nil; k++ {
+				err = cw.Write(&recs[k])
+			}
+		}
+		if err != nil {
+			cancel()
+			return ck.failed(err)
+		}
+		if err := ck.addN(hi-lo, runCtx.Err() != nil); err != nil {
+			cancel() // no point playing games that cannot be written
+			return err
+		}
+		return nil
+	}
 
 	var done atomic.Int64
 	total := end - start - already
@@ -278,7 +318,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
-	_, err = run(runCtx, m, plan, s.Workers, &done, sink, func(r *results.Record) int64 { return r.Game })
+	_, err = runBatched(runCtx, m, plan, s.Workers, &done, batch, func(r *results.Record) int64 { return r.Game })
 	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()
 	if err != nil {
