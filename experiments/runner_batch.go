@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"unsafe"
+
 	"github.com/fairplay-lab/fairplay/results"
 )
 
@@ -106,4 +108,78 @@ func (c *checkpointer) addN(n int, now bool) error {
 	}
 	c.items += int64(n - 1)
 	return c.add(now)
+}
+
+// gamesSink feeds a match's finished games, in game order, to a summary and a games file: the
+// collector's work in RunMatch. New games come a chunk at a time with their rows and hashes
+// prepared (batch); old games of a resume come one by one and are encoded here.
+type gamesSink struct {
+	sum *results.Summary
+	w   results.GamesWriter
+	rw  results.RowWriter // w when it takes prepared rows, else nil
+	// stop, when set, is a sequential test's rule, asked after every game: once it says so,
+	// that game is the last one counted and written, and onStop is called.
+	stop   func(*results.Summary) bool
+	onStop func()
+	// failed, when set, explains a failed write; written, when set, learns that n more games
+	// are in the games file (checkpoints). Both are called in the collector.
+	failed  func(error) error
+	written func(n int) error
+	plies   int64 // plies of the games counted
+	stopped bool
+}
+
+func newGamesSink(sum *results.Summary, w results.GamesWriter) *gamesSink {
+	g := &gamesSink{sum: sum, w: w}
+	g.rw, _ = w.(results.RowWriter)
+	return g
+}
+
+// batch returns the batchSink of a run whose first game is start.
+func (g *gamesSink) batch(start int64) batchSink[results.Record] {
+	return batchSink[results.Record]{prepare: prepareGames(start, g.rw != nil), items: g.items, old: g.old}
+}
+
+func (g *gamesSink) old(r *results.Record) error { return g.items(unsafe.Slice(r, 1), nil, 0, 1) }
+
+// items counts and writes recs[lo:hi], with their prepared rows and hashes when p is not nil.
+func (g *gamesSink) items(recs []results.Record, p *prepared, lo, hi int) error {
+	if g.stopped {
+		return nil
+	}
+	for k := lo; k < hi; k++ {
+		r := &recs[k]
+		if p != nil && k < len(p.hashes) {
+			g.sum.AddHashed(r, p.hashes[k])
+		} else {
+			g.sum.Add(r)
+		}
+		g.plies += int64(r.Plies)
+		if g.stop != nil && g.stop(g.sum) {
+			g.stopped = true
+			if g.onStop != nil {
+				g.onStop()
+			}
+			hi = k + 1
+			break
+		}
+	}
+	var err error
+	if p != nil && g.rw != nil {
+		err = g.rw.WriteRows(p.rowsOf(lo, hi))
+	} else {
+		for k := lo; k < hi && err == nil; k++ {
+			err = g.w.Write(&recs[k])
+		}
+	}
+	if err != nil {
+		if g.failed != nil {
+			err = g.failed(err)
+		}
+		return err
+	}
+	if g.written != nil {
+		return g.written(hi - lo)
+	}
+	return nil
 }

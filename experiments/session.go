@@ -235,7 +235,6 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	sum := results.NewSummary(m.Counters())
-	var plies int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Checkpoints (a file length that holds whole games) need a format that can be cut after
@@ -249,62 +248,11 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	stopped := false
-	sink := func(r *results.Record) error {
-		if stopped {
-			return nil
-		}
-		sum.Add(r)
-		plies += int64(r.Plies)
-		if s.Stop != nil && s.Stop(sum) {
-			stopped = true
-			cancel()
-		}
-		if err := cw.Write(r); err != nil {
-			cancel()
-			return ck.failed(err)
-		}
-		if err := ck.add(runCtx.Err() != nil); err != nil {
-			cancel() // no point playing games that cannot be written
-			return err
-		}
-		return nil
-	}
-	// New games come a chunk at a time with their rows and hashes made by the workers: the
-	// same summary and bytes as sink gives them one by one (old games of a resume go to sink).
-	rw, rows := cw.(results.RowWriter)
-	batch := batchSink[results.Record]{prepare: prepareGames(start, rows), old: sink}
-	batch.items = func(recs []results.Record, p *prepared, lo, hi int) error {
-		if stopped {
-			return nil
-		}
-		for k := lo; k < hi; k++ {
-			r := &recs[k]
-			if k < len(p.hashes) {
-				sum.AddHashed(r, p.hashes[k])
-			} else {
-				sum.Add(r)
-			}
-			plies += int64(r.Plies)
-			if s.Stop != nil && s.Stop(sum) {
-				stopped = true
-				cancel()
-				hi = k + 1
-			}
-		}
-		var err error
-		if rows {
-			err = rw.WriteRows(p.rowsOf(lo, hi))
-		} else {
-			for k := lo; k < hi && err == nil; k++ {
-				err = cw.Write(&recs[k])
-			}
-		}
-		if err != nil {
-			cancel()
-			return ck.failed(err)
-		}
-		if err := ck.addN(hi-lo, runCtx.Err() != nil); err != nil {
+	gs := newGamesSink(sum, cw)
+	gs.stop, gs.onStop = s.Stop, cancel
+	gs.failed = func(err error) error { cancel(); return ck.failed(err) }
+	gs.written = func(n int) error {
+		if err := ck.addN(n, runCtx.Err() != nil); err != nil {
 			cancel() // no point playing games that cannot be written
 			return err
 		}
@@ -318,7 +266,8 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
-	_, err = runBatched(runCtx, m, plan, s.Workers, &done, batch, func(r *results.Record) int64 { return r.Game })
+	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *results.Record) int64 { return r.Game })
+	stopped := gs.stopped
 	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()
 	if err != nil {
@@ -343,7 +292,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.Seconds = elapsed
 	if elapsed > 0 {
 		man.GamesPerSecond = float64(done.Load()) / elapsed
-		man.PliesPerSecond = math.Round(float64(plies) / elapsed) // includes resumed games' plies
+		man.PliesPerSecond = math.Round(float64(gs.plies) / elapsed) // includes resumed games' plies
 	}
 	outputs, err := WriteReports(s.Dir, sum, PlotTitle(m))
 	if err != nil {
