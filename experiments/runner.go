@@ -40,6 +40,8 @@ type PlanOf[R any] struct {
 	// Chunk caps the items handed to a worker at once (0: automatic). Small chunks waste less
 	// work when a sequential test stops the run early.
 	Chunk int64
+	// chunk, when positive, is the chunk size whatever the plan's size (tests).
+	chunk int64
 }
 
 // Plan is the plan of a match: its items are games.
@@ -86,6 +88,9 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 	size = max(1, min(size, 64))
 	if plan.Chunk > 0 {
 		size = min(size, plan.Chunk)
+	}
+	if plan.chunk > 0 {
+		size = plan.chunk
 	}
 	jobs := make(chan *chunk[R])
 	out := make(chan *chunk[R], workers)
