@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
@@ -58,30 +60,50 @@ func BenchmarkRunnerPlay(b *testing.B) {
 // BenchmarkCollector is the collector's share of BenchmarkRunnerPlay alone: one op adds one
 // prepared game (recorded random games, their rows and hashes made beforehand as the workers
 // make them) to a Summary and writes its row to io.Discard. Every op's hash is new, as in a
-// run's first 2^18 games (the distinct set grows). Divide a worker's CPU time per game by this
+// run's first 2^18 games (the distinct set grows). Modes: batched (play's collector), per-game
+// (the same work with every row and hash made in the collector, as before), file (batched,
+// the rows written to a file). Divide a worker's CPU time per game by this
 // for the number of workers one collector keeps up with.
 func BenchmarkCollector(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
-		b.Run(game, func(b *testing.B) {
-			chunks, names := preparedChunks(b, game, 64, 64)
-			w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
-			g := newGamesSink(results.NewSummary(names), w)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for n, k := 0, 0; n < b.N; k++ {
-				c := chunks[k%len(chunks)]
-				m := min(len(c.recs), b.N-n)
-				for j := range m {
-					c.recs[j].Game, c.recs[j].Pair = int64(n+j), int64((n+j)/2)
-					c.prep.hashes[j] = uint64(n+j) * 0x9e3779b97f4a7c15
+		for _, mode := range []string{"batched", "per-game", "file"} {
+			b.Run(game+"/"+mode, func(b *testing.B) {
+				chunks, names := preparedChunks(b, game, 16, 64)
+				var out io.Writer = io.Discard
+				if mode == "file" { // the rows written to a file (the write system calls)
+					f, err := os.Create(filepath.Join(b.TempDir(), "games.csv"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer f.Close()
+					out = f
 				}
-				if err := g.items(c.recs, c.prep, 0, m); err != nil {
-					b.Fatal(err)
+				w, _ := results.NewGamesWriter(out, results.CSV, names)
+				g := newGamesSink(results.NewSummary(names), w)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for n, k := 0, 0; n < b.N; k++ {
+					c := chunks[k%len(chunks)]
+					m := min(len(c.recs), b.N-n)
+					for j := range m {
+						c.recs[j].Game, c.recs[j].Pair = int64(n+j), int64((n+j)/2)
+						c.prep.hashes[j] = uint64(n+j) * 0x9e3779b97f4a7c15
+					}
+					p := c.prep
+					if mode == "per-game" {
+						// The collector before: hashing and encoding every game itself (its
+						// hashes repeat after 1,024 games, so its set stops growing: a lower
+						// bound).
+						p = nil
+					}
+					if err := g.items(c.recs, p, 0, m); err != nil {
+						b.Fatal(err)
+					}
+					n += m
 				}
-				n += m
-			}
-			w.Close()
-		})
+				w.Close()
+			})
+		}
 	}
 }
 
