@@ -154,23 +154,12 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[resul
 	return out, m.Counters()
 }
 
+// benchRun is benchRunBatched with a sink that takes one record at a time (Run's sink).
 func benchRun(b *testing.B, game string, workers int, sink func(*results.Record) error) {
-	gm, err := games.New(game, "", "", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := int64(b.N + b.N%2)
-	m, err := NewMatch(MatchConfig{Game: game, A: "random", B: "random", Games: n, Seed: 1}, gm)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, workers, nil, sink); err != nil {
-		b.Fatal(err)
-	}
+	benchRunBatched(b, game, workers, perItem(sink))
 }
 
+// benchRunBatched times a run of b.N random games (rounded up to even) through sink.
 func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[results.Record]) {
 	gm, err := games.New(game, "", "", nil)
 	if err != nil {
