@@ -191,6 +191,13 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	defer unlock()
+	if s.Resume && s.Stop == nil {
+		// A run already complete under this configuration is only re-read: resuming a
+		// tournament or a variants study does not rewrite its finished pairings and cells.
+		if o, err := finishedRun(s.Dir, cfgHash, start, end, m.Counters()); err != nil || o != nil {
+			return o, err
+		}
+	}
 	format := s.Format
 	if format == "" {
 		format = results.CSV
@@ -307,6 +314,42 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete", Stopped: stopped}, nil
+}
+
+// finishedRun returns the outcome of the complete run in dir, re-read from its games file, when
+// its manifest says it is complete for this configuration hash and game range and all its outputs
+// are present; nil (and no error) when the run must be (re)played.
+func finishedRun(dir, cfgHash string, start, end int64, counters []string) (*Outcome, error) {
+	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil || man.Status != "complete" || man.StoppedEarly || man.ConfigSHA256 != cfgHash ||
+		man.FirstGame != start || man.EndGame != end || man.Completed != end-start {
+		return nil, nil
+	}
+	for _, f := range man.Outputs {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return nil, nil
+		}
+	}
+	src, err := results.OpenRunGames(dir)
+	if err != nil {
+		return nil, nil
+	}
+	defer src.Close()
+	sum := results.NewSummary(counters)
+	for {
+		r, err := src.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		sum.Add(r)
+	}
+	if sum.N != end-start {
+		return nil, nil // the games file disagrees with the manifest: replay what is missing
+	}
+	return &Outcome{Summary: sum, Manifest: man}, nil
 }
 
 // recoverGames folds the checkpointed games.csv.tmp of a killed run into games.csv (see the

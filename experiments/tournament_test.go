@@ -96,7 +96,14 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		if !o.Interrupted || len(o.Summaries) != 1 {
 			t.Fatalf("%s: interrupted run: %+v", game, o)
 		}
+		firstMan := filepath.Join(resumed, pairingDir("", cfg.Pairings()[0]), "manifest.json")
+		before := read(t, firstMan)
 		runT(t, context.Background(), cfg, Session{Dir: resumed, Resume: true, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
+		// The pairing finished before the interruption is re-read, not rewritten (its manifest
+		// holds the time it ended, so a rewrite would change it).
+		if !bytes.Equal(before, read(t, firstMan)) {
+			t.Errorf("%s: resume rewrote the finished first pairing", game)
+		}
 		for _, d := range []string{merged, resumed} {
 			if !bytes.Equal(ratings, read(t, filepath.Join(d, "ratings.csv"))) {
 				t.Errorf("%s: %s ratings differ from the whole run's", game, filepath.Base(d))

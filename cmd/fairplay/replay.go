@@ -63,7 +63,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
-		a, text, rest, err := nextAction(st, words)
+		a, text, rest, err := engine.NextAction(st, words)
 		if err != nil {
 			return fmt.Errorf("%s game %d: move %d: %w", *dir, *game, k, err)
 		}
@@ -76,21 +76,6 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "result: %s %s %d\n", rec.Winner, rec.Reason, rec.Plies)
 	return nil
-}
-
-// nextAction reads the next action from the words of a moves record: one word, or two when the
-// action's notation holds a space (see engine.ApplyMoves).
-func nextAction(st engine.State, words []string) (engine.Action, string, []string, error) {
-	a, err := st.ParseAction(words[0])
-	if err == nil {
-		return a, words[0], words[1:], nil
-	}
-	if len(words) > 1 {
-		if a2, err2 := st.ParseAction(words[0] + " " + words[1]); err2 == nil {
-			return a2, words[0] + " " + words[1], words[2:], nil
-		}
-	}
-	return a, "", nil, err
 }
 
 // checkReplay compares the replayed end with the record: same length, and the same end unless
