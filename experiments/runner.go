@@ -40,6 +40,8 @@ type PlanOf[R any] struct {
 	// Chunk caps the items handed to a worker at once (0: automatic). Small chunks waste less
 	// work when a sequential test stops the run early.
 	Chunk int64
+	// chunk, when positive, is the chunk size whatever the plan's size (tests).
+	chunk int64
 }
 
 // Plan is the plan of a match: its items are games.
@@ -59,6 +61,7 @@ type chunk[R any] struct {
 	seq  int
 	idx  []int64
 	recs []R
+	prep *prepared // what the worker prepared for the collector (nil without sink.prepare)
 }
 
 // Run plays the plan's games on workers goroutines and hands every finished game, the old ones
@@ -71,6 +74,12 @@ func Run(ctx context.Context, m *Match, plan Plan, workers int, done *atomic.Int
 
 // run is Run for any kind of work item; index tells an item's index.
 func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], workers int, done *atomic.Int64, sink func(*R) error, index func(*R) int64) (bool, error) {
+	return runBatched(ctx, gp, plan, workers, done, perItem(sink), index)
+}
+
+// runBatched is run with a sink that takes a chunk's items at once, with what the worker
+// prepared for them (see batchSink).
+func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], workers int, done *atomic.Int64, sink batchSink[R], index func(*R) int64) (bool, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -80,10 +89,14 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 	if plan.Chunk > 0 {
 		size = min(size, plan.Chunk)
 	}
+	if plan.chunk > 0 {
+		size = plan.chunk
+	}
 	jobs := make(chan *chunk[R])
 	out := make(chan *chunk[R], workers)
 	tokens := make(chan struct{}, 4*workers) // bounds chunks in flight or waiting to be written
 	stopped := func() bool { return ctx.Err() != nil }
+	pool := newPrepPool(workers)
 
 	go func() { // dispatcher
 		defer close(jobs)
@@ -136,6 +149,10 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 					c.recs = append(c.recs, rec)
 				}
 				gp.endChunk(w, c.recs)
+				if sink.prepare != nil {
+					c.prep = pool.get()
+					sink.prepare(c.recs, c.prep)
+				}
 				if done != nil {
 					done.Add(int64(len(c.recs)))
 				}
@@ -165,14 +182,11 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 	}
 	readOld()
 	var sinkErr error
-	emit := func(r *R) {
-		if sinkErr == nil {
-			sinkErr = sink(r)
-		}
-	}
 	flushOld := func(before int64) {
 		for oldNext != nil && index(oldNext) < before {
-			emit(oldNext)
+			if sinkErr == nil {
+				sinkErr = sink.old(oldNext)
+			}
 			readOld()
 		}
 	}
@@ -187,10 +201,19 @@ func run[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[R], wor
 			}
 			delete(pending, next)
 			next++
-			for i := range c.recs {
-				flushOld(index(&c.recs[i]))
-				emit(&c.recs[i])
+			// Hand the chunk over in runs of consecutive new items, old items merged in between.
+			for lo := 0; lo < len(c.recs); {
+				flushOld(index(&c.recs[lo]))
+				hi := lo + 1
+				for hi < len(c.recs) && (oldNext == nil || index(&c.recs[hi]) < index(oldNext)) {
+					hi++
+				}
+				if sinkErr == nil {
+					sinkErr = sink.items(c.recs, c.prep, lo, hi)
+				}
+				lo = hi
 			}
+			pool.put(c.prep)
 			<-tokens
 		}
 	}

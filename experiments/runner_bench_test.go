@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
@@ -37,8 +39,9 @@ func BenchmarkRunnerCSV(b *testing.B) {
 	}
 }
 
-// BenchmarkRunnerPlay is the sink of `fairplay play`: every record added to a Summary and
-// written as CSV (to io.Discard) in the collector, in game order.
+// BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
+// CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
+// rows (to io.Discard), in game order.
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		for _, workers := range []int{1, 2} {
@@ -46,15 +49,118 @@ func BenchmarkRunnerPlay(b *testing.B) {
 				gm, _ := games.New(game, "", "", nil)
 				names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
 				w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
-				sum := results.NewSummary(names)
-				benchRun(b, game, workers, func(r *results.Record) error { sum.Add(r); return w.Write(r) })
+				g := newGamesSink(results.NewSummary(names), w)
+				benchRunBatched(b, game, workers, g.batch(0))
 				w.Close()
 			})
 		}
 	}
 }
 
+// BenchmarkCollector is the collector's share of BenchmarkRunnerPlay alone: one op adds one
+// prepared game (recorded random games, their rows and hashes made beforehand as the workers
+// make them) to a Summary and writes its row to io.Discard. Every op's hash is new, as in a
+// run's first 2^18 games (the distinct set grows). Modes: batched (play's collector), per-game
+// (the same work with every row and hash made in the collector, as before), file (batched,
+// the rows written to a file). Divide a worker's CPU time per game by this
+// for the number of workers one collector keeps up with.
+func BenchmarkCollector(b *testing.B) {
+	for _, game := range []string{"katarenga", "baran"} {
+		for _, mode := range []string{"batched", "per-game", "file"} {
+			b.Run(game+"/"+mode, func(b *testing.B) {
+				chunks, names := preparedChunks(b, game, 16, 64)
+				var out io.Writer = io.Discard
+				if mode == "file" { // the rows written to a file (the write system calls)
+					f, err := os.Create(filepath.Join(b.TempDir(), "games.csv"))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer f.Close()
+					out = f
+				}
+				w, _ := results.NewGamesWriter(out, results.CSV, names)
+				g := newGamesSink(results.NewSummary(names), w)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for n, k := 0, 0; n < b.N; k++ {
+					c := chunks[k%len(chunks)]
+					m := min(len(c.recs), b.N-n)
+					for j := range m {
+						c.recs[j].Game, c.recs[j].Pair = int64(n+j), int64((n+j)/2)
+						c.prep.hashes[j] = uint64(n+j) * 0x9e3779b97f4a7c15
+					}
+					p := c.prep
+					if mode == "per-game" {
+						// The collector before: hashing and encoding every game itself (its
+						// hashes repeat after 1,024 games, so its set stops growing: a lower
+						// bound).
+						p = nil
+					}
+					if err := g.items(c.recs, p, 0, m); err != nil {
+						b.Fatal(err)
+					}
+					n += m
+				}
+				w.Close()
+			})
+		}
+	}
+}
+
+// BenchmarkPrepare is the workers' share: one op encodes one game's CSV row and hashes it.
+func BenchmarkPrepare(b *testing.B) {
+	for _, game := range []string{"katarenga", "baran"} {
+		b.Run(game, func(b *testing.B) {
+			chunks, _ := preparedChunks(b, game, 64, 16)
+			prep := prepareGames(0, true)
+			var p prepared
+			b.ReportAllocs()
+			b.ResetTimer()
+			for n, k := 0, 0; n < b.N; k++ {
+				c := chunks[k%len(chunks)]
+				m := min(len(c.recs), b.N-n)
+				p.rows, p.ends, p.hashes = p.rows[:0], p.ends[:0], p.hashes[:0]
+				prep(c.recs[:m], &p)
+				n += m
+			}
+		})
+	}
+}
+
+// preparedChunks plays chunks×size random games and prepares them as run's workers do.
+func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[results.Record], []string) {
+	gm, err := games.New(game, "", "", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := int64(chunks * size)
+	m, err := NewMatch(MatchConfig{Game: game, A: "random", B: "random", Games: n, Seed: 1}, gm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out []*chunk[results.Record]
+	prep := prepareGames(0, true)
+	w := m.chunkWorker()
+	for i := int64(0); i < n; i += int64(size) {
+		c := &chunk[results.Record]{prep: &prepared{}}
+		for j := i; j < i+int64(size); j++ {
+			r, _ := m.play(w, j, func() bool { return false })
+			c.recs = append(c.recs, r)
+		}
+		m.endChunk(w, c.recs)
+		prep(c.recs, c.prep)
+		out = append(out, c)
+	}
+	return out, m.Counters()
+}
+
+// benchRun is benchRunBatched with a sink that takes one record at a time (Run's sink).
 func benchRun(b *testing.B, game string, workers int, sink func(*results.Record) error) {
+	benchRunBatched(b, game, workers, perItem(sink))
+}
+
+// benchRunBatched times a run of b.N random games (rounded up to even) through sink.
+func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[results.Record]) {
 	gm, err := games.New(game, "", "", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -66,7 +172,7 @@ func benchRun(b *testing.B, game string, workers int, sink func(*results.Record)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, workers, nil, sink); err != nil {
+	if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: n}, workers, nil, sink, func(r *results.Record) int64 { return r.Game }); err != nil {
 		b.Fatal(err)
 	}
 }

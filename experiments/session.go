@@ -242,7 +242,6 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	sum := results.NewSummary(m.Counters())
-	var plies int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Checkpoints (a file length that holds whole games) need a format that can be cut after
@@ -256,22 +255,11 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	stopped := false
-	sink := func(r *results.Record) error {
-		if stopped {
-			return nil
-		}
-		sum.Add(r)
-		plies += int64(r.Plies)
-		if s.Stop != nil && s.Stop(sum) {
-			stopped = true
-			cancel()
-		}
-		if err := cw.Write(r); err != nil {
-			cancel()
-			return ck.failed(err)
-		}
-		if err := ck.add(runCtx.Err() != nil); err != nil {
+	gs := newGamesSink(sum, cw)
+	gs.stop, gs.onStop = s.Stop, cancel
+	gs.failed = func(err error) error { cancel(); return ck.failed(err) }
+	gs.written = func(n int) error {
+		if err := ck.addN(n, runCtx.Err() != nil); err != nil {
 			cancel() // no point playing games that cannot be written
 			return err
 		}
@@ -285,7 +273,8 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
-	_, err = run(runCtx, m, plan, s.Workers, &done, sink, func(r *results.Record) int64 { return r.Game })
+	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *results.Record) int64 { return r.Game })
+	stopped := gs.stopped
 	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()
 	if err != nil {
@@ -310,7 +299,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.Seconds = elapsed
 	if elapsed > 0 {
 		man.GamesPerSecond = float64(done.Load()) / elapsed
-		man.PliesPerSecond = math.Round(float64(plies) / elapsed) // includes resumed games' plies
+		man.PliesPerSecond = math.Round(float64(gs.plies) / elapsed) // includes resumed games' plies
 	}
 	outputs, err := WriteReports(s.Dir, sum, PlotTitle(m))
 	if err != nil {

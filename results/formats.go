@@ -125,6 +125,18 @@ func newBufferedCSV(w io.Writer, counters []string, zw *gzip.Writer) (*csvGames,
 
 func (c *csvGames) Write(r *Record) error { return c.cw.Write(r) }
 
+// WriteRows writes rows made by AppendCSVRow (see RowWriter).
+func (c *csvGames) WriteRows(rows []byte) error { return c.cw.WriteRows(rows) }
+
+// RowWriter is a GamesWriter that also takes games already encoded as CSV rows by
+// AppendCSVRow (the csv and csv.gz writers): WriteRows(rows) writes the same bytes as Write of
+// each of their records, in order. A run's workers encode rows so that its single writer only
+// copies them.
+type RowWriter interface {
+	GamesWriter
+	WriteRows(rows []byte) error
+}
+
 func (c *csvGames) Flush() error {
 	if err := c.cw.Flush(); err != nil {
 		return err

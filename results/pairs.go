@@ -29,6 +29,10 @@ const MethodDistinct = "distinct-move-sequences"
 // the row's n says how many games were examined).
 const distinctCap = 1 << 18
 
+// DistinctExamined is how many games, the first ones a Summary is given, distinct_games
+// examines.
+const DistinctExamined = distinctCap
+
 // clustered holds a Summary's pair-clustered accumulators: one cluster per pair (consecutive
 // records with the same Pair).
 type clustered struct {
@@ -64,8 +68,9 @@ func newClustered(counters, totals int) clustered {
 		hashes: map[uint64]struct{}{}}
 }
 
-// add adds one game (totals: its side totals, in Summary.totals order).
-func (c *clustered) add(r *Record, totals []float64) {
+// add adds one game (totals: its side totals, in Summary.totals order; h its DistinctHash
+// when hashed is set).
+func (c *clustered) add(r *Record, totals []float64, h uint64, hashed bool) {
 	if c.gameName == "" {
 		c.gameName = r.GameName
 	}
@@ -119,7 +124,10 @@ func (c *clustered) add(r *Record, totals []float64) {
 	}
 	if c.examined < distinctCap {
 		c.examined++
-		c.hashes[distinctHash(r)] = struct{}{}
+		if !hashed {
+			h = DistinctHash(r)
+		}
+		c.hashes[h] = struct{}{}
 	}
 }
 
@@ -127,9 +135,11 @@ func (c *clustered) add(r *Record, totals []float64) {
 // used, and a 64-bit collision among the 2^18 examined games has probability below 2^-27).
 var distinctSeed = maphash.MakeSeed()
 
-// distinctHash hashes a game's (layout, start, moves) without copying them: maphash runs at
-// several bytes per cycle, where FNV-1a took one multiplication per byte of the ~1 kB moves.
-func distinctHash(r *Record) uint64 {
+// DistinctHash hashes a game's (layout, start, moves) for distinct_games without copying them:
+// maphash runs at several bytes per cycle, where FNV-1a took one multiplication per byte of the
+// ~1 kB moves. Its values are fixed within a process (only their equality is used) and it is
+// safe to call from several goroutines.
+func DistinctHash(r *Record) uint64 {
 	var h maphash.Hash
 	h.SetSeed(distinctSeed)
 	h.WriteString(r.Layout)

@@ -140,7 +140,38 @@ func (c *CSVWriter) Write(r *Record) error {
 	if c.err != nil {
 		return c.err
 	}
-	b := c.buf
+	c.buf = AppendCSVRow(c.buf, r)
+	if len(c.buf) >= csvFlushAt {
+		return c.write()
+	}
+	return nil
+}
+
+// WriteRows writes rows made by AppendCSVRow (whole rows, in game order), as Write would have
+// written their records: a worker can encode its games' rows, and the single writer only
+// copies bytes. Large batches go straight through without a copy into the buffer.
+func (c *CSVWriter) WriteRows(rows []byte) error {
+	if c.err != nil {
+		return c.err
+	}
+	if len(c.buf)+len(rows) < csvFlushAt {
+		c.buf = append(c.buf, rows...)
+		return nil
+	}
+	if err := c.write(); err != nil {
+		return err
+	}
+	if len(rows) >= csvFlushAt/2 {
+		_, c.err = c.w.Write(rows)
+		return c.err
+	}
+	c.buf = append(c.buf, rows...)
+	return nil
+}
+
+// AppendCSVRow appends r as one games.csv row (its line end included) to b: the bytes
+// CSVWriter.Write writes for it. It uses no shared state, so workers can call it in parallel.
+func AppendCSVRow(b []byte, r *Record) []byte {
 	b = strconv.AppendInt(b, r.Game, 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, r.Pair, 10)
@@ -167,12 +198,7 @@ func (c *CSVWriter) Write(r *Record) error {
 	b = appendCSVField(b, r.Start)
 	b = append(b, ',')
 	b = appendCSVField(b, r.Moves)
-	b = append(b, '\n')
-	c.buf = b
-	if len(b) >= csvFlushAt {
-		return c.write()
-	}
-	return nil
+	return append(b, '\n')
 }
 
 // write writes the buffered rows through.

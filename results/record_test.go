@@ -95,3 +95,42 @@ func TestCSVWriterMatchesEncodingCSV(t *testing.T) {
 		}
 	}
 }
+
+// Rows encoded by AppendCSVRow and written with WriteRows, in batches of any size (below and
+// above the writer's buffer), give the bytes Write gives, for csv and csv.gz.
+func TestWriteRowsMatchesWrite(t *testing.T) {
+	counters := []string{"c1", "c2", "c3"}
+	recs := testRecords(3000, len(counters))
+	for i, r := range recs {
+		r.Moves += strings.Repeat(" a1-b2", i%200) // rows up to ~1.2 kB: batches cross csvFlushAt
+	}
+	for _, f := range []Format{CSV, CSVGzip} {
+		var want, got bytes.Buffer
+		w, _ := NewGamesWriter(&want, f, counters)
+		for _, r := range recs {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		gw, _ := NewGamesWriter(&got, f, counters)
+		rw, ok := gw.(RowWriter)
+		if !ok {
+			t.Fatalf("%s: the games writer takes no rows", f)
+		}
+		var rows []byte
+		for i, size := 0, 1; i < len(recs); i, size = i+size, size*2%97+1 {
+			rows = rows[:0]
+			for _, r := range recs[i:min(i+size, len(recs))] {
+				rows = AppendCSVRow(rows, r)
+			}
+			if err := rw.WriteRows(rows); err != nil {
+				t.Fatal(err)
+			}
+		}
+		gw.Close()
+		if !bytes.Equal(want.Bytes(), got.Bytes()) {
+			t.Errorf("%s: WriteRows wrote %d bytes differing from Write's %d", f, got.Len(), want.Len())
+		}
+	}
+}

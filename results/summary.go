@@ -84,7 +84,13 @@ func NewSummary(counters []string) *Summary {
 var ForfeitReasons = [...]string{"timeout", "exit", "illegal", "protocol", "error"}
 
 // Add adds one finished game. Games must come in increasing index order.
-func (s *Summary) Add(r *Record) {
+func (s *Summary) Add(r *Record) { s.add(r, 0, false) }
+
+// AddHashed is Add for a game whose DistinctHash h was computed already (by the worker that
+// played it, off the single goroutine that feeds the summary): the same result as Add(r).
+func (s *Summary) AddHashed(r *Record, h uint64) { s.add(r, h, true) }
+
+func (s *Summary) add(r *Record, h uint64, hashed bool) {
 	s.N++
 	switch r.Winner {
 	case "first":
@@ -151,7 +157,7 @@ func (s *Summary) Add(r *Record) {
 		totals = append(totals, v)
 	}
 	s.clusters.totalsBuf = totals
-	s.clusters.add(r, totals)
+	s.clusters.add(r, totals, h, hashed)
 	s.addPair(r)
 	if s.N%s.stride == 0 {
 		s.Running = append(s.Running, RunningPoint{s.N, s.FirstWins, s.SecondWins, s.Draws})

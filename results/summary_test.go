@@ -155,3 +155,30 @@ func BenchmarkSummaryAdd(b *testing.B) {
 		s.Add(r)
 	}
 }
+
+// AddHashed with DistinctHash gives the summary Add gives, statistic for statistic.
+func TestAddHashedMatchesAdd(t *testing.T) {
+	counters := []string{"captures_white", "captures_black", "camps_white"}
+	recs := testRecords(2000, len(counters))
+	a, b := NewSummary(counters), NewSummary(counters)
+	for i, r := range recs {
+		r.Moves = r.Moves[:len(r.Moves)*(i%3)/2] // some repeats: distinct_games below n
+		a.Add(r)
+		b.AddHashed(r, DistinctHash(r))
+	}
+	sa, sb := a.Stats(), b.Stats()
+	if len(sa) != len(sb) {
+		t.Fatalf("%d statistics, want %d", len(sb), len(sa))
+	}
+	for i := range sa {
+		x, y := sa[i], sb[i]
+		if x.Name != y.Name || x.N != y.N || x.Method != y.Method || !same(x.Value, y.Value) || !same(x.Low, y.Low) || !same(x.High, y.High) {
+			t.Errorf("AddHashed gave %+v, Add %+v", y, x)
+		}
+	}
+	if d, n := a.Distinct(); d == n || d == 0 {
+		t.Errorf("distinct %d of %d: the test wants repeats", d, n)
+	}
+}
+
+func same(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }

@@ -1,0 +1,185 @@
+package experiments
+
+import (
+	"unsafe"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// Batching between the workers and the collector. The collector is the one goroutine that sees
+// every game in order (the summary and the games file need that order), so whatever does not
+// depend on the order is done by the worker that played the game, a chunk at a time: the
+// games-file row (results.AppendCSVRow) and the distinct-game hash (results.DistinctHash). The
+// collector then adds the games to the summary and writes a chunk's rows with one copy; no lock,
+// channel operation or allocation per game (the prepared buffers are recycled).
+
+// prepared is what a worker computes for a chunk's items besides the records.
+type prepared struct {
+	rows   []byte   // the items' games-file rows, in order (empty when the sink wants none)
+	ends   []int    // ends[k]: where item k's row ends in rows
+	hashes []uint64 // hashes[k]: item k's results.DistinctHash, for a prefix of the chunk
+}
+
+// row returns the rows of items lo to hi−1.
+func (p *prepared) rowsOf(lo, hi int) []byte {
+	start := 0
+	if lo > 0 {
+		start = p.ends[lo-1]
+	}
+	return p.rows[start:p.ends[hi-1]]
+}
+
+// prepPool recycles prepared buffers between the collector and the workers (a chunk's rows are
+// ~70 kB for random Katarenga games: allocating them per chunk kept the GC busy). It never
+// blocks: an empty pool allocates, a full one drops.
+type prepPool chan *prepared
+
+func newPrepPool(workers int) prepPool { return make(prepPool, 8*workers) }
+
+func (p prepPool) get() *prepared {
+	select {
+	case b := <-p:
+		b.rows, b.ends, b.hashes = b.rows[:0], b.ends[:0], b.hashes[:0]
+		return b
+	default:
+		return &prepared{}
+	}
+}
+
+func (p prepPool) put(b *prepared) {
+	if b == nil {
+		return
+	}
+	select {
+	case p <- b:
+	default:
+	}
+}
+
+// batchSink takes a run's finished items in increasing index order.
+type batchSink[R any] struct {
+	// prepare, when set, runs in the worker after each chunk and fills p for the chunk's
+	// finished items (in chunk order).
+	prepare func(recs []R, p *prepared)
+	// items takes recs[lo:hi], consecutive finished items of one chunk (no old item falls
+	// between them), with the chunk's prepared data (nil without prepare).
+	items func(recs []R, p *prepared, lo, hi int) error
+	// old takes one already finished item of plan.Old, merged in by index.
+	old func(r *R) error
+}
+
+// perItem is the batchSink that hands every item to sink, one at a time.
+func perItem[R any](sink func(*R) error) batchSink[R] {
+	return batchSink[R]{
+		items: func(recs []R, _ *prepared, lo, hi int) error {
+			for k := lo; k < hi; k++ {
+				if err := sink(&recs[k]); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		old: sink,
+	}
+}
+
+// prepareGames returns a batchSink.prepare for games: the distinct-game hash of every game
+// among the first results.DistinctExamined of [start, …) (the summary looks at no others),
+// and, with rows set, each game's CSV row.
+func prepareGames(start int64, rows bool) func(recs []results.Record, p *prepared) {
+	return func(recs []results.Record, p *prepared) {
+		for k := range recs {
+			r := &recs[k]
+			if rows {
+				p.rows = results.AppendCSVRow(p.rows, r)
+				p.ends = append(p.ends, len(p.rows))
+			}
+			if r.Game-start < results.DistinctExamined && len(p.hashes) == k {
+				p.hashes = append(p.hashes, results.DistinctHash(r))
+			}
+		}
+	}
+}
+
+// addN counts n items written, as n calls of add would.
+func (c *checkpointer) addN(n int, now bool) error {
+	if n <= 0 {
+		return nil
+	}
+	c.items += int64(n - 1)
+	return c.add(now)
+}
+
+// gamesSink feeds a match's finished games, in game order, to a summary and a games file: the
+// collector's work in RunMatch. New games come a chunk at a time with their rows and hashes
+// prepared (batch); old games of a resume come one by one and are encoded here.
+type gamesSink struct {
+	sum *results.Summary
+	w   results.GamesWriter
+	rw  results.RowWriter // w when it takes prepared rows, else nil
+	// stop, when set, is a sequential test's rule, asked after every game: once it says so,
+	// that game is the last one counted and written, and onStop is called.
+	stop   func(*results.Summary) bool
+	onStop func()
+	// failed, when set, explains a failed write; written, when set, learns that n more games
+	// are in the games file (checkpoints). Both are called in the collector.
+	failed  func(error) error
+	written func(n int) error
+	plies   int64 // plies of the games counted
+	stopped bool
+}
+
+func newGamesSink(sum *results.Summary, w results.GamesWriter) *gamesSink {
+	g := &gamesSink{sum: sum, w: w}
+	g.rw, _ = w.(results.RowWriter)
+	return g
+}
+
+// batch returns the batchSink of a run whose first game is start.
+func (g *gamesSink) batch(start int64) batchSink[results.Record] {
+	return batchSink[results.Record]{prepare: prepareGames(start, g.rw != nil), items: g.items, old: g.old}
+}
+
+func (g *gamesSink) old(r *results.Record) error { return g.items(unsafe.Slice(r, 1), nil, 0, 1) }
+
+// items counts and writes recs[lo:hi], with their prepared rows and hashes when p is not nil.
+func (g *gamesSink) items(recs []results.Record, p *prepared, lo, hi int) error {
+	if g.stopped {
+		return nil
+	}
+	for k := lo; k < hi; k++ {
+		r := &recs[k]
+		if p != nil && k < len(p.hashes) {
+			g.sum.AddHashed(r, p.hashes[k])
+		} else {
+			g.sum.Add(r)
+		}
+		g.plies += int64(r.Plies)
+		if g.stop != nil && g.stop(g.sum) {
+			g.stopped = true
+			if g.onStop != nil {
+				g.onStop()
+			}
+			hi = k + 1
+			break
+		}
+	}
+	var err error
+	if p != nil && g.rw != nil {
+		err = g.rw.WriteRows(p.rowsOf(lo, hi))
+	} else {
+		for k := lo; k < hi && err == nil; k++ {
+			err = g.w.Write(&recs[k])
+		}
+	}
+	if err != nil {
+		if g.failed != nil {
+			err = g.failed(err)
+		}
+		return err
+	}
+	if g.written != nil {
+		return g.written(hi - lo)
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// play's batched collector (workers encode rows and hashes, gamesSink takes chunks) gives the
+// bytes and the summary of the per-game path (Summary.Add and GamesWriter.Write per record),
+// at 1, 2 and 3 workers, with small chunks, with old games of a resume merged in between and
+// inside chunks, in every format, and with a stop rule that ends the run mid-chunk.
+func TestBatchedSinkMatchesPerRecord(t *testing.T) {
+	n := int64(400)
+	if testing.Short() {
+		n = 120
+	}
+	for _, game := range []string{"katarenga", "baran"} {
+		m := newMatch(t, game, "", "", n)
+		// Old games: every third game and a block, as a resume finds them.
+		var oldCSV bytes.Buffer
+		ow, _ := results.NewCSVWriter(&oldCSV, m.Counters())
+		done := NewBitset(n)
+		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 1, nil, func(r *results.Record) error {
+			if r.Game%3 == 1 || (r.Game >= 40 && r.Game < 60) {
+				done.Set(r.Game)
+				return ow.Write(r)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		ow.Flush()
+		for _, f := range results.Formats {
+			for _, resume := range []bool{false, true} {
+				for _, stopAt := range []int64{0, 75} {
+					plan := func() Plan {
+						p := Plan{Start: 0, End: n, chunk: 7}
+						if resume {
+							p.Done = done
+							p.Old, _ = results.NewCSVReader(bytes.NewReader(oldCSV.Bytes()))
+						}
+						return p
+					}
+					stop := func(s *results.Summary) bool { return stopAt > 0 && s.N == stopAt }
+					// The per-game path.
+					var want bytes.Buffer
+					ww, _ := results.NewGamesWriter(&want, f, m.Counters())
+					ws := results.NewSummary(m.Counters())
+					stopped := false
+					if _, err := Run(context.Background(), m, plan(), 1, nil, func(r *results.Record) error {
+						if stopped {
+							return nil
+						}
+						ws.Add(r)
+						stopped = stop(ws)
+						return ww.Write(r)
+					}); err != nil {
+						t.Fatal(err)
+					}
+					ww.Close()
+					for _, workers := range []int{1, 2, 3} {
+						var got bytes.Buffer
+						gw, _ := results.NewGamesWriter(&got, f, m.Counters())
+						gs := newGamesSink(results.NewSummary(m.Counters()), gw)
+						gs.stop = stop
+						ctx, cancel := context.WithCancel(context.Background())
+						gs.onStop = cancel
+						written := int64(0)
+						gs.written = func(k int) error { written += int64(k); return nil }
+						if _, err := runBatched(ctx, m, plan(), workers, nil, gs.batch(0), func(r *results.Record) int64 { return r.Game }); err != nil {
+							t.Fatal(err)
+						}
+						cancel()
+						gw.Close()
+						what := func() string {
+							return game + " " + string(f) + map[bool]string{true: " resumed", false: ""}[resume] +
+								map[bool]string{true: " stopped", false: ""}[stopAt > 0]
+						}
+						if !bytes.Equal(got.Bytes(), want.Bytes()) {
+							t.Errorf("%s, %d workers: games file differs from the per-game path", what(), workers)
+						}
+						if written != ws.N || gs.sum.N != ws.N || (stopAt > 0) != gs.stopped {
+							t.Errorf("%s, %d workers: %d games written, %d counted, stopped %v; want %d", what(), workers, written, gs.sum.N, gs.stopped, ws.N)
+						}
+						a, b := ws.Stats(), gs.sum.Stats()
+						for i := range a {
+							if a[i].Name != b[i].Name || !sameFloat(a[i].Value, b[i].Value) || !sameFloat(a[i].Low, b[i].Low) || !sameFloat(a[i].High, b[i].High) || a[i].N != b[i].N {
+								t.Errorf("%s, %d workers: %+v, want %+v", what(), workers, b[i], a[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func sameFloat(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
