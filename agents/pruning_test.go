@@ -1,0 +1,140 @@
+package agents
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+)
+
+// selective turns every selective-search option on at once (the strongest pruning settings
+// the tests check).
+const selective = "lmr=3,rfp=3,fut=2,lmp=3"
+
+// With every pruning option on, forced wins in composed and random-endgame positions of both
+// games are still found, the fastest first (checkWin also checks the score's distance), under
+// depth and node budgets.
+func TestPruningKeepsForcedWins(t *testing.T) {
+	specs := []string{"alphabeta:depth=6," + selective, "alphabeta:nodes=100000," + selective, "alphabeta:depth=6,margin=1," + selective}
+	for _, c := range composed {
+		gm, _ := games.New(c.game, "", "", nil)
+		s, err := gm.ParsePosition(c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range specs {
+			checkWin(t, spec, s, c.plies)
+		}
+	}
+	n := 10
+	if testing.Short() {
+		n = 4
+	}
+	for _, game := range []string{"katarenga", "baran"} {
+		pos, dist := endgames(t, game, n, 5)
+		for i, s := range pos {
+			for _, spec := range specs {
+				checkWin(t, spec, s, dist[i])
+			}
+		}
+	}
+}
+
+// Each pruning option prunes: at a fixed depth it searches fewer nodes than the search
+// without it, and every option's search returns a legal move.
+func TestPruningPrunes(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		s := midgame(game)
+		legal := s.Legal(nil)
+		nodes := func(spec string) int64 {
+			pl, err := mustAgent(t, spec).NewPlayer(game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := pl.Choose(s, legal, engine.NewRand(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !contains(legal, a) {
+				t.Fatalf("%s %s: played %v, not a legal action", game, spec, a)
+			}
+			return pl.(*abPlayer).Nodes
+		}
+		base := "alphabeta:depth=5,lmr=1,rfp=0,fut=0,lmp=0"
+		n0 := nodes(base)
+		for _, spec := range []string{
+			"alphabeta:depth=5,lmr=3,rfp=0,fut=0,lmp=0",
+			"alphabeta:depth=5,lmr=1,rfp=3,fut=0,lmp=0",
+			"alphabeta:depth=5,lmr=1,rfp=0,fut=2,lmp=0",
+			"alphabeta:depth=5,lmr=1,rfp=0,fut=0,lmp=3",
+		} {
+			if n := nodes(spec); n >= n0 {
+				t.Errorf("%s %s: %d nodes, not fewer than the %d of %s", game, spec, n, n0, base)
+			}
+		}
+	}
+}
+
+func contains(l []engine.Action, a engine.Action) bool {
+	for _, x := range l {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// The search allocates nothing per node with every pruning option on. (Its per-ply buffers grow
+// when a search first reaches a ply or a longer move list, a few times per search while the
+// table lets repeated searches go deeper: fewer than one allocation per 1,000 nodes.)
+func TestPruningAllocatesNothing(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		s := midgame(game)
+		legal := s.Legal(nil)
+		pl, _ := mustAgent(t, "alphabeta:nodes=20000,null=1,"+selective).NewPlayer(game)
+		r := engine.NewRand(1)
+		pl.Choose(s, legal, r) // grow the buffers
+		if n := testing.AllocsPerRun(3, func() { pl.Choose(s, legal, r) }); n >= 20 {
+			t.Errorf("%s: %v allocations per search of 20,000 nodes, want fewer than 20", game, n)
+		}
+	}
+}
+
+// The options parse within their ranges and are refused outside them, with the value named.
+func TestPruningParams(t *testing.T) {
+	a := mustAgent(t, "alphabeta:lmr=3,rfp=8,fut=1,lmp=2,margin=90").(*AlphaBeta)
+	if a.LMRLevel != 3 || !a.LMR || a.RFP != 8 || a.Fut != 1 || a.LMP != 2 || a.Margin != 90 {
+		t.Errorf("parsed %+v", a)
+	}
+	for _, bad := range []string{"lmr=4", "rfp=9", "fut=-1", "lmp=x", "margin=0", "margin=2001"} {
+		_, err := Parse("alphabeta:" + bad)
+		if err == nil || !strings.Contains(err.Error(), strings.Split(bad, "=")[1]) {
+			t.Errorf("alphabeta:%s: error %v, want one naming the value", bad, err)
+		}
+	}
+}
+
+// lmr=3's reductions grow with depth and move number, are at least one ply from depth 3 and
+// the fourth move, never leave less than one ply, and are at most one smaller at PV nodes.
+func TestLogReductions(t *testing.T) {
+	p := &abPlayer{cfg: &AlphaBeta{LMR: true, LMRLevel: 3}}
+	for d := 1; d < 40; d++ {
+		for i := 0; i < 60; i++ {
+			r := p.reduction(d, i, false)
+			if (d < 3 || i < 3) != (r == 0) || d >= 3 && r > d-2 {
+				t.Fatalf("reduction(%d, %d) = %d", d, i, r)
+			}
+			if r2 := p.reduction(d+1, i+1, false); r2 < r {
+				t.Fatalf("reduction(%d, %d) = %d > reduction(%d, %d) = %d", d, i, r, d+1, i+1, r2)
+			}
+			if pv := p.reduction(d, i, true); pv != r && pv != r-1 || pv == 0 && r > 0 {
+				t.Fatalf("PV reduction(%d, %d) = %d, non-PV %d", d, i, pv, r)
+			}
+		}
+	}
+	// ⌊0.75 + ln 3 · ln 3 / 2⌋ = ⌊1.35⌋ = 1; ⌊0.75 + ln 10 · ln 30 / 2⌋ = ⌊4.67⌋ = 4.
+	if r1, r2 := p.reduction(3, 3, false), p.reduction(10, 30, false); r1 != 1 || r2 != 4 {
+		t.Errorf("reduction(3, 3) = %d, reduction(10, 30) = %d, want 1 and 4", r1, r2)
+	}
+}
