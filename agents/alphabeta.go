@@ -39,11 +39,11 @@ func terminal(s engine.State, ply int) int32 {
 type AlphaBeta struct {
 	spec string
 	heuristicAgent
-	Depth                                              int
-	Nodes                                              int64
-	Movetime                                           time.Duration
-	HashMB                                             int
-	Quiescence, PVS, LMR, Null, Aspiration, Extensions bool
+	Depth                                         int
+	Nodes                                         int64
+	Movetime                                      time.Duration
+	HashMB                                        int
+	Quiescence, PVS, Null, Aspiration, Extensions bool
 	// QSBase: Katarenga quiescence also searches moves onto the enemy baseline (not only
 	// captures and camp entries).
 	QSBase bool
@@ -52,15 +52,14 @@ type AlphaBeta struct {
 	MaxExt int
 	// ExtAuto (ext=auto, the default) turns threat extensions off in Katarenga and on in Baran.
 	ExtAuto bool
-	// LMRLevel is lmr: 0 off, 1 the standard reductions, 2 stronger ones, 3 logarithmic ones.
-	LMRLevel int
-	// RFP, Fut and LMP are the greatest depths of reverse futility pruning, futility pruning
-	// and late-move pruning (0: off); Margin is the futility margin per ply, in evaluation
-	// units.
-	RFP, Fut, LMP int
-	Margin        int32
-	W             Weights
-	pool          sync.Pool
+	// Sel is the selective search as given: lmr (0 off, 1 the standard reductions, 2 stronger
+	// ones, 3 logarithmic ones) and the greatest depths of reverse futility pruning, futility
+	// pruning and late-move pruning (0: off); Auto (-1) is the game's default (autoSelective).
+	Sel Selective
+	// Margin is the futility margin per ply of rfp and fut, in evaluation units.
+	Margin int32
+	W      Weights
+	pool   sync.Pool
 }
 
 func init() {
@@ -72,10 +71,10 @@ func init() {
 			{"hash", "16", "transposition table size in MB (1..4096), kept for the whole game"},
 			{"qs", "1", "quiescence over tactical moves: 1 on, 0 off"},
 			{"pvs", "1", "principal-variation search: 1 on, 0 plain alpha-beta"},
-			{"lmr", "1", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 3 logarithmic (ln depth · ln move / 2), 0 off"},
-			{"rfp", "0", "reverse futility pruning at non-PV nodes up to this depth (0..8, 0 off): return the evaluation minus margin·depth when it is still at least beta"},
-			{"fut", "0", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha"},
-			{"lmp", "0", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones"},
+			{"lmr", "auto", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 3 logarithmic (0.75 + ln depth · ln move / 2), 0 off; auto = 3 in Katarenga, 1 in Baran"},
+			{"rfp", "auto", "reverse futility pruning at non-PV nodes up to this depth (0..8, 0 off): return the evaluation minus margin·depth when it is still at least beta; auto = 3 in Katarenga, 0 in Baran"},
+			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = 2 in Katarenga, 0 in Baran"},
+			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = 3 in Katarenga, 0 in Baran"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
@@ -113,23 +112,14 @@ func buildAlphaBeta(p Params) (Agent, error) {
 			return nil, err
 		}
 	}
-	if a.LMRLevel, err = p.Int("lmr", 0, 3); err != nil {
+	if a.Sel, err = parseSelective(p); err != nil {
 		return nil, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  *int
-	}{{"rfp", &a.RFP}, {"fut", &a.Fut}, {"lmp", &a.LMP}} {
-		if *f.dst, err = p.Int(f.name, 0, 8); err != nil {
-			return nil, err
-		}
 	}
 	m, err := p.Int("margin", 1, 2000)
 	if err != nil {
 		return nil, err
 	}
 	a.Margin = int32(m)
-	a.LMR = a.LMRLevel > 0
 	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
 		return nil, err
 	}
@@ -161,7 +151,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &abPlayer{cfg: a, w: w, ext: a.Extensions}
+	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game)}
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
 	}
@@ -192,8 +182,9 @@ type abPlayer struct {
 	killers   [maxPly][2]engine.Action
 	history   [4096]int32
 	rootDepth int
-	exts      int  // threat extensions on the current path
-	ext       bool // whether threat extensions are on (ext, resolved for the game)
+	exts      int       // threat extensions on the current path
+	ext       bool      // whether threat extensions are on (ext, resolved for the game)
+	sel       Selective // the selective search, resolved for the game
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).
@@ -391,7 +382,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	pv := beta-alpha > 1
 	static, haveStatic := int32(0), false
 	// Reverse futility: a non-PV node whose evaluation beats beta by the margin of its depth.
-	if !pv && depth <= p.cfg.RFP && inEval(beta) {
+	if !pv && depth <= p.sel.RFP && inEval(beta) {
 		static, haveStatic = p.eval(s), true
 		if v := static - p.cfg.Margin*int32(depth); v >= beta {
 			return v
@@ -428,10 +419,10 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		quiet := sc < orderKiller-1
 		if i > 0 && quiet && ext == 0 && !pv && best > -Win+maxPly {
 			// The moves left are all quiet (they are ordered): prune them all, or none.
-			if depth <= p.cfg.LMP && i >= lmpCount(depth) {
+			if depth <= p.sel.LMP && i >= lmpCount(depth) {
 				break
 			}
-			if depth <= p.cfg.Fut && inEval(alpha) {
+			if depth <= p.sel.Fut && inEval(alpha) {
 				if !haveStatic {
 					static, haveStatic = p.eval(s), true
 				}
@@ -449,7 +440,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			v = -p.search(s, nd, -beta, -alpha, ply+1, true)
 		} else {
 			red := 0
-			if p.cfg.LMR && quiet && ext == 0 {
+			if p.sel.LMR > 0 && quiet && ext == 0 {
 				red = p.reduction(depth, i, pv)
 			}
 			if p.cfg.PVS {

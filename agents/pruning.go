@@ -1,10 +1,60 @@
 package agents
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Selective search: late-move reductions (lmr), reverse futility pruning (rfp), futility
 // pruning (fut) and late-move pruning (lmp). Each is a parameter of alphabeta; docs/search.md
 // gives what each measured.
+
+// Selective holds the selective-search options of alphabeta: the lmr level and the greatest
+// depths of reverse futility pruning (rfp), futility pruning (fut) and late-move pruning (lmp).
+type Selective struct{ LMR, RFP, Fut, LMP int }
+
+// Auto marks an option left to the game's default (the parameter value "auto").
+const Auto = -1
+
+// autoSelective are the defaults by game: in Katarenga the four options together beat the
+// standard reductions alone (docs/search.md); in Baran they were not measured, so Baran keeps
+// the standard reductions without pruning.
+var autoSelective = map[string]Selective{
+	"katarenga": {LMR: 3, RFP: 3, Fut: 2, LMP: 3},
+	"baran":     {LMR: 1},
+}
+
+// parseSelective reads lmr (0..3), rfp, fut and lmp (0..8), each a number or "auto".
+func parseSelective(p Params) (Selective, error) {
+	var s Selective
+	for _, f := range []struct {
+		name string
+		max  int
+		dst  *int
+	}{{"lmr", 3, &s.LMR}, {"rfp", 8, &s.RFP}, {"fut", 8, &s.Fut}, {"lmp", 8, &s.LMP}} {
+		if p.String(f.name) == "auto" {
+			*f.dst = Auto
+			continue
+		}
+		v, err := p.Int(f.name, 0, f.max)
+		if err != nil {
+			return s, fmt.Errorf("%w, or auto", err)
+		}
+		*f.dst = v
+	}
+	return s, nil
+}
+
+// resolve replaces every Auto option by the game's default (0, off, for a game without one).
+func (s Selective) resolve(game string) Selective {
+	d := autoSelective[game]
+	for _, f := range [][2]*int{{&s.LMR, &d.LMR}, {&s.RFP, &d.RFP}, {&s.Fut, &d.Fut}, {&s.LMP, &d.LMP}} {
+		if *f[0] == Auto {
+			*f[0] = *f[1]
+		}
+	}
+	return s
+}
 
 // lmrLog[d][i] is lmr=3's reduction of the i-th move (0-based) at depth d:
 // ⌊0.75 + ln d · ln i / 2⌋, the logarithmic form of modern chess engines.
@@ -25,7 +75,7 @@ func (p *abPlayer) reduction(depth, i int, pv bool) int {
 		return 0
 	}
 	red := 0
-	switch p.cfg.LMRLevel {
+	switch p.sel.LMR {
 	case 1:
 		red = 1
 		if depth >= 6 && i >= 10 {

@@ -104,8 +104,16 @@ func TestPruningAllocatesNothing(t *testing.T) {
 // The options parse within their ranges and are refused outside them, with the value named.
 func TestPruningParams(t *testing.T) {
 	a := mustAgent(t, "alphabeta:lmr=3,rfp=8,fut=1,lmp=2,margin=90").(*AlphaBeta)
-	if a.LMRLevel != 3 || !a.LMR || a.RFP != 8 || a.Fut != 1 || a.LMP != 2 || a.Margin != 90 {
+	if a.Sel != (Selective{3, 8, 1, 2}) || a.Margin != 90 {
 		t.Errorf("parsed %+v", a)
+	}
+	// auto resolves by game; a given value overrides it.
+	a = mustAgent(t, "alphabeta:rfp=1").(*AlphaBeta)
+	for game, want := range map[string]Selective{"katarenga": {3, 1, 2, 3}, "baran": {1, 1, 0, 0}} {
+		pl, _ := a.NewPlayer(game)
+		if got := pl.(*abPlayer).sel; got != want {
+			t.Errorf("%s: alphabeta:rfp=1 resolves to %+v, want %+v", game, got, want)
+		}
 	}
 	for _, bad := range []string{"lmr=4", "rfp=9", "fut=-1", "lmp=x", "margin=0", "margin=2001"} {
 		_, err := Parse("alphabeta:" + bad)
@@ -118,7 +126,7 @@ func TestPruningParams(t *testing.T) {
 // lmr=3's reductions grow with depth and move number, are at least one ply from depth 3 and
 // the fourth move, never leave less than one ply, and are at most one smaller at PV nodes.
 func TestLogReductions(t *testing.T) {
-	p := &abPlayer{cfg: &AlphaBeta{LMR: true, LMRLevel: 3}}
+	p := &abPlayer{sel: Selective{LMR: 3}}
 	for d := 1; d < 40; d++ {
 		for i := 0; i < 60; i++ {
 			r := p.reduction(d, i, false)

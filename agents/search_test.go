@@ -183,7 +183,7 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 		seen := map[int]int{}
 		for i, s := range pos {
 			seen[dist[i]]++
-			for _, spec := range []string{"alphabeta:depth=6", "alphabeta:nodes=200000", "alphabeta:depth=6,pvs=0,lmr=0,asp=0,ext=0", "alphabeta:movetime=300ms"} {
+			for _, spec := range []string{"alphabeta:depth=6", "alphabeta:nodes=200000", "alphabeta:depth=6,pvs=0,lmr=0,rfp=0,fut=0,lmp=0,asp=0,ext=0", "alphabeta:movetime=300ms"} {
 				checkWin(t, spec, s, dist[i])
 			}
 		}
