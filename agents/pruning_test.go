@@ -146,3 +146,41 @@ func TestLogReductions(t *testing.T) {
 		t.Errorf("reduction(3, 3) = %d, reduction(10, 30) = %d, want 1 and 4", r1, r2)
 	}
 }
+
+// With the Katarenga defaults (lmr=3, rfp=3, fut=2, lmp=3) a node budget reaches deeper than
+// with the standard reductions alone: the point of the pruning (docs/search.md gives the
+// depths of each option; this test logs them).
+func TestPruningDeepens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches 8 positions × 7 settings at 300,000 nodes")
+	}
+	gm, _ := games.New("katarenga", "", "", nil)
+	var pos []engine.State
+	r := engine.NewRand(9)
+	for len(pos) < 8 {
+		s := gm.Start(engine.Player(r.IntN(2)))
+		for k := 0; k < 16+r.IntN(30); k++ {
+			l := s.Legal(nil)
+			if len(l) == 0 {
+				break
+			}
+			s.Apply(l[r.IntN(len(l))])
+		}
+		if len(s.Legal(nil)) > 0 {
+			pos = append(pos, s)
+		}
+	}
+	depth := map[string]float64{}
+	for _, opts := range []string{"lmr=1,rfp=0,fut=0,lmp=0", "lmr=2,rfp=0,fut=0,lmp=0", "lmr=3,rfp=0,fut=0,lmp=0", "lmr=1,rfp=3,fut=0,lmp=0",
+		"lmr=1,rfp=0,fut=2,lmp=0", "lmr=1,rfp=0,fut=0,lmp=3", "lmr=auto,rfp=auto,fut=auto,lmp=auto"} {
+		for _, s := range pos {
+			pl, _ := mustAgent(t, "alphabeta:nodes=300000,"+opts).NewPlayer("katarenga")
+			pl.Choose(s, s.Legal(nil), engine.NewRand(1))
+			depth[opts] += float64(pl.(*abPlayer).Depth) / float64(len(pos))
+		}
+		t.Logf("%-40s mean depth %.2f", opts, depth[opts])
+	}
+	if d0, d := depth["lmr=1,rfp=0,fut=0,lmp=0"], depth["lmr=auto,rfp=auto,fut=auto,lmp=auto"]; d < d0+1 {
+		t.Errorf("defaults reach depth %.2f, the standard reductions alone %.2f: want at least one ply more", d, d0)
+	}
+}
