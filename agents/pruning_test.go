@@ -9,37 +9,9 @@ import (
 )
 
 // selective turns every selective-search option on at once (the strongest pruning settings
-// the tests check).
+// the tests check; TestAlphaBetaForcedWins checks that they keep the forced wins, also with
+// margin=1).
 const selective = "lmr=3,rfp=3,fut=2,lmp=3"
-
-// With every pruning option on, forced wins in composed and random-endgame positions of both
-// games are still found, the fastest first (checkWin also checks the score's distance), under
-// depth and node budgets.
-func TestPruningKeepsForcedWins(t *testing.T) {
-	specs := []string{"alphabeta:depth=6," + selective, "alphabeta:nodes=100000," + selective, "alphabeta:depth=6,margin=1," + selective}
-	for _, c := range composed {
-		gm, _ := games.New(c.game, "", "", nil)
-		s, err := gm.ParsePosition(c.pos)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, spec := range specs {
-			checkWin(t, spec, s, c.plies)
-		}
-	}
-	n := 10
-	if testing.Short() {
-		n = 4
-	}
-	for _, game := range []string{"katarenga", "baran"} {
-		pos, dist := endgames(t, game, n, 5)
-		for i, s := range pos {
-			for _, spec := range specs {
-				checkWin(t, spec, s, dist[i])
-			}
-		}
-	}
-}
 
 // Each pruning option prunes: at a fixed depth it searches fewer nodes than the search
 // without it, and every option's search returns a legal move.
