@@ -71,10 +71,10 @@ func init() {
 			{"hash", "16", "transposition table size in MB (1..4096), kept for the whole game"},
 			{"qs", "1", "quiescence over tactical moves: 1 on, 0 off"},
 			{"pvs", "1", "principal-variation search: 1 on, 0 plain alpha-beta"},
-			{"lmr", "auto", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 3 logarithmic (0.75 + ln depth · ln move / 2), 0 off; auto = 3 in Katarenga, 1 in Baran"},
-			{"rfp", "auto", "reverse futility pruning at non-PV nodes up to this depth (0..8, 0 off): return the evaluation minus margin·depth when it is still at least beta; auto = 3 in Katarenga, 0 in Baran"},
-			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = 2 in Katarenga, 0 in Baran"},
-			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = 3 in Katarenga, 0 in Baran"},
+			{"lmr", "auto", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 3 logarithmic (0.75 + ln depth · ln move / 2), 0 off; auto = under a nodes or movetime budget 3 in Katarenga, 1 in Baran, with depth alone 1"},
+			{"rfp", "auto", "reverse futility pruning at non-PV nodes up to this depth (0..8, 0 off): return the evaluation minus margin·depth when it is still at least beta; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
+			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
+			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
@@ -151,7 +151,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game)}
+	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, a.Nodes > 0 || a.Movetime > 0)}
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
 	}

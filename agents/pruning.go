@@ -16,9 +16,12 @@ type Selective struct{ LMR, RFP, Fut, LMP int }
 // Auto marks an option left to the game's default (the parameter value "auto").
 const Auto = -1
 
-// autoSelective are the defaults by game: in Katarenga the four options together beat the
-// standard reductions alone (docs/search.md); in Baran they were not measured, so Baran keeps
-// the standard reductions without pruning.
+// autoSelective are the defaults by game under a node or time budget: in Katarenga the four
+// options together beat the standard reductions alone (docs/search.md); in Baran they were not
+// measured, so Baran keeps the standard reductions without pruning. A fixed-depth search
+// (depth=N alone) keeps the standard reductions without pruning in both games: depth=N stays
+// the full-width search that depth ladders and studies were measured with, and its exact root
+// scores keep self-play diverse (TestSelfPlayDistinct).
 var autoSelective = map[string]Selective{
 	"katarenga": {LMR: 3, RFP: 3, Fut: 2, LMP: 3},
 	"baran":     {LMR: 1},
@@ -45,9 +48,13 @@ func parseSelective(p Params) (Selective, error) {
 	return s, nil
 }
 
-// resolve replaces every Auto option by the game's default (0, off, for a game without one).
-func (s Selective) resolve(game string) Selective {
+// resolve replaces every Auto option by the game's default under a budget (0, off, for a game
+// without one), or by the fixed-depth default (lmr=1, no pruning) when budgeted is false.
+func (s Selective) resolve(game string, budgeted bool) Selective {
 	d := autoSelective[game]
+	if !budgeted {
+		d = Selective{LMR: 1}
+	}
 	for _, f := range [][2]*int{{&s.LMR, &d.LMR}, {&s.RFP, &d.RFP}, {&s.Fut, &d.Fut}, {&s.LMP, &d.LMP}} {
 		if *f[0] == Auto {
 			*f[0] = *f[1]

@@ -79,12 +79,20 @@ func TestPruningParams(t *testing.T) {
 	if a.Sel != (Selective{3, 8, 1, 2}) || a.Margin != 90 {
 		t.Errorf("parsed %+v", a)
 	}
-	// auto resolves by game; a given value overrides it.
-	a = mustAgent(t, "alphabeta:rfp=1").(*AlphaBeta)
-	for game, want := range map[string]Selective{"katarenga": {3, 1, 2, 3}, "baran": {1, 1, 0, 0}} {
-		pl, _ := a.NewPlayer(game)
-		if got := pl.(*abPlayer).sel; got != want {
-			t.Errorf("%s: alphabeta:rfp=1 resolves to %+v, want %+v", game, got, want)
+	// auto resolves by game and budget; a given value overrides it.
+	for _, c := range []struct {
+		spec, game string
+		want       Selective
+	}{
+		{"alphabeta:nodes=1000,rfp=1", "katarenga", Selective{3, 1, 2, 3}},
+		{"alphabeta:movetime=10ms,fut=0", "katarenga", Selective{3, 3, 0, 3}},
+		{"alphabeta:nodes=1000,rfp=1", "baran", Selective{1, 1, 0, 0}},
+		{"alphabeta:depth=5,rfp=1", "katarenga", Selective{1, 1, 0, 0}},
+		{"alphabeta:depth=5", "baran", Selective{1, 0, 0, 0}},
+	} {
+		pl, _ := mustAgent(t, c.spec).NewPlayer(c.game)
+		if got := pl.(*abPlayer).sel; got != c.want {
+			t.Errorf("%s in %s resolves to %+v, want %+v", c.spec, c.game, got, c.want)
 		}
 	}
 	for _, bad := range []string{"lmr=4", "rfp=9", "fut=-1", "lmp=x", "margin=0", "margin=2001"} {
