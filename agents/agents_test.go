@@ -133,7 +133,7 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 			for depth := 1; depth <= 3; depth++ {
 				// Reductions and extensions change the searched tree; PVS, aspiration and the
 				// table must not change the value.
-				ag := mustAgent(t, "alphabeta:qs=0,lmr=0,ext=0,depth="+string(rune('0'+depth))).(*AlphaBeta)
+				ag := mustAgent(t, "alphabeta:qs=0,lmr=0,rfp=0,fut=0,lmp=0,ext=0,depth="+string(rune('0'+depth))).(*AlphaBeta)
 				pl, _ := ag.NewPlayer(game)
 				p := pl.(*abPlayer)
 				p.tx, p.rootDepth = newTactics(s), depth
@@ -141,7 +141,7 @@ func TestAlphaBetaEqualsMinimax(t *testing.T) {
 				if got := p.search(s, depth, -Win-1, Win+1, 0, true); got != want {
 					t.Fatalf("%s depth %d at %s: alpha-beta %d, minimax %d", game, depth, s, got, want)
 				}
-				for _, spec := range []string{"alphabeta:qs=0,lmr=0,ext=0,depth=", "classic:qs=0,depth="} {
+				for _, spec := range []string{"alphabeta:qs=0,lmr=0,rfp=0,fut=0,lmp=0,ext=0,depth=", "classic:qs=0,depth="} {
 					ww, want := w, want
 					if strings.HasPrefix(spec, "classic") { // 0.1's weights
 						ww = classicWeights(game)
@@ -195,9 +195,9 @@ func TestDeterministicChoices(t *testing.T) {
 func TestSpecs(t *testing.T) {
 	for spec, want := range map[string]string{
 		"random":                   "random",
-		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
-		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,movetime=0,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
-		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=1,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
+		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
+		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
+		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
 		"classic:depth=7":          "classic:depth=7,nodes=0,qs=1,tt=16,weights=",
 		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,movetime=0,c=1.4,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,solver=1,reuse=1,weights=",
 		"mcts:movetime=50ms":       "mcts:playouts=10000000,movetime=50ms,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,solver=1,reuse=1,weights=",
@@ -206,7 +206,7 @@ func TestSpecs(t *testing.T) {
 			t.Errorf("%s -> %s, want %s", spec, got, want)
 		}
 	}
-	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=3", "alphabeta:ext=2", "alphabeta:exts=17", "alphabeta:qsbase=2"} {
+	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=4", "alphabeta:rfp=9", "alphabeta:fut=-1", "alphabeta:lmp=x", "alphabeta:margin=0", "alphabeta:ext=2", "alphabeta:exts=17", "alphabeta:qsbase=2"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): want an error", bad)
 		}

@@ -39,11 +39,11 @@ func terminal(s engine.State, ply int) int32 {
 type AlphaBeta struct {
 	spec string
 	heuristicAgent
-	Depth                                              int
-	Nodes                                              int64
-	Movetime                                           time.Duration
-	HashMB                                             int
-	Quiescence, PVS, LMR, Null, Aspiration, Extensions bool
+	Depth                                         int
+	Nodes                                         int64
+	Movetime                                      time.Duration
+	HashMB                                        int
+	Quiescence, PVS, Null, Aspiration, Extensions bool
 	// QSBase: Katarenga quiescence also searches moves onto the enemy baseline (not only
 	// captures and camp entries).
 	QSBase bool
@@ -52,10 +52,14 @@ type AlphaBeta struct {
 	MaxExt int
 	// ExtAuto (ext=auto, the default) turns threat extensions off in Katarenga and on in Baran.
 	ExtAuto bool
-	// LMRLevel is lmr: 0 off, 1 the standard reductions, 2 stronger ones.
-	LMRLevel int
-	W        Weights
-	pool     sync.Pool
+	// Sel is the selective search as given: lmr (0 off, 1 the standard reductions, 2 stronger
+	// ones, 3 logarithmic ones) and the greatest depths of reverse futility pruning, futility
+	// pruning and late-move pruning (0: off); Auto (-1) is the game's default (autoSelective).
+	Sel Selective
+	// Margin is the futility margin per ply of rfp and fut, in evaluation units.
+	Margin int32
+	W      Weights
+	pool   sync.Pool
 }
 
 func init() {
@@ -67,7 +71,11 @@ func init() {
 			{"hash", "16", "transposition table size in MB (1..4096), kept for the whole game"},
 			{"qs", "1", "quiescence over tactical moves: 1 on, 0 off"},
 			{"pvs", "1", "principal-variation search: 1 on, 0 plain alpha-beta"},
-			{"lmr", "1", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 0 off"},
+			{"lmr", "auto", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 3 logarithmic (0.75 + ln depth · ln move / 2), 0 off; auto = under a nodes or movetime budget 3 in Katarenga, 1 in Baran, with depth alone 1"},
+			{"rfp", "auto", "reverse futility pruning at non-PV nodes up to this depth (0..8, 0 off): return the evaluation minus margin·depth when it is still at least beta; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
+			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
+			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
+			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},
@@ -104,10 +112,14 @@ func buildAlphaBeta(p Params) (Agent, error) {
 			return nil, err
 		}
 	}
-	if a.LMRLevel, err = p.Int("lmr", 0, 2); err != nil {
+	if a.Sel, err = parseSelective(p); err != nil {
 		return nil, err
 	}
-	a.LMR = a.LMRLevel > 0
+	m, err := p.Int("margin", 1, 2000)
+	if err != nil {
+		return nil, err
+	}
+	a.Margin = int32(m)
 	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
 		return nil, err
 	}
@@ -139,7 +151,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &abPlayer{cfg: a, w: w, ext: a.Extensions}
+	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, a.Nodes > 0 || a.Movetime > 0)}
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
 	}
@@ -170,8 +182,9 @@ type abPlayer struct {
 	killers   [maxPly][2]engine.Action
 	history   [4096]int32
 	rootDepth int
-	exts      int  // threat extensions on the current path
-	ext       bool // whether threat extensions are on (ext, resolved for the game)
+	exts      int       // threat extensions on the current path
+	ext       bool      // whether threat extensions are on (ext, resolved for the game)
+	sel       Selective // the selective search, resolved for the game
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).
@@ -367,9 +380,20 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		}
 	}
 	pv := beta-alpha > 1
+	static, haveStatic := int32(0), false
+	// Reverse futility: a non-PV node whose evaluation beats beta by the margin of its depth.
+	if !pv && depth <= p.sel.RFP && inEval(beta) {
+		static, haveStatic = p.eval(s), true
+		if v := static - p.cfg.Margin*int32(depth); v >= beta {
+			return v
+		}
+	}
 	// Null move (Katarenga): if passing still fails high at reduced depth, so would a move.
-	if p.cfg.Null && nullOK && !pv && depth >= 3 && p.tx.kat != nil && beta < evalBound && beta > -evalBound {
-		if p.eval(s) >= beta {
+	if p.cfg.Null && nullOK && !pv && depth >= 3 && p.tx.kat != nil && inEval(beta) {
+		if !haveStatic {
+			static, haveStatic = p.eval(s), true
+		}
+		if static >= beta {
 			s.Apply(katarenga.Pass)
 			v := -p.search(s, depth-3, -beta, -beta+1, ply+1, false)
 			s.Undo()
@@ -393,6 +417,21 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			ext = p.extension(a)
 		}
 		quiet := sc < orderKiller-1
+		if i > 0 && quiet && ext == 0 && !pv && best > -Win+maxPly {
+			// The moves left are all quiet (they are ordered): prune them all, or none.
+			if depth <= p.sel.LMP && i >= lmpCount(depth) {
+				break
+			}
+			if depth <= p.sel.Fut && inEval(alpha) {
+				if !haveStatic {
+					static, haveStatic = p.eval(s), true
+				}
+				if v := static + p.cfg.Margin*int32(depth); v <= alpha {
+					best = max(best, v)
+					break
+				}
+			}
+		}
 		p.exts += ext
 		s.Apply(a)
 		nd := depth - 1 + ext
@@ -401,20 +440,8 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			v = -p.search(s, nd, -beta, -alpha, ply+1, true)
 		} else {
 			red := 0
-			if p.cfg.LMR && depth >= 3 && i >= 3 && quiet && ext == 0 {
-				red = 1
-				if depth >= 6 && i >= 10 {
-					red = 2
-				}
-				if p.cfg.LMRLevel == 2 {
-					red = 1
-					if depth >= 5 && i >= 6 {
-						red = 2
-					}
-					if depth >= 7 && i >= 15 {
-						red = 3
-					}
-				}
+			if p.sel.LMR > 0 && quiet && ext == 0 {
+				red = p.reduction(depth, i, pv)
 			}
 			if p.cfg.PVS {
 				v = -p.search(s, nd-red, -alpha-1, -alpha, ply+1, true)
@@ -457,58 +484,4 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	}
 	p.tt.store(key, bestMove, best, depth, flag, ply)
 	return best
-}
-
-// quiesce searches the tactical moves (captures, huff removals, threats) with the evaluation
-// as a stand-pat bound; moves are the position's legal actions (non-empty).
-func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
-	stand := p.eval(s)
-	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
-		return stand
-	}
-	if stand > alpha {
-		alpha = stand
-	}
-	best := stand
-	for i := 0; i < len(moves); i++ {
-		a := moves[i]
-		if !p.qsMove(a) {
-			continue
-		}
-		if p.b.tick() {
-			return 0
-		}
-		s.Apply(a)
-		next := s.Legal(p.bufs[ply+1][:0])
-		p.bufs[ply+1] = next
-		var v int32
-		if len(next) == 0 {
-			v = -terminal(s, ply+1)
-		} else {
-			v = -p.quiesce(s, -beta, -alpha, ply+1, qd+1, next)
-		}
-		s.Undo()
-		if p.b.out {
-			return 0
-		}
-		if v > best {
-			best = v
-		}
-		if v >= beta {
-			return v
-		}
-		if v > alpha {
-			alpha = v
-		}
-	}
-	return best
-}
-
-// qsMove reports whether quiescence searches a: the tactical moves, without Katarenga's moves
-// onto the enemy baseline when qsbase=0.
-func (p *abPlayer) qsMove(a engine.Action) bool {
-	if p.cfg.QSBase || p.tx.kat == nil {
-		return p.tx.tactical(a)
-	}
-	return p.tx.capture(a) || (a != katarenga.Pass && a>>6&127 >= 64)
 }

@@ -159,7 +159,8 @@ func checkWin(t *testing.T, spec string, s engine.State, dist int) {
 }
 
 // Forced wins in composed and in random-endgame positions are found, the fastest first, under
-// depth, node and time budgets.
+// depth, node and time budgets, with every pruning option off, at its default and all on (also
+// with the smallest futility margin).
 func TestAlphaBetaForcedWins(t *testing.T) {
 	for _, c := range composed {
 		gm, _ := games.New(c.game, "", "", nil)
@@ -170,7 +171,8 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 		if d := winDistance(s, 5); d != c.plies {
 			t.Fatalf("%s: exhaustive search finds a win in %d plies, want %d", c.pos, d, c.plies)
 		}
-		for _, spec := range []string{"alphabeta:depth=1", "alphabeta:nodes=1", "alphabeta:depth=6", "classic:depth=3"} {
+		for _, spec := range []string{"alphabeta:depth=1", "alphabeta:nodes=1", "alphabeta:depth=6", "classic:depth=3",
+			"alphabeta:depth=6," + selective, "alphabeta:depth=6,margin=1," + selective} {
 			checkWin(t, spec, s, c.plies)
 		}
 	}
@@ -183,7 +185,8 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 		seen := map[int]int{}
 		for i, s := range pos {
 			seen[dist[i]]++
-			for _, spec := range []string{"alphabeta:depth=6", "alphabeta:nodes=200000", "alphabeta:depth=6,pvs=0,lmr=0,asp=0,ext=0", "alphabeta:movetime=300ms"} {
+			for _, spec := range []string{"alphabeta:depth=6", "alphabeta:nodes=200000", "alphabeta:depth=6,pvs=0,lmr=0,rfp=0,fut=0,lmp=0,asp=0,ext=0", "alphabeta:movetime=300ms",
+				"alphabeta:depth=6," + selective, "alphabeta:nodes=100000," + selective, "alphabeta:depth=6,margin=1," + selective} {
 				checkWin(t, spec, s, dist[i])
 			}
 		}
