@@ -186,7 +186,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 	boot := make([][2][]float64, L)
 	if R >= 2 && nb >= 4 {
 		rng := engine.NewRand(engine.Derive(cfg.Sweep.Seed, 0x4c414444)) // "LADD"
-		pos := make([]int, nb)                                          // board → its index in common, or −1
+		pos := make([]int, nb)                                           // board → its index in common, or −1
 		for i := range pos {
 			pos[i] = -1
 		}

@@ -86,6 +86,9 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 			}
 			sweep.Layouts, sweep.List = "list", list
 		}
+		if lf.ratingGames < 0 {
+			return usagef("-rating-games %d: want 0 (levels not rated) or more", lf.ratingGames)
+		}
 		if c := val("compare"); c != "" {
 			if err := experiments.CheckLadderCompare(c); err != nil {
 				return usageError{err.Error()}
