@@ -35,8 +35,7 @@ func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []Rat
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	drawn := 0
 	for si, s := range series {
-		var pts plotter.XYs
-		var errs plotter.YErrors
+		var pts errPoints
 		for k, iv := range s.Values {
 			x := s.Elo[k]
 			if math.IsNaN(iv.Value) || math.IsNaN(x) || math.IsInf(x, 0) {
@@ -46,24 +45,21 @@ func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []Rat
 			if math.IsNaN(lo) || math.IsNaN(hi) {
 				lo, hi = 0, 0
 			}
-			pts = append(pts, plotter.XY{X: x, Y: iv.Value})
-			errs = append(errs, struct{ Low, High float64 }{lo, hi})
+			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: iv.Value})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
 			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
 		}
-		if len(pts) == 0 {
+		if len(pts.XYs) == 0 {
 			continue
 		}
 		col := plotutil.Color(si)
-		lp, sc, err := plotter.NewLinePoints(pts)
+		lp, sc, err := plotter.NewLinePoints(pts.XYs)
 		if err != nil {
 			return nil, err
 		}
 		lp.Color, lp.Dashes = col, plotutil.Dashes(si)
 		sc.Color, sc.Shape = col, draw.CircleGlyph{}
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{pts, errs})
+		eb, err := plotter.NewYErrorBars(pts)
 		if err != nil {
 			return nil, err
 		}
