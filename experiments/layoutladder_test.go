@@ -167,3 +167,40 @@ func TestLadderChoiceBenefit(t *testing.T) {
 		t.Errorf("choices %d, dealt %v, chosen %v, benefit %v", lv.Choices, lv.Dealt, lv.Chosen, lv.Benefit)
 	}
 }
+
+// The held-out top list, hand-checked: boards ranked by their worst selection-half distance
+// from ½ over the levels, reported on the held-out half.
+func TestLadderTopBoards(t *testing.T) {
+	sw, err := NewSweep(LayoutsConfig{A: "random", B: "random", Layouts: "sample:2", Games: 20, BandLow: 0.45, BandHigh: 0.55, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := sw.NumBoards()
+	if nb < 3 {
+		t.Skip("fewer than 3 boards")
+	}
+	// selection-half White wins out of 10 per level; held out: 500 of 1,000 on board 0
+	sel := [][]int64{{5, 5, 6}, {5, 8, 6}} // [level][board], boards 0..2; others 10 (far)
+	var levels [][]*LayoutsOutcome
+	for l := range sel {
+		store := sw.NewBoardStore(0)
+		for i := 0; i < nb; i++ {
+			ws := int64(10)
+			if i < 3 {
+				ws = sel[l][i]
+			}
+			b := results.BoardResult{Board: int64(i), N: 1010, NSelect: 10, WhiteWinsSelect: ws, WhiteWins: ws + 500, BlackWins: 1010 - ws - 500}
+			store.Add(&b)
+		}
+		levels = append(levels, []*LayoutsOutcome{{Boards: store}})
+	}
+	cfg := LayoutLadderConfig{Sweep: LayoutsConfig{BandLow: 0.45, BandHigh: 0.55}, Top: 2}
+	top := topBoards(cfg, sw, levels)
+	if len(top) != 2 || top[0].Board != 0 || top[1].Board != 2 || math.Abs(top[1].SelectDistance-0.1) > 1e-12 {
+		t.Fatalf("top list %+v: want boards 0 (distance 0) and 2 (0.1)", top)
+	}
+	// held out 500/1000: Wilson [0.469, 0.531], inside the band at both levels
+	if iv := top[0].HeldOut[1]; math.Abs(iv.Value-0.5) > 1e-12 || iv.Low < 0.45 || iv.High > 0.55 || !top[0].InsideAll {
+		t.Errorf("board 0 held out %+v, inside %v", iv, top[0].InsideAll)
+	}
+}
