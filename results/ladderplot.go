@@ -20,7 +20,7 @@ type RatingSeries struct {
 
 // PlotAgainstRating draws estimates against the level rating: per series its points joined by
 // a line, with their (possibly asymmetric) 95% intervals as error bars, and a dotted line at
-// ref. Levels without a rating are drawn at their level number when rating is false (the x
+// ref; series are shifted slightly apart along x. Levels without a rating are drawn at their level number when rating is false (the x
 // axis then says so). It writes name.png and name.svg into dir; no files when no series has a
 // point.
 func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []RatingSeries, ref float64) ([]string, error) {
@@ -33,6 +33,16 @@ func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []Rat
 	p.Y.Label.Text = ylabel
 	p.Legend.Top, p.Legend.Left = true, true
 	xmin, xmax := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, x := range s.Elo {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+			}
+		}
+	}
+	// Series are drawn side by side (shifted by 1.5% of the range each) so that their
+	// intervals at one level do not hide each other.
+	shift := 0.015 * math.Max(xmax-xmin, 1)
 	drawn := 0
 	for si, s := range series {
 		var pts errPoints
@@ -41,13 +51,13 @@ func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []Rat
 			if math.IsNaN(iv.Value) || math.IsNaN(x) || math.IsInf(x, 0) {
 				continue
 			}
+			x += (float64(si) - float64(len(series)-1)/2) * shift
 			lo, hi := iv.Value-iv.Low, iv.High-iv.Value
 			if math.IsNaN(lo) || math.IsNaN(hi) {
 				lo, hi = 0, 0
 			}
 			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: iv.Value})
 			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
-			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
 		}
 		if len(pts.XYs) == 0 {
 			continue
@@ -77,7 +87,7 @@ func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []Rat
 	}
 	line.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
 	p.Add(line)
-	pad := math.Max(0.05*(xmax-xmin), 0.1)
+	pad := math.Max(0.08*(xmax-xmin), 0.3)
 	if rated {
 		pad = math.Max(pad, 20)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -37,7 +38,13 @@ func isLadderDir(dir string) bool {
 		return false
 	}
 	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
-	return err == nil && strings.Contains(string(man.Config), `"kind":"`+experiments.LayoutLadderKind+`"`)
+	if err != nil {
+		return false
+	}
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	return json.Unmarshal(man.Config, &k) == nil && k.Kind == experiments.LayoutLadderKind
 }
 
 // runLayoutLadder is `fairplay layouts -ladder` (and -resume of a ladder's directory): the
@@ -51,7 +58,18 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	val := func(name string) string { return fs.Lookup(name).Value.String() }
 	var cfg experiments.LayoutLadderConfig
 	dir := rf.resume
-	if dir != "" {
+	if rep := val("report"); rep != "" && lf.spec == "" {
+		// Re-derive a complete ladder's reports: every level and the ratings are re-read (nothing
+		// is played) and ladder.csv, fair-at-every-level.csv, report.md and the plots rewritten.
+		man, err := loadResume(rep, &cfg)
+		if err != nil {
+			return err
+		}
+		if man.Status != "complete" {
+			return usagef("-report %s: the ladder is %s; finish it first with -resume", rep, man.Status)
+		}
+		dir = rep
+	} else if dir != "" {
 		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
 		}
@@ -110,7 +128,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	}
 	fmt.Fprintf(stderr, "fairplay layouts -ladder: %d levels × %d replicate(s), %s, %d games per board -> %s\n",
 		len(cfg.Ladder), cfg.Replicates, orList(cfg), cfg.Sweep.Games, dir)
-	out, err := experiments.RunLayoutLadder(ctx, cfg, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+	out, err := experiments.RunLayoutLadder(ctx, cfg, experiments.Session{Dir: dir, Resume: rf.resume != "" || val("report") != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...)})
 	if err != nil {
 		return err

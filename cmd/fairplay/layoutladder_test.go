@@ -51,8 +51,19 @@ func TestLayoutLadderCLI(t *testing.T) {
 		}
 	}
 	_, errOut, err := runCmd(t, "layouts", "-resume", dir, "-progress", "never")
-	if err != nil || !strings.Contains(errOut, "already complete") {
+	if err != nil || !strings.Contains(errOut, "already complete (2 sweeps)") {
 		t.Errorf("resume of a complete ladder: %v\n%s", err, errOut)
 	}
 	wantUsageError(t, "drop -ladder", "layouts", "-resume", dir, "-ladder", "random;greedy")
+	before, err := os.ReadFile(filepath.Join(dir, "ladder.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "ladder.csv"))
+	if _, _, err := runCmd(t, "layouts", "-report", dir, "-progress", "never"); err != nil {
+		t.Fatalf("-report of a ladder: %v", err)
+	}
+	if after, err := os.ReadFile(filepath.Join(dir, "ladder.csv")); err != nil || string(after) != string(before) {
+		t.Errorf("-report rewrote ladder.csv differently (%v)", err)
+	}
 }

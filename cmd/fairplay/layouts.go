@@ -49,7 +49,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if lf.spec != "" || isLadderDir(rf.resume) {
+	if lf.spec != "" || isLadderDir(rf.resume) || isLadderDir(*report) {
 		return runLayoutLadder(ctx, fs, &lf, &rf, shard, args, stdout, stderr)
 	}
 	if *report != "" {
