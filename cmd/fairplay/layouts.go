@@ -26,7 +26,8 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"fairplay layouts -resume sweep                                                    # finish an interrupted sweep",
 		"fairplay layouts -ladder 'random;alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -games-per-layout 20 -random-opening 4 -replicates 2 -out ladder   # the same boards at three rated levels: ladder.csv, fair-at-every-level.csv",
 		"fairplay layouts -ladder 'alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -compare sweep -out ladder2   # rank correlation of each level with a random-play sweep",
-		"fairplay layouts -resume ladder                                                   # finish an interrupted ladder")
+		"fairplay layouts -resume ladder                                                   # finish an interrupted ladder",
+		"fairplay layouts -report ladder                                                   # rewrite a complete ladder's ladder.csv, report.md and plots (nothing replayed)")
 	a := fs.String("a", "random", "agent A (with B different, each layout's games are colour-swapped pairs)")
 	b := fs.String("b", "random", "agent B")
 	set := fs.String("layouts", "distinct", "all (98,304 placements), distinct (one per mirror class), sample:K (placements), random:K (random colour grids), or a file with one layout per line")
@@ -36,7 +37,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
 	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
-	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory")
+	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
 	var lf ladderFlags
 	lf.register(fs)
