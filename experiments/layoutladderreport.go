@@ -106,6 +106,16 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 		return nil, err
 	}
 	outputs = append(outputs, files...)
+	files, err = results.PlotAgainstRating(dir, "ladder_corrected_correlation",
+		"Rank correlations corrected for the noise of both measurements (1 = the same ranking)",
+		"corrected Spearman (95% bootstrap interval)", rated, []results.RatingSeries{
+			series("vs the reference sweep (-compare)", func(l LadderLevel) results.Interval { return l.CompareCorrected }),
+			series("vs the previous level", func(l LadderLevel) results.Interval { return l.PrevCorrected }),
+		}, 1)
+	if err != nil {
+		return nil, err
+	}
+	outputs = append(outputs, files...)
 	files, err = results.PlotAgainstRating(dir, "ladder_choice_benefit",
 		"Black's choice of seating: held-out benefit (mean |White − ½| dealt − chosen)",
 		"benefit (95% interval over choices)", rated,
