@@ -15,7 +15,7 @@ import (
 )
 
 func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N]] [-band LOW,HIGH] [-random-opening N] [-rules k=v,...] [-compare DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -report DIR [-compare DIR]",
+	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N]] [-band LOW,HIGH] [-random-opening N] [-rules k=v,...] [-compare DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -ladder 'SPEC;SPEC;...' [-replicates R] [-rating-games N] [-top K] [sweep flags] [-compare DIR]\n       fairplay layouts -report DIR [-compare DIR]",
 		"fairplay layouts -layouts distinct -games-per-layout 200 -out sweep            # every board up to mirror images, ~2 min",
 		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 40 -out ab2",
 		"fairplay layouts -layouts all -adaptive -games-per-layout 2000 -batch 100 -band 0.47,0.53",
@@ -23,7 +23,11 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned -random-opening 0",
 		"fairplay layouts -layouts distinct -shard 0/4 -out part0                         # then: fairplay merge -out sweep part0 part1 part2 part3",
 		"fairplay layouts -report ab2 -compare sweep                                       # rewrite ab2's reports; rank correlation with sweep",
-		"fairplay layouts -resume sweep                                                    # finish an interrupted sweep")
+		"fairplay layouts -resume sweep                                                    # finish an interrupted sweep",
+		"fairplay layouts -ladder 'random;alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -games-per-layout 20 -random-opening 4 -replicates 2 -out ladder   # the same boards at three rated levels: ladder.csv, fair-at-every-level.csv",
+		"fairplay layouts -ladder 'alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -compare sweep -out ladder2   # rank correlation of each level with a random-play sweep",
+		"fairplay layouts -resume ladder                                                   # finish an interrupted ladder",
+		"fairplay layouts -report ladder                                                   # rewrite a complete ladder's ladder.csv, report.md and plots (nothing replayed)")
 	a := fs.String("a", "random", "agent A (with B different, each layout's games are colour-swapped pairs)")
 	b := fs.String("b", "random", "agent B")
 	set := fs.String("layouts", "distinct", "all (98,304 placements), distinct (one per mirror class), sample:K (placements), random:K (random colour grids), or a file with one layout per line")
@@ -33,8 +37,10 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
 	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
-	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory")
+	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
+	var lf ladderFlags
+	lf.register(fs)
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -43,6 +49,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	shard, err := rf.check(os.Getenv)
 	if err != nil {
 		return err
+	}
+	if lf.spec != "" || isLadderDir(rf.resume) || isLadderDir(*report) {
+		return runLayoutLadder(ctx, fs, &lf, &rf, shard, args, stdout, stderr)
 	}
 	if *report != "" {
 		return reportLayouts(stdout, *report, *compare)

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// ladderFlags are the flags of `fairplay layouts -ladder`.
+type ladderFlags struct {
+	spec        string
+	replicates  int
+	ratingGames int64
+	ratingBoot  int
+	top         int
+}
+
+func (l *ladderFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&l.spec, "ladder", "", "play the sweep at several strength levels: agents weakest first, separated by ';' (each level self-play on the same boards, its own seeds; rated on one scale); writes DIR/level-K/, ladder.csv, fair-at-every-level.csv, report.md")
+	fs.IntVar(&l.replicates, "replicates", 1, "with -ladder: independent sweeps per level (2 measures the noise ceiling: the rank correlation between replicates)")
+	fs.Int64Var(&l.ratingGames, "rating-games", experiments.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
+	fs.IntVar(&l.ratingBoot, "rating-bootstrap", experiments.DefaultRatingBootstrap, "with -ladder: bootstrap resamples for the level ratings' 95% intervals")
+	fs.IntVar(&l.top, "top", experiments.DefaultLadderTop, "with -ladder: boards in the held-out top list fair-at-every-level.csv")
+}
+
+// isLadderDir reports whether dir holds a layout ladder (its manifest's configuration says so).
+func isLadderDir(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return false
+	}
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	return json.Unmarshal(man.Config, &k) == nil && k.Kind == experiments.LayoutLadderKind
+}
+
+// runLayoutLadder is `fairplay layouts -ladder` (and -resume of a ladder's directory): the
+// sweep flags of fs decide the sweep played at every level.
+func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf *runFlags, shard experiments.Shard, args []string, stdout, stderr io.Writer) error {
+	if shard.Count != 1 {
+		return usagef("-shard: a ladder runs whole (shard a level by running fairplay layouts -a SPEC -b SPEC per level)")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	val := func(name string) string { return fs.Lookup(name).Value.String() }
+	var cfg experiments.LayoutLadderConfig
+	dir := rf.resume
+	if rep := val("report"); rep != "" && lf.spec == "" {
+		// Re-derive a complete ladder's reports: every level and the ratings are re-read (nothing
+		// is played) and ladder.csv, fair-at-every-level.csv, report.md and the plots rewritten.
+		man, err := loadResume(rep, &cfg)
+		if err != nil {
+			return err
+		}
+		if man.Status != "complete" {
+			return usagef("-report %s: the ladder is %s; finish it first with -resume", rep, man.Status)
+		}
+		dir = rep
+	} else if dir != "" {
+		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+			return err
+		}
+	} else {
+		for _, bad := range []string{"a", "b", "adaptive", "batch", "report"} {
+			if set[bad] {
+				return usagef("-%s: not with -ladder (every level is self-play of its agent on the same boards and games per board)", bad)
+			}
+		}
+		lo, hi, ok := strings.Cut(val("band"), ",")
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if !ok || err1 != nil || err2 != nil {
+			return usagef("-band %q: want low,high like 0.45,0.55", val("band"))
+		}
+		n, err := strconv.ParseInt(val("games-per-layout"), 10, 64)
+		if err != nil {
+			return usagef("-games-per-layout %q: %v", val("games-per-layout"), err)
+		}
+		opening, err := strconv.Atoi(val("random-opening"))
+		if err != nil {
+			return usagef("-random-opening %q: %v", val("random-opening"), err)
+		}
+		sweep := experiments.LayoutsConfig{Layouts: val("layouts"), Games: n, BandLow: l, BandHigh: h, Rules: val("rules"),
+			Seed: rf.seed, RandomOpening: opening, Batch: 2}
+		switch s := sweep.Layouts; {
+		case s == "all", s == "distinct", strings.HasPrefix(s, "sample:"), strings.HasPrefix(s, "random:"):
+		default:
+			list, err := experiments.ParseLayoutList(s)
+			if err != nil {
+				return usagef("-layouts: %v", err)
+			}
+			sweep.Layouts, sweep.List = "list", list
+		}
+		if lf.ratingGames < 0 {
+			return usagef("-rating-games %d: want 0 (levels not rated) or more", lf.ratingGames)
+		}
+		if c := val("compare"); c != "" {
+			if err := experiments.CheckLadderCompare(c); err != nil {
+				return usageError{err.Error()}
+			}
+		}
+		cfg = experiments.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(lf.spec), Replicates: lf.replicates,
+			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
+		if cfg, err = experiments.NewLayoutLadderConfig(cfg); err != nil {
+			return usageError{err.Error()}
+		}
+		if dir, err = outDir(rf.out, "layouts-ladder"); err != nil {
+			return err
+		}
+	}
+	if cfg.Compare != "" {
+		if err := experiments.CheckLadderCompare(cfg.Compare); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, "fairplay layouts -ladder: %d levels × %d replicate(s), %s, %d games per board -> %s\n",
+		len(cfg.Ladder), cfg.Replicates, orList(cfg), cfg.Sweep.Games, dir)
+	out, err := experiments.RunLayoutLadder(ctx, cfg, experiments.Session{Dir: dir, Resume: rf.resume != "" || val("report") != "", Workers: rf.workers,
+		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...)})
+	if err != nil {
+		return err
+	}
+	if out.Interrupted {
+		fmt.Fprintf(stderr, "interrupted: finished boards kept; finish with: fairplay layouts -resume %s\n", dir)
+		return errInterrupted
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s\nResults in %s: ladder.csv, fair-at-every-level.csv, report.md, ladder_*.png/.svg, level-*/, ratings/\n", report, dir)
+	return nil
+}
+
+func orList(cfg experiments.LayoutLadderConfig) string {
+	if cfg.Sweep.Layouts == "list" {
+		return fmt.Sprintf("%d layouts", len(cfg.Sweep.List))
+	}
+	return cfg.Sweep.Layouts + " layouts"
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Bad ladders are refused before a game is played: exit 2, a message naming the bad value,
+// nothing written.
+func TestLayoutLadderUsageErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"level 2", []string{"layouts", "-ladder", "random;nosuch", "-out", dir}},
+		{"level 2", []string{"layouts", "-ladder", "random;alphabeta:depth=0", "-out", dir}},
+		{"at least two", []string{"layouts", "-ladder", "random", "-out", dir}},
+		{"level 1 again", []string{"layouts", "-ladder", "random; random", "-out", dir}},
+		{"-replicates 0", []string{"layouts", "-ladder", "random;greedy", "-replicates", "0", "-out", dir}},
+		{"-rating-games -3", []string{"layouts", "-ladder", "random;greedy", "-rating-games", "-3", "-out", dir}},
+		{"-a", []string{"layouts", "-ladder", "random;greedy", "-a", "greedy", "-out", dir}},
+		{"-adaptive", []string{"layouts", "-ladder", "random;greedy", "-adaptive", "-out", dir}},
+		{"sample:0", []string{"layouts", "-ladder", "random;greedy", "-layouts", "sample:0", "-out", dir}},
+		{"nosuchdir", []string{"layouts", "-ladder", "random;greedy", "-compare", "nosuchdir", "-out", dir}},
+		{"-shard", []string{"layouts", "-ladder", "random;greedy", "-shard", "0/2", "-out", dir}},
+	} {
+		wantUsageError(t, c.want, c.args...)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("%s was created by a refused ladder", dir)
+	}
+}
+
+// A small ladder end to end through the CLI, then -resume of the complete ladder.
+func TestLayoutLadderCLI(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ladder")
+	out, _, err := runCmd(t, "layouts", "-ladder", "random;greedy", "-layouts", "sample:2", "-games-per-layout", "4",
+		"-rating-games", "4", "-rating-bootstrap", "20", "-workers", "1", "-progress", "never", "-out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Katarenga layouts across strength") || !strings.Contains(out, "ladder.csv") {
+		t.Errorf("output:\n%s", out)
+	}
+	for _, f := range []string{"ladder.csv", "fair-at-every-level.csv", "report.md", "level-1/boards.csv", "level-2/layouts.csv", "ratings/ratings.csv", "manifest.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	_, errOut, err := runCmd(t, "layouts", "-resume", dir, "-progress", "never")
+	if err != nil || !strings.Contains(errOut, "already complete (2 sweeps)") {
+		t.Errorf("resume of a complete ladder: %v\n%s", err, errOut)
+	}
+	wantUsageError(t, "drop -ladder", "layouts", "-resume", dir, "-ladder", "random;greedy")
+	before, err := os.ReadFile(filepath.Join(dir, "ladder.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "ladder.csv"))
+	if _, _, err := runCmd(t, "layouts", "-report", dir, "-progress", "never"); err != nil {
+		t.Fatalf("-report of a ladder: %v", err)
+	}
+	if after, err := os.ReadFile(filepath.Join(dir, "ladder.csv")); err != nil || string(after) != string(before) {
+		t.Errorf("-report rewrote ladder.csv differently (%v)", err)
+	}
+}
