@@ -26,6 +26,7 @@ type MCTS struct {
 	Prior     string  // eval (softmax of the children's evaluations) or move (tactical moves first)
 	PickValue bool    // play the child of best value (pick=value) instead of the most visited
 	Tempo     float64 // evaluation units added for the side to move at a leaf
+	Halving   int     // sequential halving at the root over this many children (0: PUCT alone)
 	Minimax   float64 // weight of the implicit minimax value in selection (0: the mean alone)
 	Solver    bool
 	Reuse     bool
@@ -47,6 +48,7 @@ func init() {
 			{"tempo", "0", "evaluation units credited to the side to move in every evaluation (leaves at odd and even depths then compare)"},
 			{"mm", "0", "implicit minimax backups: weight in 0..1 of the minimax of the evaluations in the tree against the mean reward in selection (Lanctot et al. 2014)"},
 			{"pick", "visits", "the move played: visits (the most visited child) or value (the best mean, mixed with the minimax value by mm, among visited children)"},
+			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round; k (2..256), 0 off"},
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
@@ -68,6 +70,11 @@ func buildMCTS(p Params) (Agent, error) {
 	}
 	if m.Temp, err = p.Float("temp", 1, 100000); err != nil {
 		return nil, err
+	}
+	if v := p.String("halving"); v != "0" {
+		if m.Halving, err = p.Int("halving", 2, 256); err != nil {
+			return nil, err
+		}
 	}
 	if m.Tempo, err = p.Float("tempo", -1000, 1000); err != nil {
 		return nil, err
@@ -165,6 +172,8 @@ type mctsPlayer struct {
 	qs     *abPlayer // the quiescence searcher valuing new children (rollout=qs)
 	ties   []engine.Action
 	chosen int32 // the root child played last move (for tree reuse), -1: none
+	force  int32 // the root child every playout goes through (halving), 0: chosen by PUCT
+	cands  []int32
 	// Playouts counts every playout run by this player (for benchmarks).
 	Playouts int64
 	// Proven is the root's proof state after the last Choose (provenLoss: the player to move
@@ -189,25 +198,40 @@ func (p *mctsPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Ran
 		p.nodes = append(p.nodes[:0], node{parent: -1, hash: s.Hash()})
 		p.expand(0, s, r)
 	}
-	// maxTreeNodes caps the tree (48 bytes a node: 384 MB) so that a long time budget cannot
-	// exhaust memory or the int32 node indices; the search then stops as at its budget.
-	for it := 0; it < p.cfg.Playouts && p.nodes[0].proven == unproven && len(p.nodes) < maxTreeNodes; it++ {
-		if it&7 == 0 {
-			if p.b.poll(); p.b.out || (p.qs != nil && p.qs.b.out) {
-				break
-			}
+	best := int32(-1)
+	if p.cfg.Halving > 0 {
+		best = p.halving(s, r)
+	} else {
+		for it := 0; it < p.cfg.Playouts && p.more(it); it++ {
+			p.playout(s, r)
 		}
-		p.playout(s, r)
-		p.Playouts++
 	}
 	if p.b.stopped || (p.qs != nil && p.qs.b.stopped) {
 		p.chosen = -1
 		return 0, ErrStopped
 	}
 	p.Proven = p.nodes[0].proven
-	best := p.bestChild()
+	if best < 0 || p.Proven != unproven {
+		best = p.bestChild()
+	}
 	p.chosen = best
 	return p.nodes[best].action, nil
+}
+
+// more reports whether the search may run playout it (counted from 0): the root is unproven,
+// the tree below its cap and, polled every 8 playouts, the time and the stop request allow.
+// maxTreeNodes caps the tree (56 bytes a node: 448 MB) so that a long time budget cannot
+// exhaust memory or the int32 node indices; the search then stops as at its budget.
+func (p *mctsPlayer) more(it int) bool {
+	if p.nodes[0].proven != unproven || len(p.nodes) >= maxTreeNodes {
+		return false
+	}
+	if it&7 == 0 {
+		if p.b.poll(); p.b.out || (p.qs != nil && p.qs.b.out) {
+			return false
+		}
+	}
+	return true
 }
 
 // bestChild is a proven win, else the most visited child not proven lost (ties by value).
@@ -258,9 +282,14 @@ func (p *mctsPlayer) value(nd *node) float32 {
 
 // playout runs one selection, expansion, evaluation and backup from the root.
 func (p *mctsPlayer) playout(s engine.State, r *engine.Rand) {
+	p.Playouts++
 	cur, depth := int32(0), 0
 	for p.nodes[cur].n > 0 && p.nodes[cur].proven == unproven {
-		cur = p.selectChild(cur)
+		if depth == 0 && p.force > 0 {
+			cur = p.force
+		} else {
+			cur = p.selectChild(cur)
+		}
 		s.Apply(p.nodes[cur].action)
 		depth++
 	}
