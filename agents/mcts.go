@@ -24,6 +24,10 @@ type MCTS struct {
 	Epsilon   float64 // random move probability in heuristic rollouts
 	Cutoff    int     // rollout plies before the evaluation scores it (0: play to the end)
 	Prior     string  // eval (softmax of the children's evaluations) or move (tactical moves first)
+	PickValue bool    // play the child of best value (pick=value) instead of the most visited
+	Tempo     float64 // evaluation units added for the side to move at a leaf
+	Halving   int     // sequential halving at the root over this many children (0: PUCT alone)
+	Minimax   float64 // weight of the implicit minimax value in selection (0: the mean alone)
 	Solver    bool
 	Reuse     bool
 	W         Weights
@@ -37,10 +41,14 @@ func init() {
 			{"movetime", "0", "time per move such as 100ms, 0 for none (not reproducible)"},
 			{"c", "1.5", "PUCT exploration constant"},
 			{"temp", "100", "prior temperature in evaluation units (a pawn or warrior is about 100)"},
-			{"rollout", "qs", "qs (children valued by a quiescence search over tactical moves), eval (by the evaluation), random or heuristic (epsilon-greedy) rollouts"},
+			{"rollout", "qs", "qs (children valued by a quiescence search over tactical moves), ply (the better for the opponent of quiescence and the best quiet reply's evaluation), eval (by the evaluation), random or heuristic (epsilon-greedy) rollouts"},
 			{"prior", "eval", "eval (softmax of the children's evaluations) or move (cheap: tactical moves e times likelier, no child evaluation)"},
 			{"cutoff", "8", "rollout plies after which the evaluation scores a rollout (0: play to the end)"},
 			{"eps", "0.2", "random-move probability in heuristic rollouts"},
+			{"tempo", "0", "evaluation units credited to the side to move in every evaluation (leaves at odd and even depths then compare)"},
+			{"mm", "0", "implicit minimax backups: weight in 0..1 of the minimax of the evaluations in the tree against the mean reward in selection (Lanctot et al. 2014)"},
+			{"pick", "visits", "the move played: visits (the most visited child) or value (the best mean, mixed with the minimax value by mm, among visited children)"},
+			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round; k (2..256), 0 off"},
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
@@ -63,6 +71,24 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Temp, err = p.Float("temp", 1, 100000); err != nil {
 		return nil, err
 	}
+	if v := p.String("halving"); v != "0" {
+		if m.Halving, err = p.Int("halving", 2, 256); err != nil {
+			return nil, err
+		}
+	}
+	if m.Tempo, err = p.Float("tempo", -1000, 1000); err != nil {
+		return nil, err
+	}
+	if m.Minimax, err = p.Float("mm", 0, 1); err != nil {
+		return nil, err
+	}
+	switch p.String("pick") {
+	case "visits":
+	case "value":
+		m.PickValue = true
+	default:
+		return nil, errorf("agent mcts: pick=%q: want visits or value", p.String("pick"))
+	}
 	if m.Epsilon, err = p.Float("eps", 0, 1); err != nil {
 		return nil, err
 	}
@@ -76,9 +102,9 @@ func buildMCTS(p Params) (Agent, error) {
 		return nil, err
 	}
 	switch m.Rollout = p.String("rollout"); m.Rollout {
-	case "qs", "eval", "random", "heuristic":
+	case "qs", "ply", "eval", "random", "heuristic":
 	default:
-		return nil, errorf("agent mcts: rollout=%q: want qs, eval, random or heuristic", m.Rollout)
+		return nil, errorf("agent mcts: rollout=%q: want qs, ply, eval, random or heuristic", m.Rollout)
 	}
 	if m.Movetime > 0 {
 		p.vals["movetime"] = m.Movetime.String()
@@ -105,7 +131,7 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 	}
 	p := &mctsPlayer{cfg: m, w: w, buf: make([]engine.Action, 0, engine.MaxActions),
 		b: budget{movetime: m.Movetime}}
-	if m.Rollout == "qs" {
+	if m.Rollout == "qs" || m.Rollout == "ply" {
 		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w,
 			bufs: make([][]engine.Action, maxPly+1)}
 	}
@@ -127,9 +153,12 @@ type node struct {
 	visits   int32   // playouts through this node
 	value    float32 // their total reward for the player who made action
 	q0       float32 // the evaluation's reward estimate, counted as one virtual playout
+	mm       float32 // implicit minimax reward (mm > 0): see backupMinimax
+	qv       float32 // the reward its quiescence search gave when it was expanded
 	prior    float32
 	proven   int8
 	terminal bool // the game is over after action
+	tactical bool // action is a tactical move (set when rollout=ply or mm > 0)
 }
 
 type mctsPlayer struct {
@@ -143,6 +172,8 @@ type mctsPlayer struct {
 	qs     *abPlayer // the quiescence searcher valuing new children (rollout=qs)
 	ties   []engine.Action
 	chosen int32 // the root child played last move (for tree reuse), -1: none
+	force  int32 // the root child every playout goes through (halving), 0: chosen by PUCT
+	cands  []int32
 	// Playouts counts every playout run by this player (for benchmarks).
 	Playouts int64
 	// Proven is the root's proof state after the last Choose (provenLoss: the player to move
@@ -167,25 +198,40 @@ func (p *mctsPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Ran
 		p.nodes = append(p.nodes[:0], node{parent: -1, hash: s.Hash()})
 		p.expand(0, s, r)
 	}
-	// maxTreeNodes caps the tree (48 bytes a node: 384 MB) so that a long time budget cannot
-	// exhaust memory or the int32 node indices; the search then stops as at its budget.
-	for it := 0; it < p.cfg.Playouts && p.nodes[0].proven == unproven && len(p.nodes) < maxTreeNodes; it++ {
-		if it&7 == 0 {
-			if p.b.poll(); p.b.out || (p.qs != nil && p.qs.b.out) {
-				break
-			}
+	best := int32(-1)
+	if p.cfg.Halving > 0 {
+		best = p.halving(s, r)
+	} else {
+		for it := 0; it < p.cfg.Playouts && p.more(it); it++ {
+			p.playout(s, r)
 		}
-		p.playout(s, r)
-		p.Playouts++
 	}
 	if p.b.stopped || (p.qs != nil && p.qs.b.stopped) {
 		p.chosen = -1
 		return 0, ErrStopped
 	}
 	p.Proven = p.nodes[0].proven
-	best := p.bestChild()
+	if best < 0 || p.Proven != unproven {
+		best = p.bestChild()
+	}
 	p.chosen = best
 	return p.nodes[best].action, nil
+}
+
+// more reports whether the search may run playout it (counted from 0): the root is unproven,
+// the tree below its cap and, polled every 8 playouts, the time and the stop request allow.
+// maxTreeNodes caps the tree (56 bytes a node: 448 MB) so that a long time budget cannot
+// exhaust memory or the int32 node indices; the search then stops as at its budget.
+func (p *mctsPlayer) more(it int) bool {
+	if p.nodes[0].proven != unproven || len(p.nodes) >= maxTreeNodes {
+		return false
+	}
+	if it&7 == 0 {
+		if p.b.poll(); p.b.out || (p.qs != nil && p.qs.b.out) {
+			return false
+		}
+	}
+	return true
 }
 
 // bestChild is a proven win, else the most visited child not proven lost (ties by value).
@@ -208,6 +254,12 @@ func (p *mctsPlayer) bestChild() int32 {
 			}
 			continue
 		}
+		if p.cfg.PickValue {
+			if nd.visits > 0 && (b.visits == 0 || p.value(nd) > p.value(b)) {
+				best = c
+			}
+			continue
+		}
 		if nd.visits > b.visits || (nd.visits == b.visits && p.q(nd) > p.q(b)) {
 			best = c
 		}
@@ -218,11 +270,26 @@ func (p *mctsPlayer) bestChild() int32 {
 // q is a node's mean reward for the player who made its action, its evaluation included.
 func (p *mctsPlayer) q(nd *node) float32 { return (nd.value + nd.q0) / float32(nd.visits+1) }
 
+// value is the selection value of a node without exploration: its mean reward, mixed with its
+// implicit minimax reward by mm.
+func (p *mctsPlayer) value(nd *node) float32 {
+	v := p.q(nd)
+	if a := float32(p.cfg.Minimax); a > 0 {
+		v = (1-a)*v + a*nd.mm
+	}
+	return v
+}
+
 // playout runs one selection, expansion, evaluation and backup from the root.
 func (p *mctsPlayer) playout(s engine.State, r *engine.Rand) {
+	p.Playouts++
 	cur, depth := int32(0), 0
 	for p.nodes[cur].n > 0 && p.nodes[cur].proven == unproven {
-		cur = p.selectChild(cur)
+		if depth == 0 && p.force > 0 {
+			cur = p.force
+		} else {
+			cur = p.selectChild(cur)
+		}
 		s.Apply(p.nodes[cur].action)
 		depth++
 	}
@@ -237,6 +304,9 @@ func (p *mctsPlayer) playout(s engine.State, r *engine.Rand) {
 		reward = nd.q0
 	default:
 		reward = p.expand(cur, s, r)
+		if p.cfg.Minimax > 0 {
+			p.backupMinimax(cur)
+		}
 		if p.cfg.Rollout == "random" || p.cfg.Rollout == "heuristic" {
 			reward = p.rollout(s, s.ToMove().Other(), r)
 		}
@@ -245,6 +315,7 @@ func (p *mctsPlayer) playout(s engine.State, r *engine.Rand) {
 		s.Undo()
 	}
 	prove := p.cfg.Solver && p.nodes[cur].proven != unproven
+	mm := p.cfg.Minimax > 0
 	for c := cur; c >= 0; c = p.nodes[c].parent {
 		nd := &p.nodes[c]
 		nd.visits++
@@ -253,7 +324,34 @@ func (p *mctsPlayer) playout(s engine.State, r *engine.Rand) {
 		if prove && c != cur {
 			prove = p.prove(c)
 		}
+		if mm && c != cur {
+			p.backupMinimax(c)
+		}
 	}
+}
+
+// backupMinimax sets an expanded node's implicit minimax reward: one minus the opponent's best
+// of their quiescence value at the node (its tactical lines), the minimax rewards of the
+// children already expanded and the evaluations of the quiet children not yet expanded (a
+// tactical child's evaluation is not trusted before its own quiescence search). A proven
+// node's is its proof.
+func (p *mctsPlayer) backupMinimax(c int32) {
+	nd := &p.nodes[c]
+	switch nd.proven {
+	case provenWin:
+		nd.mm = 1
+		return
+	case provenLoss:
+		nd.mm = 0
+		return
+	}
+	best := 1 - nd.qv
+	for _, ch := range p.nodes[nd.first : nd.first+nd.n] {
+		if ch.n > 0 || ch.terminal || ch.proven != unproven || !ch.tactical {
+			best = max(best, ch.mm)
+		}
+	}
+	nd.mm = 1 - best
 }
 
 // prove updates node c's proof from its children and reports whether it changed to proven.
@@ -290,7 +388,7 @@ func (p *mctsPlayer) selectChild(i int32) int32 {
 		if ch.proven == provenLoss && p.cfg.Solver {
 			continue
 		}
-		v := p.q(ch) + sq*ch.prior/float32(1+ch.visits)
+		v := p.value(ch) + sq*ch.prior/float32(1+ch.visits)
 		if v > bestV {
 			best, bestV = c, v
 		}
@@ -314,11 +412,13 @@ func (p *mctsPlayer) expand(i int32, s engine.State, r *engine.Rand) float32 {
 	p.logits = p.logits[:0]
 	bestQ := float32(0)
 	cheap := p.cfg.Prior == "move"
+	ply := p.cfg.Rollout == "ply"
+	bestQuiet := float32(0) // the best evaluation after a quiet move (rollout=ply)
 	tx := newTactics(s)
 	for _, a := range moves {
-		tactical := cheap && tx.tactical(a)
+		tactical := (cheap || ply || p.cfg.Minimax > 0) && tx.tactical(a)
 		s.Apply(a)
-		c := node{action: a, hash: s.Hash(), parent: i}
+		c := node{action: a, hash: s.Hash(), parent: i, tactical: tactical}
 		var v float64
 		if st := s.Status(); st.Over {
 			c.terminal = true
@@ -335,11 +435,15 @@ func (p *mctsPlayer) expand(i int32, s engine.State, r *engine.Rand) float32 {
 				v = p.cfg.Temp
 			}
 		} else {
-			v = -Evaluate(s, p.w)
+			v = -Evaluate(s, p.w) - p.cfg.Tempo
 			c.q0 = float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
 		}
 		s.Undo()
+		c.mm = c.q0
 		bestQ = max(bestQ, c.q0)
+		if !tactical || c.terminal {
+			bestQuiet = max(bestQuiet, c.q0)
+		}
 		p.logits = append(p.logits, v/p.cfg.Temp)
 		p.nodes = append(p.nodes, c)
 	}
@@ -368,9 +472,17 @@ func (p *mctsPlayer) expand(i int32, s engine.State, r *engine.Rand) float32 {
 	if p.qs != nil && p.nodes[i].proven == unproven {
 		// The leaf's value: a quiescence search over the tactical moves from its position.
 		p.qs.tx = newTactics(s)
-		v := -float64(p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves))
-		return float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
+		v := -float64(p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves)) - p.cfg.Tempo
+		q := float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
+		p.nodes[i].qv = q
+		if ply {
+			// One full ply: the opponent's best quiet reply (by the evaluation) or tactical
+			// line (by quiescence), whichever is better for them.
+			q = min(q, 1-bestQuiet)
+		}
+		return q
 	}
+	p.nodes[i].qv = 1 - bestQ
 	return 1 - bestQ
 }
 
