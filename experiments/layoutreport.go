@@ -404,30 +404,24 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 	if rows.len() < 200 {
 		return fmt.Errorf("%d boards with decisive games; the colour-effect fit needs at least 200", rows.len())
 	}
-	// The design is read row by row from the spill (257 columns × every board would take
-	// hundreds of megabytes for a full sweep).
-	succ := make([]float64, rows.len())
-	trials := make([]float64, rows.len())
-	for k := range succ {
-		s, t, _, err := rows.row(k)
-		if err != nil {
-			return err
-		}
-		succ[k], trials[k] = float64(s), float64(t)
-	}
-	var rerr error
-	design := func(k int, r *results.SparseRow) {
-		_, _, colour, err := rows.row(k)
-		if err != nil {
-			rerr = err
-			return
-		}
-		r.Cols, r.Vals = append(r.Cols, 0), append(r.Vals, 1)
-		for sq := 0; sq < 64; sq++ {
-			if c := colour(sq); c >= 0 {
-				r.Cols, r.Vals = append(r.Cols, 1+4*sq+c), append(r.Vals, 1)
+	// The design is read row by row from the spill in every pass (257 columns × every board
+	// would take hundreds of megabytes for a full sweep; even the counts are not kept).
+	scan := func(visit func(r *results.SparseRow, succ, trials float64)) error {
+		var r results.SparseRow
+		for k := 0; k < rows.len(); k++ {
+			s, t, colour, err := rows.row(k)
+			if err != nil {
+				return err
 			}
+			r.Cols, r.Vals = append(r.Cols[:0], 0), append(r.Vals[:0], 1)
+			for sq := 0; sq < 64; sq++ {
+				if c := colour(sq); c >= 0 {
+					r.Cols, r.Vals = append(r.Cols, 1+4*sq+c), append(r.Vals, 1)
+				}
+			}
+			visit(&r, float64(s), float64(t))
 		}
+		return nil
 	}
 	// Each quarter shows one of 32 tile faces, so its colour indicators span at most 31
 	// dimensions (and the four colours of a square sum to the intercept): the design is
@@ -436,34 +430,28 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 	for j := 1; j < params; j++ {
 		penalty[j] = ridge
 	}
-	fit, err := results.LogisticRows(len(succ), params, design, succ, trials, penalty)
-	if rerr != nil {
-		return rerr
-	}
+	fit, err := results.LogisticScan(params, scan, penalty)
 	if err != nil {
 		return err
 	}
 	// Pearson dispersion: X² over the residual degrees of freedom (at most 193 identifiable
 	// parameters: the intercept and 3 contrasts per square).
 	x2 := 0.0
-	var row results.SparseRow
-	for k := range succ {
-		row.Cols, row.Vals = row.Cols[:0], row.Vals[:0]
-		design(k, &row)
+	err = scan(func(row *results.SparseRow, succ, trials float64) {
 		eta := 0.0
 		for j, c := range row.Cols {
 			eta += row.Vals[j] * fit.Beta[c]
 		}
 		p := 1 / (1 + math.Exp(-eta))
-		if v := trials[k] * p * (1 - p); v > 0 {
-			x2 += (succ[k] - trials[k]*p) * (succ[k] - trials[k]*p) / v
+		if v := trials * p * (1 - p); v > 0 {
+			x2 += (succ - trials*p) * (succ - trials*p) / v
 		}
+	})
+	if err != nil {
+		return err
 	}
 	disp := 1.0
-	if rerr != nil {
-		return rerr
-	}
-	if df := len(succ) - 193; df > 0 {
+	if df := rows.len() - 193; df > 0 {
 		disp = math.Max(1, x2/float64(df))
 	}
 	for sq := 0; sq < 64; sq++ {
