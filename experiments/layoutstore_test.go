@@ -205,3 +205,29 @@ func TestCompareSweepsExternal(t *testing.T) {
 		t.Errorf("%d entries left in the spill directory", len(ents))
 	}
 }
+
+// boardSet finds every board inserted, by value, through many growths, and nothing else.
+func TestBoardSet(t *testing.T) {
+	r := engine.NewRand(4)
+	var boards []sweepBoard
+	var set boardSet
+	want := map[sweepBoard]int{}
+	for n := 0; n < 20000; n++ {
+		b := sweepBoard{index: int32(r.IntN(300)) - 1}
+		if b.index < 0 {
+			b.grid[r.IntN(16)] = byte(r.IntN(256))
+		}
+		i, ok := set.find(boards, b)
+		if j, seen := want[b]; ok != seen || (ok && i != j) {
+			t.Fatalf("board %+v: found %v at %d, want %v at %d", b, ok, i, seen, j)
+		}
+		if !ok {
+			want[b] = len(boards)
+			boards = append(boards, b)
+			set.insert(boards, len(boards)-1)
+		}
+	}
+	if len(boards) < 1000 {
+		t.Fatalf("only %d distinct boards", len(boards))
+	}
+}
