@@ -15,8 +15,7 @@ import (
 
 // LayoutsOutcome is what a sweep session produced.
 type LayoutsOutcome struct {
-	Boards      *results.BoardStore // this session's boards, in order (compactly)
-	Report      *LayoutReport       // nil for a partial shard or an interrupted run
+	Report      *LayoutReport // nil for a partial shard or an interrupted run
 	Manifest    *results.Manifest
 	Interrupted bool
 }
@@ -89,17 +88,11 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	if err != nil {
 		return nil, err
 	}
-	boards := sw.NewBoardStore(int(start)) // compact: some 36 bytes a board
-	boards.Grow(int(end - start))          // sized once: no garbage from growing
 	var stored int64
 	var games int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sink := func(r *results.BoardResult) error {
-		// The store numbers boards from 0: a shard's first board is board start.
-		c := *r
-		c.Board -= start
-		boards.Add(&c)
 		stored++
 		games += r.N
 		if err := w.Write(r); err != nil {
@@ -140,9 +133,10 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		man.GamesPerSecond = float64(games) / el
 	}
 	man.Outputs = []string{"boards.csv"}
-	out := &LayoutsOutcome{Boards: boards, Manifest: man, Interrupted: interrupted || man.Status != "complete"}
+	out := &LayoutsOutcome{Manifest: man, Interrupted: interrupted || man.Status != "complete"}
 	if man.Status == "complete" && s.Shard.Count == 1 {
-		rep, files, err := WriteLayoutReportsStore(s.Dir, sw, boards)
+		// The reports read the boards back from boards.csv: memory does not grow with them.
+		rep, files, err := WriteLayoutReportsFile(s.Dir, sw, path)
 		if err != nil {
 			return nil, err
 		}
@@ -187,8 +181,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	}
 	defer tf.Abort()
 	w := results.NewBoardWriter(tf)
-	boards := sw.NewBoardStore(0)
-	boards.Grow(int(nb))
+	var merged int64
 	for _, file := range files {
 		src, err := openBoards(file)
 		if err != nil {
@@ -203,11 +196,11 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 				src.Close()
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
-			if r.Board != int64(boards.Len()) {
+			if r.Board != merged {
 				src.Close()
-				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, boards.Len())
+				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, merged)
 			}
-			boards.Add(r)
+			merged++
 			if err := w.Write(r); err != nil {
 				src.Close()
 				return nil, err
@@ -215,8 +208,8 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 		}
 		src.Close()
 	}
-	if int64(boards.Len()) != nb {
-		return nil, fmt.Errorf("the shards hold %d boards, the sweep has %d", boards.Len(), nb)
+	if merged != nb {
+		return nil, fmt.Errorf("the shards hold %d boards, the sweep has %d", merged, nb)
 	}
 	if err := w.Flush(); err != nil {
 		return nil, err
@@ -224,7 +217,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	if err := tf.Commit(); err != nil {
 		return nil, err
 	}
-	rep, outs, err := WriteLayoutReportsStore(dir, sw, boards)
+	rep, outs, err := WriteLayoutReportsFile(dir, sw, path)
 	if err != nil {
 		return nil, err
 	}
@@ -234,5 +227,5 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
 		return nil, err
 	}
-	return &LayoutsOutcome{Boards: boards, Report: rep, Manifest: man}, nil
+	return &LayoutsOutcome{Report: rep, Manifest: man}, nil
 }

@@ -2,9 +2,11 @@ package experiments
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -201,16 +203,16 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	}
 	ts := &katarenga.DefaultTiles
 	canonical := func(l katarenga.Layout) katarenga.Layout { return l }
-	index := map[sweepBoard]int32{}
+	var index boardSet // the boards so far, by value (a few bytes a board)
 	board := func(l katarenga.Layout) int {
 		l = canonical(l)
 		k := packLayout(l)
-		if i, ok := index[k]; ok {
-			return int(i)
+		if i, ok := index.find(sw.boards, k); ok {
+			return i
 		}
 		i := len(sw.boards)
-		index[k] = int32(i)
 		sw.boards = append(sw.boards, k)
+		index.insert(sw.boards, i)
 		if k.layout() != l {
 			if sw.odd == nil {
 				sw.odd = map[int]katarenga.Layout{}
@@ -247,8 +249,13 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 		}
 		sw.pairs = append(sw.pairs, p)
 	}
+	reserve := func(layouts, boards int) { // sized once: no copies left behind by growing
+		sw.pairs = slices.Grow(sw.pairs, layouts)
+		sw.boards = slices.Grow(sw.boards, boards)
+	}
 	switch {
 	case cfg.Layouts == "all":
+		reserve(katarenga.NumPlacements, katarenga.NumPlacements) // a rotation is a placement too
 		for i := 0; i < katarenga.NumPlacements; i++ {
 			l, _ := ts.LayoutFromIndex(i)
 			add(l)
@@ -296,6 +303,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 			return nil, fmt.Errorf("layouts %q: want random:K with K in 1..1000000", cfg.Layouts)
 		}
 		r := engine.NewRand(engine.Derive(cfg.Seed, 0x4752494453)) // "GRIDS"
+		reserve(k, 2*k)
 		for i := 0; i < k; i++ {
 			var g katarenga.Grid
 			for sq := range g {
@@ -304,6 +312,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 			add(katarenga.Layout{Index: -1, Grid: g})
 		}
 	case cfg.Layouts == "list":
+		reserve(len(cfg.List), 2*len(cfg.List))
 		for _, s := range cfg.List {
 			l, err := ts.ParseLayout(s)
 			if err != nil {
@@ -316,6 +325,59 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	}
 	sw.Cfg = cfg
 	return sw, nil
+}
+
+// boardSet finds a sweep's boards by value while the sweep is built: an open-addressing table
+// of board numbers (4 bytes a slot, at most half full) over the board list itself, in place of
+// a map holding a copy of every board.
+type boardSet struct {
+	slots []int32 // board number + 1; 0: empty
+	n     int
+}
+
+func hashBoard(b sweepBoard) uint64 {
+	h := uint64(uint32(b.index)) * 0x9e3779b97f4a7c15
+	for k := 0; k < 16; k += 8 {
+		h ^= binary.LittleEndian.Uint64(b.grid[k:])
+		h *= 0xff51afd7ed558ccd
+		h ^= h >> 33
+	}
+	return h
+}
+
+// find returns the number of the board equal to b among boards.
+func (s *boardSet) find(boards []sweepBoard, b sweepBoard) (int, bool) {
+	if len(s.slots) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(s.slots) - 1)
+	for j := hashBoard(b) & mask; s.slots[j] != 0; j = (j + 1) & mask {
+		if i := int(s.slots[j] - 1); boards[i] == b {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// insert adds board i of boards (not yet in the set).
+func (s *boardSet) insert(boards []sweepBoard, i int) {
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots = make([]int32, max(1024, 2*len(old)))
+		s.n = 0
+		for _, v := range old {
+			if v != 0 {
+				s.insert(boards, int(v-1))
+			}
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	j := hashBoard(boards[i]) & mask
+	for s.slots[j] != 0 {
+		j = (j + 1) & mask
+	}
+	s.slots[j] = int32(i + 1)
+	s.n++
 }
 
 func boardKey(l katarenga.Layout) string {

@@ -3,6 +3,7 @@ package experiments
 import (
 	"crypto/sha256"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,7 +47,8 @@ func TestLayoutReportsUnchanged(t *testing.T) {
 	for _, c := range cases {
 		sw := sweep(t, c.cfg)
 		dir := t.TempDir()
-		rep, files, err := WriteLayoutReports(dir, sw, syntheticBoards(sw, 11))
+		boards := syntheticBoards(sw, 11)
+		rep, files, err := WriteLayoutReports(dir, sw, boards)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,10 +62,9 @@ func TestLayoutReportsUnchanged(t *testing.T) {
 			h.Write(b)
 		}
 		fmt.Fprintf(h, "%+v", reportFields(rep))
-		for i := 0; i < sw.NumBoards(); i++ {
-			k := boardKey(sw.Board(i))
-			v, _ := rep.RateOf(k)
-			fmt.Fprintf(h, "%s %v\n", k, v)
+		for i := 0; i < sw.NumBoards(); i++ { // what the report's RateOf(key) returned then
+			b := boards[i]
+			fmt.Fprintf(h, "%s %v\n", boardKey(sw.Board(i)), float64(b.WhiteWins)/math.Max(1, float64(b.N)))
 		}
 		if got := fmt.Sprintf("%x", h.Sum(nil)); got != c.want {
 			t.Errorf("%s: reports hash %s, want %s (files %v)", c.cfg.Layouts, got, c.want, files)
@@ -98,4 +99,135 @@ func reportFields(r *LayoutReport) legacyReport {
 	return legacyReport{r.Boards, r.Games, r.Pooled, r.Distinct, r.MeanRate, r.SDRate, r.InBand, r.OutOfBand,
 		r.SignificantBH, r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.InSample, r.BlackPicksRotated,
 		r.Fairest, r.Unbalanced, r.EffectsFitted, r.Effects, r.EffectSE, r.TopEffects, r.Dispersion, nil}
+}
+
+// The reports derived with tiny external-sort runs (so that every sort merges hundreds of runs
+// from disk, in several passes) are byte for byte those derived with everything in one run in
+// memory; the spill directory is removed afterwards.
+func TestLayoutReportsStreamingRuns(t *testing.T) {
+	for _, cfg := range []LayoutsConfig{
+		{Layouts: "random:1500", Games: 40, Seed: 3},
+		{Layouts: "sample:2000", Games: 40, Seed: 5},
+	} {
+		sw := sweep(t, cfg)
+		boards := syntheticBoards(sw, 11)
+		derive := func(runLen int) (string, map[string][]byte) {
+			old := reportRunLen
+			reportRunLen = runLen
+			defer func() { reportRunLen = old }()
+			dir := t.TempDir()
+			rep, files, err := WriteLayoutReports(dir, sw, boards)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string][]byte{}
+			for _, f := range files {
+				if out[f], err = os.ReadFile(filepath.Join(dir, f)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ents, _ := os.ReadDir(dir)
+			if len(ents) != len(files) {
+				t.Errorf("%s: %d entries in the directory, %d outputs: the spill was left behind", cfg.Layouts, len(ents), len(files))
+			}
+			return fmt.Sprintf("%+v", reportFields(rep)), out
+		}
+		repMem, mem := derive(1 << 30)
+		repDisk, disk := derive(7)
+		if repMem != repDisk {
+			t.Errorf("%s: the report differs with runs of 7 records", cfg.Layouts)
+		}
+		if len(mem) != len(disk) {
+			t.Errorf("%s: %d files in memory, %d streamed", cfg.Layouts, len(mem), len(disk))
+		}
+		for f, b := range mem {
+			if string(disk[f]) != string(b) {
+				t.Errorf("%s: %s differs with runs of 7 records", cfg.Layouts, f)
+			}
+		}
+	}
+}
+
+// CompareSweeps (a join by key and ranks through external sorts) equals results.Spearman over
+// the pairs matched in memory, with tiny sort runs; boards of the other sweep without games
+// are left out.
+func TestCompareSweepsExternal(t *testing.T) {
+	old := reportRunLen
+	reportRunLen = 5
+	defer func() { reportRunLen = old }()
+	sa := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 1})
+	sb := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 2}) // overlaps sa in part
+	ba, bb := syntheticBoards(sa, 1), syntheticBoards(sb, 2)
+	for i := range bb {
+		if i%7 == 0 {
+			bb[i].N, bb[i].WhiteWins, bb[i].BlackWins, bb[i].Draws = 0, 0, 0, 0
+		}
+	}
+	write := func(boards []results.BoardResult) string {
+		path := filepath.Join(t.TempDir(), "boards.csv")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := results.NewBoardWriter(f)
+		for i := range boards {
+			w.Write(&boards[i])
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return path
+	}
+	pa, pb := write(ba), write(bb)
+	rate := map[string]float64{}
+	for _, b := range ba {
+		rate[b.Key] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
+	}
+	var x, y []float64
+	for _, b := range bb {
+		if v, ok := rate[b.Key]; ok && b.N > 0 {
+			x, y = append(x, v), append(y, float64(b.WhiteWins)/float64(b.N))
+		}
+	}
+	if len(x) < 50 {
+		t.Fatalf("only %d common boards: the test needs overlapping sweeps", len(x))
+	}
+	tmp := t.TempDir()
+	got, n, err := CompareSweeps(pa, pb, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := results.Spearman(x, y); n != int64(len(x)) || got != want {
+		t.Errorf("CompareSweeps: %+v over %d boards, want %+v over %d", got, n, want, len(x))
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Errorf("%d entries left in the spill directory", len(ents))
+	}
+}
+
+// boardSet finds every board inserted, by value, through many growths, and nothing else.
+func TestBoardSet(t *testing.T) {
+	r := engine.NewRand(4)
+	var boards []sweepBoard
+	var set boardSet
+	want := map[sweepBoard]int{}
+	for n := 0; n < 20000; n++ {
+		b := sweepBoard{index: int32(r.IntN(300)) - 1}
+		if b.index < 0 {
+			b.grid[r.IntN(16)] = byte(r.IntN(256))
+		}
+		i, ok := set.find(boards, b)
+		if j, seen := want[b]; ok != seen || (ok && i != j) {
+			t.Fatalf("board %+v: found %v at %d, want %v at %d", b, ok, i, seen, j)
+		}
+		if !ok {
+			want[b] = len(boards)
+			boards = append(boards, b)
+			set.insert(boards, len(boards)-1)
+		}
+	}
+	if len(boards) < 1000 {
+		t.Fatalf("only %d distinct boards", len(boards))
+	}
 }

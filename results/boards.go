@@ -151,33 +151,55 @@ type Shrink struct {
 
 // FitShrink fits ShrinkRates' prior to n boards, board i having w of n games won by White.
 func FitShrink(nb int, board func(i int) (w, n int64)) Shrink {
-	var w, n, k float64
+	var f ShrinkFitter
 	for i := 0; i < nb; i++ {
-		if bw, bn := board(i); bn > 0 {
-			w += float64(bw)
-			n += float64(bn)
-			k++
-		}
+		f.First(board(i))
 	}
-	if k < 2 || n == 0 {
+	for i := 0; i < nb; i++ {
+		f.Second(board(i))
+	}
+	return f.Fit()
+}
+
+// ShrinkFitter fits ShrinkRates' prior in two passes over boards streamed in order (from
+// disk: no slice of them is needed): First for every board, then Second for every board in
+// the same order, then Fit. The result is FitShrink's, bit for bit.
+type ShrinkFitter struct {
+	w, n, k, mean float64
+	ss, noise     float64
+}
+
+// First adds a board (w of n games won by White) to the first pass: the pooled rate and the
+// mean rate.
+func (f *ShrinkFitter) First(w, n int64) {
+	if n > 0 {
+		f.w += float64(w)
+		f.n += float64(n)
+		f.k++
+		f.mean += float64(w) / float64(n)
+	}
+}
+
+func (f *ShrinkFitter) none() bool { return f.k < 2 || f.n == 0 }
+
+// Second adds a board to the second pass: the spread of the rates and the sampling noise.
+func (f *ShrinkFitter) Second(w, n int64) {
+	if n <= 0 || f.none() {
+		return
+	}
+	mu, mean := f.w/f.n, f.mean/f.k
+	p := float64(w) / float64(n)
+	f.ss += (p - mean) * (p - mean)
+	f.noise += mu * (1 - mu) / float64(n)
+}
+
+// Fit returns the prior after both passes.
+func (f *ShrinkFitter) Fit() Shrink {
+	if f.none() {
 		return Shrink{none: true}
 	}
-	mu := w / n
-	var mean, ss, noise float64
-	for i := 0; i < nb; i++ {
-		if bw, bn := board(i); bn > 0 {
-			mean += float64(bw) / float64(bn)
-		}
-	}
-	mean /= k
-	for i := 0; i < nb; i++ {
-		if bw, bn := board(i); bn > 0 {
-			p := float64(bw) / float64(bn)
-			ss += (p - mean) * (p - mean)
-			noise += mu * (1 - mu) / float64(bn)
-		}
-	}
-	tau2 := ss/(k-1) - noise/k
+	mu, k := f.w/f.n, f.k
+	tau2 := f.ss/(k-1) - f.noise/k
 	m := 1e9 // α + β: complete pooling when no between-board variance is left
 	if tau2 > 0 && mu > 0 && mu < 1 {
 		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -27,22 +26,28 @@ var squareColours = map[byte]color.Color{
 // PlotRates draws the histogram of rates (one per board or choice) with their mean and the
 // fairness band, as name.png and name.svg.
 func PlotRates(rates []float64, bandLow, bandHigh float64, title, xlabel, dir, name string) ([]string, error) {
+	var c RateCounts
+	for _, r := range rates {
+		c.Add(r)
+	}
+	return PlotRateCounts(&c, bandLow, bandHigh, title, xlabel, dir, name)
+}
+
+// PlotRateCounts is PlotRates from rates aggregated as they came (RateCounts), so that a
+// histogram of millions of boards needs no slice of them.
+func PlotRateCounts(c *RateCounts, bandLow, bandHigh float64, title, xlabel, dir, name string) ([]string, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = "boards"
-	vals := make(plotter.Values, len(rates))
-	mean := 0.0
-	for i, r := range rates {
-		vals[i] = r
-		mean += r
-	}
-	if len(rates) == 0 {
-		vals = plotter.Values{0.5}
+	mean := c.sum
+	vals, count := c.values(), func(v float64) float64 { return c.count[v] }
+	if c.n == 0 {
+		vals, count = []float64{0.5}, func(float64) float64 { return 1 }
 	} else {
-		mean /= float64(len(rates))
+		mean /= float64(c.n)
 	}
-	h, err := alignedHist(vals, 40)
+	h, err := alignedHistCounts(vals, count, 40)
 	if err != nil {
 		return nil, err
 	}
@@ -70,36 +75,11 @@ func PlotRates(rates []float64, bandLow, bandHigh float64, title, xlabel, dir, n
 // games each) into bins of a whole number of steps centred on the multiples, so that no bin
 // catches one value more than its neighbours (a comb); other values get target equal bins.
 func alignedHist(vals plotter.Values, target int) (*plotter.Histogram, error) {
-	sorted := append([]float64(nil), vals...)
-	sort.Float64s(sorted)
-	step := math.Inf(1)
-	for i := 1; i < len(sorted); i++ {
-		if d := sorted[i] - sorted[i-1]; d > 1e-9 {
-			step = math.Min(step, d)
-		}
+	var c RateCounts
+	for _, v := range vals {
+		c.Add(v)
 	}
-	lo, hi := sorted[0], sorted[len(sorted)-1]
-	aligned := !math.IsInf(step, 1)
-	for _, v := range sorted {
-		if k := (v - lo) / step; aligned && math.Abs(k-math.Round(k)) > 1e-6 {
-			aligned = false
-		}
-	}
-	if !aligned {
-		return plotter.NewHist(vals, target)
-	}
-	width := step * math.Max(1, math.Ceil((hi-lo)/step/float64(target)))
-	start := lo - step/2
-	h := &plotter.Histogram{Width: width, LineStyle: plotter.DefaultLineStyle}
-	for _, v := range sorted {
-		b := int((v - start) / width)
-		for len(h.Bins) <= b {
-			m := start + float64(len(h.Bins))*width
-			h.Bins = append(h.Bins, plotter.HistogramBin{Min: m, Max: m + width})
-		}
-		h.Bins[b].Weight++
-	}
-	return h, nil
+	return alignedHistCounts(c.values(), func(v float64) float64 { return c.count[v] }, target)
 }
 
 // boardPlotter draws a colour grid (rank 8 on top) as 8×8 unit squares.

@@ -47,7 +47,26 @@ type SparseRow struct {
 // the number of rows n — and costs O(Σ nnz²) per iteration, so that sparse designs (a layout
 // sweep's square-colour indicators) of any size fit in little memory.
 func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []float64, penalty []float64) (*LogisticFit, error) {
-	if len(successes) != n || len(trials) != n || (penalty != nil && len(penalty) != p) {
+	if len(successes) != n || len(trials) != n {
+		return nil, errors.New("logistic: data, design and penalty sizes differ")
+	}
+	var r SparseRow
+	return LogisticScan(p, func(visit func(r *SparseRow, successes, trials float64)) error {
+		for i := 0; i < n; i++ {
+			r.Cols, r.Vals = r.Cols[:0], r.Vals[:0]
+			row(i, &r)
+			visit(&r, successes[i], trials[i])
+		}
+		return nil
+	}, penalty)
+}
+
+// LogisticScan is LogisticRows for rows read in order from a source that can be read again
+// (a file): every pass over the data calls scan, which calls visit once for each row, in the
+// same order every time, with its nonzero entries, successes and trials. Nothing is kept per
+// row, so memory is O(p²) whatever the number of rows; an error from scan ends the fit.
+func LogisticScan(p int, scan func(visit func(r *SparseRow, successes, trials float64)) error, penalty []float64) (*LogisticFit, error) {
+	if penalty != nil && len(penalty) != p {
 		return nil, errors.New("logistic: data, design and penalty sizes differ")
 	}
 	pen := func(j int) float64 {
@@ -55,12 +74,6 @@ func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []f
 			return 0
 		}
 		return penalty[j]
-	}
-	var r SparseRow
-	get := func(i int) *SparseRow {
-		r.Cols, r.Vals = r.Cols[:0], r.Vals[:0]
-		row(i, &r)
-		return &r
 	}
 	etaOf := func(r *SparseRow, b []float64) float64 {
 		e := 0.0
@@ -70,18 +83,21 @@ func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []f
 		return e
 	}
 	beta := make([]float64, p)
-	objective := func(b []float64) float64 {
+	objective := func(b []float64) (float64, error) {
 		dev := 0.0
-		for i := 0; i < n; i++ {
-			dev += binomDeviance(successes[i], trials[i], 1/(1+math.Exp(-etaOf(get(i), b))))
-		}
+		err := scan(func(r *SparseRow, y, t float64) {
+			dev += binomDeviance(y, t, 1/(1+math.Exp(-etaOf(r, b))))
+		})
 		for j := 0; j < p; j++ {
 			dev += pen(j) * b[j] * b[j]
 		}
-		return dev
+		return dev, err
 	}
 	fit := &LogisticFit{}
-	cur := objective(beta)
+	cur, err := objective(beta)
+	if err != nil {
+		return nil, err
+	}
 	infoData := make([]float64, p*p)
 	grad := mat.NewVecDense(p, nil)
 	for it := 1; ; it++ {
@@ -90,10 +106,9 @@ func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []f
 		}
 		clear(infoData)
 		grad.Zero()
-		for i := 0; i < n; i++ {
-			r := get(i)
+		err := scan(func(r *SparseRow, y, t float64) {
 			mu := 1 / (1 + math.Exp(-etaOf(r, beta)))
-			resid, w := successes[i]-trials[i]*mu, trials[i]*mu*(1-mu)
+			resid, w := y-t*mu, t*mu*(1-mu)
 			for k, a := range r.Cols {
 				grad.SetVec(a, grad.AtVec(a)+r.Vals[k]*resid)
 				wa := w * r.Vals[k]
@@ -103,6 +118,9 @@ func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []f
 					}
 				}
 			}
+		})
+		if err != nil {
+			return nil, err
 		}
 		info := mat.NewSymDense(p, infoData)
 		for j := 0; j < p; j++ {
@@ -123,7 +141,10 @@ func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []f
 			for j := range next {
 				next[j] = beta[j] + step.AtVec(j)
 			}
-			if obj = objective(next); obj <= cur+1e-12*math.Abs(cur) {
+			if obj, err = objective(next); err != nil {
+				return nil, err
+			}
+			if obj <= cur+1e-12*math.Abs(cur) {
 				break
 			}
 			step.ScaleVec(0.5, step)

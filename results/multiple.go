@@ -53,14 +53,23 @@ func order(p []float64) []int {
 func Spearman(x, y []float64) Interval {
 	n := len(x)
 	if n < 4 {
+		return spearmanInterval(math.NaN(), n)
+	}
+	return spearmanInterval(pearson(ranks(x), ranks(y)), n)
+}
+
+// spearmanInterval is Spearman's result for the correlation r of the ranks of n pairs.
+func spearmanInterval(r float64, n int) Interval {
+	if n < 4 {
 		return Interval{math.NaN(), math.NaN(), math.NaN(), "spearman-fisher-z"}
 	}
-	rx, ry := ranks(x), ranks(y)
-	r := pearson(rx, ry)
 	z := math.Atanh(r)
 	se := 1.03 / math.Sqrt(float64(n-3))
 	return Interval{r, math.Tanh(z - Z95*se), math.Tanh(z + Z95*se), "spearman-fisher-z"}
 }
+
+// tieRank is the average rank (from 1) of the values in sorted positions a..b (from 0).
+func tieRank(a, b int) float64 { return float64(a+b)/2 + 1 }
 
 func ranks(v []float64) []float64 {
 	idx := order(v)
@@ -70,7 +79,7 @@ func ranks(v []float64) []float64 {
 		for b+1 < len(idx) && v[idx[b+1]] == v[idx[a]] {
 			b++
 		}
-		avg := float64(a+b)/2 + 1
+		avg := tieRank(a, b)
 		for k := a; k <= b; k++ {
 			r[idx[k]] = avg
 		}
@@ -79,18 +88,33 @@ func ranks(v []float64) []float64 {
 	return r
 }
 
+// pearsonSums accumulates the sums of Pearson's correlation, pair by pair in order.
+type pearsonSums struct {
+	n                     int
+	sx, sy, sxx, syy, sxy float64
+}
+
+func (p *pearsonSums) add(x, y float64) {
+	p.n++
+	p.sx += x
+	p.sy += y
+	p.sxx += x * x
+	p.syy += y * y
+	p.sxy += x * y
+}
+
+func (p *pearsonSums) value() float64 {
+	n := float64(p.n)
+	cov := p.sxy - p.sx*p.sy/n
+	return cov / math.Sqrt((p.sxx-p.sx*p.sx/n)*(p.syy-p.sy*p.sy/n))
+}
+
 func pearson(x, y []float64) float64 {
-	n := float64(len(x))
-	var sx, sy, sxx, syy, sxy float64
+	var p pearsonSums
 	for i := range x {
-		sx += x[i]
-		sy += y[i]
-		sxx += x[i] * x[i]
-		syy += y[i] * y[i]
-		sxy += x[i] * y[i]
+		p.add(x[i], y[i])
 	}
-	cov := sxy - sx*sy/n
-	return cov / math.Sqrt((sxx-sx*sx/n)*(syy-sy*sy/n))
+	return p.value()
 }
 
 // HolmBH returns Holm's and the Benjamini–Hochberg adjusted p-values together (as Holm and BH),

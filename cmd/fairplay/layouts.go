@@ -111,7 +111,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stderr, "warning: only %d of %d games are distinct: repeated games are not independent samples; give -random-opening N\n", r.Distinct, r.Games)
 		}
 		if *compare != "" {
-			if err := compareSweeps(stdout, out.Report, *compare); err != nil {
+			if err := compareSweeps(stdout, dir, *compare); err != nil {
 				return err
 			}
 		}
@@ -142,38 +142,14 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 		return err
 	}
 	defer limitMemory(sw.NumBoards())()
-	f, err := os.Open(dir + "/boards.csv")
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	br, err := results.NewBoardReader(f)
-	if err != nil {
-		return err
-	}
-	boards := sw.NewBoardStore(0)
-	boards.Grow(sw.NumBoards())
-	for {
-		b, err := br.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		boards.Add(b)
-	}
-	if boards.Len() != sw.NumBoards() {
-		return fmt.Errorf("%s/boards.csv holds %d boards, the sweep has %d", dir, boards.Len(), sw.NumBoards())
-	}
-	rep, _, err := experiments.WriteLayoutReportsStore(dir, sw, boards)
+	rep, _, err := experiments.WriteLayoutReportsFile(dir, sw, filepath.Join(dir, "boards.csv"))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "reports of %s rewritten\n", dir)
 	printLayoutReport(stdout, sw, rep)
 	if compare != "" {
-		return compareSweeps(stdout, rep, compare)
+		return compareSweeps(stdout, dir, compare)
 	}
 	return nil
 }
@@ -207,32 +183,18 @@ func checkCompare(dir string) error {
 	return nil
 }
 
-// compareSweeps prints the Spearman correlation between this sweep's White rates and another
-// sweep's, over the boards both played.
-func compareSweeps(w io.Writer, r *experiments.LayoutReport, other string) error {
-	f, err := os.Open(other + "/boards.csv")
+// compareSweeps prints the Spearman correlation between the White rates of the sweep in dir
+// and another sweep's, over the boards both played.
+func compareSweeps(w io.Writer, dir, other string) error {
+	if err := checkCompare(other); err != nil {
+		return err
+	}
+	s, n, err := experiments.CompareSweeps(filepath.Join(dir, "boards.csv"), filepath.Join(other, "boards.csv"), dir)
 	if err != nil {
-		return usagef("-compare: %v", err)
+		return fmt.Errorf("-compare %s: %w", other, err)
 	}
-	defer f.Close()
-	br, err := results.NewBoardReader(f)
-	if err != nil {
-		return usagef("-compare: %v", err)
-	}
-	var x, y []float64
-	for {
-		b, err := br.Read()
-		if err != nil {
-			break
-		}
-		if v, ok := r.RateOf(b.Key); ok && b.N > 0 {
-			x = append(x, v)
-			y = append(y, float64(b.WhiteWins)/float64(b.N))
-		}
-	}
-	s := results.Spearman(x, y)
 	fmt.Fprintf(w, "rank correlation of White's rate with %s over %d common boards: Spearman %.3f [%.3f, %.3f] (%s)\n",
-		other, len(x), s.Value, s.Low, s.High, s.Method)
+		other, n, s.Value, s.Low, s.High, s.Method)
 	return nil
 }
 
