@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -262,5 +263,38 @@ func runLevel(ctx context.Context, cfg LayoutLadderConfig, level, rep int, s Ses
 	if err != nil {
 		return nil, nil, err
 	}
+	if !o.Interrupted {
+		if o.Boards, err = readLevelBoards(sw, dir); err != nil {
+			return nil, nil, err
+		}
+	}
 	return o, sw, nil
+}
+
+// readLevelBoards reads a finished level's boards.csv into a compact store, in board order: the
+// ladder's statistics compare every board across levels (memory ~70 bytes a board a level).
+func readLevelBoards(sw *Sweep, dir string) (*results.BoardStore, error) {
+	src, err := openBoards(filepath.Join(dir, "boards.csv"))
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	store := sw.NewBoardStore(0)
+	for {
+		r, err := src.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		if r.Board != int64(store.Len()) {
+			return nil, fmt.Errorf("%s: board %d out of order", dir, r.Board)
+		}
+		store.Add(r)
+	}
+	if store.Len() != sw.NumBoards() {
+		return nil, fmt.Errorf("%s: %d boards, want %d", dir, store.Len(), sw.NumBoards())
+	}
+	return store, nil
 }

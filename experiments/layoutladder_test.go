@@ -195,7 +195,7 @@ func TestLadderTopBoards(t *testing.T) {
 		levels = append(levels, []*LayoutsOutcome{{Boards: store}})
 	}
 	cfg := LayoutLadderConfig{Sweep: LayoutsConfig{BandLow: 0.45, BandHigh: 0.55}, Top: 2}
-	top := topBoards(cfg, sw, levels)
+	top := ladderTopBoards(cfg, sw, levels)
 	if len(top) != 2 || top[0].Board != 0 || top[1].Board != 2 || math.Abs(top[1].SelectDistance-0.1) > 1e-12 {
 		t.Fatalf("top list %+v: want boards 0 (distance 0) and 2 (0.1)", top)
 	}

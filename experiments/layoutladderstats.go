@@ -232,7 +232,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		return iv
 	}
 	nan := results.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "spearman-fisher-z"}
-	top := topBoards(cfg, sw, levels)
+	top := ladderTopBoards(cfg, sw, levels)
 	st.Top = top
 	for l := range levels {
 		lv := LadderLevel{Level: l, Agent: cfg.Labels[l], Elo: math.NaN(), EloLow: math.NaN(), EloHigh: math.NaN(),
@@ -365,7 +365,7 @@ func choiceBenefit(lv *LadderLevel, cfg LayoutLadderConfig, sw *Sweep, reps []*L
 // topBoards is the held-out top list: the boards whose selection-half White rate is closest to
 // ½ at the worst of all levels and replicates (ties by board order), with their held-out rates
 // per level.
-func topBoards(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome) []TopBoard {
+func ladderTopBoards(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome) []TopBoard {
 	nb := sw.NumBoards()
 	type cand struct {
 		i int

@@ -15,6 +15,9 @@ import (
 
 // LayoutsOutcome is what a sweep session produced.
 type LayoutsOutcome struct {
+	// Boards holds a ladder level's boards, read back from its boards.csv by the ladder;
+	// RunLayouts leaves it nil (its reports stream from disk, memory flat in the board count).
+	Boards      *results.BoardStore
 	Report      *LayoutReport // nil for a partial shard or an interrupted run
 	Manifest    *results.Manifest
 	Interrupted bool

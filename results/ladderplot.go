@@ -48,13 +48,13 @@ func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []Rat
 		var pts errPoints
 		for k, iv := range s.Values {
 			x := s.Elo[k]
-			if math.IsNaN(iv.Value) || math.IsNaN(x) || math.IsInf(x, 0) {
+			if math.IsNaN(iv.Value) || math.IsInf(iv.Value, 0) || math.IsNaN(x) || math.IsInf(x, 0) {
 				continue
 			}
 			x += (float64(si) - float64(len(series)-1)/2) * shift
 			lo, hi := iv.Value-iv.Low, iv.High-iv.Value
-			if math.IsNaN(lo) || math.IsNaN(hi) {
-				lo, hi = 0, 0
+			if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+				lo, hi = 0, 0 // an unbounded interval (a reliability of 0) has no bar to draw; the CSV has it
 			}
 			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: iv.Value})
 			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
