@@ -49,7 +49,7 @@ func init() {
 			{"tempo", "0", "evaluation units credited to the side to move in every evaluation (leaves at odd and even depths then compare)"},
 			{"mm", "0", "implicit minimax backups: weight in 0..1 of the minimax of the evaluations in the tree against the mean reward in selection (Lanctot et al. 2014)"},
 			{"pick", "visits", "the move played: visits (the most visited child) or value (the best mean, mixed with the minimax value by mm, among visited children)"},
-			{"expand", "1", "the visit of a node at which its children are added: 1 (its first visit also values it by quiescence) or 2 (a first visit only values it; the second adds the children, with their evaluations, and values one of them: the same tree for about half the evaluations); 2 needs rollout=qs"},
+			{"expand", "2", "the visit of a node at which its children are added: 1 (its first visit also values it by quiescence) or 2 (a first visit only values it; the second adds the children, with their evaluations, and values one of them: the same tree for about half the evaluations); always 1 unless rollout=qs"},
 			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round; k (2..256), 0 off"},
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
@@ -111,8 +111,9 @@ func buildMCTS(p Params) (Agent, error) {
 	default:
 		return nil, errorf("agent mcts: rollout=%q: want qs, ply, eval, random or heuristic", m.Rollout)
 	}
-	if m.Expand == 2 && m.Rollout != "qs" {
-		return nil, errorf("agent mcts: expand=2 needs rollout=qs (rollout=%s values a leaf by its children)", m.Rollout)
+	if m.Rollout != "qs" { // the other leaf values need the children at the first visit
+		m.Expand = 1
+		p.vals["expand"] = "1"
 	}
 	if m.Movetime > 0 {
 		p.vals["movetime"] = m.Movetime.String()
@@ -137,8 +138,14 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The tree's storage starts at about the size of one search (up to 2^16 nodes), so that it
+	// is not regrown from nothing in every game.
+	capNodes := min(16*m.Playouts+engine.MaxActions, 1<<16)
 	p := &mctsPlayer{cfg: m, w: w, buf: make([]engine.Action, 0, engine.MaxActions),
-		b: budget{movetime: m.Movetime}}
+		b: budget{movetime: m.Movetime}, nodes: make([]node, 0, capNodes)}
+	if m.Reuse {
+		p.spare = make([]node, 0, capNodes)
+	}
 	if m.Rollout == "qs" || m.Rollout == "ply" {
 		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w,
 			bufs: make([][]engine.Action, maxPly+1)}
