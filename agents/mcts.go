@@ -27,6 +27,7 @@ type MCTS struct {
 	PickValue bool    // play the child of best value (pick=value) instead of the most visited
 	Tempo     float64 // evaluation units added for the side to move at a leaf
 	Halving   int     // sequential halving at the root over this many children (0: PUCT alone)
+	Expand    int     // the visit of a node at which its children are added (1 or 2)
 	Minimax   float64 // weight of the implicit minimax value in selection (0: the mean alone)
 	Solver    bool
 	Reuse     bool
@@ -48,6 +49,7 @@ func init() {
 			{"tempo", "0", "evaluation units credited to the side to move in every evaluation (leaves at odd and even depths then compare)"},
 			{"mm", "0", "implicit minimax backups: weight in 0..1 of the minimax of the evaluations in the tree against the mean reward in selection (Lanctot et al. 2014)"},
 			{"pick", "visits", "the move played: visits (the most visited child) or value (the best mean, mixed with the minimax value by mm, among visited children)"},
+			{"expand", "2", "the visit of a node at which its children are added: 1 (its first visit also values it by quiescence) or 2 (a first visit only values it; the second adds the children, with their evaluations, and values one of them: the same tree for about half the evaluations); always 1 unless rollout=qs"},
 			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round; k (2..256), 0 off"},
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
@@ -75,6 +77,9 @@ func buildMCTS(p Params) (Agent, error) {
 		if m.Halving, err = p.Int("halving", 2, 256); err != nil {
 			return nil, err
 		}
+	}
+	if m.Expand, err = p.Int("expand", 1, 2); err != nil {
+		return nil, err
 	}
 	if m.Tempo, err = p.Float("tempo", -1000, 1000); err != nil {
 		return nil, err
@@ -106,6 +111,10 @@ func buildMCTS(p Params) (Agent, error) {
 	default:
 		return nil, errorf("agent mcts: rollout=%q: want qs, ply, eval, random or heuristic", m.Rollout)
 	}
+	if m.Rollout != "qs" { // the other leaf values need the children at the first visit
+		m.Expand = 1
+		p.vals["expand"] = "1"
+	}
 	if m.Movetime > 0 {
 		p.vals["movetime"] = m.Movetime.String()
 		if p.vals["playouts"] == "1000" {
@@ -129,8 +138,14 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The tree's storage starts at about the size of one search (up to 2^16 nodes), so that it
+	// is not regrown from nothing in every game.
+	capNodes := min(16*m.Playouts+engine.MaxActions, 1<<16)
 	p := &mctsPlayer{cfg: m, w: w, buf: make([]engine.Action, 0, engine.MaxActions),
-		b: budget{movetime: m.Movetime}}
+		b: budget{movetime: m.Movetime}, nodes: make([]node, 0, capNodes)}
+	if m.Reuse {
+		p.spare = make([]node, 0, capNodes)
+	}
 	if m.Rollout == "qs" || m.Rollout == "ply" {
 		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w,
 			bufs: make([][]engine.Action, maxPly+1)}
@@ -158,7 +173,9 @@ type node struct {
 	prior    float32
 	proven   int8
 	terminal bool // the game is over after action
-	tactical bool // action is a tactical move (set when rollout=ply or mm > 0)
+	// evaluated: the node's quiescence value is in qv though it has no children yet (expand=2)
+	evaluated bool
+	tactical  bool // action is a tactical move (set when rollout=ply or mm > 0)
 }
 
 type mctsPlayer struct {
@@ -302,6 +319,14 @@ func (p *mctsPlayer) playout(s engine.State, r *engine.Rand) {
 		reward = 0
 	case nd.terminal:
 		reward = nd.q0
+	case p.cfg.Expand == 2 && !nd.evaluated && cur != 0:
+		reward = p.leafValue(cur, s)
+	case p.cfg.Expand == 2:
+		var down bool
+		cur, reward, down = p.expandDescend(cur, s, r)
+		if down {
+			depth++
+		}
 	default:
 		reward = p.expand(cur, s, r)
 		if p.cfg.Minimax > 0 {
@@ -347,7 +372,7 @@ func (p *mctsPlayer) backupMinimax(c int32) {
 	}
 	best := 1 - nd.qv
 	for _, ch := range p.nodes[nd.first : nd.first+nd.n] {
-		if ch.n > 0 || ch.terminal || ch.proven != unproven || !ch.tactical {
+		if ch.n > 0 || ch.evaluated || ch.terminal || ch.proven != unproven || !ch.tactical {
 			best = max(best, ch.mm)
 		}
 	}
@@ -394,105 +419,4 @@ func (p *mctsPlayer) selectChild(i int32) int32 {
 		}
 	}
 	return best
-}
-
-// expand adds node i's children (s is node i's position), with their evaluations, priors and
-// terminal proofs, in a random order, and returns the reward for the player who made i's
-// action: one minus the best child's.
-func (p *mctsPlayer) expand(i int32, s engine.State, r *engine.Rand) float32 {
-	moves := s.Legal(p.buf[:0])
-	p.buf = moves
-	if len(moves) == 0 { // a finished position reached by tree reuse or at the root
-		nd := &p.nodes[i]
-		nd.terminal = true
-		nd.q0 = terminalReward(s, s.ToMove().Other())
-		return nd.q0
-	}
-	first := int32(len(p.nodes))
-	p.logits = p.logits[:0]
-	bestQ := float32(0)
-	cheap := p.cfg.Prior == "move"
-	ply := p.cfg.Rollout == "ply"
-	bestQuiet := float32(0) // the best evaluation after a quiet move (rollout=ply)
-	tx := newTactics(s)
-	for _, a := range moves {
-		tactical := (cheap || ply || p.cfg.Minimax > 0) && tx.tactical(a)
-		s.Apply(a)
-		c := node{action: a, hash: s.Hash(), parent: i, tactical: tactical}
-		var v float64
-		if st := s.Status(); st.Over {
-			c.terminal = true
-			c.q0 = terminalReward(s, s.ToMove().Other())
-			v = float64(c.q0-0.5) * 8 * p.cfg.evalScale
-			if p.cfg.Solver && c.q0 == 1 {
-				c.proven = provenWin
-			} else if p.cfg.Solver && c.q0 == 0 {
-				c.proven = provenLoss
-			}
-		} else if cheap {
-			c.q0 = 0.5
-			if tactical {
-				v = p.cfg.Temp
-			}
-		} else {
-			v = -Evaluate(s, p.w) - p.cfg.Tempo
-			c.q0 = float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
-		}
-		s.Undo()
-		c.mm = c.q0
-		bestQ = max(bestQ, c.q0)
-		if !tactical || c.terminal {
-			bestQuiet = max(bestQuiet, c.q0)
-		}
-		p.logits = append(p.logits, v/p.cfg.Temp)
-		p.nodes = append(p.nodes, c)
-	}
-	// Softmax priors.
-	m := math.Inf(-1)
-	for _, l := range p.logits {
-		m = max(m, l)
-	}
-	sum := 0.0
-	for k, l := range p.logits {
-		p.logits[k] = math.Exp(l - m)
-		sum += p.logits[k]
-	}
-	kids := p.nodes[first:]
-	for k := range kids {
-		kids[k].prior = float32(p.logits[k] / sum)
-	}
-	for k := len(kids) - 1; k > 0; k-- {
-		j := r.IntN(k + 1)
-		kids[k], kids[j] = kids[j], kids[k]
-	}
-	p.nodes[i].first, p.nodes[i].n = first, int32(len(moves))
-	if p.cfg.Solver {
-		p.prove(i)
-	}
-	if p.qs != nil && p.nodes[i].proven == unproven {
-		// The leaf's value: a quiescence search over the tactical moves from its position.
-		p.qs.tx = newTactics(s)
-		v := -float64(p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves)) - p.cfg.Tempo
-		q := float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
-		p.nodes[i].qv = q
-		if ply {
-			// One full ply: the opponent's best quiet reply (by the evaluation) or tactical
-			// line (by quiescence), whichever is better for them.
-			q = min(q, 1-bestQuiet)
-		}
-		return q
-	}
-	p.nodes[i].qv = 1 - bestQ
-	return 1 - bestQ
-}
-
-// terminalReward is a finished game's reward for who: 1 win, ½ draw, 0 loss.
-func terminalReward(s engine.State, who engine.Player) float32 {
-	switch s.Status().Winner {
-	case engine.NoPlayer:
-		return 0.5
-	case who:
-		return 1
-	}
-	return 0
 }

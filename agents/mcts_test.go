@@ -24,8 +24,9 @@ func mctsSearch(t *testing.T, game, spec string) (*mctsPlayer, engine.State) {
 }
 
 // With mm > 0 every expanded, unproven node holds the implicit minimax reward of its subtree:
-// one minus the opponent's best of its quiescence value, its expanded children's minimax
-// rewards and its quiet unexpanded children's evaluations; a proven node holds its proof.
+// one minus the opponent's best of its quiescence value, the minimax rewards of its children
+// expanded or valued by a first visit (expand=2) and its quiet unvalued children's evaluations;
+// a proven node holds its proof.
 func TestMCTSMinimaxBackup(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
 		p, _ := mctsSearch(t, game, "mcts:playouts=400,mm=0.5")
@@ -48,7 +49,7 @@ func TestMCTSMinimaxBackup(t *testing.T) {
 				best := 1 - nd.qv
 				for k := nd.first; k < nd.first+nd.n; k++ {
 					ch := &p.nodes[k]
-					if ch.n > 0 || ch.terminal || ch.proven != unproven || !ch.tactical {
+					if ch.n > 0 || ch.evaluated || ch.terminal || ch.proven != unproven || !ch.tactical {
 						best = max(best, ch.mm)
 					}
 				}
@@ -165,5 +166,39 @@ func TestMCTSNoAllocs(t *testing.T) {
 				t.Errorf("%s %s: %v allocations per search of 200 playouts, want 0", game, spec, n)
 			}
 		}
+	}
+}
+
+// With expand=2 a node's first visit values it by quiescence without adding children and its
+// second adds them: every expanded node below the root was valued first and visited at least
+// twice, every valued node at least once, and the tree of 400 playouts holds fewer nodes (fewer
+// child evaluations) than with expand=1, whose every playout adds children.
+func TestMCTSExpandSecondVisit(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		p2, _ := mctsSearch(t, game, "mcts:playouts=400,reuse=0")
+		p1, _ := mctsSearch(t, game, "mcts:playouts=400,reuse=0,expand=1")
+		if p2.Proven != unproven || p1.Proven != unproven {
+			t.Fatalf("%s: midgame root proven", game)
+		}
+		valued := 0
+		for i := 1; i < len(p2.nodes); i++ {
+			nd := &p2.nodes[i]
+			if nd.n > 0 && (!nd.evaluated || nd.visits < 2) {
+				t.Fatalf("%s node %d: expanded with %d visits, valued first %v", game, i, nd.visits, nd.evaluated)
+			}
+			if nd.evaluated {
+				valued++
+				if nd.visits < 1 || nd.qv <= 0 || nd.qv >= 1 {
+					t.Fatalf("%s node %d: valued with %d visits, reward %v", game, i, nd.visits, nd.qv)
+				}
+			}
+		}
+		if valued < 300 {
+			t.Errorf("%s: %d nodes valued by 400 playouts, want most of them", game, valued)
+		}
+		if len(p2.nodes) >= len(p1.nodes)*3/4 {
+			t.Errorf("%s: %d nodes with expand=2, %d with expand=1: want clearly fewer", game, len(p2.nodes), len(p1.nodes))
+		}
+		t.Logf("%s: 400 playouts, %d nodes with expand=2, %d with expand=1", game, len(p2.nodes), len(p1.nodes))
 	}
 }

@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"math"
-
 	"github.com/fairplay-lab/fairplay/engine"
 )
 
@@ -61,7 +59,7 @@ func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand) 
 			if s.ToMove() != who {
 				v = -v
 			}
-			res = float32(1 / (1 + math.Exp(-v/p.cfg.evalScale)))
+			res = p.logistic(v)
 			break
 		}
 		var a engine.Action
