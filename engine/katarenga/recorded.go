@@ -16,10 +16,10 @@ var squareNames = func() (t [128][2]byte) {
 // (engine.RecordedPlayer).
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
-	first := true
+	m0 := len(moves) // every action is appended with a space before it; the first's goes at the end
 	for ply := 0; ; ply++ {
 		if ply&63 == 0 && g.Stop != nil && g.Stop() {
-			g.Moves, g.Legal = moves, legal
+			g.Moves, g.Legal = moves[:m0], legal
 			return false
 		}
 		r := g.Rand[s.side&1]
@@ -28,20 +28,20 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		}
 		a, n, ok := s.PickLegal(r)
 		if !ok {
-			g.Moves, g.Legal = moves, legal
-			return true
+			break
 		}
 		legal += int64(n)
-		if !first {
-			moves = append(moves, ' ')
-		}
-		first = false
 		if a == Pass {
-			moves = append(moves, "pass"...)
+			moves = append(moves, " pass"...)
 		} else {
 			f, t := &squareNames[a&63], &squareNames[a>>6&127]
-			moves = append(moves, f[0], f[1], '-', t[0], t[1])
+			moves = append(moves, ' ', f[0], f[1], '-', t[0], t[1])
 		}
 		s.apply(a)
 	}
+	if len(moves) > m0 {
+		moves = append(moves[:m0], moves[m0+1:]...)
+	}
+	g.Moves, g.Legal = moves, legal
+	return true
 }
