@@ -131,3 +131,27 @@ type Tactical interface {
 // MaxActions bounds the number of legal actions in any position of either game, so that a buffer
 // of this size never reallocates.
 const MaxActions = 4096
+
+// RecordedPlayer is an optional fast path for a runner's games between two uniformly random
+// agents: a State that plays the whole game itself, exactly as the runner's loop of PickLegal
+// (LegalPicker), AppendAction (ActionAppender) and Apply would — the same draws, the same
+// actions, the same notation — with no interface call and no undo history per ply.
+type RecordedPlayer interface {
+	// PlayRecorded plays from the current position to the end of the game (or until g.Stop
+	// says so) and reports whether the game ended. Every ply draws from g.Opening while
+	// Ply() < g.OpeningPlies, else from g.Rand[ToMove()], as PickLegal would; it appends the
+	// action's notation to g.Moves (a space before every action but the first appended by this
+	// call) and adds PickLegal's legal count to g.Legal. The plies it plays cannot be undone
+	// (the undo history is left as it was); Ply, Status and the Stats counters see them.
+	PlayRecorded(g *RecordedGame) (ended bool)
+}
+
+// RecordedGame is RecordedPlayer.PlayRecorded's input and output.
+type RecordedGame struct {
+	Rand         [2]*Rand    // each colour's stream, indexed by Player
+	Opening      *Rand       // the stream of the plies before OpeningPlies
+	OpeningPlies int         // plies with Ply() below it draw from Opening
+	Stop         func() bool // polled every 64 plies (the first ply included); nil: never
+	Moves        []byte      // the actions in notation are appended here
+	Legal        int64       // the legal counts of the plies played are added here
+}

@@ -65,6 +65,9 @@ type Match struct {
 	a, b     agents.Agent
 	counters []string
 	openings []engine.State // Cfg.Openings parsed
+	// loop, in tests, plays random-vs-random games without the engine's RecordedPlayer (1) or
+	// through the per-ply agent loop (2), to compare the fast paths with the plain one.
+	loop int
 }
 
 // NewMatch checks a configuration and prepares its game and agents. Errors name the bad value.
@@ -149,6 +152,7 @@ type worker struct {
 	moves    []byte // the game's actions in notation, reused between games
 	mstart   int    // where the current game's actions start in moves
 	rng      [3]engine.Rand
+	rg       engine.RecordedGame // a RecordedPlayer's game (random vs random)
 	// batch: the worker plays chunks for run. Games then append their actions to moves and
 	// their counters to cnts, and endChunk gives a whole chunk's records their Moves and
 	// Counters from one string and one slice: no allocation per game.
@@ -268,8 +272,22 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	// Both movers uniform (random vs random): a loop with no per-ply agent dispatch, stop
 	// polled every 64 plies (a stopped game is abandoned either way; the games are the same).
 	app, canAppend := s.(engine.ActionAppender)
-	fast := canPick && canAppend && uniform[0] && uniform[1] && errs[0] == nil && errs[1] == nil
-	if fast {
+	fast := canPick && canAppend && uniform[0] && uniform[1] && errs[0] == nil && errs[1] == nil && m.loop < 2
+	if rp, ok := s.(engine.RecordedPlayer); ok && fast && m.loop == 0 {
+		// The whole game inside the engine: the same draws, actions and notation as the loop
+		// below (TestRecordedPlayerMatchesLoop), no interface call or undo history per ply.
+		g := &w.rg
+		g.Rand[firstColour&1], g.Rand[(firstColour^1)&1] = rands[seat[0]], rands[seat[1]]
+		g.Opening, g.OpeningPlies, g.Stop = opening, m.Cfg.RandomOpening, stop
+		g.Moves, g.Legal = w.moves, 0
+		ended := rp.PlayRecorded(g)
+		w.moves, rec.LegalTotal = g.Moves, g.Legal
+		g.Moves, g.Stop = nil, nil
+		if !ended {
+			w.moves = w.moves[:w.mstart]
+			return rec, false
+		}
+	} else if fast {
 		r0, r1 := rands[seat[0]], rands[seat[1]]
 		for ply := 0; ; ply++ {
 			if ply&63 == 0 && stop() {

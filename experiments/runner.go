@@ -59,7 +59,6 @@ type itemPlayer[W, R any] interface {
 
 type chunk[R any] struct {
 	seq  int
-	idx  []int64
 	recs []R
 	prep *prepared // what the worker prepared for the collector (nil without sink.prepare)
 }
@@ -92,46 +91,18 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 	if plan.chunk > 0 {
 		size = plan.chunk
 	}
-	jobs := make(chan *chunk[R])
-	out := make(chan *chunk[R], workers)
-	tokens := make(chan struct{}, 4*workers) // bounds chunks in flight or waiting to be written
+	// Workers claim chunks themselves: chunk k holds the indices in [Start+k·size,
+	// Start+(k+1)·size) not marked done (possibly none, on a resume), so chunks come in index
+	// order by k. A worker takes a token before it claims a chunk and always returns what it
+	// claimed, so the collector sees every k up to the last claimed; the tokens bound the
+	// chunks in flight or waiting to be written. No dispatcher goroutine stands between a
+	// worker and its next chunk, and out never blocks a worker (it holds every token's chunk).
+	out := make(chan *chunk[R], 4*workers)
+	tokens := make(chan struct{}, 4*workers)
 	stopped := func() bool { return ctx.Err() != nil }
 	pool := newPrepPool(workers)
-
-	go func() { // dispatcher
-		defer close(jobs)
-		seq := 0
-		cur := &chunk[R]{idx: make([]int64, 0, size)}
-		send := func() bool {
-			select {
-			case tokens <- struct{}{}:
-			case <-ctx.Done():
-				return false
-			}
-			cur.seq = seq
-			seq++
-			select {
-			case jobs <- cur:
-			case <-ctx.Done():
-				<-tokens
-				return false
-			}
-			cur = &chunk[R]{idx: make([]int64, 0, size)}
-			return true
-		}
-		for i := plan.Start; i < plan.End; i++ {
-			if plan.Done != nil && plan.Done.Has(i-plan.Start) {
-				continue
-			}
-			cur.idx = append(cur.idx, i)
-			if int64(len(cur.idx)) == size && !send() {
-				return
-			}
-		}
-		if len(cur.idx) > 0 {
-			send()
-		}
-	}()
+	var claimed atomic.Int64
+	nChunks := (todo + size - 1) / size
 
 	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
@@ -139,9 +110,25 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 		go func() {
 			defer wg.Done()
 			w := gp.chunkWorker()
-			for c := range jobs {
-				c.recs = make([]R, 0, len(c.idx))
-				for _, i := range c.idx {
+			for ctx.Err() == nil {
+				select {
+				case tokens <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				// A claimed chunk is always returned (empty when the run was stopped meanwhile:
+				// play then abandons its first game), so that no later chunk's games wait for it.
+				seq := claimed.Add(1) - 1
+				if seq >= nChunks {
+					<-tokens
+					return
+				}
+				c := &chunk[R]{seq: int(seq), recs: make([]R, 0, size)}
+				lo := plan.Start + seq*size
+				for i := lo; i < min(lo+size, plan.End); i++ {
+					if plan.Done != nil && plan.Done.Has(i-plan.Start) {
+						continue
+					}
 					rec, ok := gp.play(w, i, stopped)
 					if !ok {
 						break
@@ -162,7 +149,7 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 	}
 	go func() { wg.Wait(); close(out) }()
 
-	// Collector: emit chunks in dispatch order, merging the old records in.
+	// Collector: emit chunks in claim order, merging the old records in.
 	var oldNext *R
 	oldErr := error(nil)
 	readOld := func() {

@@ -57,6 +57,29 @@ func BenchmarkRunnerPlay(b *testing.B) {
 	}
 }
 
+// BenchmarkRunnerFormats is BenchmarkRunnerPlay (random Katarenga, play's sink) with the
+// games written in each format (to io.Discard): csv.gz and Parquet encode in the collector, so
+// compare workers=2 with workers=1 for how far one collector keeps up.
+func BenchmarkRunnerFormats(b *testing.B) {
+	for _, f := range results.Formats {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", f, workers), func(b *testing.B) {
+				gm, _ := games.New("katarenga", "", "", nil)
+				names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
+				w, err := results.NewGamesWriter(io.Discard, f, names)
+				if err != nil {
+					b.Fatal(err)
+				}
+				g := newGamesSink(results.NewSummary(names), w)
+				benchRunBatched(b, "katarenga", workers, g.batch(0))
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkCollector is the collector's share of BenchmarkRunnerPlay alone: one op adds one
 // prepared game (recorded random games, their rows and hashes made beforehand as the workers
 // make them) to a Summary and writes its row to io.Discard. Every op's hash is new, as in a

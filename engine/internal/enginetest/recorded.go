@@ -1,0 +1,74 @@
+package enginetest
+
+import (
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// CheckPlayRecorded fails t unless RecordedPlayer.PlayRecorded plays the same game as the
+// runner's loop of PickLegal, AppendAction and Apply (same actions in notation, legal counts,
+// final position and status), from newState(seed) for seeds 1..seeds, with opening plies
+// 0, 1, 2, ... (by seed), and unless it leaves the undo history empty after Reset.
+func CheckPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, seeds int) {
+	t.Helper()
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		a, b := newState(seed), newState(seed)
+		a.Reset()
+		var rs [2][3]engine.Rand
+		for k := range rs {
+			for j := range rs[k] {
+				rs[k][j].Seed(engine.Derive(seed, uint64(j)))
+			}
+		}
+		g := engine.RecordedGame{Rand: [2]*engine.Rand{&rs[0][0], &rs[0][1]}, Opening: &rs[0][2],
+			OpeningPlies: int(seed % 5), Moves: []byte("x")}
+		if !a.(engine.RecordedPlayer).PlayRecorded(&g) {
+			t.Fatalf("seed %d: PlayRecorded did not end the game", seed)
+		}
+		moves, legal := []byte("x"), int64(0)
+		pick, app := b.(engine.LegalPicker), b.(engine.ActionAppender)
+		for first := true; ; first = false {
+			r := &rs[1][b.ToMove()&1]
+			if b.Ply() < g.OpeningPlies {
+				r = &rs[1][2]
+			}
+			act, n, ok := pick.PickLegal(r)
+			if !ok {
+				break
+			}
+			if !first {
+				moves = append(moves, ' ')
+			}
+			moves = app.AppendAction(moves, act)
+			legal += int64(n)
+			b.Apply(act)
+		}
+		if string(g.Moves) != string(moves) || g.Legal != legal || a.String() != b.String() || a.Status() != b.Status() || a.Ply() != b.Ply() {
+			t.Fatalf("seed %d: PlayRecorded gave %q (legal %d) to %s, the loop %q (legal %d) to %s",
+				seed, g.Moves, g.Legal, a, moves, legal, b)
+		}
+		if a.Undo() {
+			t.Fatalf("seed %d: PlayRecorded left plies to undo", seed)
+		}
+	}
+}
+
+// BenchPlayRecorded plays games from s's start through RecordedPlayer.PlayRecorded until b.N
+// plies (one op is one ply): the runner's random-vs-random game, to compare with
+// engine.Playout's.
+func BenchPlayRecorded(b *testing.B, s engine.State) {
+	var r0, r1 engine.Rand
+	r0.Seed(1)
+	r1.Seed(2)
+	g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Moves: make([]byte, 0, 8192)}
+	rp := s.(engine.RecordedPlayer)
+	b.ReportAllocs()
+	plies := 0
+	for plies < b.N {
+		s.Reset()
+		g.Moves = g.Moves[:0]
+		rp.PlayRecorded(&g)
+		plies += s.Ply()
+	}
+}
