@@ -139,10 +139,11 @@ const MaxActions = 4096
 type RecordedPlayer interface {
 	// PlayRecorded plays from the current position to the end of the game (or until g.Stop
 	// says so) and reports whether the game ended. Every ply draws from g.Opening while
-	// Ply() < g.OpeningPlies, else from g.Rand[ToMove()], as PickLegal would; it appends the
-	// action's notation to g.Moves (a space before every action but the first appended by this
-	// call) and adds PickLegal's legal count to g.Legal. The plies it plays cannot be undone
-	// (the undo history is left as it was); Ply, Status and the Stats counters see them.
+	// Ply() < g.OpeningPlies, else from g.Rand[ToMove()], as PickLegal would (RandomAction,
+	// when g.Sample is set); it appends the action's notation to g.Moves (a space before every
+	// action but the first appended by this call) and adds PickLegal's legal count to g.Legal
+	// (nothing, when g.Sample is set). The plies it plays cannot be undone (the undo history is
+	// left as it was); Ply, Status and the Stats counters see them.
 	PlayRecorded(g *RecordedGame) (ended bool)
 }
 
@@ -154,4 +155,8 @@ type RecordedGame struct {
 	Stop         func() bool // polled every 64 plies (the first ply included); nil: never
 	Moves        []byte      // the actions in notation are appended here
 	Legal        int64       // the legal counts of the plies played are added here
+	// Sample draws every ply with the game's RandomAction (RandomChooser: uniform over the
+	// legal actions, by rejection, without counting them) instead of PickLegal: a different
+	// but equally uniform stream of games, and Legal is left as it was.
+	Sample bool
 }

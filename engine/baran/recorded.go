@@ -4,7 +4,9 @@ import "github.com/fairplay-lab/fairplay/engine"
 
 // PlayRecorded plays uniformly random legal actions to the end of the game as the runner's
 // loop of PickLegal, AppendAction and Apply would, without an undo history
-// (engine.RecordedPlayer). Like PlayRandom it hands apply the capturers the pick's scan found.
+// (engine.RecordedPlayer). Like PlayRandom it hands apply the capturers the pick's scan found;
+// with g.Sample it draws as RandomAction and PlayRandom do (their order of removal choices)
+// and counts nothing.
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
 	first := true
@@ -17,12 +19,14 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		if int(s.ply) < g.OpeningPlies {
 			r = g.Opening
 		}
-		a, n, ok := s.pickUniform(r, true)
+		a, n, ok := s.pickUniform(r, !g.Sample)
 		if !ok {
 			g.Moves, g.Legal = moves, legal
 			return true
 		}
-		legal += int64(n)
+		if !g.Sample {
+			legal += int64(n)
+		}
 		if !first {
 			moves = append(moves, ' ')
 		}

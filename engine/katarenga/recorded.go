@@ -13,7 +13,7 @@ var squareNames = func() (t [128][2]byte) {
 
 // PlayRecorded plays uniformly random legal actions to the end of the game as the runner's
 // loop of PickLegal, AppendAction and Apply would, without an undo history
-// (engine.RecordedPlayer).
+// (engine.RecordedPlayer). With g.Sample it draws with RandomAction instead (no legal count).
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
 	m0 := len(moves) // every action is appended with a space before it; the first's goes at the end
@@ -26,7 +26,14 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		if int(s.ply) < g.OpeningPlies {
 			r = g.Opening
 		}
-		a, n, ok := s.PickLegal(r)
+		var a engine.Action
+		var n int
+		var ok bool
+		if g.Sample {
+			a, ok = s.RandomAction(r)
+		} else {
+			a, n, ok = s.PickLegal(r)
+		}
 		if !ok {
 			break
 		}

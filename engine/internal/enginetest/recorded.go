@@ -9,47 +9,74 @@ import (
 // CheckPlayRecorded fails t unless RecordedPlayer.PlayRecorded plays the same game as the
 // runner's loop of PickLegal, AppendAction and Apply (same actions in notation, legal counts,
 // final position and status), from newState(seed) for seeds 1..seeds, with opening plies
-// 0, 1, 2, ... (by seed), and unless it leaves the undo history empty after Reset.
+// 0, 1, 2, ... (by seed), and unless it leaves the undo history empty after Reset. It checks
+// RecordedGame.Sample likewise against the loop of RandomAction (RandomChooser), with no legal
+// count, and that the sampled game's notation replays legally (engine.ApplyMoves) from the
+// start to the same position and status.
 func CheckPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, seeds int) {
 	t.Helper()
-	for seed := uint64(1); seed <= uint64(seeds); seed++ {
-		a, b := newState(seed), newState(seed)
-		a.Reset()
-		var rs [2][3]engine.Rand
-		for k := range rs {
-			for j := range rs[k] {
-				rs[k][j].Seed(engine.Derive(seed, uint64(j)))
-			}
+	for _, sample := range []bool{false, true} {
+		for seed := uint64(1); seed <= uint64(seeds); seed++ {
+			checkPlayRecorded(t, newState, seed, sample)
 		}
-		g := engine.RecordedGame{Rand: [2]*engine.Rand{&rs[0][0], &rs[0][1]}, Opening: &rs[0][2],
-			OpeningPlies: int(seed % 5), Moves: []byte("x")}
-		if !a.(engine.RecordedPlayer).PlayRecorded(&g) {
-			t.Fatalf("seed %d: PlayRecorded did not end the game", seed)
+	}
+}
+
+func checkPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, seed uint64, sample bool) {
+	t.Helper()
+	a, b := newState(seed), newState(seed)
+	a.Reset()
+	var rs [2][3]engine.Rand
+	for k := range rs {
+		for j := range rs[k] {
+			rs[k][j].Seed(engine.Derive(seed, uint64(j)))
 		}
-		moves, legal := []byte("x"), int64(0)
-		pick, app := b.(engine.LegalPicker), b.(engine.ActionAppender)
-		for first := true; ; first = false {
-			r := &rs[1][b.ToMove()&1]
-			if b.Ply() < g.OpeningPlies {
-				r = &rs[1][2]
-			}
-			act, n, ok := pick.PickLegal(r)
-			if !ok {
-				break
-			}
-			if !first {
-				moves = append(moves, ' ')
-			}
-			moves = app.AppendAction(moves, act)
-			legal += int64(n)
-			b.Apply(act)
+	}
+	g := engine.RecordedGame{Rand: [2]*engine.Rand{&rs[0][0], &rs[0][1]}, Opening: &rs[0][2],
+		OpeningPlies: int(seed % 5), Moves: []byte("x"), Sample: sample}
+	if !a.(engine.RecordedPlayer).PlayRecorded(&g) {
+		t.Fatalf("seed %d, sample %v: PlayRecorded did not end the game", seed, sample)
+	}
+	moves, legal := []byte("x"), int64(0)
+	pick, app := b.(engine.LegalPicker), b.(engine.ActionAppender)
+	for first := true; ; first = false {
+		r := &rs[1][b.ToMove()&1]
+		if b.Ply() < g.OpeningPlies {
+			r = &rs[1][2]
 		}
-		if string(g.Moves) != string(moves) || g.Legal != legal || a.String() != b.String() || a.Status() != b.Status() || a.Ply() != b.Ply() {
-			t.Fatalf("seed %d: PlayRecorded gave %q (legal %d) to %s, the loop %q (legal %d) to %s",
-				seed, g.Moves, g.Legal, a, moves, legal, b)
+		var act engine.Action
+		var n int
+		var ok bool
+		if sample {
+			act, ok = b.(engine.RandomChooser).RandomAction(r)
+		} else {
+			act, n, ok = pick.PickLegal(r)
 		}
-		if a.Undo() {
-			t.Fatalf("seed %d: PlayRecorded left plies to undo", seed)
+		if !ok {
+			break
+		}
+		if !first {
+			moves = append(moves, ' ')
+		}
+		moves = app.AppendAction(moves, act)
+		legal += int64(n)
+		b.Apply(act)
+	}
+	if string(g.Moves) != string(moves) || g.Legal != legal || a.String() != b.String() || a.Status() != b.Status() || a.Ply() != b.Ply() {
+		t.Fatalf("seed %d, sample %v: PlayRecorded gave %q (legal %d) to %s, the loop %q (legal %d) to %s",
+			seed, sample, g.Moves, g.Legal, a, moves, legal, b)
+	}
+	if a.Undo() {
+		t.Fatalf("seed %d, sample %v: PlayRecorded left plies to undo", seed, sample)
+	}
+	if sample { // the record replays legally to the same end
+		c := newState(seed)
+		c.Reset()
+		if _, err := engine.ApplyMoves(c, string(g.Moves[1:])); err != nil {
+			t.Fatalf("seed %d: sampled record %q does not replay: %v", seed, g.Moves, err)
+		}
+		if c.String() != a.String() || c.Status() != a.Status() {
+			t.Fatalf("seed %d: sampled record replays to %s (%v), PlayRecorded ended at %s (%v)", seed, c, c.Status(), a, a.Status())
 		}
 	}
 }
