@@ -40,6 +40,12 @@ type MatchConfig struct {
 	// Openings are start positions in the game's notation: pair p starts from Openings[p mod n],
 	// both of its games from the same position (see ParseOpenings).
 	Openings []string `json:"openings,omitempty"`
+	// NoBranching (the CLI's -branching=false) drops the exact count of legal actions per ply:
+	// every record's LegalTotal is -1 (not counted; an empty legal_actions_total), and uniform
+	// picks (random agents, random openings) draw with the game's RandomAction
+	// (engine.RandomChooser: uniform over the legal actions, by rejection) instead of the
+	// legal-order PickLegal — a different but equally uniform stream of games, played faster.
+	NoBranching bool `json:"no_branching,omitempty"`
 }
 
 // DefaultRandomOpening is the CLI's default number of uniformly random opening plies: with it
@@ -264,7 +270,10 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	forfeit := -1 // the mover index (0 first, 1 second) that forfeited
 	// Uniform picks (the random opening, the random agent) skip building the legal list when
 	// the game can pick from it directly: the same action from the same draw.
-	picker, canPick := s.(engine.LegalPicker)
+	_, canPick := s.(engine.LegalPicker)
+	if _, ok := s.(engine.RandomChooser); m.Cfg.NoBranching && !ok {
+		canPick = false
+	}
 	var uniform [2]bool
 	for i, p := range players {
 		_, uniform[i] = p.(agents.Random)
@@ -278,7 +287,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		// below (TestRecordedPlayerMatchesLoop), no interface call or undo history per ply.
 		g := &w.rg
 		g.Rand[firstColour&1], g.Rand[(firstColour^1)&1] = rands[seat[0]], rands[seat[1]]
-		g.Opening, g.OpeningPlies, g.Stop = opening, m.Cfg.RandomOpening, stop
+		g.Opening, g.OpeningPlies, g.Stop, g.Sample = opening, m.Cfg.RandomOpening, stop, m.Cfg.NoBranching
 		g.Moves, g.Legal = w.moves, 0
 		ended := rp.PlayRecorded(g)
 		w.moves, rec.LegalTotal = g.Moves, g.Legal
@@ -300,7 +309,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 			} else if s.ToMove() != firstColour {
 				r = r1
 			}
-			a, n, ok := picker.PickLegal(r)
+			a, n, ok := m.pick(s, r)
 			if !ok {
 				break
 			}
@@ -325,7 +334,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 				r = rands[ag]
 			}
 			if r != nil {
-				a, n, ok := picker.PickLegal(r)
+				a, n, ok := m.pick(s, r)
 				if !ok {
 					break
 				}
@@ -364,6 +373,9 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		w.apply(s, act)
 	}
 	rec.Plies = s.Ply()
+	if m.Cfg.NoBranching {
+		rec.LegalTotal = -1
+	}
 	if forfeit >= 0 {
 		rec.Reason = engine.Forfeit
 		rec.Winner = []string{"second", "first"}[forfeit]
@@ -395,6 +407,17 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		rec.Counters = append([]int64(nil), w.cnt...)
 	}
 	return rec, true
+}
+
+// pick draws a uniformly random legal action of s (which is a LegalPicker, and with
+// NoBranching a RandomChooser) and returns it with the legal count: PickLegal's, or with
+// NoBranching RandomAction's, with a count of 0.
+func (m *Match) pick(s engine.State, r *engine.Rand) (engine.Action, int, bool) {
+	if m.Cfg.NoBranching {
+		a, ok := s.(engine.RandomChooser).RandomAction(r)
+		return a, 0, ok
+	}
+	return s.(engine.LegalPicker).PickLegal(r)
 }
 
 // apply plays a on s and appends it, in the game's notation, to the move list.

@@ -44,9 +44,25 @@ func testRecords(n int, counters int) []*Record {
 	return rs
 }
 
+// Every format gives the records back equal: with counted legal actions, and with
+// NotCounted ones (-branching=false: an empty CSV field, a NULL in Parquet), the first game
+// uncounted and every fifth counted.
 func TestGamesFormatsRoundTrip(t *testing.T) {
+	for _, uncounted := range []bool{false, true} {
+		want := testRecords(1000, 3)
+		if uncounted {
+			for i, r := range want {
+				if i%5 != 4 {
+					r.LegalTotal = NotCounted
+				}
+			}
+		}
+		checkRoundTrip(t, want)
+	}
+}
+
+func checkRoundTrip(t *testing.T, want []*Record) {
 	counters := []string{"captures_white", "captures_black", "camps_white"}
-	want := testRecords(1000, len(counters))
 	dir := t.TempDir()
 	for _, f := range Formats {
 		path := filepath.Join(dir, f.FileName())
@@ -90,6 +106,23 @@ func TestGamesFormatsRoundTrip(t *testing.T) {
 			}
 		}
 		g.Close()
+	}
+}
+
+// A Parquet file of counted games (its first record counted) has a required
+// legal_actions_total and refuses an uncounted game, naming it.
+func TestParquetRefusesUncountedInCounted(t *testing.T) {
+	recs := testRecords(2, 0)
+	recs[1].LegalTotal = NotCounted
+	w, err := NewGamesWriter(io.Discard, Parquet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(recs[1]); err == nil || !strings.Contains(err.Error(), "game 1") {
+		t.Fatalf("uncounted game in a counted file: error %v, want one naming game 1", err)
 	}
 }
 

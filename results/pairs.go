@@ -113,7 +113,7 @@ func (c *clustered) add(r *Record, totals []float64, h uint64, hashed bool) {
 	p := float64(r.Plies)
 	t.plies += p
 	t.pliesSq += p * p
-	t.legal += float64(r.LegalTotal)
+	t.legal += float64(max(r.LegalTotal, 0))
 	for i, v := range r.Counters {
 		if i < len(t.counters) {
 			t.counters[i] += float64(v)

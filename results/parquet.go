@@ -31,15 +31,20 @@ type parquetCol struct {
 	tag  string       // encoding options
 }
 
-// parquetColumns lists the columns of a games file for a game's counter names.
-func parquetColumns(counters []string) []parquetCol {
+// parquetColumns lists the columns of a games file for a game's counter names. With
+// uncounted, legal_actions_total is optional (NULL for NotCounted), else required.
+func parquetColumns(counters []string, uncounted bool) []parquetCol {
+	legal := "delta"
+	if uncounted {
+		legal = "optional,delta"
+	}
 	cols := []parquetCol{{"game", reflect.Int64, "delta"}, {"pair", reflect.Int64, "delta"},
 		{"seed", reflect.Uint64, "plain"}}
 	for _, n := range baseColumns[3:12] {
 		cols = append(cols, parquetCol{n, reflect.String, "dict"})
 	}
 	cols = append(cols, parquetCol{"reason", reflect.String, "dict"}, parquetCol{"plies", reflect.Int64, "delta"},
-		parquetCol{"legal_actions_total", reflect.Int64, "delta"}, parquetCol{forfeitColumn, reflect.String, "dict"})
+		parquetCol{"legal_actions_total", reflect.Int64, legal}, parquetCol{forfeitColumn, reflect.String, "dict"})
 	for _, n := range counters {
 		cols = append(cols, parquetCol{n, reflect.Int64, "delta"})
 	}
@@ -66,10 +71,16 @@ func parquetSchema(cols []parquetCol) *parquet.Schema {
 	return parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Interface())
 }
 
+// parquetWriter writes a games file in Parquet. Its schema is fixed by the first record:
+// legal_actions_total is optional (a NULL for every NotCounted) when that record's legal
+// actions were not counted, required (as in every file of counted games) otherwise.
 type parquetWriter struct {
-	w    *parquet.Writer
-	rows []parquet.Row
-	n    int
+	dst       io.Writer
+	counters  []string
+	w         *parquet.Writer // nil until the first record (or Close) fixes the schema
+	uncounted bool
+	rows      []parquet.Row
+	n         int
 }
 
 func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
@@ -78,15 +89,20 @@ func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
 			return nil, fmt.Errorf("counter name %q: not a valid Parquet column name", c)
 		}
 	}
-	schema := parquetSchema(parquetColumns(counters))
-	pw := parquet.NewWriter(w, schema, parquet.MaxRowsPerRowGroup(parquetGroupRows),
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}), parquet.CreatedBy("fairplay", "", ""))
-	ncol := len(parquetColumns(counters))
+	ncol := len(parquetColumns(counters, false))
 	rows := make([]parquet.Row, parquetBatch)
 	for i := range rows {
 		rows[i] = make(parquet.Row, 0, ncol)
 	}
-	return &parquetWriter{w: pw, rows: rows}, nil
+	return &parquetWriter{dst: w, counters: counters, rows: rows}, nil
+}
+
+// start creates the Parquet writer with legal_actions_total optional or required.
+func (p *parquetWriter) start(uncounted bool) {
+	p.uncounted = uncounted
+	p.w = parquet.NewWriter(p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
+		parquet.MaxRowsPerRowGroup(parquetGroupRows),
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}), parquet.CreatedBy("fairplay", "", ""))
 }
 
 // bytesOf views a string's bytes without copying (the Parquet writer copies them into its pages
@@ -94,6 +110,12 @@ func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 func (p *parquetWriter) Write(r *Record) error {
+	if p.w == nil {
+		p.start(r.LegalTotal == NotCounted)
+	}
+	if r.LegalTotal == NotCounted && !p.uncounted {
+		return fmt.Errorf("game %d: legal actions not counted, in a Parquet file of counted games", r.Game)
+	}
 	row := p.rows[p.n][:0]
 	col := 0
 	i64 := func(v int64) {
@@ -118,7 +140,16 @@ func (p *parquetWriter) Write(r *Record) error {
 	str(r.WinnerAgent())
 	str(r.Reason.String())
 	i64(int64(r.Plies))
-	i64(r.LegalTotal)
+	switch {
+	case !p.uncounted:
+		i64(r.LegalTotal)
+	case r.LegalTotal == NotCounted:
+		row = append(row, parquet.NullValue().Level(0, 0, col))
+		col++
+	default:
+		row = append(row, parquet.Int64Value(r.LegalTotal).Level(0, 1, col))
+		col++
+	}
 	str(r.Forfeit)
 	for _, v := range r.Counters {
 		i64(v)
@@ -147,6 +178,9 @@ func (p *parquetWriter) flush() error {
 func (p *parquetWriter) Flush() error { return nil }
 
 func (p *parquetWriter) Close() error {
+	if p.w == nil {
+		p.start(false)
+	}
 	if err := p.flush(); err != nil {
 		return err
 	}
@@ -223,8 +257,11 @@ func (p *parquetReader) Read() (*Record, error) {
 	r := &Record{Game: get("game").Int64(), Pair: get("pair").Int64(), Seed: get("seed").Uint64(),
 		GameName: str("game_name"), Layout: str("layout"), Rules: str("rules"), FirstAgent: str("first_agent"),
 		SecondAgent: str("second_agent"), FirstIs: str("first_is"), FirstColour: str("first_colour"),
-		Winner: str("winner"), Plies: int(get("plies").Int64()), LegalTotal: get("legal_actions_total").Int64(),
+		Winner: str("winner"), Plies: int(get("plies").Int64()), LegalTotal: NotCounted,
 		Forfeit: str(forfeitColumn), Start: str("start_position"), Moves: str("moves")}
+	if v := get("legal_actions_total"); !v.IsNull() {
+		r.LegalTotal = v.Int64()
+	}
 	var err error
 	if r.Reason, err = engine.ParseReason(str("reason")); err != nil {
 		return nil, fmt.Errorf("game %d: reason: %w", r.Game, err)

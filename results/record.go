@@ -28,7 +28,7 @@ type Record struct {
 	Winner      string // "first", "second" or "draw"
 	Reason      engine.Reason
 	Plies       int
-	LegalTotal  int64   // the sum over plies of the number of legal actions (branching)
+	LegalTotal  int64   // the sum over plies of the number of legal actions (branching); NotCounted if not counted
 	Counters    []int64 // game-specific counters, named by the run's counter names
 	// Forfeit says why the loser forfeited (Reason forfeit): timeout, exit, illegal,
 	// protocol or error; "" for games not lost by forfeit.
@@ -40,6 +40,11 @@ type Record struct {
 	// start position to the end: the ground truth for replay and distinctness.
 	Moves string
 }
+
+// NotCounted is Record.LegalTotal of a game whose legal actions were not counted (a run with
+// -branching=false): games.csv leaves legal_actions_total empty, Parquet stores NULL, and the
+// summaries report no branching_mean.
+const NotCounted = -1
 
 // WinnerAgent returns "a", "b" or "draw".
 func (r *Record) WinnerAgent() string {
@@ -187,7 +192,9 @@ func AppendCSVRow(b []byte, r *Record) []byte {
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(r.Plies), 10)
 	b = append(b, ',')
-	b = strconv.AppendInt(b, r.LegalTotal, 10)
+	if r.LegalTotal != NotCounted {
+		b = strconv.AppendInt(b, r.LegalTotal, 10)
+	}
 	b = append(b, ',')
 	b = appendCSVField(b, r.Forfeit)
 	for _, v := range r.Counters {
@@ -287,8 +294,11 @@ func (c *CSVReader) Read() (*Record, error) {
 	if r.Plies, err = strconv.Atoi(row[13]); err != nil {
 		return nil, bad("plies", err)
 	}
-	if r.LegalTotal, err = strconv.ParseInt(row[14], 10, 64); err != nil {
-		return nil, bad("legal_actions_total", err)
+	r.LegalTotal = NotCounted
+	if row[14] != "" {
+		if r.LegalTotal, err = strconv.ParseInt(row[14], 10, 64); err != nil {
+			return nil, bad("legal_actions_total", err)
+		}
 	}
 	if r.Winner != "first" && r.Winner != "second" && r.Winner != "draw" {
 		return nil, bad("winner", fmt.Errorf("%q is not first, second or draw", r.Winner))

@@ -27,6 +27,7 @@ type Summary struct {
 	Reasons                    [8]int64
 	pliesSum, pliesSq          float64
 	legalSum, legalSq, crossXY float64
+	uncounted                  int64 // games whose legal actions were not counted (NotCounted)
 	counterSum, counterSq      []float64
 	totals                     []sideTotal
 	Lengths                    []int64 // Lengths[k]: games of k plies
@@ -127,7 +128,10 @@ func (s *Summary) add(r *Record, h uint64, hashed bool) {
 		}
 		s.ForfeitsBy[loser][k]++
 	}
-	p, l := float64(r.Plies), float64(r.LegalTotal)
+	if r.LegalTotal == NotCounted {
+		s.uncounted++
+	}
+	p, l := float64(r.Plies), float64(max(r.LegalTotal, 0))
 	s.pliesSum += p
 	s.pliesSq += p * p
 	s.legalSum += l
@@ -255,7 +259,11 @@ func (s *Summary) Stats() []Stat {
 	}
 	add("duration_mean", c.plies.Mean(naiveSE(s.pliesSum, s.pliesSq, n)), n)
 	add("duration_sd", c.sd.Interval(SampleSD(s.pliesSum, s.pliesSq, n)), n)
-	add("branching_mean", c.branching.Mean(0), n)
+	if s.uncounted == 0 {
+		add("branching_mean", c.branching.Mean(0), n)
+	} else { // not known: a blank value, not a mean over the counted games alone
+		add("branching_mean", Interval{math.NaN(), math.NaN(), math.NaN(), MethodNotCounted}, n-s.uncounted)
+	}
 	for i, name := range s.Counters {
 		add(name+"_mean", c.counters[i].Mean(naiveSE(s.counterSum[i], s.counterSq[i], n)), n)
 	}
@@ -324,6 +332,10 @@ func (s *Summary) balance(c *clustered) Interval {
 	}
 	return Interval{1 - math.Abs(d), math.Max(0, bl), math.Min(1, bh), MethodClusterPairs}
 }
+
+// MethodNotCounted is the method of branching_mean when the games' legal actions were not
+// counted (-branching=false): its value and interval are blank.
+const MethodNotCounted = "not-counted"
 
 func fmtFloat(x float64) string {
 	if math.IsNaN(x) {

@@ -182,3 +182,33 @@ func TestAddHashedMatchesAdd(t *testing.T) {
 }
 
 func same(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
+
+// Games whose legal actions were not counted (-branching=false) leave branching_mean blank
+// (method not-counted), never a mean of zeros; counted games give the mean legal count per ply.
+func TestSummaryBranchingNotCounted(t *testing.T) {
+	for _, uncounted := range []bool{false, true} {
+		s := NewSummary(nil)
+		var legal, plies float64
+		for _, r := range testRecords(40, 0) {
+			if uncounted {
+				r.LegalTotal = NotCounted
+			}
+			legal, plies = legal+float64(max(r.LegalTotal, 0)), plies+float64(r.Plies)
+			s.Add(r)
+		}
+		var got *Stat
+		for _, st := range s.Stats() {
+			if st.Name == "branching_mean" {
+				got = &st
+			}
+		}
+		switch {
+		case got == nil:
+			t.Fatalf("uncounted %v: no branching_mean", uncounted)
+		case uncounted && (!math.IsNaN(got.Value) || got.Method != MethodNotCounted || got.N != 0):
+			t.Errorf("uncounted: branching_mean %+v, want a blank not-counted value of n 0", *got)
+		case !uncounted && math.Abs(got.Value-legal/plies) > 1e-9*got.Value:
+			t.Errorf("counted: branching_mean %v, want %v", got.Value, legal/plies)
+		}
+	}
+}
