@@ -64,12 +64,14 @@ func randomOpenings(t *testing.T, gm *games.Game, n int, seed uint64) []string {
 // The engine's RecordedPlayer (the runner's path for random-vs-random games) gives every record
 // exactly as the runner's random-vs-random loop (PickLegal, AppendAction, Apply) and as the
 // per-ply agent loop do: game by game, under every rule set of both games, with and without a
-// random opening, from openings and on random layouts.
+// random opening, from openings and on random layouts; and likewise with NoBranching
+// (RandomAction's draws, every LegalTotal NotCounted).
 func TestRecordedPlayerMatchesLoop(t *testing.T) {
 	type cfg struct {
 		game, rules, layout string
 		opening             int
 		openings, randomLay bool
+		noBranching         bool
 	}
 	var cfgs []cfg
 	for _, game := range []string{"katarenga", "baran"} {
@@ -84,6 +86,10 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 	}
 	cfgs = append(cfgs, cfg{game: "katarenga", randomLay: true}, cfg{game: "katarenga", randomLay: true, opening: 3,
 		rules: "first-move-capture=banned,no-move=pass"})
+	for _, c := range cfgs {
+		c.noBranching = true
+		cfgs = append(cfgs, c)
+	}
 	n := int64(40)
 	if testing.Short() {
 		n = 8
@@ -95,7 +101,7 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 			t.Fatal(err)
 		}
 		mc := MatchConfig{Game: c.game, A: "random", B: "random", Games: n, Seed: uint64(1000 + k),
-			RandomOpening: c.opening, RandomLayouts: c.randomLay}
+			RandomOpening: c.opening, RandomLayouts: c.randomLay, NoBranching: c.noBranching}
 		if c.openings {
 			mc.Openings = randomOpenings(t, gm, 5, uint64(k))
 		}
@@ -125,7 +131,7 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 					t.Fatalf("%+v game %d: RecordedPlayer and loop %d differ:\n%+v\n%+v", c, i, loop, recs[0], recs[loop])
 				}
 			}
-			if recs[0].Moves == "" || recs[0].LegalTotal == 0 {
+			if recs[0].Moves == "" || recs[0].LegalTotal == 0 || (recs[0].LegalTotal == results.NotCounted) != c.noBranching {
 				t.Fatalf("%+v game %d: implausible record %+v", c, i, recs[0])
 			}
 		}

@@ -198,13 +198,14 @@ func tilesFor(text string) (*katarenga.TileSet, error) {
 }
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L | -openings FILE | -pos P] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never] [-format csv|csv.gz|parquet]",
+	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L | -openings FILE | -pos P] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never] [-format csv|csv.gz|parquet] [-branching=false]",
 		"fairplay play                                   # first-player balance of Katarenga layout 0, random agents, 200000 games",
 		"fairplay play -games 10000000 -format parquet   # games.parquet: typed columns for pandas, polars, DuckDB",
 		"fairplay play -game baran -rules capture=strict -games 100000 -out baran-strict",
 		"fairplay play -game katarenga -layout 1234 -a random -b random -games 20000 -shard 0/4 -out part0",
 		"fairplay play -game baran -openings openings.txt -games 2000   # pair p starts from line p mod n of the file",
 		"fairplay play -game baran -pos '6k/7/7/2w4/2W4/7/K6 r - 0' -games 100",
+		"fairplay play -games 1000000 -branching=false   # random games drawn by rejection, no legal counts: faster",
 		"fairplay play -resume baran-strict               # finish an interrupted run")
 	var gf gameFlags
 	gf.register(fs, false)
@@ -216,6 +217,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	openings := fs.String("openings", "", "file of start positions, one per line in the game's notation: pair p starts from line p mod n (both games of the pair)")
 	pos := fs.String("pos", "", "one start position in the game's notation for every game")
 	format := fs.String("format", "csv", "games file format: csv, csv.gz or parquet (-resume keeps the run's own)")
+	branching := fs.Bool("branching", true, "count every ply's legal actions (legal_actions_total, branching_mean); false: leave them empty, and random agents and openings draw by rejection sampling (other games, equally uniform, faster)")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -245,7 +247,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		autoOpening(fs, opening, *randomLayouts)
 		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
-			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts, NoBranching: !*branching}
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}
