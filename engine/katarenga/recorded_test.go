@@ -25,4 +25,8 @@ func TestPlayRecordedMatchesLoop(t *testing.T) {
 // BenchmarkPlayRecorded measures the runner's random-vs-random game (engine.RecordedPlayer:
 // the legal-order pick with its count, the notation, no undo history) on layout 0; one op is
 // one ply. Compare with BenchmarkRandomPlayout (`fairplay bench`'s loop).
-func BenchmarkPlayRecorded(b *testing.B) { enginetest.BenchPlayRecorded(b, startState()) }
+func BenchmarkPlayRecorded(b *testing.B) { enginetest.BenchPlayRecorded(b, startState(), false) }
+
+// BenchmarkPlayRecordedSample is BenchmarkPlayRecorded with RecordedGame.Sample (play
+// -branching=false: RandomAction's draws, no legal count); one op is one ply.
+func BenchmarkPlayRecordedSample(b *testing.B) { enginetest.BenchPlayRecorded(b, startState(), true) }

@@ -83,12 +83,12 @@ func checkPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, se
 
 // BenchPlayRecorded plays games from s's start through RecordedPlayer.PlayRecorded until b.N
 // plies (one op is one ply): the runner's random-vs-random game, to compare with
-// engine.Playout's.
-func BenchPlayRecorded(b *testing.B, s engine.State) {
+// engine.Playout's. With sample, RecordedGame.Sample is set (-branching=false).
+func BenchPlayRecorded(b *testing.B, s engine.State, sample bool) {
 	var r0, r1 engine.Rand
 	r0.Seed(1)
 	r1.Seed(2)
-	g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Moves: make([]byte, 0, 8192)}
+	g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Moves: make([]byte, 0, 8192), Sample: sample}
 	rp := s.(engine.RecordedPlayer)
 	b.ReportAllocs()
 	plies := 0
