@@ -28,8 +28,12 @@ func TestPlayRecordedMatchesLoop(t *testing.T) {
 // BenchmarkPlayRecorded measures the runner's random-vs-random game (engine.RecordedPlayer:
 // the legal-order pick with its count, the notation, no undo history) from the start; one op
 // is one ply. Compare with BenchmarkRandomPlayout (`fairplay bench`'s loop).
-func BenchmarkPlayRecorded(b *testing.B) { enginetest.BenchPlayRecorded(b, New(DefaultRules, 0), false) }
+func BenchmarkPlayRecorded(b *testing.B) {
+	enginetest.BenchPlayRecorded(b, New(DefaultRules, 0), false)
+}
 
 // BenchmarkPlayRecordedSample is BenchmarkPlayRecorded with RecordedGame.Sample (play
 // -branching=false: RandomAction's draws, no legal count); one op is one ply.
-func BenchmarkPlayRecordedSample(b *testing.B) { enginetest.BenchPlayRecorded(b, New(DefaultRules, 0), true) }
+func BenchmarkPlayRecordedSample(b *testing.B) {
+	enginetest.BenchPlayRecorded(b, New(DefaultRules, 0), true)
+}
