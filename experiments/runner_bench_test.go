@@ -41,18 +41,25 @@ func BenchmarkRunnerCSV(b *testing.B) {
 
 // BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
 // CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
-// rows (to io.Discard), in game order.
+// rows (to io.Discard), in game order. The nobranching runs are play -branching=false
+// (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
-				gm, _ := games.New(game, "", "", nil)
-				names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
-				w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
-				g := newGamesSink(results.NewSummary(names), w)
-				benchRunBatched(b, game, workers, g.batch(0))
-				w.Close()
-			})
+			for _, nb := range []bool{false, true} {
+				name := fmt.Sprintf("%s/workers=%d", game, workers)
+				if nb {
+					name += "/nobranching"
+				}
+				b.Run(name, func(b *testing.B) {
+					gm, _ := games.New(game, "", "", nil)
+					names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
+					w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
+					g := newGamesSink(results.NewSummary(names), w)
+					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, g.batch(0))
+					w.Close()
+				})
+			}
 		}
 	}
 }
@@ -184,12 +191,19 @@ func benchRun(b *testing.B, game string, workers int, sink func(*results.Record)
 
 // benchRunBatched times a run of b.N random games (rounded up to even) through sink.
 func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[results.Record]) {
-	gm, err := games.New(game, "", "", nil)
+	benchRunConfig(b, MatchConfig{Game: game}, workers, sink)
+}
+
+// benchRunConfig is benchRunBatched for cfg's game and settings (its agents become random vs
+// random, its games b.N rounded up to even, its seed 1).
+func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, sink batchSink[results.Record]) {
+	gm, err := games.New(cfg.Game, "", "", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	n := int64(b.N + b.N%2)
-	m, err := NewMatch(MatchConfig{Game: game, A: "random", B: "random", Games: n, Seed: 1}, gm)
+	cfg.A, cfg.B, cfg.Games, cfg.Seed = "random", "random", n, 1
+	m, err := NewMatch(cfg, gm)
 	if err != nil {
 		b.Fatal(err)
 	}
