@@ -41,7 +41,7 @@ func BenchmarkRunnerCSV(b *testing.B) {
 
 // BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
 // CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
-// rows (to io.Discard), in game order. The nobranching runs are play -branching=false
+// rows (to io.Discard), in game order. The -nobranching runs are play -branching=false
 // (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
@@ -49,7 +49,7 @@ func BenchmarkRunnerPlay(b *testing.B) {
 			for _, nb := range []bool{false, true} {
 				name := fmt.Sprintf("%s/workers=%d", game, workers)
 				if nb {
-					name += "/nobranching"
+					name = fmt.Sprintf("%s-nobranching/workers=%d", game, workers)
 				}
 				b.Run(name, func(b *testing.B) {
 					gm, _ := games.New(game, "", "", nil)
