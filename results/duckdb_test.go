@@ -13,7 +13,8 @@ import (
 
 // TestDuckDBReadsEveryFormat reads the same games written as csv, csv.gz and parquet through a
 // real reader, DuckDB (npm @duckdb/node-api), and checks that each file gives back exactly
-// the games written. Skipped where node or the package is absent; install the package with
+// the games written — legal_actions_total included, every third game's not counted (NULL;
+// the first game's, so Parquet's column is optional). Skipped where node or the package is absent; install the package with
 // `npm install --prefix results/testdata/duckdb @duckdb/node-api`.
 func TestDuckDBReadsEveryFormat(t *testing.T) {
 	node, err := exec.LookPath("node")
@@ -27,10 +28,14 @@ func TestDuckDBReadsEveryFormat(t *testing.T) {
 	counters := []string{"captures_white", "captures_black"}
 	recs := testRecords(500, len(counters))
 	var want [][]string
-	for _, r := range recs {
+	for i, r := range recs {
 		r.Start = strings.ReplaceAll(r.Start, "\n", " ") // positions are one line
+		legal := strconv.FormatInt(r.LegalTotal, 10)
+		if i%3 == 0 {
+			r.LegalTotal, legal = NotCounted, "null"
+		}
 		want = append(want, []string{strconv.FormatInt(r.Game, 10), strconv.FormatUint(r.Seed, 10), r.FirstAgent,
-			r.Winner, r.Reason.String(), strconv.Itoa(r.Plies), strconv.FormatInt(r.Counters[1], 10), r.Start, r.Moves})
+			r.Winner, r.Reason.String(), strconv.Itoa(r.Plies), strconv.FormatInt(r.Counters[1], 10), r.Start, r.Moves, legal})
 	}
 	tmp := t.TempDir()
 	for _, f := range Formats {
@@ -55,7 +60,8 @@ func TestDuckDBReadsEveryFormat(t *testing.T) {
 			src, seed = "'"+path+"'", "CAST(seed AS VARCHAR)"
 		}
 		sql := "SELECT CAST(game AS VARCHAR), " + seed + ", first_agent, winner, reason, CAST(plies AS VARCHAR), " +
-			"CAST(captures_black AS VARCHAR), coalesce(start_position, ''), coalesce(moves, '') FROM " + src +
+			"CAST(captures_black AS VARCHAR), coalesce(start_position, ''), coalesce(moves, ''), " +
+			"coalesce(CAST(legal_actions_total AS VARCHAR), 'null') FROM " + src +
 			" ORDER BY CAST(game AS BIGINT)"
 		out, err := exec.Command(node, filepath.Join(dir, "query.mjs"), sql).Output()
 		if err != nil {
