@@ -35,6 +35,9 @@ type LayoutsConfig struct {
 	Seed     uint64   `json:"seed"`
 	// RandomOpening: the first plies of every game are uniformly random (see MatchConfig).
 	RandomOpening int `json:"random_opening,omitempty"`
+	// NoBranching: random agents and openings draw by rejection (see MatchConfig.NoBranching;
+	// a sweep records no legal counts either way).
+	NoBranching bool `json:"no_branching,omitempty"`
 }
 
 // SweepRow is one row of layouts.csv: a requested layout in one seating, and the board that
@@ -429,7 +432,7 @@ func (sw *Sweep) decided(r *results.BoardResult) bool {
 func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardResult, bool) {
 	l := sw.Board(int(i))
 	m := &Match{Cfg: MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
-		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
+		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening, NoBranching: sw.Cfg.NoBranching}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
 	w := m.newWorker()
 	res := results.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
 	seen := map[string]struct{}{}

@@ -104,3 +104,34 @@ func TestPlayNoBranching(t *testing.T) {
 		}
 	}
 }
+
+// layouts -branching=false: the sweep's random games are drawn by rejection (other games than
+// the default sweep's), the same at 1 and 2 workers; refused with -ladder.
+func TestLayoutsNoBranching(t *testing.T) {
+	tmp := t.TempDir()
+	sweep := func(name string, extra ...string) []byte {
+		t.Helper()
+		dir := filepath.Join(tmp, name)
+		args := append([]string{"layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-layout", "40",
+			"-seed", "3", "-out", dir, "-progress", "never"}, extra...)
+		if _, stderr, err := runCmd(t, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", extra, err, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "layouts.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	nb1 := sweep("nb1", "-branching=false", "-workers", "1")
+	if nb2 := sweep("nb2", "-branching=false", "-workers", "2"); !bytes.Equal(nb1, nb2) {
+		t.Error("layouts -branching=false: 1 and 2 workers differ")
+	}
+	if def := sweep("default", "-workers", "2"); bytes.Equal(nb1, def) {
+		t.Error("layouts -branching=false played the default sweep's games")
+	}
+	_, _, err := runCmd(t, "layouts", "-ladder", "random;random", "-branching=false", "-out", filepath.Join(tmp, "l"))
+	if err == nil || !strings.Contains(err.Error(), "-branching=false") {
+		t.Errorf("-ladder with -branching=false: err %v, want a usage error naming the flag", err)
+	}
+}

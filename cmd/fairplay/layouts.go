@@ -15,12 +15,13 @@ import (
 )
 
 func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N]] [-band LOW,HIGH] [-random-opening N] [-rules k=v,...] [-compare DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -ladder 'SPEC;SPEC;...' [-replicates R] [-rating-games N] [-top K] [sweep flags] [-compare DIR]\n       fairplay layouts -report DIR [-compare DIR]",
+	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N]] [-band LOW,HIGH] [-random-opening N] [-branching=false] [-rules k=v,...] [-compare DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -ladder 'SPEC;SPEC;...' [-replicates R] [-rating-games N] [-top K] [sweep flags] [-compare DIR]\n       fairplay layouts -report DIR [-compare DIR]",
 		"fairplay layouts -layouts distinct -games-per-layout 200 -out sweep            # every board up to mirror images, ~2 min",
 		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 40 -out ab2",
 		"fairplay layouts -layouts all -adaptive -games-per-layout 2000 -batch 100 -band 0.47,0.53",
 		"fairplay layouts -layouts random:200 -games-per-layout 400 -out grids            # random colour grids, not tile placements",
 		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned -random-opening 0",
+		"fairplay layouts -layouts distinct -games-per-layout 200 -branching=false -out fast # random games drawn by rejection: faster, other games",
 		"fairplay layouts -layouts distinct -shard 0/4 -out part0                         # then: fairplay merge -out sweep part0 part1 part2 part3",
 		"fairplay layouts -report ab2 -compare sweep                                       # rewrite ab2's reports; rank correlation with sweep",
 		"fairplay layouts -resume sweep                                                    # finish an interrupted sweep",
@@ -37,6 +38,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
 	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
+	branching := fs.Bool("branching", true, "false: random agents and openings draw by rejection sampling (other games, equally uniform, faster; a sweep records no legal counts)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
 	var lf ladderFlags
@@ -51,6 +53,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if lf.spec != "" || isLadderDir(rf.resume) || isLadderDir(*report) {
+		if !*branching {
+			return usagef("-branching=false: not supported with -ladder")
+		}
 		return runLayoutLadder(ctx, fs, &lf, &rf, shard, args, stdout, stderr)
 	}
 	if *report != "" {
@@ -76,7 +81,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usagef("-band %q: want low,high like 0.45,0.55", *band)
 		}
 		cfg = experiments.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
-			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening}
+			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening, NoBranching: !*branching}
 		switch {
 		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"), strings.HasPrefix(*set, "random:"):
 		default:
