@@ -41,7 +41,7 @@ type MatchConfig struct {
 	// both of its games from the same position (see ParseOpenings).
 	Openings []string `json:"openings,omitempty"`
 	// NoBranching (the CLI's -branching=false) drops the exact count of legal actions per ply:
-	// every record's LegalTotal is -1 (not counted; an empty legal_actions_total), and uniform
+	// every record's LegalTotal is results.NotCounted (an empty legal_actions_total), and uniform
 	// picks (random agents, random openings) draw with the game's RandomAction
 	// (engine.RandomChooser: uniform over the legal actions, by rejection) instead of the
 	// legal-order PickLegal — a different but equally uniform stream of games, played faster.
@@ -374,7 +374,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	}
 	rec.Plies = s.Ply()
 	if m.Cfg.NoBranching {
-		rec.LegalTotal = -1
+		rec.LegalTotal = results.NotCounted
 	}
 	if forfeit >= 0 {
 		rec.Reason = engine.Forfeit
