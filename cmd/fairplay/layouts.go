@@ -68,6 +68,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
 		}
+		if err := cfg.LoadList(dir); err != nil {
+			return usagef("-resume %s", err)
+		}
 	} else {
 		lo, hi, ok := strings.Cut(*band, ",")
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
@@ -84,13 +87,14 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if err != nil {
 				return usagef("-layouts: %v", err)
 			}
-			cfg.Layouts, cfg.List = "list", list
+			cfg.SetList(list)
 		}
 	}
 	sw, err := experiments.NewSweep(cfg)
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	cfg.List = nil // the sweep holds the boards
 	if dir == "" {
 		if dir, err = outDir(rf.out, "layouts"); err != nil {
 			return err
@@ -133,6 +137,9 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	man, err := loadResume(dir, &cfg)
 	if err != nil {
 		return err
+	}
+	if err := cfg.LoadList(dir); err != nil {
+		return usagef("-report %s", err)
 	}
 	if man.Status != "complete" || man.Shards != 1 {
 		return usagef("-report %s: the sweep is %s (shard %d/%d); finish or merge it first", dir, man.Status, man.Shard, man.Shards)

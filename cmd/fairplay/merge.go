@@ -87,6 +87,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if _, err := loadResume(shards[0].dir, &lc); err != nil {
 			return err
 		}
+		if err := lc.LoadList(shards[0].dir); err != nil { // every shard's hash pins the same list
+			return usagef("shard %s", err)
+		}
 		sw, err := experiments.NewSweep(lc)
 		if err != nil {
 			return err
