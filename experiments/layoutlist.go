@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
@@ -57,32 +59,30 @@ func (l *LayoutList) add(x katarenga.Layout) {
 
 // seal computes the checksum once the list is complete.
 func (l *LayoutList) seal() *LayoutList {
-	h := sha256.New()
-	l.write(h)
-	l.sum = hex.EncodeToString(h.Sum(nil))
+	l.sum, _ = writeLayouts(io.Discard, l.Len(), l.Layout)
 	return l
 }
 
-// write writes the canonical text.
-func (l *LayoutList) write(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	for i := range l.boards {
-		bw.WriteString(boardKey(l.Layout(i)))
+// writeLayouts writes the canonical text of n layouts to w and returns its SHA-256 (hex).
+func writeLayouts(w io.Writer, n int, layout func(int) katarenga.Layout) (string, error) {
+	h := sha256.New()
+	bw := bufio.NewWriter(io.MultiWriter(w, h))
+	for i := 0; i < n; i++ {
+		bw.WriteString(boardKey(layout(i)))
 		bw.WriteByte('\n')
 	}
-	return bw.Flush()
+	err := bw.Flush()
+	return hex.EncodeToString(h.Sum(nil)), err
 }
 
-// ParseLayoutList reads a layouts file: one layout per line (index, layout string or colour
-// grid); blank lines and '#' comments are ignored. The layouts are parsed straight into the
-// compact list: no line is kept.
-func ParseLayoutList(path string) (*LayoutList, error) {
+// scanLayouts reads a layouts file (one layout per line: index, layout string or colour grid;
+// blank lines and '#' comments ignored), passing each layout to add.
+func scanLayouts(path string, add func(katarenga.Layout)) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not all, distinct, sample:N, random:N or a file of layouts, one a line (%v)", path, err)
+		return err
 	}
 	defer f.Close()
-	out := &LayoutList{}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		ln := sc.Text()
@@ -94,16 +94,31 @@ func ParseLayoutList(path string) (*LayoutList, error) {
 		}
 		l, err := katarenga.DefaultTiles.ParseLayout(ln)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+			return fmt.Errorf("%s:%d: %v", path, n, err)
 		}
-		out.add(l)
+		add(l)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// ParseLayoutList reads a layouts file: one layout per line (index, layout string or colour
+// grid); blank lines and '#' comments are ignored. The layouts are parsed straight into the
+// compact list: no line is kept.
+func ParseLayoutList(path string) (*LayoutList, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%q is not all, distinct, sample:N, random:N or a file of layouts, one a line (%v)", path, err)
+	}
+	out := &LayoutList{}
+	if err := scanLayouts(path, out.add); err != nil {
+		return nil, err
 	}
 	if out.Len() == 0 {
 		return nil, fmt.Errorf("%s: no layouts", path)
 	}
+	out.boards = slices.Clip(out.boards)
 	return out.seal(), nil
 }
 
@@ -135,7 +150,7 @@ func (cfg *LayoutsConfig) LoadList(dir string) error {
 		return nil
 	}
 	if cfg.ListSHA256 == "" {
-		return fmt.Errorf("%s: the configuration of this list sweep has no list_sha256 (made by an older fairplay that kept the list in manifest.json): play it again", dir)
+		return fmt.Errorf("%s: the configuration of this list sweep has no list_sha256 (and no list): the manifest is damaged", dir)
 	}
 	path := filepath.Join(dir, LayoutListFile)
 	if _, err := os.Stat(path); err != nil {
@@ -145,34 +160,77 @@ func (cfg *LayoutsConfig) LoadList(dir string) error {
 	if err != nil {
 		return err
 	}
-	if list.Len() != cfg.ListLen || list.SHA256() != cfg.ListSHA256 {
-		return fmt.Errorf("%s: %d layouts, sha256 %.12s; the manifest wants %d layouts, sha256 %.12s (the file was changed)",
-			path, list.Len(), list.SHA256(), cfg.ListLen, cfg.ListSHA256)
+	if err := cfg.sameList(path, list.Len(), list.SHA256()); err != nil {
+		return err
 	}
 	cfg.List = list
 	return nil
 }
 
+// sameList refuses a list file (path) of n layouts and checksum sum that is not the
+// configuration's list.
+func (cfg *LayoutsConfig) sameList(path string, n int, sum string) error {
+	if n != cfg.ListLen || sum != cfg.ListSHA256 {
+		return fmt.Errorf("%s: %d layouts, sha256 %.12s; the manifest wants %d layouts, sha256 %.12s (the file was changed)",
+			path, n, sum, cfg.ListLen, cfg.ListSHA256)
+	}
+	return nil
+}
+
 // writeListFile writes the list of a list sweep (the sweep's requested layouts, in order) to
-// dir/layouts.txt atomically, or, when the file is there (a resumed run), checks it is that list.
+// dir/layouts.txt atomically, or, when the file is there (a resumed run), checks it is that
+// list (streaming: no second copy of the list is built).
 func writeListFile(dir string, cfg LayoutsConfig, layout func(k int) katarenga.Layout) error {
 	if cfg.Layouts != "list" {
 		return nil
 	}
 	path := filepath.Join(dir, LayoutListFile)
 	if _, err := os.Stat(path); err == nil {
-		c := cfg
-		c.List = nil
-		return c.LoadList(dir)
+		h := sha256.New()
+		n := 0
+		if err := scanLayouts(path, func(l katarenga.Layout) {
+			n++
+			h.Write([]byte(boardKey(l) + "\n"))
+		}); err != nil {
+			return err
+		}
+		return cfg.sameList(path, n, hex.EncodeToString(h.Sum(nil)))
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	list := &LayoutList{boards: make([]sweepBoard, 0, cfg.ListLen)}
-	for k := 0; k < cfg.ListLen; k++ {
-		list.add(layout(k))
+	return results.WriteAtomicFunc(path, func(w io.Writer) error {
+		sum, err := writeLayouts(w, cfg.ListLen, layout)
+		if err == nil && sum != cfg.ListSHA256 {
+			err = fmt.Errorf("layouts list: the sweep's layouts (sha256 %.12s) are not the configuration's (%.12s)", sum, cfg.ListSHA256)
+		}
+		return err
+	})
+}
+
+// UnmarshalJSON reads a configuration, also one written before lists left the JSON: its
+// "list" of layout texts is parsed into List (and pinned by ListSHA256 and ListLen), so an old
+// run directory still resumes and reports.
+func (cfg *LayoutsConfig) UnmarshalJSON(b []byte) error {
+	type plain LayoutsConfig // without this method
+	var v struct {
+		plain
+		List []string `json:"list"`
 	}
-	if list.seal().SHA256() != cfg.ListSHA256 {
-		return fmt.Errorf("layouts list: the sweep's layouts (sha256 %.12s) are not the configuration's (%.12s)", list.SHA256(), cfg.ListSHA256)
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
 	}
-	return results.WriteAtomicFunc(path, list.write)
+	*cfg = LayoutsConfig(v.plain)
+	if len(v.List) == 0 {
+		return nil
+	}
+	list := &LayoutList{boards: make([]sweepBoard, 0, len(v.List))}
+	for i, s := range v.List {
+		l, err := katarenga.DefaultTiles.ParseLayout(s)
+		if err != nil {
+			return fmt.Errorf("list layout %d: %v", i+1, err)
+		}
+		list.add(l)
+	}
+	cfg.SetList(list.seal())
+	return nil
 }

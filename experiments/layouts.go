@@ -19,22 +19,22 @@ import (
 // LayoutsConfig decides a Katarenga layout sweep's games. Its canonical JSON is hashed into the
 // manifest.
 type LayoutsConfig struct {
-	Kind     string   `json:"kind"` // always "layouts"
-	A        string   `json:"a"`
-	B        string   `json:"b"`
-	Layouts  string   `json:"layouts"` // all, distinct, sample:K, or list
+	Kind    string `json:"kind"` // always "layouts"
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Layouts string `json:"layouts"` // all, distinct, sample:K, or list
 	// List holds the layouts of a list, in memory only: the JSON (and so the configuration
 	// hash) pins it by ListSHA256 and ListLen, and a run directory keeps it in layouts.txt.
 	List       *LayoutList `json:"-"`
 	ListSHA256 string      `json:"list_sha256,omitempty"` // SHA-256 of the list's canonical text
 	ListLen    int         `json:"list_len,omitempty"`    // layouts in the list
 	Games      int64       `json:"games_per_layout"`
-	Adaptive bool     `json:"adaptive"`
-	Batch    int64    `json:"batch"`
-	BandLow  float64  `json:"band_low"`
-	BandHigh float64  `json:"band_high"`
-	Rules    string   `json:"rules"`
-	Seed     uint64   `json:"seed"`
+	Adaptive   bool        `json:"adaptive"`
+	Batch      int64       `json:"batch"`
+	BandLow    float64     `json:"band_low"`
+	BandHigh   float64     `json:"band_high"`
+	Rules      string      `json:"rules"`
+	Seed       uint64      `json:"seed"`
 	// RandomOpening: the first plies of every game are uniformly random (see MatchConfig).
 	RandomOpening int `json:"random_opening,omitempty"`
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -205,9 +206,13 @@ func compareSweeps(w io.Writer, dir, other string) error {
 	return nil
 }
 
-// mergeKind tells a layout sweep's manifest from a match's.
+// mergeKind tells a layout sweep's manifest from a match's (by the configuration's kind: a
+// manifest read back from disk is indented, so its text is not searched).
 func mergeKind(man *results.Manifest) string {
-	if strings.Contains(string(man.Config), `"kind":"layouts"`) {
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(man.Config, &k) == nil && k.Kind == "layouts" {
 		return "layouts"
 	}
 	return "match"
