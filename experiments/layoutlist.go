@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -104,6 +105,27 @@ func scanLayouts(path string, add func(katarenga.Layout)) error {
 	return nil
 }
 
+// countLines counts the lines of a file (an upper bound on its layouts).
+func countLines(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n := 1
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", path, err)
+		}
+	}
+}
+
 // ParseLayoutList reads a layouts file: one layout per line (index, layout string or colour
 // grid); blank lines and '#' comments are ignored. The layouts are parsed straight into the
 // compact list: no line is kept.
@@ -111,7 +133,11 @@ func ParseLayoutList(path string) (*LayoutList, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("%q is not all, distinct, sample:N, random:N or a file of layouts, one a line (%v)", path, err)
 	}
-	out := &LayoutList{}
+	n, err := countLines(path)
+	if err != nil {
+		return nil, err
+	}
+	out := &LayoutList{boards: make([]sweepBoard, 0, n)} // sized once: no copies left by growing
 	if err := scanLayouts(path, out.add); err != nil {
 		return nil, err
 	}

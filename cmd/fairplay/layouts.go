@@ -54,6 +54,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if lf.spec != "" || isLadderDir(rf.resume) || isLadderDir(*report) {
 		return runLayoutLadder(ctx, fs, &lf, &rf, shard, args, stdout, stderr)
 	}
+	// A list of layouts is read before the board count is known: under the cap, so that the
+	// heap does not grow to twice the list and sweep while both are built.
+	defer limitMemory(maxLimitBoards)()
 	if *report != "" {
 		return reportLayouts(stdout, *report, *compare)
 	}
@@ -162,6 +165,9 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	return nil
 }
 
+// maxLimitBoards is a board count for which limitMemory sets its cap.
+const maxLimitBoards = 1 << 20
+
 // limitMemory sets a soft memory limit for a sweep of boards boards (unless GOMEMLIMIT is
 // set): 64 MiB plus 1 KiB a board, at most 180 MiB. The sweep and its tallies take some 70
 // bytes a board (100 while the reports are derived), so the cap leaves room for the colour-effect
@@ -171,6 +177,9 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 // It returns a function that restores the previous limit: the limit is process-wide, and a
 // study runs later commands in the same process.
 func limitMemory(boards int) (restore func()) {
+	if boards > maxLimitBoards {
+		boards = maxLimitBoards
+	}
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}

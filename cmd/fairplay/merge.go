@@ -83,6 +83,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return mergeTournament(sorted, *out, args, stdout)
 	}
 	if mergeKind(m0) == "layouts" {
+		defer limitMemory(maxLimitBoards)() // while the list is read (see runLayouts)
 		var lc experiments.LayoutsConfig
 		if _, err := loadResume(shards[0].dir, &lc); err != nil {
 			return err
