@@ -225,6 +225,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	reserve := func(layouts, boards int) { // sized once: no copies left behind by growing
 		sw.pairs = slices.Grow(sw.pairs, layouts)
 		sw.boards = slices.Grow(sw.boards, boards)
+		index.reserve(boards)
 	}
 	switch {
 	case cfg.Layouts == "all":
@@ -330,6 +331,15 @@ func (s *boardSet) find(boards []sweepBoard, b sweepBoard) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// reserve sizes an empty set for n boards once: no tables left behind by growing.
+func (s *boardSet) reserve(n int) {
+	size := 1024
+	for size < 2*n {
+		size *= 2
+	}
+	s.slots = make([]int32, size)
 }
 
 // insert adds board i of boards (not yet in the set).

@@ -112,7 +112,9 @@ func TestLayoutListSidecar(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		os.WriteFile(filepath.Join(stopped, "manifest.json"), bytes.Replace(read(t, filepath.Join(stopped, "manifest.json")), []byte(`"complete"`), []byte(`"interrupted"`), 1), 0o644)
+		mp := filepath.Join(stopped, "manifest.json")
+		m, _ := os.ReadFile(mp)
+		os.WriteFile(mp, bytes.Replace(m, []byte(`"complete"`), []byte(`"interrupted"`), 1), 0o644)
 		wantUsageError(t, c.want, "layouts", "-report", ref)
 		wantUsageError(t, c.want, "layouts", "-resume", stopped)
 		wantUsageError(t, c.want, "merge", "-out", filepath.Join(tmp, "m2"), parts[0], parts[1])
@@ -135,13 +137,4 @@ func TestLayoutLadderListSidecar(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "layouts.txt"))
 	wantUsageError(t, "missing", "layouts", "-report", dir)
-}
-
-func read(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

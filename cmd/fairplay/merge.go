@@ -84,6 +84,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if mergeKind(m0) == "layouts" {
 		defer limitMemory(maxLimitBoards)() // while the list is read (see runLayouts)
+		lean := leanGC()
+		defer lean()
 		var lc experiments.LayoutsConfig
 		if _, err := loadResume(shards[0].dir, &lc); err != nil {
 			return err
@@ -95,6 +97,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
+		lc.List = nil
+		lean()
 		dir, err := outDir(*out, "merge")
 		if err != nil {
 			return err
