@@ -84,13 +84,15 @@ func NewLayoutLadderConfig(cfg LayoutLadderConfig) (LayoutLadderConfig, error) {
 	if err != nil {
 		return cfg, err
 	}
+	list := cfg.Sweep.List
 	cfg.Sweep = sw.Cfg
+	cfg.Sweep.List = list
 	if l := cfg.Sweep.Layouts; strings.HasPrefix(l, "sample:") || strings.HasPrefix(l, "random:") {
-		list := make([]string, 0, sw.NumRows()/2)
+		list := &LayoutList{boards: make([]sweepBoard, 0, sw.NumRows()/2)}
 		for k := 0; k < sw.NumRows(); k += 2 {
-			list = append(list, boardKey(sw.Row(k).Layout))
+			list.add(sw.Row(k).Layout)
 		}
-		cfg.Sweep.Layouts, cfg.Sweep.List = "list", list
+		cfg.Sweep.SetList(list.seal())
 	}
 	cfg.Sweep.A, cfg.Sweep.B = "", ""
 	if cfg.RatingGames > 0 {
@@ -106,8 +108,7 @@ func NewLayoutLadderConfig(cfg LayoutLadderConfig) (LayoutLadderConfig, error) {
 // and the replicate (and, inside the sweep, the rules): no two levels or replicates share
 // seed material.
 func (cfg LayoutLadderConfig) LevelSweep(level, rep int) LayoutsConfig {
-	c := cfg.Sweep
-	c.List = append([]string(nil), cfg.Sweep.List...)
+	c := cfg.Sweep // the list is shared, not copied: levels only read it
 	c.A, c.B = cfg.Ladder[level], cfg.Ladder[level]
 	c.Seed = RulesSeed(cfg.Sweep.Seed, "layout-ladder|"+cfg.Ladder[level]+"|replicate-"+strconv.Itoa(rep+1))
 	return c
@@ -159,6 +160,14 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s Session) (*L
 		return nil, err
 	}
 	defer unlock()
+	if cfg.Sweep.Layouts == "list" {
+		if err := cfg.Sweep.checkList(); err != nil {
+			return nil, err
+		}
+		if err := writeListFile(s.Dir, cfg.Sweep, cfg.Sweep.List.Layout); err != nil {
+			return nil, err
+		}
+	}
 	runs := len(cfg.Ladder) * cfg.Replicates
 	man, err := newManifest(s, cfg, cfg.Sweep.Seed, "sweeps", int64(runs))
 	if err != nil {

@@ -212,7 +212,7 @@ func fcsvOr(x float64) string {
 
 func boardSetName(cfg LayoutLadderConfig) string {
 	if cfg.Sweep.Layouts == "list" {
-		return fmt.Sprintf("a list of %d layouts in both seatings", len(cfg.Sweep.List))
+		return fmt.Sprintf("a list of %d layouts in both seatings", cfg.Sweep.ListLen)
 	}
 	return cfg.Sweep.Layouts + " layouts in both seatings"
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 	"github.com/fairplay-lab/fairplay/results"
 )
 
@@ -68,6 +69,9 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		return nil, err
 	}
 	defer unlock()
+	if err := writeListFile(s.Dir, sw.Cfg, func(k int) katarenga.Layout { return sw.Row(2 * k).Layout }); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(s.Dir, "boards.csv")
 	plan := PlanOf[results.BoardResult]{Start: start, End: end}
 	var already int64
@@ -177,6 +181,9 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	nb := int64(sw.NumBoards())
 	man.Shard, man.Shards, man.EndGame, man.Planned, man.Started = 0, 1, nb, nb, time.Now().UTC()
 	man.Reproducible = sw.Reproducible()
+	if err := writeListFile(dir, sw.Cfg, func(k int) katarenga.Layout { return sw.Row(2 * k).Layout }); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, "boards.csv")
 	tf, err := createTemp(path)
 	if err != nil {

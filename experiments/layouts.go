@@ -1,11 +1,9 @@
 package experiments
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,18 +19,22 @@ import (
 // LayoutsConfig decides a Katarenga layout sweep's games. Its canonical JSON is hashed into the
 // manifest.
 type LayoutsConfig struct {
-	Kind     string   `json:"kind"` // always "layouts"
-	A        string   `json:"a"`
-	B        string   `json:"b"`
-	Layouts  string   `json:"layouts"`        // all, distinct, sample:K, or list
-	List     []string `json:"list,omitempty"` // the layouts of a list (from a file)
-	Games    int64    `json:"games_per_layout"`
-	Adaptive bool     `json:"adaptive"`
-	Batch    int64    `json:"batch"`
-	BandLow  float64  `json:"band_low"`
-	BandHigh float64  `json:"band_high"`
-	Rules    string   `json:"rules"`
-	Seed     uint64   `json:"seed"`
+	Kind    string `json:"kind"` // always "layouts"
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Layouts string `json:"layouts"` // all, distinct, sample:K, or list
+	// List holds the layouts of a list, in memory only: the JSON (and so the configuration
+	// hash) pins it by ListSHA256 and ListLen, and a run directory keeps it in layouts.txt.
+	List       *LayoutList `json:"-"`
+	ListSHA256 string      `json:"list_sha256,omitempty"` // SHA-256 of the list's canonical text
+	ListLen    int         `json:"list_len,omitempty"`    // layouts in the list
+	Games      int64       `json:"games_per_layout"`
+	Adaptive   bool        `json:"adaptive"`
+	Batch      int64       `json:"batch"`
+	BandLow    float64     `json:"band_low"`
+	BandHigh   float64     `json:"band_high"`
+	Rules      string      `json:"rules"`
+	Seed       uint64      `json:"seed"`
 	// RandomOpening: the first plies of every game are uniformly random (see MatchConfig).
 	RandomOpening int `json:"random_opening,omitempty"`
 	// NoBranching: random agents and openings draw by rejection (see MatchConfig.NoBranching;
@@ -136,35 +138,6 @@ func (sw *Sweep) rowOf(p sweepPair, seat int) SweepRow {
 	return r
 }
 
-// ParseLayoutList reads a layouts file: one layout per line (index, layout string or colour
-// grid); blank lines and '#' comments are ignored.
-func ParseLayoutList(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%q is not all, distinct, sample:N, random:N or a file of layouts, one a line (%v)", path, err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		ln := sc.Text()
-		if i := strings.IndexByte(ln, '#'); i >= 0 {
-			ln = ln[:i]
-		}
-		if ln = strings.TrimSpace(ln); ln == "" {
-			continue
-		}
-		if _, err := katarenga.DefaultTiles.ParseLayout(ln); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
-		}
-		out = append(out, ln)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no layouts", path)
-	}
-	return out, sc.Err()
-}
-
 // NewSweep resolves a configuration: which layouts, and the boards their two seatings need.
 func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	cfg.Kind = "layouts"
@@ -255,6 +228,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	reserve := func(layouts, boards int) { // sized once: no copies left behind by growing
 		sw.pairs = slices.Grow(sw.pairs, layouts)
 		sw.boards = slices.Grow(sw.boards, boards)
+		index.reserve(boards)
 	}
 	switch {
 	case cfg.Layouts == "all":
@@ -315,18 +289,18 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 			add(katarenga.Layout{Index: -1, Grid: g})
 		}
 	case cfg.Layouts == "list":
-		reserve(len(cfg.List), 2*len(cfg.List))
-		for _, s := range cfg.List {
-			l, err := ts.ParseLayout(s)
-			if err != nil {
-				return nil, err
-			}
-			add(l)
+		if err := cfg.checkList(); err != nil {
+			return nil, err
+		}
+		reserve(cfg.List.Len(), 2*cfg.List.Len())
+		for i := 0; i < cfg.List.Len(); i++ {
+			add(cfg.List.Layout(i))
 		}
 	default:
 		return nil, fmt.Errorf("layouts %q: want all, distinct, sample:K, random:K or a file", cfg.Layouts)
 	}
 	sw.Cfg = cfg
+	sw.Cfg.List = nil // the sweep holds the boards; the list's rows are the sweep's rows
 	return sw, nil
 }
 
@@ -360,6 +334,15 @@ func (s *boardSet) find(boards []sweepBoard, b sweepBoard) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// reserve sizes an empty set for n boards once: no tables left behind by growing.
+func (s *boardSet) reserve(n int) {
+	size := 1024
+	for size < 2*n {
+		size *= 2
+	}
+	s.slots = make([]int32, size)
 }
 
 // insert adds board i of boards (not yet in the set).

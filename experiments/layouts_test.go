@@ -78,7 +78,7 @@ func TestSweepSets(t *testing.T) {
 
 // A sweep does not depend on workers or shards, and resumes to the same result.
 func TestSweepDeterminism(t *testing.T) {
-	cfg := LayoutsConfig{Layouts: "list", List: []string{"0", "33090", "C13-A02-D10-B01", "rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb/rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb"}, Games: 30, Seed: 5}
+	cfg := LayoutsConfig{Layouts: "list", List: listOf(t, "0", "33090", "C13-A02-D10-B01", "rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb/rrrrrrrr/yyyyyyyy/gggggggg/bbbbbbbb"), Games: 30, Seed: 5}
 	sw := sweep(t, cfg)
 	tmp := t.TempDir()
 	one, three := filepath.Join(tmp, "one"), filepath.Join(tmp, "three")
@@ -145,7 +145,7 @@ func TestMirroredLayoutsAgree(t *testing.T) {
 	for _, i := range idx {
 		p, _ := katarenga.PlacementFromIndex(i)
 		m, _ := katarenga.DefaultTiles.Mirror(p)
-		sw := sweep(t, LayoutsConfig{Layouts: "list", List: []string{p.String(), m.String()}, Games: games, Seed: 8})
+		sw := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, p.String(), m.String()), Games: games, Seed: 8})
 		var res [2]results.BoardResult
 		for b := 0; b < 2; b++ {
 			r, ok := sw.play(sweepWorker{}, int64(sw.Row(2*b).Board), func() bool { return false })
@@ -165,16 +165,30 @@ func TestMirroredLayoutsAgree(t *testing.T) {
 
 // Adaptive sampling stops a clearly unbalanced board early and keeps undecided ones to the cap.
 func TestAdaptive(t *testing.T) {
-	sw := sweep(t, LayoutsConfig{Layouts: "list", List: []string{"0"}, Games: 4000, Adaptive: true, Batch: 100, Seed: 2})
+	sw := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "0"), Games: 4000, Adaptive: true, Batch: 100, Seed: 2})
 	sw.Cfg.BandLow, sw.Cfg.BandHigh = 0.48, 0.52 // layout 0: White wins about 44.6%
 	r, _ := sw.play(sweepWorker{}, 0, func() bool { return false })
 	if r.N%100 != 0 || r.N >= 4000 || !sw.decided(&r) {
 		t.Errorf("unbalanced board: n = %d, decided %v", r.N, sw.decided(&r))
 	}
-	wide := sweep(t, LayoutsConfig{Layouts: "list", List: []string{"33090"}, Games: 400, Adaptive: true, Batch: 100, Seed: 2})
+	wide := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "33090"), Games: 400, Adaptive: true, Batch: 100, Seed: 2})
 	wide.Cfg.BandLow, wide.Cfg.BandHigh = 0.2, 0.8 // the interval soon lies inside: stop
 	r2, _ := wide.play(sweepWorker{}, 0, func() bool { return false })
 	if r2.N != 100 {
 		t.Errorf("board inside a wide band: n = %d, want one batch of 100", r2.N)
 	}
+}
+
+// listOf is the layout list of the given layout texts.
+func listOf(t *testing.T, layouts ...string) *LayoutList {
+	t.Helper()
+	list := &LayoutList{}
+	for _, s := range layouts {
+		l, err := katarenga.DefaultTiles.ParseLayout(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list.add(l)
+	}
+	return list.seal()
 }

@@ -68,10 +68,16 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		if man.Status != "complete" {
 			return usagef("-report %s: the ladder is %s; finish it first with -resume", rep, man.Status)
 		}
+		if err := cfg.Sweep.LoadList(rep); err != nil {
+			return usagef("-report %s", err)
+		}
 		dir = rep
 	} else if dir != "" {
 		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
+		}
+		if err := cfg.Sweep.LoadList(dir); err != nil {
+			return usagef("-resume %s", err)
 		}
 	} else {
 		for _, bad := range []string{"a", "b", "adaptive", "batch", "report"} {
@@ -102,7 +108,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 			if err != nil {
 				return usagef("-layouts: %v", err)
 			}
-			sweep.Layouts, sweep.List = "list", list
+			sweep.SetList(list)
 		}
 		if lf.ratingGames < 0 {
 			return usagef("-rating-games %d: want 0 (levels not rated) or more", lf.ratingGames)
@@ -147,7 +153,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 
 func orList(cfg experiments.LayoutLadderConfig) string {
 	if cfg.Sweep.Layouts == "list" {
-		return fmt.Sprintf("%d layouts", len(cfg.Sweep.List))
+		return fmt.Sprintf("%d layouts", cfg.Sweep.ListLen)
 	}
 	return cfg.Sweep.Layouts + " layouts"
 }

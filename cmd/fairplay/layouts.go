@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/fairplay-lab/fairplay/experiments"
 	"github.com/fairplay-lab/fairplay/results"
@@ -58,9 +61,14 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return runLayoutLadder(ctx, fs, &lf, &rf, shard, args, stdout, stderr)
 	}
+	// A list of layouts is read before the board count is known: under the cap, so that the
+	// heap does not grow to twice the list and sweep while both are built.
+	defer limitMemory(maxLimitBoards)()
 	if *report != "" {
 		return reportLayouts(stdout, *report, *compare)
 	}
+	lean := leanGC()
+	defer lean()
 	if *compare != "" { // checked before the sweep, not after it
 		if err := checkCompare(*compare); err != nil {
 			return err
@@ -72,6 +80,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		var complete bool
 		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
+		}
+		if err := cfg.LoadList(dir); err != nil {
+			return usagef("-resume %s", err)
 		}
 	} else {
 		lo, hi, ok := strings.Cut(*band, ",")
@@ -89,13 +100,15 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if err != nil {
 				return usagef("-layouts: %v", err)
 			}
-			cfg.Layouts, cfg.List = "list", list
+			cfg.SetList(list)
 		}
 	}
 	sw, err := experiments.NewSweep(cfg)
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	cfg.List = nil // the sweep holds the boards
+	lean()
 	if dir == "" {
 		if dir, err = outDir(rf.out, "layouts"); err != nil {
 			return err
@@ -134,10 +147,15 @@ func printLayoutReport(w io.Writer, sw *experiments.Sweep, r *experiments.Layout
 
 // reportLayouts re-derives a complete sweep's reports from its boards.csv.
 func reportLayouts(stdout io.Writer, dir, compare string) error {
+	lean := leanGC()
+	defer lean()
 	var cfg experiments.LayoutsConfig
 	man, err := loadResume(dir, &cfg)
 	if err != nil {
 		return err
+	}
+	if err := cfg.LoadList(dir); err != nil {
+		return usagef("-report %s", err)
 	}
 	if man.Status != "complete" || man.Shards != 1 {
 		return usagef("-report %s: the sweep is %s (shard %d/%d); finish or merge it first", dir, man.Status, man.Shard, man.Shards)
@@ -146,6 +164,8 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
+	cfg.List = nil
+	lean()
 	defer limitMemory(sw.NumBoards())()
 	rep, _, err := experiments.WriteLayoutReportsFile(dir, sw, filepath.Join(dir, "boards.csv"))
 	if err != nil {
@@ -159,6 +179,31 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	return nil
 }
 
+// leanGC lowers the collector's slack (GOGC) to a quarter of the live heap, unless GOGC is
+// set, while a list is read and a sweep resolved: a burst of long-lived allocations (the list,
+// the boards, their hash table) that would otherwise let the heap grow to twice their size
+// (peak RSS 199 MB for a list of a million grids; the games and reports then run at the
+// default). It returns a function, safe to call twice, that collects once (so that the
+// collector paces from the heap without the list, not from its last mark with it: without this
+// the heap ran up to the memory limit, 188 MB RSS, while layouts.txt was written) and restores
+// the previous setting.
+func leanGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(25)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			runtime.GC()
+			debug.SetGCPercent(prev)
+		})
+	}
+}
+
+// maxLimitBoards is a board count for which limitMemory sets its cap.
+const maxLimitBoards = 1 << 20
+
 // limitMemory sets a soft memory limit for a sweep of boards boards (unless GOMEMLIMIT is
 // set): 64 MiB plus 1 KiB a board, at most 180 MiB. The sweep and its tallies take some 70
 // bytes a board (100 while the reports are derived), so the cap leaves room for the colour-effect
@@ -168,6 +213,9 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 // It returns a function that restores the previous limit: the limit is process-wide, and a
 // study runs later commands in the same process.
 func limitMemory(boards int) (restore func()) {
+	if boards > maxLimitBoards {
+		boards = maxLimitBoards
+	}
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
@@ -203,9 +251,13 @@ func compareSweeps(w io.Writer, dir, other string) error {
 	return nil
 }
 
-// mergeKind tells a layout sweep's manifest from a match's.
+// mergeKind tells a layout sweep's manifest from a match's (by the configuration's kind: a
+// manifest read back from disk is indented, so its text is not searched).
 func mergeKind(man *results.Manifest) string {
-	if strings.Contains(string(man.Config), `"kind":"layouts"`) {
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(man.Config, &k) == nil && k.Kind == "layouts" {
 		return "layouts"
 	}
 	return "match"

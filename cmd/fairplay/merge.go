@@ -83,14 +83,22 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return mergeTournament(sorted, *out, args, stdout)
 	}
 	if mergeKind(m0) == "layouts" {
+		defer limitMemory(maxLimitBoards)() // while the list is read (see runLayouts)
+		lean := leanGC()
+		defer lean()
 		var lc experiments.LayoutsConfig
 		if _, err := loadResume(shards[0].dir, &lc); err != nil {
 			return err
+		}
+		if err := lc.LoadList(shards[0].dir); err != nil { // every shard's hash pins the same list
+			return usagef("shard %s", err)
 		}
 		sw, err := experiments.NewSweep(lc)
 		if err != nil {
 			return err
 		}
+		lc.List = nil
+		lean()
 		dir, err := outDir(*out, "merge")
 		if err != nil {
 			return err
