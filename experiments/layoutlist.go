@@ -85,6 +85,7 @@ func scanLayouts(path string, add func(katarenga.Layout)) error {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
+	count := 0
 	for n := 1; sc.Scan(); n++ {
 		ln := sc.Text()
 		if i := strings.IndexByte(ln, '#'); i >= 0 {
@@ -96,6 +97,9 @@ func scanLayouts(path string, add func(katarenga.Layout)) error {
 		l, err := katarenga.DefaultTiles.ParseLayout(ln)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v", path, n, err)
+		}
+		if count++; count > MaxSweepLayouts {
+			return fmt.Errorf("%s: more than %d layouts, the most one sweep takes (peak memory is bounded and measured at that size); split the file into several sweeps", path, MaxSweepLayouts)
 		}
 		add(l)
 	}
@@ -137,7 +141,7 @@ func ParseLayoutList(path string) (*LayoutList, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &LayoutList{boards: make([]sweepBoard, 0, n)} // sized once: no copies left by growing
+	out := &LayoutList{boards: make([]sweepBoard, 0, min(n, MaxSweepLayouts))} // sized once: no copies left by growing
 	if err := scanLayouts(path, out.add); err != nil {
 		return nil, err
 	}

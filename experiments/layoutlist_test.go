@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,5 +110,23 @@ func TestParseLayoutList(t *testing.T) {
 	os.WriteFile(path, []byte("7\nZ99\n"), 0o644)
 	if _, err := ParseLayoutList(path); err == nil || !strings.Contains(err.Error(), ":2:") {
 		t.Errorf("bad line: %v", err)
+	}
+}
+
+// TestParseLayoutListCap: a list longer than MaxSweepLayouts is refused while it is read, with a
+// message naming the file and the limit.
+func TestParseLayoutListCap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.txt")
+	var b strings.Builder
+	for i := 0; i <= MaxSweepLayouts; i++ {
+		b.WriteString(strconv.Itoa(i % 1000))
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ParseLayoutList(path)
+	if err == nil || !strings.Contains(err.Error(), "long.txt") || !strings.Contains(err.Error(), strconv.Itoa(MaxSweepLayouts)) {
+		t.Fatalf("ParseLayoutList of %d layouts: err %v, want the file and the limit named", MaxSweepLayouts+1, err)
 	}
 }
