@@ -185,6 +185,8 @@ type abPlayer struct {
 	exts      int       // threat extensions on the current path
 	ext       bool      // whether threat extensions are on (ext, resolved for the game)
 	sel       Selective // the selective search, resolved for the game
+	layBoard  *katarenga.Board
+	lay       *katLayout // layBoard's layout features (Katarenga)
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).
@@ -321,9 +323,18 @@ func (p *abPlayer) extension(a engine.Action) int {
 	return 0
 }
 
-// eval is the static evaluation, clamped clear of the win scores.
+// eval is the static evaluation, clamped clear of the win scores. A Katarenga board's layout
+// features are looked up once per board, not once per evaluation.
 func (p *abPlayer) eval(s engine.State) int32 {
-	v := Evaluate(s, p.w)
+	var v float64
+	if k, ok := s.(*katarenga.State); ok {
+		if b := k.Board(); b != p.layBoard {
+			p.layBoard, p.lay = b, layoutOf(k)
+		}
+		v = dotKatarenga(katFeatures(k, p.lay), p.w)
+	} else {
+		v = Evaluate(s, p.w)
+	}
 	if v > evalBound {
 		return evalBound
 	}
@@ -337,10 +348,17 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	if p.b.tick() {
 		return 0
 	}
-	moves := s.Legal(p.bufs[ply][:0])
-	p.bufs[ply] = moves
-	if len(moves) == 0 {
+	var moves []engine.Action
+	if p.tx.kat != nil && (depth <= 0 || ply >= maxPly-2) {
+		// A Katarenga leaf: quiescence generates the moves only if the stand-pat does not cut
+		// (the same tree: Status is over exactly when Legal is empty).
+		if s.Status().Over {
+			return terminal(s, ply)
+		}
+	} else if moves = s.Legal(p.bufs[ply][:0]); len(moves) == 0 {
 		return terminal(s, ply)
+	} else {
+		p.bufs[ply] = moves
 	}
 	// Mate-distance pruning: no result here beats a win at the next ply.
 	if lo := -Win + int32(ply); alpha < lo {

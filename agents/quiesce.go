@@ -1,34 +1,53 @@
 package agents
 
-import (
-	"github.com/fairplay-lab/fairplay/engine"
-	"github.com/fairplay-lab/fairplay/engine/katarenga"
-)
+import "github.com/fairplay-lab/fairplay/engine"
 
 // quiesce searches the tactical moves (captures, huff removals, threats) with the evaluation
-// as a stand-pat bound; moves are the position's legal actions (non-empty).
+// as a stand-pat bound; moves are the position's legal actions (non-empty), or nil in a
+// Katarenga position that is not over: they are generated only when the stand-pat does not cut.
 func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
 	stand := p.eval(s)
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
 	}
+	if moves == nil {
+		moves = s.Legal(p.bufs[ply][:0])
+		p.bufs[ply] = moves
+	}
 	if stand > alpha {
 		alpha = stand
 	}
 	best := stand
+	var opp, base uint64
+	if p.tx.kat != nil {
+		if opp, base = katMasks(p.tx.kat); !p.cfg.QSBase {
+			base = 0
+		}
+	}
 	for i := 0; i < len(moves); i++ {
 		a := moves[i]
-		if !p.qsMove(a) {
+		if p.tx.kat != nil {
+			if tac, _ := katTactical(a, opp, base); !tac {
+				continue
+			}
+		} else if !p.tx.tactical(a) {
 			continue
 		}
 		if p.b.tick() {
 			return 0
 		}
 		s.Apply(a)
-		next := s.Legal(p.bufs[ply+1][:0])
-		p.bufs[ply+1] = next
+		var next []engine.Action
+		over := false
+		if p.tx.kat != nil {
+			over = s.Status().Over
+		} else {
+			next = s.Legal(p.bufs[ply+1][:0])
+			p.bufs[ply+1] = next
+			over = len(next) == 0
+		}
 		var v int32
-		if len(next) == 0 {
+		if over {
 			v = -terminal(s, ply+1)
 		} else {
 			v = -p.quiesce(s, -beta, -alpha, ply+1, qd+1, next)
@@ -48,13 +67,4 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 		}
 	}
 	return best
-}
-
-// qsMove reports whether quiescence searches a: the tactical moves, without Katarenga's moves
-// onto the enemy baseline when qsbase=0.
-func (p *abPlayer) qsMove(a engine.Action) bool {
-	if p.cfg.QSBase || p.tx.kat == nil {
-		return p.tx.tactical(a)
-	}
-	return p.tx.capture(a) || (a != katarenga.Pass && a>>6&127 >= 64)
 }
