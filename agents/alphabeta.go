@@ -162,6 +162,9 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	} else {
 		p.tt = newTable(a.HashMB)
 	}
+	if game == "katarenga" {
+		p.ec = make(evalCache, evalCacheSize)
+	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.scores = make([][]int32, maxPly+1)
 	p.b = budget{nodes: a.Nodes, movetime: a.Movetime}
@@ -185,6 +188,7 @@ type abPlayer struct {
 	exts      int       // threat extensions on the current path
 	ext       bool      // whether threat extensions are on (ext, resolved for the game)
 	sel       Selective // the selective search, resolved for the game
+	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
 	layBoard  *katarenga.Board
 	lay       *katLayout // layBoard's layout features (Katarenga)
 	// Nodes counts every node searched by this player (for benchmarks).
@@ -326,15 +330,30 @@ func (p *abPlayer) extension(a engine.Action) int {
 // eval is the static evaluation, clamped clear of the win scores. A Katarenga board's layout
 // features are looked up once per board, not once per evaluation.
 func (p *abPlayer) eval(s engine.State) int32 {
-	var v float64
-	if k, ok := s.(*katarenga.State); ok {
-		if b := k.Board(); b != p.layBoard {
-			p.layBoard, p.lay = b, layoutOf(k)
-		}
-		v = dotKatarenga(katFeatures(k, p.lay), p.w)
-	} else {
-		v = Evaluate(s, p.w)
+	k, ok := s.(*katarenga.State)
+	if !ok {
+		return clampEval(Evaluate(s, p.w))
 	}
+	var e *evalEntry
+	if p.ec != nil {
+		key := k.Hash()
+		if e = p.ec.slot(key); e.ok && e.key == key {
+			return e.v
+		}
+		e.key = key
+	}
+	if b := k.Board(); b != p.layBoard {
+		p.layBoard, p.lay = b, layoutOf(k)
+	}
+	v := clampEval(dotKatarenga(katFeatures(k, p.lay), p.w))
+	if e != nil {
+		e.v, e.ok = v, true
+	}
+	return v
+}
+
+// clampEval converts an evaluation to a score clear of the win scores.
+func clampEval(v float64) int32 {
 	if v > evalBound {
 		return evalBound
 	}

@@ -106,3 +106,22 @@ func (t *table) store(key uint64, move engine.Action, score int32, depth int, fl
 
 // clear empties the table.
 func (t *table) clear() { clear(t.b) }
+
+// evalEntry caches one position's evaluation.
+type evalEntry struct {
+	key uint64
+	v   int32
+	ok  bool
+}
+
+// evalCacheSize is the number of entries of a Katarenga player's evaluation cache (1 MB).
+const evalCacheSize = 1 << 16
+
+// evalCache is a direct-mapped cache of evaluations by position hash, kept for a whole game
+// (the evaluation is a function of the position and the game's board and weights, which do
+// not change during a game). Iterative deepening and transpositions evaluate the same leaves
+// again and again.
+type evalCache []evalEntry
+
+// slot returns the entry for key.
+func (c evalCache) slot(key uint64) *evalEntry { return &c[key&(evalCacheSize-1)] }
