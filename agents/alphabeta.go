@@ -327,29 +327,55 @@ func (p *abPlayer) extension(a engine.Action) int {
 	return 0
 }
 
-// eval is the static evaluation, clamped clear of the win scores. A Katarenga board's layout
-// features are looked up once per board, not once per evaluation.
+// eval is the static evaluation, clamped clear of the win scores.
 func (p *abPlayer) eval(s engine.State) int32 {
+	v, _ := p.evalTactics(s)
+	return v
+}
+
+// Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
+// entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set
+// is certain: there is no such move.
+const (
+	qsCapture uint8 = 1 << iota
+	qsBaseline
+)
+
+// evalTactics is eval and the tactical-move hints of the position (both hints set in Baran).
+// A Katarenga board's layout features are looked up once per board, and evaluations are cached
+// by position hash (p.ec).
+func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 	k, ok := s.(*katarenga.State)
 	if !ok {
-		return clampEval(Evaluate(s, p.w))
+		return clampEval(Evaluate(s, p.w)), qsCapture | qsBaseline
 	}
 	var e *evalEntry
 	if p.ec != nil {
 		key := k.Hash()
 		if e = p.ec.slot(key); e.ok && e.key == key {
-			return e.v
+			return e.v, e.tac
 		}
 		e.key = key
 	}
 	if b := k.Board(); b != p.layBoard {
 		p.layBoard, p.lay = b, layoutOf(k)
 	}
-	v := clampEval(dotKatarenga(katFeatures(k, p.lay), p.w))
-	if e != nil {
-		e.v, e.ok = v, true
+	f, reach := katFeatures(k, p.lay)
+	v := clampEval(dotKatarenga(f, p.w))
+	// A legal move's target is in Reach (a superset under the first-move capture ban), and a
+	// camp is entered from the enemy baseline.
+	opp, base := katMasks(k)
+	tac := uint8(0)
+	if reach&opp != 0 || k.Pawns(k.ToMove())&base != 0 {
+		tac |= qsCapture
 	}
-	return v
+	if reach&base != 0 {
+		tac |= qsBaseline
+	}
+	if e != nil {
+		e.v, e.tac, e.ok = v, tac, true
+	}
+	return v, tac
 }
 
 // clampEval converts an evaluation to a score clear of the win scores.
@@ -368,9 +394,10 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		return 0
 	}
 	var moves []engine.Action
-	if p.tx.kat != nil && (depth <= 0 || ply >= maxPly-2) {
-		// A Katarenga leaf: quiescence generates the moves only if the stand-pat does not cut
-		// (the same tree: Status is over exactly when Legal is empty).
+	if p.tx.kat != nil {
+		// Katarenga generates the moves only when they are needed: at a leaf if quiescence's
+		// stand-pat does not cut, else after the table and the pruning had their chance. It is
+		// the same tree: Status is over exactly when Legal is empty.
 		if s.Status().Over {
 			return terminal(s, ply)
 		}
@@ -441,6 +468,10 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 				return v
 			}
 		}
+	}
+	if moves == nil {
+		moves = s.Legal(p.bufs[ply][:0])
+		p.bufs[ply] = moves
 	}
 	p.order(moves, ply, ttMove, hasTT)
 	alpha0 := alpha

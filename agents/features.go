@@ -91,14 +91,15 @@ func baranFeatures(s *baran.State) [10]float64 {
 // katarengaFeatures are the Katarenga features, in katarengaWeights order, for the player to
 // move.
 func katarengaFeatures(s *katarenga.State) [12]float64 {
-	return katFeatures(s, layoutOf(s))
+	f, _ := katFeatures(s, layoutOf(s))
+	return f
 }
 
-// katFeatures are katarengaFeatures with the layout features of s's board given. Every
-// feature is a sum of small integers, counted on bitboards.
-func katFeatures(s *katarenga.State, lay *katLayout) [12]float64 {
+// katFeatures are katarengaFeatures with the layout features of s's board given, and the
+// squares the side to move reaches (katarenga.State.Reach). Every feature is a sum of small
+// integers, counted on bitboards.
+func katFeatures(s *katarenga.State, lay *katLayout) (f [12]float64, reachMe uint64) {
 	me := s.ToMove()
-	var f [12]float64
 	reach := [2]uint64{}
 	moves := [2]int{}
 	reach[0], moves[0] = s.Reach(0)
@@ -131,5 +132,5 @@ func katFeatures(s *katarenga.State, lay *katLayout) [12]float64 {
 		f[10] += sign * float64(sum)
 		f[11] += sign * float64(least)
 	}
-	return f
+	return f, reach[me]
 }

@@ -6,9 +6,15 @@ import "github.com/fairplay-lab/fairplay/engine"
 // as a stand-pat bound; moves are the position's legal actions (non-empty), or nil in a
 // Katarenga position that is not over: they are generated only when the stand-pat does not cut.
 func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
-	stand := p.eval(s)
+	stand, tac := p.evalTactics(s)
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
+	}
+	if !p.cfg.QSBase {
+		tac &^= qsBaseline
+	}
+	if tac == 0 {
+		return stand // no tactical move: the loop below would search nothing
 	}
 	if moves == nil {
 		moves = s.Legal(p.bufs[ply][:0])

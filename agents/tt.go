@@ -111,6 +111,7 @@ func (t *table) clear() { clear(t.b) }
 type evalEntry struct {
 	key uint64
 	v   int32
+	tac uint8 // the tactical-move hints (qsCapture, qsBaseline)
 	ok  bool
 }
 
