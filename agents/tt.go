@@ -116,7 +116,8 @@ type evalEntry struct {
 }
 
 // evalCacheSize is the number of entries of a Katarenga player's evaluation cache (64 KB: it
-// stays in the core's cache; 1 MB hit more often, 46% against 28%, but cost more CPU time).
+// stays in the core's cache; 1 MB, 65,536 entries, hit 39% of the lookups against 28%, but cost
+// more CPU time under load).
 const evalCacheSize = 1 << 12
 
 // evalCache is a direct-mapped cache of evaluations by position hash, kept for a whole game
