@@ -58,8 +58,11 @@ type AlphaBeta struct {
 	Sel Selective
 	// Margin is the futility margin per ply of rfp and fut, in evaluation units.
 	Margin int32
-	W      Weights
-	pool   sync.Pool
+	// Tempo is added to every evaluation for the side to move (evaluation units): with it the
+	// evaluations of odd and even plies compare.
+	Tempo int32
+	W     Weights
+	pool  sync.Pool
 }
 
 func init() {
@@ -76,6 +79,7 @@ func init() {
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
+			{"tempo", "0", "credit for the side to move, added to every evaluation, in evaluation units (0..300)"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},
@@ -120,6 +124,11 @@ func buildAlphaBeta(p Params) (Agent, error) {
 		return nil, err
 	}
 	a.Margin = int32(m)
+	t, err := p.Int("tempo", 0, 300)
+	if err != nil {
+		return nil, err
+	}
+	a.Tempo = int32(t)
 	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
 		return nil, err
 	}
@@ -325,68 +334,6 @@ func (p *abPlayer) extension(a engine.Action) int {
 		return 1
 	}
 	return 0
-}
-
-// eval is the static evaluation, clamped clear of the win scores.
-func (p *abPlayer) eval(s engine.State) int32 {
-	v, _ := p.evalTactics(s)
-	return v
-}
-
-// Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
-// entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set
-// is certain: there is no such move.
-const (
-	qsCapture uint8 = 1 << iota
-	qsBaseline
-)
-
-// evalTactics is eval and the tactical-move hints of the position (both hints set in Baran).
-// A Katarenga board's layout features are looked up once per board, and evaluations are cached
-// by position hash (p.ec).
-func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
-	k, ok := s.(*katarenga.State)
-	if !ok {
-		return clampEval(Evaluate(s, p.w)), qsCapture | qsBaseline
-	}
-	var e *evalEntry
-	if p.ec != nil {
-		key := k.Hash()
-		if e = p.ec.slot(key); e.ok && e.key == key {
-			return e.v, e.tac
-		}
-		e.key = key
-	}
-	if b := k.Board(); b != p.layBoard {
-		p.layBoard, p.lay = b, layoutOf(k)
-	}
-	f, reach := katFeatures(k, p.lay)
-	v := clampEval(dotKatarenga(f, p.w))
-	// A legal move's target is in Reach (a superset under the first-move capture ban), and a
-	// camp is entered from the enemy baseline.
-	opp, base := katMasks(k)
-	tac := uint8(0)
-	if reach&opp != 0 || k.Pawns(k.ToMove())&base != 0 {
-		tac |= qsCapture
-	}
-	if reach&base != 0 {
-		tac |= qsBaseline
-	}
-	if e != nil {
-		e.v, e.tac, e.ok = v, tac, true
-	}
-	return v, tac
-}
-
-// clampEval converts an evaluation to a score clear of the win scores.
-func clampEval(v float64) int32 {
-	if v > evalBound {
-		return evalBound
-	}
-	if v < -evalBound {
-		return -evalBound
-	}
-	return int32(v)
 }
 
 func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int, nullOK bool) int32 {

@@ -1,6 +1,9 @@
 package agents
 
-import "github.com/fairplay-lab/fairplay/engine"
+import (
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
 
 // quiesce searches the tactical moves (captures, huff removals, threats) with the evaluation
 // as a stand-pat bound; moves are the position's legal actions (non-empty), or nil in a
@@ -73,4 +76,66 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 		}
 	}
 	return best
+}
+
+// eval is the static evaluation, clamped clear of the win scores.
+func (p *abPlayer) eval(s engine.State) int32 {
+	v, _ := p.evalTactics(s)
+	return v
+}
+
+// Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
+// entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set
+// is certain: there is no such move.
+const (
+	qsCapture uint8 = 1 << iota
+	qsBaseline
+)
+
+// evalTactics is eval and the tactical-move hints of the position (both hints set in Baran).
+// The evaluation includes the tempo credit. A Katarenga board's layout features are looked up
+// once per board, and evaluations are cached by position hash (p.ec).
+func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
+	k, ok := s.(*katarenga.State)
+	if !ok {
+		return clampEval(Evaluate(s, p.w) + float64(p.cfg.Tempo)), qsCapture | qsBaseline
+	}
+	var e *evalEntry
+	if p.ec != nil {
+		key := k.Hash()
+		if e = p.ec.slot(key); e.ok && e.key == key {
+			return e.v, e.tac
+		}
+		e.key = key
+	}
+	if b := k.Board(); b != p.layBoard {
+		p.layBoard, p.lay = b, layoutOf(k)
+	}
+	f, reach := katFeatures(k, p.lay)
+	v := clampEval(dotKatarenga(f, p.w) + float64(p.cfg.Tempo))
+	// A legal move's target is in Reach (a superset under the first-move capture ban), and a
+	// camp is entered from the enemy baseline.
+	opp, base := katMasks(k)
+	tac := uint8(0)
+	if reach&opp != 0 || k.Pawns(k.ToMove())&base != 0 {
+		tac |= qsCapture
+	}
+	if reach&base != 0 {
+		tac |= qsBaseline
+	}
+	if e != nil {
+		e.v, e.tac, e.ok = v, tac, true
+	}
+	return v, tac
+}
+
+// clampEval converts an evaluation to a score clear of the win scores.
+func clampEval(v float64) int32 {
+	if v > evalBound {
+		return evalBound
+	}
+	if v < -evalBound {
+		return -evalBound
+	}
+	return int32(v)
 }
