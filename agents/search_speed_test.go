@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"hash/fnv"
+	"math/bits"
 	"os"
 	"testing"
 
@@ -134,4 +135,115 @@ func TestSearchFingerprint(t *testing.T) {
 		p.Close()
 	}
 	t.Logf("fingerprint %016x over %d nodes", h.Sum64(), total)
+}
+
+// refKatFeatures computes the Katarenga features pawn by pawn, straight from their definitions
+// (the reference the bitboard counts of katFeatures are checked against).
+func refKatFeatures(s *katarenga.State) [12]float64 {
+	me := s.ToMove()
+	var f [12]float64
+	lay := newKatLayout(s.Board())
+	var reach [2]uint64
+	var moves [2]int
+	reach[0], moves[0] = s.Reach(0)
+	reach[1], moves[1] = s.Reach(1)
+	for _, p := range [2]engine.Player{me, me.Other()} {
+		sign := 1.0
+		if p != me {
+			sign = -1
+		}
+		pawns, camps := s.Pawns(p), s.Camps(p)
+		f[0] += sign * float64(bits.OnesCount64(pawns)+camps)
+		f[1] += sign * float64(camps)
+		least := 15.0
+		for m := pawns; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			adv := sq / 8
+			if p == 1 {
+				adv = 7 - adv
+			}
+			if adv == 7 {
+				f[2] += sign
+			}
+			f[3] += sign * float64(adv)
+			f[5+int(s.Board().Colour(sq))] += sign
+			if reach[p.Other()]&(1<<sq) != 0 {
+				f[9] += sign
+			}
+			d := float64(lay.toBase[p][sq])
+			f[10] += sign * d
+			least = min(least, d)
+		}
+		f[4] += sign * float64(moves[p])
+		f[11] += sign * least
+	}
+	return f
+}
+
+// The bitboard features equal the pawn-by-pawn definitions, and the search's evaluation (with
+// its cache, its layout lookup and its tactical hints) equals Evaluate plus the tempo credit,
+// for either side to move: a hint that is clear means no such legal move.
+func TestKatarengaFastEvaluation(t *testing.T) {
+	w, _ := DefaultWeights("katarenga")
+	for _, tempo := range []int{0, 37} {
+		ag := mustAgent(t, fmt.Sprintf("alphabeta:depth=2,tempo=%d", tempo))
+		for i, s := range katPositions(60) {
+			pl, _ := ag.NewPlayer("katarenga")
+			p := pl.(*abPlayer)
+			p.tx = newTactics(s)
+			r := engine.NewRand(uint64(i))
+			for ply := 0; ply < 12 && len(s.Legal(nil)) > 0; ply++ {
+				if got, want := katarengaFeatures(s), refKatFeatures(s); got != want {
+					t.Fatalf("position %d+%d: features %v, want %v", i, ply, got, want)
+				}
+				for pass := 0; pass < 2; pass++ { // the second lookup hits the cache
+					v, tac := p.evalTactics(s)
+					if want := clampEval(Evaluate(s, w) + float64(tempo)); v != want {
+						t.Fatalf("position %d+%d: evaluation %d, want %d (tempo %d)", i, ply, v, want, tempo)
+					}
+					opp, base := katMasks(s)
+					for _, a := range s.Legal(nil) {
+						tc, capt := katTactical(a, opp, base)
+						if (capt || (tc && a>>6&127 >= 64)) && tac&qsCapture == 0 {
+							t.Fatalf("position %d+%d: capture or camp entry %s, hint clear", i, ply, s.FormatAction(a))
+						}
+						if tc && !capt && a>>6&127 < 64 && tac&qsBaseline == 0 {
+							t.Fatalf("position %d+%d: baseline move %s, hint clear", i, ply, s.FormatAction(a))
+						}
+						if tc != p.tx.tactical(a) || capt != p.tx.capture(a) {
+							t.Fatalf("position %d+%d: %s classified (%v, %v), tactics says (%v, %v)", i, ply, s.FormatAction(a), tc, capt, p.tx.tactical(a), p.tx.capture(a))
+						}
+					}
+				}
+				l := s.Legal(nil)
+				s.Apply(l[r.IntN(len(l))])
+			}
+			p.Close()
+		}
+	}
+}
+
+// The evaluation cache changes nothing but the time: searches with and without it play the
+// same move with the same score, depth and node count.
+func TestKatarengaEvalCacheSameTree(t *testing.T) {
+	ag := mustAgent(t, "alphabeta:nodes=20000")
+	for i, s := range katPositions(6) {
+		var got [2][4]int64
+		for k := range got {
+			pl, _ := ag.NewPlayer("katarenga")
+			p := pl.(*abPlayer)
+			if k == 1 {
+				p.ec = nil
+			}
+			a, err := p.Choose(s, s.Legal(nil), engine.NewRand(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[k] = [4]int64{int64(a), int64(p.Score), int64(p.Depth), p.Nodes}
+			p.Close()
+		}
+		if got[0] != got[1] {
+			t.Errorf("position %d: with the cache (move, score, depth, nodes) %v, without %v", i, got[0], got[1])
+		}
+	}
 }
