@@ -59,7 +59,7 @@ type AlphaBeta struct {
 	// Margin is the futility margin per ply of rfp and fut, in evaluation units.
 	Margin int32
 	// Tempo is added to every evaluation for the side to move (evaluation units): with it the
-	// evaluations of odd and even plies compare.
+	// evaluations of odd and even plies compare. Auto (-1) is the game's default (autoTempo).
 	Tempo int32
 	W     Weights
 	pool  sync.Pool
@@ -79,7 +79,7 @@ func init() {
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
-			{"tempo", "0", "credit for the side to move, added to every evaluation, in evaluation units (0..300)"},
+			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},
@@ -124,11 +124,14 @@ func buildAlphaBeta(p Params) (Agent, error) {
 		return nil, err
 	}
 	a.Margin = int32(m)
-	t, err := p.Int("tempo", 0, 300)
-	if err != nil {
-		return nil, err
+	a.Tempo = Auto
+	if p.String("tempo") != "auto" {
+		t, err := p.Int("tempo", 0, 300)
+		if err != nil {
+			return nil, fmt.Errorf("%w, or auto", err)
+		}
+		a.Tempo = int32(t)
 	}
-	a.Tempo = int32(t)
 	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
 		return nil, err
 	}
@@ -160,7 +163,14 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, a.Nodes > 0 || a.Movetime > 0)}
+	budgeted := a.Nodes > 0 || a.Movetime > 0
+	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, budgeted), tempo: a.Tempo}
+	if a.Tempo == Auto {
+		p.tempo = 0
+		if budgeted {
+			p.tempo = autoTempo[game]
+		}
+	}
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
 	}
@@ -197,6 +207,7 @@ type abPlayer struct {
 	exts      int       // threat extensions on the current path
 	ext       bool      // whether threat extensions are on (ext, resolved for the game)
 	sel       Selective // the selective search, resolved for the game
+	tempo     int32     // the tempo credit, resolved for the game
 	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
 	layBoard  *katarenga.Board
 	lay       *katLayout // layBoard's layout features (Katarenga)

@@ -84,6 +84,11 @@ func (p *abPlayer) eval(s engine.State) int32 {
 	return v
 }
 
+// autoTempo is tempo=auto's credit by game under a node or time budget: in Katarenga it won an
+// SPRT (docs/search.md, "Tempo"); Baran was not measured. A fixed-depth search (depth=N alone)
+// keeps 0, the evaluation the depth ladders and studies were measured with.
+var autoTempo = map[string]int32{"katarenga": 50}
+
 // Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
 // entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set
 // is certain: there is no such move.
@@ -98,7 +103,7 @@ const (
 func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 	k, ok := s.(*katarenga.State)
 	if !ok {
-		return clampEval(Evaluate(s, p.w) + float64(p.cfg.Tempo)), qsCapture | qsBaseline
+		return clampEval(Evaluate(s, p.w) + float64(p.tempo)), qsCapture | qsBaseline
 	}
 	var e *evalEntry
 	if p.ec != nil {
@@ -112,7 +117,7 @@ func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 		p.layBoard, p.lay = b, layoutOf(k)
 	}
 	f, reach := katFeatures(k, p.lay)
-	v := clampEval(dotKatarenga(f, p.w) + float64(p.cfg.Tempo))
+	v := clampEval(dotKatarenga(f, p.w) + float64(p.tempo))
 	// A legal move's target is in Reach (a superset under the first-move capture ban), and a
 	// camp is entered from the enemy baseline.
 	opp, base := katMasks(k)

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math/bits"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -244,6 +245,35 @@ func TestKatarengaEvalCacheSameTree(t *testing.T) {
 		}
 		if got[0] != got[1] {
 			t.Errorf("position %d: with the cache (move, score, depth, nodes) %v, without %v", i, got[0], got[1])
+		}
+	}
+}
+
+// tempo=auto is 50 in Katarenga under a budget and 0 otherwise; tempo is refused outside
+// 0..300, with the value named.
+func TestTempoAuto(t *testing.T) {
+	for _, c := range []struct {
+		spec, game string
+		want       int32
+	}{
+		{"alphabeta:nodes=1000", "katarenga", 50},
+		{"alphabeta:movetime=50ms", "katarenga", 50},
+		{"alphabeta:depth=3", "katarenga", 0},
+		{"alphabeta:nodes=1000", "baran", 0},
+		{"alphabeta:nodes=1000,tempo=0", "katarenga", 0},
+		{"alphabeta:depth=3,tempo=20", "baran", 20},
+	} {
+		pl, err := mustAgent(t, c.spec).NewPlayer(c.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pl.(*abPlayer).tempo; got != c.want {
+			t.Errorf("%s in %s: tempo %d, want %d", c.spec, c.game, got, c.want)
+		}
+	}
+	for _, bad := range []string{"alphabeta:tempo=301", "alphabeta:tempo=-1", "alphabeta:tempo=x"} {
+		if _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), "tempo") {
+			t.Errorf("%s: error %v, want one naming tempo", bad, err)
 		}
 	}
 }
