@@ -39,6 +39,19 @@ func katPositions(n int) []*katarenga.State {
 	return out
 }
 
+// randomPlies plays n uniformly random plies (fewer if the game ends) and returns the legal
+// actions of the position reached (empty when the game is over).
+func randomPlies(s engine.State, n int, r *engine.Rand) []engine.Action {
+	for ; n > 0; n-- {
+		l := s.Legal(nil)
+		if len(l) == 0 {
+			break
+		}
+		s.Apply(l[r.IntN(len(l))])
+	}
+	return s.Legal(nil)
+}
+
 // BenchmarkAlphaBetaKatarengaBudget is the search of the Katarenga yardstick agent
 // (alphabeta:nodes=300000) on 8 positions of distinct layouts, a fresh player per position;
 // one op is one node, so ns/op is the time per node.
@@ -114,14 +127,7 @@ func TestSearchFingerprint(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		s := gm.Start(0)
 		r := engine.NewRand(uint64(i) + 100)
-		for n := 20 + r.IntN(20); n > 0; n-- {
-			l := s.Legal(nil)
-			if len(l) == 0 {
-				break
-			}
-			s.Apply(l[r.IntN(len(l))])
-		}
-		l := s.Legal(nil)
+		l := randomPlies(s, 20+r.IntN(20), r)
 		if len(l) == 0 {
 			continue
 		}
