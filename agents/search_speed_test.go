@@ -3,7 +3,6 @@ package agents
 import (
 	"fmt"
 	"hash/fnv"
-	"math/bits"
 	"os"
 	"strings"
 	"testing"
@@ -144,45 +143,46 @@ func TestSearchFingerprint(t *testing.T) {
 	t.Logf("fingerprint %016x over %d nodes", h.Sum64(), total)
 }
 
-// refKatFeatures computes the Katarenga features pawn by pawn, straight from their definitions
-// (the reference the bitboard counts of katFeatures are checked against).
+// refKatFeatures computes the Katarenga features pawn by pawn, straight from their definitions,
+// as each player's counts x[p] and the difference x[me] − x[opponent] (the reference the bitboard
+// counts of katFeatures are checked against).
 func refKatFeatures(s *katarenga.State) [12]float64 {
-	me := s.ToMove()
-	var f [12]float64
 	lay := newKatLayout(s.Board())
+	var x [2][12]float64
 	var reach [2]uint64
 	var moves [2]int
 	reach[0], moves[0] = s.Reach(0)
 	reach[1], moves[1] = s.Reach(1)
-	for _, p := range [2]engine.Player{me, me.Other()} {
-		sign := 1.0
-		if p != me {
-			sign = -1
-		}
-		pawns, camps := s.Pawns(p), s.Camps(p)
-		f[0] += sign * float64(bits.OnesCount64(pawns)+camps)
-		f[1] += sign * float64(camps)
-		least := 15.0
-		for m := pawns; m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros64(m)
-			adv := sq / 8
+	for p := range engine.Player(2) {
+		x[p][1] = float64(s.Camps(p))
+		x[p][0] = x[p][1]
+		x[p][4] = float64(moves[p])
+		x[p][11] = 15
+		for sq := range 64 {
+			if s.Pawns(p)&(1<<sq) == 0 {
+				continue
+			}
+			rank := sq / 8
 			if p == 1 {
-				adv = 7 - adv
+				rank = 7 - rank
 			}
-			if adv == 7 {
-				f[2] += sign
+			x[p][0]++
+			if rank == 7 {
+				x[p][2]++
 			}
-			f[3] += sign * float64(adv)
-			f[5+int(s.Board().Colour(sq))] += sign
-			if reach[p.Other()]&(1<<sq) != 0 {
-				f[9] += sign
+			x[p][3] += float64(rank)
+			x[p][5+int(s.Board().Colour(sq))]++
+			if reach[1-p]&(1<<sq) != 0 {
+				x[p][9]++
 			}
-			d := float64(lay.toBase[p][sq])
-			f[10] += sign * d
-			least = min(least, d)
+			x[p][10] += float64(lay.toBase[p][sq])
+			x[p][11] = min(x[p][11], float64(lay.toBase[p][sq]))
 		}
-		f[4] += sign * float64(moves[p])
-		f[11] += sign * least
+	}
+	me := s.ToMove()
+	var f [12]float64
+	for i := range f {
+		f[i] = x[me][i] - x[1-me][i]
 	}
 	return f
 }
