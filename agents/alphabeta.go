@@ -58,8 +58,11 @@ type AlphaBeta struct {
 	Sel Selective
 	// Margin is the futility margin per ply of rfp and fut, in evaluation units.
 	Margin int32
-	W      Weights
-	pool   sync.Pool
+	// Tempo is added to every evaluation for the side to move (evaluation units): with it the
+	// evaluations of odd and even plies compare. Auto (-1) is the game's default (autoTempo).
+	Tempo int32
+	W     Weights
+	pool  sync.Pool
 }
 
 func init() {
@@ -76,6 +79,7 @@ func init() {
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
+			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},
@@ -120,6 +124,14 @@ func buildAlphaBeta(p Params) (Agent, error) {
 		return nil, err
 	}
 	a.Margin = int32(m)
+	a.Tempo = Auto
+	if p.String("tempo") != "auto" {
+		t, err := p.Int("tempo", 0, 300)
+		if err != nil {
+			return nil, fmt.Errorf("%w, or auto", err)
+		}
+		a.Tempo = int32(t)
+	}
 	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
 		return nil, err
 	}
@@ -151,7 +163,14 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, a.Nodes > 0 || a.Movetime > 0)}
+	budgeted := a.Nodes > 0 || a.Movetime > 0
+	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, budgeted), tempo: a.Tempo}
+	if a.Tempo == Auto {
+		p.tempo = 0
+		if budgeted {
+			p.tempo = autoTempo[game]
+		}
+	}
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
 	}
@@ -161,6 +180,9 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 		p.tt = t
 	} else {
 		p.tt = newTable(a.HashMB)
+	}
+	if game == "katarenga" {
+		p.ec = make(evalCache, evalCacheSize)
 	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.scores = make([][]int32, maxPly+1)
@@ -185,6 +207,10 @@ type abPlayer struct {
 	exts      int       // threat extensions on the current path
 	ext       bool      // whether threat extensions are on (ext, resolved for the game)
 	sel       Selective // the selective search, resolved for the game
+	tempo     int32     // the tempo credit, resolved for the game
+	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
+	layBoard  *katarenga.Board
+	lay       *katLayout // layBoard's layout features (Katarenga)
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).
@@ -321,26 +347,22 @@ func (p *abPlayer) extension(a engine.Action) int {
 	return 0
 }
 
-// eval is the static evaluation, clamped clear of the win scores.
-func (p *abPlayer) eval(s engine.State) int32 {
-	v := Evaluate(s, p.w)
-	if v > evalBound {
-		return evalBound
-	}
-	if v < -evalBound {
-		return -evalBound
-	}
-	return int32(v)
-}
-
 func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int, nullOK bool) int32 {
 	if p.b.tick() {
 		return 0
 	}
-	moves := s.Legal(p.bufs[ply][:0])
-	p.bufs[ply] = moves
-	if len(moves) == 0 {
+	var moves []engine.Action
+	if p.tx.kat != nil {
+		// Katarenga generates the moves only when they are needed: at a leaf if quiescence's
+		// stand-pat does not cut, else after the table and the pruning had their chance. It is
+		// the same tree: Status is over exactly when Legal is empty.
+		if s.Status().Over {
+			return terminal(s, ply)
+		}
+	} else if moves = s.Legal(p.bufs[ply][:0]); len(moves) == 0 {
 		return terminal(s, ply)
+	} else {
+		p.bufs[ply] = moves
 	}
 	// Mate-distance pruning: no result here beats a win at the next ply.
 	if lo := -Win + int32(ply); alpha < lo {
@@ -404,6 +426,10 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 				return v
 			}
 		}
+	}
+	if moves == nil {
+		moves = s.Legal(p.bufs[ply][:0])
+		p.bufs[ply] = moves
 	}
 	p.order(moves, ply, ttMove, hasTT)
 	alpha0 := alpha

@@ -14,6 +14,12 @@ import (
 // never can).
 type katLayout struct {
 	toBase [2][64]uint8
+	// The same distances as bitboards, for the evaluation: bit k of toBase[p][sq] in
+	// racePlane[p][k], and the squares at distance d in dist[p][d].
+	racePlane [2][4]uint64
+	dist      [2][16]uint64
+	// colour[c] is the set of squares of colour c.
+	colour [4]uint64
 }
 
 // katLayouts caches katLayout by board (boards are immutable and shared by a layout's games).
@@ -111,18 +117,49 @@ func newKatLayout(b *katarenga.Board) *katLayout {
 				break
 			}
 		}
+		for sq, v := range d {
+			for k := range l.racePlane[p] {
+				if v>>k&1 != 0 {
+					l.racePlane[p][k] |= 1 << sq
+				}
+			}
+			l.dist[p][v] |= 1 << sq
+		}
+	}
+	for sq := range 64 {
+		l.colour[b.Colour(sq)] |= 1 << sq
 	}
 	return l
 }
 
 // katRace returns, for player p, the summed and the least layout distance of p's pawns to the
 // enemy baseline (least: 15 without pawns on the board).
-func (l *katLayout) katRace(pawns uint64, p int) (sum, least float64) {
-	least = 15
-	for m := pawns; m != 0; m &= m - 1 {
-		d := float64(l.toBase[p][bits.TrailingZeros64(m)])
-		sum += d
-		least = min(least, d)
+func (l *katLayout) katRace(pawns uint64, p int) (sum, least int) {
+	for k, m := range l.racePlane[p] {
+		sum += bits.OnesCount64(pawns&m) << k
+	}
+	least = 0
+	for least < 15 && pawns&l.dist[p][least] == 0 {
+		least++
 	}
 	return sum, least
 }
+
+// katAdvance[p][k] holds the squares whose rank, counted from p's own baseline (0..7), has
+// bit k set: the advance of p's pawns is Σ 2^k·|pawns ∩ katAdvance[p][k]|.
+var katAdvance = func() (a [2][3]uint64) {
+	for sq := range 64 {
+		for p := range 2 {
+			adv := sq / 8
+			if p == 1 {
+				adv = 7 - adv
+			}
+			for k := range 3 {
+				if adv>>k&1 != 0 {
+					a[p][k] |= 1 << sq
+				}
+			}
+		}
+	}
+	return a
+}()

@@ -91,10 +91,15 @@ func baranFeatures(s *baran.State) [10]float64 {
 // katarengaFeatures are the Katarenga features, in katarengaWeights order, for the player to
 // move.
 func katarengaFeatures(s *katarenga.State) [12]float64 {
+	f, _ := katFeatures(s, layoutOf(s))
+	return f
+}
+
+// katFeatures are katarengaFeatures with the layout features of s's board given, and the
+// squares the side to move reaches (katarenga.State.Reach). Every feature is a sum of small
+// integers, counted on bitboards.
+func katFeatures(s *katarenga.State, lay *katLayout) (f [12]float64, reachMe uint64) {
 	me := s.ToMove()
-	var f [12]float64
-	b := s.Board()
-	lay := layoutOf(s)
 	reach := [2]uint64{}
 	moves := [2]int{}
 	reach[0], moves[0] = s.Reach(0)
@@ -108,25 +113,24 @@ func katarengaFeatures(s *katarenga.State) [12]float64 {
 		camps := s.Camps(p)
 		f[0] += sign * float64(bits.OnesCount64(pawns)+camps)
 		f[1] += sign * float64(camps)
-		enemyBase := uint64(0xFF) << 56
+		enemyBase := katRank8
 		if p == 1 {
-			enemyBase = 0xFF
+			enemyBase = katRank1
 		}
 		f[2] += sign * float64(bits.OnesCount64(pawns&enemyBase))
-		for m := pawns; m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros64(m)
-			adv := sq / 8
-			if p == 1 {
-				adv = 7 - adv
-			}
-			f[3] += sign * float64(adv)
-			f[5+int(b.Colour(sq))] += sign
+		adv := 0
+		for k, m := range katAdvance[p] {
+			adv += bits.OnesCount64(pawns&m) << k
+		}
+		f[3] += sign * float64(adv)
+		for c, m := range lay.colour {
+			f[5+c] += sign * float64(bits.OnesCount64(pawns&m))
 		}
 		f[4] += sign * float64(moves[p])
 		f[9] += sign * float64(bits.OnesCount64(pawns&reach[p.Other()]))
 		sum, least := lay.katRace(pawns, int(p))
-		f[10] += sign * sum
-		f[11] += sign * least
+		f[10] += sign * float64(sum)
+		f[11] += sign * float64(least)
 	}
-	return f
+	return f, reach[me]
 }

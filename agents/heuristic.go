@@ -219,7 +219,11 @@ func evalBaran(s *baran.State, w Weights) float64 {
 }
 
 func evalKatarenga(s *katarenga.State, w Weights) float64 {
-	f := katarengaFeatures(s)
+	return dotKatarenga(katarengaFeatures(s), w)
+}
+
+// dotKatarenga is the Katarenga evaluation of features f under weights w.
+func dotKatarenga(f [12]float64, w Weights) float64 {
 	v := 0.0
 	for i := range f {
 		v += f[i] * w[i].Value

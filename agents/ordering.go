@@ -1,6 +1,9 @@
 package agents
 
-import "github.com/fairplay-lab/fairplay/engine"
+import (
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
 
 // Move-ordering scores: the table move, then tactical moves (captures, removals, threats),
 // then the two killers, then history.
@@ -16,17 +19,50 @@ func histIndex(a engine.Action) int {
 	return int(x >> 52)
 }
 
+// katMasks returns the enemy pawns and the enemy baseline of the Katarenga side to move: a
+// move to one of them is a capture or a threat (tactics.tactical, without the interface calls).
+func katMasks(s *katarenga.State) (opp, base uint64) {
+	if s.ToMove() == 0 {
+		return s.Pawns(1), katRank8
+	}
+	return s.Pawns(0), katRank1
+}
+
+// katTactical reports whether a Katarenga action is a capture (to an enemy pawn in opp) and
+// whether it is tactical: a capture, a camp entry or a move onto the enemy baseline base.
+func katTactical(a engine.Action, opp, base uint64) (tactical, capture bool) {
+	if a == katarenga.Pass {
+		return false, false
+	}
+	to := a >> 6 & 127
+	if to >= 64 {
+		return true, false
+	}
+	capture = opp>>to&1 != 0
+	return capture || base>>to&1 != 0, capture
+}
+
 // order scores the moves at ply for pickNext.
 func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, hasTT bool) {
 	sc := p.scores[ply][:0]
+	var opp, base uint64
+	if p.tx.kat != nil {
+		opp, base = katMasks(p.tx.kat)
+	}
 	for _, a := range moves {
 		v := p.history[histIndex(a)]
+		var tac, capt bool
+		if p.tx.kat != nil {
+			tac, capt = katTactical(a, opp, base)
+		} else if tac = p.tx.tactical(a); tac {
+			capt = p.tx.capture(a)
+		}
 		switch {
 		case hasTT && a == ttMove:
 			v = orderTT
-		case p.tx.tactical(a):
+		case tac:
 			v = orderTactical
-			if p.tx.capture(a) {
+			if capt {
 				v++
 			}
 		case a == p.killers[ply][0]:

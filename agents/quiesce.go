@@ -6,29 +6,57 @@ import (
 )
 
 // quiesce searches the tactical moves (captures, huff removals, threats) with the evaluation
-// as a stand-pat bound; moves are the position's legal actions (non-empty).
+// as a stand-pat bound; moves are the position's legal actions (non-empty), or nil in a
+// Katarenga position that is not over: they are generated only when the stand-pat does not cut.
 func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
-	stand := p.eval(s)
+	stand, tac := p.evalTactics(s)
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
+	}
+	if !p.cfg.QSBase {
+		tac &^= qsBaseline
+	}
+	if tac == 0 {
+		return stand // no tactical move: the loop below would search nothing
+	}
+	if moves == nil {
+		moves = s.Legal(p.bufs[ply][:0])
+		p.bufs[ply] = moves
 	}
 	if stand > alpha {
 		alpha = stand
 	}
 	best := stand
+	var opp, base uint64
+	if p.tx.kat != nil {
+		if opp, base = katMasks(p.tx.kat); !p.cfg.QSBase {
+			base = 0
+		}
+	}
 	for i := 0; i < len(moves); i++ {
 		a := moves[i]
-		if !p.qsMove(a) {
+		if p.tx.kat != nil {
+			if tac, _ := katTactical(a, opp, base); !tac {
+				continue
+			}
+		} else if !p.tx.tactical(a) {
 			continue
 		}
 		if p.b.tick() {
 			return 0
 		}
 		s.Apply(a)
-		next := s.Legal(p.bufs[ply+1][:0])
-		p.bufs[ply+1] = next
+		var next []engine.Action
+		over := false
+		if p.tx.kat != nil {
+			over = s.Status().Over
+		} else {
+			next = s.Legal(p.bufs[ply+1][:0])
+			p.bufs[ply+1] = next
+			over = len(next) == 0
+		}
 		var v int32
-		if len(next) == 0 {
+		if over {
 			v = -terminal(s, ply+1)
 		} else {
 			v = -p.quiesce(s, -beta, -alpha, ply+1, qd+1, next)
@@ -50,11 +78,69 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	return best
 }
 
-// qsMove reports whether quiescence searches a: the tactical moves, without Katarenga's moves
-// onto the enemy baseline when qsbase=0.
-func (p *abPlayer) qsMove(a engine.Action) bool {
-	if p.cfg.QSBase || p.tx.kat == nil {
-		return p.tx.tactical(a)
+// eval is the static evaluation, clamped clear of the win scores.
+func (p *abPlayer) eval(s engine.State) int32 {
+	v, _ := p.evalTactics(s)
+	return v
+}
+
+// autoTempo is tempo=auto's credit by game under a node or time budget: in Katarenga it won an
+// SPRT (docs/search.md, "Tempo"); Baran was not measured. A fixed-depth search (depth=N alone)
+// keeps 0, the evaluation the depth ladders and studies were measured with.
+var autoTempo = map[string]int32{"katarenga": 50}
+
+// Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
+// entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set
+// is certain: there is no such move.
+const (
+	qsCapture uint8 = 1 << iota
+	qsBaseline
+)
+
+// evalTactics is eval and the tactical-move hints of the position (both hints set in Baran).
+// The evaluation includes the tempo credit. A Katarenga board's layout features are looked up
+// once per board, and evaluations are cached by position hash (p.ec).
+func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
+	k, ok := s.(*katarenga.State)
+	if !ok {
+		return clampEval(Evaluate(s, p.w) + float64(p.tempo)), qsCapture | qsBaseline
 	}
-	return p.tx.capture(a) || (a != katarenga.Pass && a>>6&127 >= 64)
+	var e *evalEntry
+	if p.ec != nil {
+		key := k.Hash()
+		if e = p.ec.slot(key); e.ok && e.key == key {
+			return e.v, e.tac
+		}
+		e.key = key
+	}
+	if b := k.Board(); b != p.layBoard {
+		p.layBoard, p.lay = b, layoutOf(k)
+	}
+	f, reach := katFeatures(k, p.lay)
+	v := clampEval(dotKatarenga(f, p.w) + float64(p.tempo))
+	// A legal move's target is in Reach (a superset under the first-move capture ban), and a
+	// camp is entered from the enemy baseline.
+	opp, base := katMasks(k)
+	tac := uint8(0)
+	if reach&opp != 0 || k.Pawns(k.ToMove())&base != 0 {
+		tac |= qsCapture
+	}
+	if reach&base != 0 {
+		tac |= qsBaseline
+	}
+	if e != nil {
+		e.v, e.tac, e.ok = v, tac, true
+	}
+	return v, tac
+}
+
+// clampEval converts an evaluation to a score clear of the win scores.
+func clampEval(v float64) int32 {
+	if v > evalBound {
+		return evalBound
+	}
+	if v < -evalBound {
+		return -evalBound
+	}
+	return int32(v)
 }

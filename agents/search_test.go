@@ -422,15 +422,7 @@ func TestAlphaBetaNodeBudgetHolds(t *testing.T) {
 		gm, _ := games.New(game, "", "", nil)
 		for seed := uint64(1); seed <= 12; seed++ {
 			s := gm.Start(0)
-			r := engine.NewRand(seed)
-			for ply := 0; ply < 20+int(seed)*4; ply++ {
-				l := s.Legal(nil)
-				if len(l) == 0 {
-					break
-				}
-				s.Apply(l[r.IntN(len(l))])
-			}
-			l := s.Legal(nil)
+			l := randomPlies(s, 20+int(seed)*4, engine.NewRand(seed))
 			if len(l) == 0 {
 				continue
 			}

@@ -1,0 +1,285 @@
+package agents
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// katPositions returns n Katarenga positions on distinct layouts, 10 to 39 random plies from
+// the start (none finished), position i a pure function of i.
+func katPositions(n int) []*katarenga.State {
+	var out []*katarenga.State
+	buf := make([]engine.Action, 0, engine.MaxActions)
+	for i := 0; len(out) < n; i++ {
+		l, err := katarenga.DefaultTiles.LayoutFromIndex((i * 7919) % 98304)
+		if err != nil {
+			panic(err)
+		}
+		s := katarenga.New(katarenga.NewBoard(l), katarenga.DefaultRules)
+		r := engine.NewRand(uint64(i) + 1)
+		plies := 10 + r.IntN(30)
+		for s.Ply() < plies {
+			if buf = s.Legal(buf[:0]); len(buf) == 0 {
+				break
+			}
+			s.Apply(buf[r.IntN(len(buf))])
+		}
+		if len(s.Legal(buf[:0])) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// randomPlies plays n uniformly random plies (fewer if the game ends) and returns the legal
+// actions of the position reached (empty when the game is over).
+func randomPlies(s engine.State, n int, r *engine.Rand) []engine.Action {
+	for ; n > 0; n-- {
+		l := s.Legal(nil)
+		if len(l) == 0 {
+			break
+		}
+		s.Apply(l[r.IntN(len(l))])
+	}
+	return s.Legal(nil)
+}
+
+// BenchmarkAlphaBetaKatarengaBudget is the search of the Katarenga yardstick agent
+// (alphabeta:nodes=300000) on 8 positions of distinct layouts, a fresh player per position;
+// one op is one node, so ns/op is the time per node.
+func BenchmarkAlphaBetaKatarengaBudget(b *testing.B) {
+	ps := katPositions(8)
+	ag, err := Parse("alphabeta:nodes=300000")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	var nodes int64
+	for i := 0; nodes < int64(b.N); i++ {
+		s := ps[i%len(ps)]
+		pl, _ := ag.NewPlayer("katarenga")
+		p := pl.(*abPlayer)
+		if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(1)); err != nil {
+			b.Fatal(err)
+		}
+		nodes += p.Nodes
+		p.Close()
+	}
+}
+
+// TestSearchFingerprint prints a fingerprint of Katarenga searches under node budgets (the
+// move, score, depth and node count of each search, and the moves of short self-play games
+// that carry the table from move to move): equal fingerprints before and after a change show
+// that it left the searched trees identical. It runs only with FAIRPLAY_FINGERPRINT=1
+// (docs/search.md, "Speed").
+func TestSearchFingerprint(t *testing.T) {
+	if os.Getenv("FAIRPLAY_FINGERPRINT") == "" {
+		t.Skip("set FAIRPLAY_FINGERPRINT=1 to print the search fingerprint")
+	}
+	h := fnv.New64a()
+	var total int64
+	for _, spec := range []string{"alphabeta:nodes=100000", "alphabeta:nodes=20000,lmr=1,rfp=0,fut=0,lmp=0", "alphabeta:depth=3"} {
+		ag := mustAgent(t, spec)
+		for i, s := range katPositions(12) {
+			pl, _ := ag.NewPlayer("katarenga")
+			p := pl.(*abPlayer)
+			a, err := p.Choose(s, s.Legal(nil), engine.NewRand(uint64(i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(h, "%s %d %d %d %d %d\n", spec, i, a, p.Score, p.Depth, p.Nodes)
+			total += p.Nodes
+			p.Close()
+		}
+	}
+	// Self-play: the table is kept for the whole game.
+	ag := mustAgent(t, "alphabeta:nodes=30000")
+	for g, s0 := range katPositions(4) {
+		s := s0.Clone()
+		pl, _ := ag.NewPlayer("katarenga")
+		p := pl.(*abPlayer)
+		r := engine.NewRand(uint64(g))
+		for ply := 0; ply < 60; ply++ {
+			l := s.Legal(nil)
+			if len(l) == 0 {
+				break
+			}
+			a, err := p.Choose(s, l, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(h, "game %d %d %d %d\n", g, a, p.Score, p.Depth)
+			s.Apply(a)
+		}
+		total += p.Nodes
+		p.Close()
+	}
+	// Baran positions, 20 to 39 random plies from the start.
+	gm, _ := games.New("baran", "", "", nil)
+	for i := 0; i < 8; i++ {
+		s := gm.Start(0)
+		r := engine.NewRand(uint64(i) + 100)
+		l := randomPlies(s, 20+r.IntN(20), r)
+		if len(l) == 0 {
+			continue
+		}
+		pl, _ := mustAgent(t, "alphabeta:nodes=30000").NewPlayer("baran")
+		p := pl.(*abPlayer)
+		a, err := p.Choose(s, l, engine.NewRand(uint64(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(h, "baran %d %d %d %d %d\n", i, a, p.Score, p.Depth, p.Nodes)
+		total += p.Nodes
+		p.Close()
+	}
+	t.Logf("fingerprint %016x over %d nodes", h.Sum64(), total)
+}
+
+// refKatFeatures computes the Katarenga features pawn by pawn, straight from their definitions,
+// as each player's counts x[p] and the difference x[me] − x[opponent] (the reference the bitboard
+// counts of katFeatures are checked against).
+func refKatFeatures(s *katarenga.State) [12]float64 {
+	lay := newKatLayout(s.Board())
+	var x [2][12]float64
+	var reach [2]uint64
+	var moves [2]int
+	reach[0], moves[0] = s.Reach(0)
+	reach[1], moves[1] = s.Reach(1)
+	for p := range engine.Player(2) {
+		x[p][1] = float64(s.Camps(p))
+		x[p][0] = x[p][1]
+		x[p][4] = float64(moves[p])
+		x[p][11] = 15
+		for sq := range 64 {
+			if s.Pawns(p)&(1<<sq) == 0 {
+				continue
+			}
+			rank := sq / 8
+			if p == 1 {
+				rank = 7 - rank
+			}
+			x[p][0]++
+			if rank == 7 {
+				x[p][2]++
+			}
+			x[p][3] += float64(rank)
+			x[p][5+int(s.Board().Colour(sq))]++
+			if reach[1-p]&(1<<sq) != 0 {
+				x[p][9]++
+			}
+			x[p][10] += float64(lay.toBase[p][sq])
+			x[p][11] = min(x[p][11], float64(lay.toBase[p][sq]))
+		}
+	}
+	me := s.ToMove()
+	var f [12]float64
+	for i := range f {
+		f[i] = x[me][i] - x[1-me][i]
+	}
+	return f
+}
+
+// The bitboard features equal the pawn-by-pawn definitions, and the search's evaluation (with
+// its cache, its layout lookup and its tactical hints) equals Evaluate plus the tempo credit,
+// for either side to move: a hint that is clear means no such legal move.
+func TestKatarengaFastEvaluation(t *testing.T) {
+	w, _ := DefaultWeights("katarenga")
+	for _, tempo := range []int{0, 37} {
+		ag := mustAgent(t, fmt.Sprintf("alphabeta:depth=2,tempo=%d", tempo))
+		for i, s := range katPositions(60) {
+			pl, _ := ag.NewPlayer("katarenga")
+			p := pl.(*abPlayer)
+			p.tx = newTactics(s)
+			r := engine.NewRand(uint64(i))
+			for ply := 0; ply < 12 && len(s.Legal(nil)) > 0; ply++ {
+				if got, want := katarengaFeatures(s), refKatFeatures(s); got != want {
+					t.Fatalf("position %d+%d: features %v, want %v", i, ply, got, want)
+				}
+				for pass := 0; pass < 2; pass++ { // the second lookup hits the cache
+					v, tac := p.evalTactics(s)
+					if want := clampEval(Evaluate(s, w) + float64(tempo)); v != want {
+						t.Fatalf("position %d+%d: evaluation %d, want %d (tempo %d)", i, ply, v, want, tempo)
+					}
+					opp, base := katMasks(s)
+					for _, a := range s.Legal(nil) {
+						tc, capt := katTactical(a, opp, base)
+						if (capt || (tc && a>>6&127 >= 64)) && tac&qsCapture == 0 {
+							t.Fatalf("position %d+%d: capture or camp entry %s, hint clear", i, ply, s.FormatAction(a))
+						}
+						if tc && !capt && a>>6&127 < 64 && tac&qsBaseline == 0 {
+							t.Fatalf("position %d+%d: baseline move %s, hint clear", i, ply, s.FormatAction(a))
+						}
+						if tc != p.tx.tactical(a) || capt != p.tx.capture(a) {
+							t.Fatalf("position %d+%d: %s classified (%v, %v), tactics says (%v, %v)", i, ply, s.FormatAction(a), tc, capt, p.tx.tactical(a), p.tx.capture(a))
+						}
+					}
+				}
+				l := s.Legal(nil)
+				s.Apply(l[r.IntN(len(l))])
+			}
+			p.Close()
+		}
+	}
+}
+
+// The evaluation cache changes nothing but the time: searches with and without it play the
+// same move with the same score, depth and node count.
+func TestKatarengaEvalCacheSameTree(t *testing.T) {
+	ag := mustAgent(t, "alphabeta:nodes=20000")
+	for i, s := range katPositions(6) {
+		var got [2][4]int64
+		for k := range got {
+			pl, _ := ag.NewPlayer("katarenga")
+			p := pl.(*abPlayer)
+			if k == 1 {
+				p.ec = nil
+			}
+			a, err := p.Choose(s, s.Legal(nil), engine.NewRand(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[k] = [4]int64{int64(a), int64(p.Score), int64(p.Depth), p.Nodes}
+			p.Close()
+		}
+		if got[0] != got[1] {
+			t.Errorf("position %d: with the cache (move, score, depth, nodes) %v, without %v", i, got[0], got[1])
+		}
+	}
+}
+
+// tempo=auto is 50 in Katarenga under a budget and 0 otherwise; tempo is refused outside
+// 0..300, with the value named.
+func TestTempoAuto(t *testing.T) {
+	for _, c := range []struct {
+		spec, game string
+		want       int32
+	}{
+		{"alphabeta:nodes=1000", "katarenga", 50},
+		{"alphabeta:movetime=50ms", "katarenga", 50},
+		{"alphabeta:depth=3", "katarenga", 0},
+		{"alphabeta:nodes=1000", "baran", 0},
+		{"alphabeta:nodes=1000,tempo=0", "katarenga", 0},
+		{"alphabeta:depth=3,tempo=20", "baran", 20},
+	} {
+		pl, err := mustAgent(t, c.spec).NewPlayer(c.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pl.(*abPlayer).tempo; got != c.want {
+			t.Errorf("%s in %s: tempo %d, want %d", c.spec, c.game, got, c.want)
+		}
+	}
+	for _, bad := range []string{"alphabeta:tempo=301", "alphabeta:tempo=-1", "alphabeta:tempo=x"} {
+		if _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), "tempo") {
+			t.Errorf("%s: error %v, want one naming tempo", bad, err)
+		}
+	}
+}
