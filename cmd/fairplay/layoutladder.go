@@ -25,7 +25,7 @@ type ladderFlags struct {
 }
 
 func (l *ladderFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&l.spec, "ladder", "", "play the sweep at several strength levels: agents weakest first, separated by ';' (each level self-play on the same boards, its own seeds; rated on one scale); writes DIR/level-K/, ladder.csv, fair-at-every-level.csv, report.md")
+	fs.StringVar(&l.spec, "ladder", "", "play the sweep at several strength levels: agents weakest first, separated by ';' (each level self-play on the same boards, its own seeds; rated on one scale); writes DIR/level-K/, ladder.csv, fair-at-every-level.csv, report.md; 'default' is variants' five-level ladder from both searcher families, "+defaultVariantLadder+"")
 	fs.IntVar(&l.replicates, "replicates", 1, "with -ladder: independent sweeps per level (2 measures the noise ceiling: the rank correlation between replicates)")
 	fs.Int64Var(&l.ratingGames, "rating-games", experiments.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
 	fs.IntVar(&l.ratingBoot, "rating-bootstrap", experiments.DefaultRatingBootstrap, "with -ladder: bootstrap resamples for the level ratings' 95% intervals")
@@ -118,7 +118,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 				return usageError{err.Error()}
 			}
 		}
-		cfg = experiments.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(lf.spec), Replicates: lf.replicates,
+		cfg = experiments.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(ladderSpec(lf.spec)), Replicates: lf.replicates,
 			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
 		if cfg, err = experiments.NewLayoutLadderConfig(cfg); err != nil {
 			return usageError{err.Error()}
@@ -156,4 +156,13 @@ func orList(cfg experiments.LayoutLadderConfig) string {
 		return fmt.Sprintf("%d layouts", cfg.Sweep.ListLen)
 	}
 	return cfg.Sweep.Layouts + " layouts"
+}
+
+// ladderSpec resolves -ladder's value: "default" names the default ladder of `fairplay variants`
+// (five levels from both searcher families); anything else is a list of agents.
+func ladderSpec(v string) string {
+	if v == "default" {
+		return defaultVariantLadder
+	}
+	return v
 }

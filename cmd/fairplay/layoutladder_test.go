@@ -67,3 +67,20 @@ func TestLayoutLadderCLI(t *testing.T) {
 		t.Errorf("-report rewrote ladder.csv differently (%v)", err)
 	}
 }
+
+// TestLadderSpecDefault: `-ladder default` is at least four levels from both searcher families
+// (issue 16), and any other value is taken as given.
+func TestLadderSpecDefault(t *testing.T) {
+	levels := splitSpecs(ladderSpec("default"))
+	var ab, mcts bool
+	for _, l := range levels {
+		ab = ab || strings.HasPrefix(l, "alphabeta")
+		mcts = mcts || strings.HasPrefix(l, "mcts")
+	}
+	if len(levels) < 4 || !ab || !mcts {
+		t.Fatalf("default ladder %q: want >= 4 levels with alphabeta and mcts", levels)
+	}
+	if got := ladderSpec("random;greedy"); got != "random;greedy" {
+		t.Fatalf("ladderSpec(random;greedy) = %q", got)
+	}
+}
