@@ -407,7 +407,7 @@ func (sw *Sweep) newWorker() sweepWorker { return sweepWorker{} }
 
 func (sw *Sweep) chunkWorker() sweepWorker { return sweepWorker{} }
 
-func (sw *Sweep) endChunk(sweepWorker, []results.BoardResult) {}
+func (sw *Sweep) endChunk(sweepWorker, []results.BoardResult, *arena) {}
 
 // decided reports whether White's interval lies inside or outside the fairness band.
 func (sw *Sweep) decided(r *results.BoardResult) bool {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
@@ -187,15 +188,25 @@ func (m *Match) chunkWorker() *worker {
 }
 
 // endChunk hands the chunk's records (those play returned ok, in order) their moves and
-// counters, and empties the worker's chunk buffers.
-func (m *Match) endChunk(w *worker, recs []results.Record) {
+// counters, and empties the worker's chunk buffers. Without an arena the records get copies;
+// with one they point into it: the worker's buffers move into the arena and the arena's old
+// buffers (of a chunk already written) become the worker's.
+func (m *Match) endChunk(w *worker, recs []results.Record, a *arena) {
 	if len(recs) != len(w.spans) {
 		panic("experiments: endChunk: records and spans differ")
 	}
-	moves := string(w.moves)
+	var moves string
 	var cnts []int64
-	if len(w.cnts) > 0 {
-		cnts = slices.Clone(w.cnts)
+	if a != nil {
+		a.moves, w.moves = w.moves, a.moves[:0]
+		a.cnts, w.cnts = w.cnts, a.cnts[:0]
+		moves, cnts = unsafe.String(unsafe.SliceData(a.moves), len(a.moves)), a.cnts
+	} else {
+		moves = string(w.moves)
+		if len(w.cnts) > 0 {
+			cnts = slices.Clone(w.cnts)
+		}
+		w.moves, w.cnts = w.moves[:0], w.cnts[:0]
 	}
 	for k, sp := range w.spans {
 		recs[k].Moves = moves[sp.m0:sp.m1]
@@ -203,7 +214,7 @@ func (m *Match) endChunk(w *worker, recs []results.Record) {
 			recs[k].Counters = cnts[sp.c0:sp.c1:sp.c1]
 		}
 	}
-	w.moves, w.cnts, w.spans = w.moves[:0], w.cnts[:0], w.spans[:0]
+	w.spans = w.spans[:0]
 }
 
 // play plays game i. It returns ok false if stop reported true before the game ended (the game

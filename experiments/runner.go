@@ -49,18 +49,21 @@ type Plan = PlanOf[results.Record]
 
 // itemPlayer does work item i; ok is false when stop said so before the item was finished.
 // run's workers come from chunkWorker, and after each chunk endChunk completes the chunk's
-// finished items (a Match fills in their moves and counters from per-chunk buffers).
+// finished items (a Match fills in their moves and counters from per-chunk buffers: copies, or
+// with a non-nil arena views of the arena's buffers, which are reused once the chunk is
+// written).
 type itemPlayer[W, R any] interface {
 	newWorker() W
 	chunkWorker() W
 	play(w W, i int64, stop func() bool) (R, bool)
-	endChunk(w W, recs []R)
+	endChunk(w W, recs []R, a *arena)
 }
 
 type chunk[R any] struct {
-	seq  int
-	recs []R
-	prep *prepared // what the worker prepared for the collector (nil without sink.prepare)
+	seq   int
+	recs  []R
+	prep  *prepared // what the worker prepared for the collector (nil without sink.prepare)
+	arena *arena    // the buffers recs point into, when sink.recycle (nil otherwise)
 }
 
 // Run plays the plan's games on workers goroutines and hands every finished game, the old ones
@@ -101,6 +104,10 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 	tokens := make(chan struct{}, 4*workers)
 	stopped := func() bool { return ctx.Err() != nil }
 	pool := newPrepPool(workers)
+	var chunks chunkPool[R]
+	if sink.recycle {
+		chunks = make(chunkPool[R], 8*workers)
+	}
 	var claimed atomic.Int64
 	nChunks := (todo + size - 1) / size
 
@@ -123,7 +130,8 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 					<-tokens
 					return
 				}
-				c := &chunk[R]{seq: int(seq), recs: make([]R, 0, size)}
+				c := chunks.get(size)
+				c.seq = int(seq)
 				lo := plan.Start + seq*size
 				for i := lo; i < min(lo+size, plan.End); i++ {
 					if plan.Done != nil && plan.Done.Has(i-plan.Start) {
@@ -135,7 +143,7 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 					}
 					c.recs = append(c.recs, rec)
 				}
-				gp.endChunk(w, c.recs)
+				gp.endChunk(w, c.recs, c.arena)
 				if sink.prepare != nil {
 					c.prep = pool.get()
 					sink.prepare(c.recs, c.prep)
@@ -201,6 +209,8 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 				lo = hi
 			}
 			pool.put(c.prep)
+			c.prep = nil
+			chunks.put(c)
 			<-tokens
 		}
 	}

@@ -56,6 +56,45 @@ func (p prepPool) put(b *prepared) {
 	}
 }
 
+// arena holds the bytes and counters a chunk's records point into (Record.Moves and
+// Record.Counters) when the sink lets the run reuse them: a chunk's moves are ~70 kB for random
+// Katarenga games, and copying them into a new string per chunk was most of the runner's
+// garbage.
+type arena struct {
+	moves []byte
+	cnts  []int64
+}
+
+// chunkPool recycles whole chunks (records, arena) between the collector and the workers when
+// the sink keeps no reference to an item once it has taken it (batchSink.recycle). A nil pool
+// allocates every chunk and recycles none; like prepPool it never blocks.
+type chunkPool[R any] chan *chunk[R]
+
+// get returns an empty chunk with room for size items (and an arena, from a non-nil pool).
+func (p chunkPool[R]) get(size int64) *chunk[R] {
+	if p == nil {
+		return &chunk[R]{recs: make([]R, 0, size)}
+	}
+	select {
+	case c := <-p:
+		c.recs = c.recs[:0]
+		return c
+	default:
+		return &chunk[R]{recs: make([]R, 0, size), arena: &arena{}}
+	}
+}
+
+// put hands back a chunk the sink is done with.
+func (p chunkPool[R]) put(c *chunk[R]) {
+	if p == nil {
+		return
+	}
+	select {
+	case p <- c:
+	default:
+	}
+}
+
 // batchSink takes a run's finished items in increasing index order.
 type batchSink[R any] struct {
 	// prepare, when set, runs in the worker after each chunk and fills p for the chunk's
@@ -66,6 +105,10 @@ type batchSink[R any] struct {
 	items func(recs []R, p *prepared, lo, hi int) error
 	// old takes one already finished item of plan.Old, merged in by index.
 	old func(r *R) error
+	// recycle says that neither items nor anything it feeds keeps a reference into an item
+	// (its strings, its slices) once it returns: the run may then reuse a written chunk's
+	// records and buffers for a later chunk.
+	recycle bool
 }
 
 // perItem is the batchSink that hands every item to sink, one at a time.
@@ -137,7 +180,11 @@ func newGamesSink(sum *results.Summary, w results.GamesWriter) *gamesSink {
 
 // batch returns the batchSink of a run whose first game is start.
 func (g *gamesSink) batch(start int64) batchSink[results.Record] {
-	return batchSink[results.Record]{prepare: prepareGames(start, g.rw != nil), items: g.items, old: g.old}
+	// With prepared rows the games file copies bytes and the summary keeps only numbers and
+	// hashes, so chunks can be recycled; other writers (Parquet) may hold a record's strings
+	// until they flush.
+	return batchSink[results.Record]{prepare: prepareGames(start, g.rw != nil), items: g.items, old: g.old,
+		recycle: g.rw != nil}
 }
 
 func (g *gamesSink) old(r *results.Record) error { return g.items(unsafe.Slice(r, 1), nil, 0, 1) }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -100,3 +103,60 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 }
 
 func sameFloat(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
+
+// A recycling run (batchSink.recycle: written chunks' records, moves and counters are reused)
+// hands its sink the games an allocating run gives, at 1, 2 and 3 workers with small chunks
+// (many more chunks than the pool holds), and reuses its arenas.
+func TestRecycledChunksMatchRun(t *testing.T) {
+	n := int64(600)
+	if testing.Short() {
+		n = 200
+	}
+	type game struct {
+		moves string
+		cnts  []int64
+	}
+	for _, name := range []string{"katarenga", "baran"} {
+		m := newMatch(t, name, "", "", n)
+		var want []game
+		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 1, nil, func(r *results.Record) error {
+			want = append(want, game{r.Moves, slices.Clone(r.Counters)})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 2, 3} {
+			var got []game
+			arenas := map[*byte]bool{} // the distinct move buffers the sink was shown
+			sink := batchSink[results.Record]{recycle: true, items: func(recs []results.Record, _ *prepared, lo, hi int) error {
+				for k := lo; k < hi; k++ {
+					r := &recs[k]
+					if r.Game != int64(len(got)) {
+						t.Fatalf("%s workers=%d: game %d came after %d games", name, workers, r.Game, len(got))
+					}
+					got = append(got, game{strings.Clone(r.Moves), slices.Clone(r.Counters)})
+				}
+				if lo < hi && recs[lo].Moves != "" {
+					arenas[unsafe.StringData(recs[lo].Moves)] = true
+				}
+				return nil
+			}}
+			if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: n, chunk: 3}, workers, nil, sink, func(r *results.Record) int64 { return r.Game }); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s workers=%d: %d games, want %d", name, workers, len(got), len(want))
+			}
+			for i := range want {
+				if got[i].moves != want[i].moves || !slices.Equal(got[i].cnts, want[i].cnts) {
+					t.Fatalf("%s workers=%d: game %d differs:\n%v\nwant\n%v", name, workers, i, got[i], want[i])
+				}
+			}
+			// Chunks are recycled: far fewer buffers than the n/3 chunks (a pool holds
+			// 8·workers chunks; more are in flight only while the collector lags).
+			if chunks := int(n / 3); len(arenas) > chunks/2 {
+				t.Errorf("%s workers=%d: %d move buffers for %d chunks: not recycled", name, workers, len(arenas), chunks)
+			}
+		}
+	}
+}

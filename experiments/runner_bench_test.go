@@ -177,7 +177,7 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[resul
 			r, _ := m.play(w, j, func() bool { return false })
 			c.recs = append(c.recs, r)
 		}
-		m.endChunk(w, c.recs)
+		m.endChunk(w, c.recs, nil)
 		prep(c.recs, c.prep)
 		out = append(out, c)
 	}

@@ -103,7 +103,9 @@ func NewCSVWriter(w io.Writer, counters []string) (*CSVWriter, error) {
 	return cw, nil
 }
 
-// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for the comma separator.
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes for the comma separator. Short fields (the
+// agents, colours, winner: a dozen per row) are scanned in one byte loop; long ones (rules,
+// moves) with strings.IndexByte, which is vectorised but costs a call per character sought.
 func csvNeedsQuotes(f string) bool {
 	if f == "" {
 		return false
@@ -111,13 +113,25 @@ func csvNeedsQuotes(f string) bool {
 	if f == `\.` {
 		return true
 	}
-	if strings.IndexByte(f, ',') >= 0 || strings.IndexByte(f, '"') >= 0 ||
+	if len(f) <= csvShortField {
+		for i := 0; i < len(f); i++ {
+			if c := f[i]; c == ',' || c == '"' || c == '\n' || c == '\r' {
+				return true
+			}
+		}
+	} else if strings.IndexByte(f, ',') >= 0 || strings.IndexByte(f, '"') >= 0 ||
 		strings.IndexByte(f, '\n') >= 0 || strings.IndexByte(f, '\r') >= 0 {
 		return true
+	}
+	if c := f[0]; c < utf8.RuneSelf { // unicode.IsSpace's ASCII cases
+		return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 	}
 	r, _ := utf8.DecodeRuneInString(f)
 	return unicode.IsSpace(r)
 }
+
+// csvShortField is the longest field csvNeedsQuotes scans with a byte loop.
+const csvShortField = 32
 
 // appendCSVField appends one field as encoding/csv writes it (UseCRLF false).
 func appendCSVField(b []byte, f string) []byte {

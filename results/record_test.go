@@ -59,7 +59,15 @@ func TestShrinkRates(t *testing.T) {
 
 // CSVWriter writes byte for byte what encoding/csv writes, tricky fields included.
 func TestCSVWriterMatchesEncodingCSV(t *testing.T) {
-	tricky := []string{"", " x", "\tx", "a,b", `say "hi"`, "l1\nl2", "cr\rlf", `\.`, `\.x`, "\u00a0nbsp", "é", "x y", `"`, `""`}
+	tricky := []string{"", " x", "\tx", "a,b", `say "hi"`, "l1\nl2", "cr\rlf", `\.`, `\.x`, "\u00a0nbsp", "é", "x y", `"`, `""`,
+		"\vx", "\fx", "\u0085nel", "\u2003em"}
+	// The same around the short-field length (csvShortField), scanned the other way.
+	for _, n := range []int{31, 32, 33, 100} {
+		pad := strings.Repeat("m", n)
+		for _, f := range []string{"a,b", `"q`, "l\n", "c\r", " s", "\u00a0"} {
+			tricky = append(tricky, f+pad, pad+f)
+		}
+	}
 	var got, want bytes.Buffer
 	cw, _ := NewCSVWriter(&got, []string{"c,1", "c2"})
 	ew := csv.NewWriter(&want)
