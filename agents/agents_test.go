@@ -206,7 +206,7 @@ func TestSpecs(t *testing.T) {
 			t.Errorf("%s -> %s, want %s", spec, got, want)
 		}
 	}
-	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=4", "alphabeta:rfp=9", "alphabeta:fut=-1", "alphabeta:lmp=x", "alphabeta:margin=0", "alphabeta:ext=2", "alphabeta:exts=17", "alphabeta:qsbase=2"} {
+	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=4", "alphabeta:rfp=9", "alphabeta:fut=-1", "alphabeta:lmp=x", "alphabeta:margin=0", "alphabeta:ext=2", "alphabeta:exts=17", "alphabeta:qsbase=2", "mcts:prior=move,rollout=ply", "mcts:prior=move,rollout=eval", "mcts:prior=move,mm=0.5"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): want an error", bad)
 		}

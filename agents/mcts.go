@@ -111,6 +111,10 @@ func buildMCTS(p Params) (Agent, error) {
 	default:
 		return nil, errorf("agent mcts: rollout=%q: want qs, ply, eval, random or heuristic", m.Rollout)
 	}
+	if m.Prior == "move" && (m.Rollout == "ply" || m.Rollout == "eval" || m.Minimax > 0) {
+		// prior=move never evaluates the children, and these read their evaluations.
+		return nil, errorf("agent mcts: prior=move gives no child evaluations, which rollout=%s and mm=%g need: use prior=eval", m.Rollout, m.Minimax)
+	}
 	if m.Rollout != "qs" { // the other leaf values need the children at the first visit
 		m.Expand = 1
 		p.vals["expand"] = "1"
@@ -147,7 +151,9 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 		p.spare = make([]node, 0, capNodes)
 	}
 	if m.Rollout == "qs" || m.Rollout == "ply" {
-		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w,
+		// The quiescence search credits the side to move in every evaluation it makes (stand-pat
+		// and capture lines alike), so tempo is its own, rounded to whole evaluation units.
+		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w, tempo: int32(math.Round(m.Tempo)),
 			bufs: make([][]engine.Action, maxPly+1)}
 	}
 	return p, nil

@@ -107,7 +107,7 @@ func (p *mctsPlayer) addChildren(i int32, s engine.State, r *engine.Rand) (moves
 // action, through the logistic.
 func (p *mctsPlayer) quiesceValue(i int32, s engine.State, moves []engine.Action) float32 {
 	p.qs.tx = newTactics(s)
-	v := -float64(p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves)) - p.cfg.Tempo
+	v := -float64(p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves)) // tempo: inside the search
 	q := p.logistic(v)
 	p.nodes[i].qv = q
 	return q

@@ -202,3 +202,29 @@ func TestMCTSExpandSecondVisit(t *testing.T) {
 		t.Logf("%s: 400 playouts, %d nodes with expand=2, %d with expand=1", game, len(p2.nodes), len(p1.nodes))
 	}
 }
+
+// TestMCTSTempoInQuiescence: with tempo=T a quiescence-valued leaf credits the side to move in
+// every evaluation of its quiescence search, i.e. it equals the alpha-beta quiescence search run
+// with tempo T (negated for the leaf's mover, through the logistic), not the tempo-free search
+// minus T once at the end (which is off by 2T along lines of odd length).
+func TestMCTSTempoInQuiescence(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		s := midgame(game)
+		pl, _ := mustAgent(t, "mcts:playouts=1,tempo=100").NewPlayer(game)
+		p := pl.(*mctsPlayer)
+		p.nodes = append(p.nodes[:0], node{parent: -1, hash: s.Hash()})
+		moves := s.Legal(nil)
+		got := p.quiesceValue(0, s, moves)
+
+		ab := &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: p.w, tempo: 100, bufs: make([][]engine.Action, maxPly+1)}
+		ab.tx = newTactics(s)
+		want := p.logistic(-float64(ab.quiesce(s, -Win-1, Win+1, 0, 4, s.Legal(nil))))
+		if math.Abs(float64(got-want)) > 1e-6 {
+			t.Fatalf("%s: leaf %v, want %v (quiescence with tempo 100 inside)", game, got, want)
+		}
+		ab.tempo = 0
+		ab.tx = newTactics(s)
+		old := p.logistic(-float64(ab.quiesce(s, -Win-1, Win+1, 0, 4, s.Legal(nil))) - 100)
+		t.Logf("%s: leaf %.4f; tempo once at the end would give %.4f", game, got, old)
+	}
+}
