@@ -217,7 +217,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	openings := fs.String("openings", "", "file of start positions, one per line in the game's notation: pair p starts from line p mod n (both games of the pair)")
 	pos := fs.String("pos", "", "one start position in the game's notation for every game")
 	format := fs.String("format", "csv", "games file format: csv, csv.gz or parquet (-resume keeps the run's own)")
-	branching := fs.Bool("branching", true, "count every ply's legal actions (legal_actions_total, branching_mean); false: leave them empty, and random agents and openings draw by rejection sampling (other games, equally uniform, faster)")
+	branching := fs.Bool("branching", true, "count every ply's legal actions (legal_actions_total, branching_mean); false: leave them empty, and random agents and openings draw with the engine's random-move sampler (other games, equally uniform; faster in Katarenga, no gain in Baran, whose sampler counts anyway)")
 	var rf runFlags
 	rf.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
