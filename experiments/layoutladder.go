@@ -255,6 +255,20 @@ func runLevel(ctx context.Context, cfg LayoutLadderConfig, level, rep int, s Ses
 		if man.ConfigSHA256 != hash {
 			return nil, nil, fmt.Errorf("%s holds another sweep than level %d replicate %d of this ladder (configuration hash differs)", dir, level+1, rep+1)
 		}
+		if man.Status == "complete" {
+			// A finished level is read, never re-run: its manifest (the command that made it,
+			// its timings) stays as it is, and a missing or short boards.csv is an error, not
+			// a reason to replay its games.
+			b, err := readLevelBoards(sw, dir)
+			if err != nil {
+				return nil, nil, err
+			}
+			rep, _, err := WriteLayoutReportsFile(dir, sw, filepath.Join(dir, "boards.csv"))
+			if err != nil {
+				return nil, nil, err
+			}
+			return &LayoutsOutcome{Boards: b, Report: rep, Manifest: man}, sw, nil
+		}
 		resume = true
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%s: %v", dir, err)

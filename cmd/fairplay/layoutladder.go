@@ -65,6 +65,9 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		if err != nil {
 			return err
 		}
+		if set["compare"] && val("compare") != cfg.Compare {
+			return usagef("-compare %s: a ladder's reference sweep is fixed when it starts (%q); drop -compare", val("compare"), cfg.Compare)
+		}
 		if man.Status != "complete" {
 			return usagef("-report %s: the ladder is %s; finish it first with -resume", rep, man.Status)
 		}

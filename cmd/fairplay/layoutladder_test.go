@@ -59,12 +59,30 @@ func TestLayoutLadderCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantUsageError(t, "reference sweep is fixed", "layouts", "-report", dir, "-compare", t.TempDir())
+	levelMan := filepath.Join(dir, "level-1", "manifest.json")
+	manBefore, err := os.ReadFile(levelMan)
+	if err != nil {
+		t.Fatal(err)
+	}
 	os.Remove(filepath.Join(dir, "ladder.csv"))
 	if _, _, err := runCmd(t, "layouts", "-report", dir, "-progress", "never"); err != nil {
 		t.Fatalf("-report of a ladder: %v", err)
 	}
 	if after, err := os.ReadFile(filepath.Join(dir, "ladder.csv")); err != nil || string(after) != string(before) {
 		t.Errorf("-report rewrote ladder.csv differently (%v)", err)
+	}
+	// A finished level is read, not re-run: its manifest (the command that made it, its
+	// timings) is untouched, and without its boards.csv -report fails instead of replaying it.
+	if after, err := os.ReadFile(levelMan); err != nil || string(after) != string(manBefore) {
+		t.Errorf("-report rewrote a finished level's manifest (%v)", err)
+	}
+	os.Remove(filepath.Join(dir, "level-1", "boards.csv"))
+	if _, _, err := runCmd(t, "layouts", "-report", dir, "-progress", "never"); err == nil {
+		t.Errorf("-report with a finished level's boards.csv missing: no error")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "level-1", "boards.csv")); err == nil {
+		t.Errorf("-report replayed a finished level's games")
 	}
 }
 
