@@ -12,6 +12,8 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -111,7 +113,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return usagef("unknown subcommand %q (run 'fairplay help' for the list)", args[0])
 	}
-	return c.run(ctx, args[1:], stdout, stderr)
+	stopProfiles, err := startProfiles(os.Getenv)
+	if err != nil {
+		return err
+	}
+	err = c.run(ctx, args[1:], stdout, stderr)
+	if perr := stopProfiles(); err == nil {
+		err = perr
+	}
+	return err
 }
 
 func printUsage(w io.Writer) {
@@ -171,4 +181,57 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
 	return nil
+}
+
+// Profiling any subcommand (diagnostics): FAIRPLAY_CPUPROFILE=FILE writes a CPU profile of the
+// whole subcommand to FILE, FAIRPLAY_MEMPROFILE=FILE a heap profile (allocations since the
+// start, in use at the end) once it has returned; read them with `go tool pprof fairplay FILE`.
+const (
+	cpuProfileEnv = "FAIRPLAY_CPUPROFILE"
+	memProfileEnv = "FAIRPLAY_MEMPROFILE"
+)
+
+// startProfiles starts the profiles that getenv asks for and returns the function that ends
+// them and writes their files. An unwritable file is an error naming it, before any work.
+func startProfiles(getenv func(string) string) (stop func() error, err error) {
+	cpuPath, memPath := getenv(cpuProfileEnv), getenv(memProfileEnv)
+	var cpu, mem *os.File
+	if cpuPath != "" {
+		if cpu, err = os.Create(cpuPath); err != nil {
+			return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, cpuPath, err)
+		}
+		if err = pprof.StartCPUProfile(cpu); err != nil {
+			cpu.Close()
+			return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, cpuPath, err)
+		}
+	}
+	if memPath != "" {
+		if mem, err = os.Create(memPath); err != nil {
+			if cpu != nil {
+				pprof.StopCPUProfile()
+				cpu.Close()
+			}
+			return nil, fmt.Errorf("%s=%s: %w", memProfileEnv, memPath, err)
+		}
+	}
+	return func() error {
+		var errs []error
+		if cpu != nil {
+			pprof.StopCPUProfile()
+			if err := cpu.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("%s=%s: %w", cpuProfileEnv, cpuPath, err))
+			}
+		}
+		if mem != nil {
+			runtime.GC() // the heap profile's in-use figures are as of the last collection
+			err := pprof.Lookup("allocs").WriteTo(mem, 0)
+			if cerr := mem.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%s: %w", memProfileEnv, memPath, err))
+			}
+		}
+		return errors.Join(errs...)
+	}, nil
 }
