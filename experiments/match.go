@@ -72,6 +72,9 @@ type Match struct {
 	a, b     agents.Agent
 	counters []string
 	openings []engine.State // Cfg.Openings parsed
+	// randomBoth: both agents are agents.Random, whose players are stateless values that
+	// never fail, stop or need closing: play then makes no player per game.
+	randomBoth bool
 	// loop, in tests, plays random-vs-random games without the engine's RecordedPlayer (1) or
 	// through the per-ply agent loop (2), to compare the fast paths with the plain one.
 	loop int
@@ -113,6 +116,9 @@ func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (m *Match,
 	if len(cfg.Openings) > 0 && cfg.RandomLayouts {
 		return nil, fmt.Errorf("openings and random layouts: give one (a Katarenga position carries its board)")
 	}
+	_, ra := a.(agents.Random)
+	_, rb := b.(agents.Random)
+	m.randomBoth = ra && rb
 	st := gm.Start(gm.FirstColours()[0])
 	if s, ok := st.(engine.Stats); ok {
 		m.counters = s.CounterNames()
@@ -150,10 +156,32 @@ func (m *Match) Title() string {
 	return t + ": " + m.Cfg.A + " vs " + m.Cfg.B
 }
 
+// kit is a game state with the optional interfaces play uses, asserted once per state rather
+// than once per game.
+type kit struct {
+	s     engine.State
+	pick  bool // s is an engine.LegalPicker (and, with NoBranching, an engine.RandomChooser)
+	app   engine.ActionAppender
+	rp    engine.RecordedPlayer
+	stats engine.Stats
+}
+
+func (m *Match) kitOf(s engine.State) kit {
+	k := kit{s: s}
+	_, k.pick = s.(engine.LegalPicker)
+	if _, ok := s.(engine.RandomChooser); m.Cfg.NoBranching && !ok {
+		k.pick = false
+	}
+	k.app, _ = s.(engine.ActionAppender)
+	k.rp, _ = s.(engine.RecordedPlayer)
+	k.stats, _ = s.(engine.Stats)
+	return k
+}
+
 // worker holds one goroutine's reusable game states and buffers.
 type worker struct {
-	states   map[engine.Player]engine.State
-	openings []engine.State // this worker's copies of the match's openings
+	states   []kit // states[c]: the start state with first colour c
+	openings []kit // this worker's copies of the match's openings
 	buf      []engine.Action
 	cnt      []int64
 	moves    []byte // the game's actions in notation, reused between games
@@ -171,12 +199,15 @@ type worker struct {
 type span struct{ m0, m1, c0, c1 int }
 
 func (m *Match) newWorker() *worker {
-	w := &worker{states: map[engine.Player]engine.State{}, buf: make([]engine.Action, 0, engine.MaxActions)}
+	w := &worker{buf: make([]engine.Action, 0, engine.MaxActions)}
 	for _, c := range m.game.FirstColours() {
-		w.states[c] = m.game.Start(c)
+		if int(c) >= len(w.states) {
+			w.states = append(w.states, make([]kit, int(c)+1-len(w.states))...)
+		}
+		w.states[c] = m.kitOf(m.game.Start(c))
 	}
 	for _, o := range m.openings {
-		w.openings = append(w.openings, o.Clone())
+		w.openings = append(w.openings, m.kitOf(o.Clone()))
 	}
 	return w
 }
@@ -232,20 +263,23 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	aFirst := i%2 == 0
 	firsts := m.game.FirstColours()
 	firstColour := firsts[pair%int64(len(firsts))]
-	s := w.states[firstColour]
+	sk := &w.states[firstColour]
 	layout := m.Cfg.Layout
 	if m.Cfg.RandomLayouts {
 		idx := int(engine.Derive(seed, 4) % katarenga.NumPlacements)
 		if g, err := m.game.WithLayoutIndex(idx); err == nil { // idx < NumPlacements: cannot fail
-			s, layout = g.Start(firstColour), strconv.Itoa(idx)
+			rk := m.kitOf(g.Start(firstColour))
+			sk, layout = &rk, strconv.Itoa(idx)
 		}
 	}
 	start := ""
 	if n := int64(len(w.openings)); n > 0 {
-		s, start = w.openings[pair%n], m.Cfg.Openings[pair%n]
+		sk, start = &w.openings[pair%n], m.Cfg.Openings[pair%n]
+		s := sk.s
 		s.Reset()
 		firstColour, layout = s.ToMove(), boardName(s, layout)
 	}
+	s := sk.s
 	s.Reset()
 	startPly := s.Ply()
 	if !w.batch {
@@ -260,13 +294,19 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	ra.Seed(engine.Derive(seed, 1))
 	rb.Seed(engine.Derive(seed, 2))
 	opening.Seed(engine.Derive(seed, 3))
-	pa, errA := m.a.NewPlayer(m.Cfg.Game)
-	pb, errB := m.b.NewPlayer(m.Cfg.Game)
-	defer closePlayer(pa)
-	defer closePlayer(pb)
-	for _, p := range [2]agents.Player{pa, pb} {
-		if st, ok := p.(agents.Stopper); ok {
-			st.SetStop(stop)
+	var pa, pb agents.Player
+	var errA, errB error
+	if m.randomBoth {
+		pa, pb = agents.Random{}, agents.Random{} // what their NewPlayer returns
+	} else {
+		pa, errA = m.a.NewPlayer(m.Cfg.Game)
+		pb, errB = m.b.NewPlayer(m.Cfg.Game)
+		defer closePlayer(pa)
+		defer closePlayer(pb)
+		for _, p := range [2]agents.Player{pa, pb} {
+			if st, ok := p.(agents.Stopper); ok {
+				st.SetStop(stop)
+			}
 		}
 	}
 	players := [2]agents.Player{pa, pb}
@@ -281,19 +321,16 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	forfeit := -1 // the mover index (0 first, 1 second) that forfeited
 	// Uniform picks (the random opening, the random agent) skip building the legal list when
 	// the game can pick from it directly: the same action from the same draw.
-	_, canPick := s.(engine.LegalPicker)
-	if _, ok := s.(engine.RandomChooser); m.Cfg.NoBranching && !ok {
-		canPick = false
-	}
+	canPick := sk.pick
 	var uniform [2]bool
 	for i, p := range players {
 		_, uniform[i] = p.(agents.Random)
 	}
 	// Both movers uniform (random vs random): a loop with no per-ply agent dispatch, stop
 	// polled every 64 plies (a stopped game is abandoned either way; the games are the same).
-	app, canAppend := s.(engine.ActionAppender)
+	app, canAppend := sk.app, sk.app != nil
 	fast := canPick && canAppend && uniform[0] && uniform[1] && errs[0] == nil && errs[1] == nil && m.loop < 2
-	if rp, ok := s.(engine.RecordedPlayer); ok && fast && m.loop == 0 {
+	if rp := sk.rp; rp != nil && fast && m.loop == 0 {
 		// The whole game inside the engine: the same draws, actions and notation as the loop
 		// below (TestRecordedPlayerMatchesLoop), no interface call or undo history per ply.
 		g := &w.rg
@@ -404,7 +441,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	}
 	if w.batch {
 		sp := span{m0: w.mstart, m1: len(w.moves), c0: len(w.cnts)}
-		if c, ok := s.(engine.Stats); ok {
+		if c := sk.stats; c != nil {
 			w.cnt = c.Counters(w.cnt[:0]) // Counters overwrites from dst[:0]
 			w.cnts = append(w.cnts, w.cnt...)
 		}
@@ -413,7 +450,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		return rec, true
 	}
 	rec.Moves = string(w.moves)
-	if c, ok := s.(engine.Stats); ok {
+	if c := sk.stats; c != nil {
 		w.cnt = c.Counters(w.cnt[:0])
 		rec.Counters = append([]int64(nil), w.cnt...)
 	}

@@ -134,7 +134,7 @@ func prepareGames(start int64, rows bool) func(recs []results.Record, p *prepare
 		for k := range recs {
 			r := &recs[k]
 			if rows {
-				p.rows = results.AppendCSVRow(p.rows, r)
+				p.rows = results.AppendCSVRowNotation(p.rows, r) // Match.play records: engine notation
 				p.ends = append(p.ends, len(p.rows))
 			}
 			if r.Game-start < results.DistinctExamined && len(p.hashes) == k {

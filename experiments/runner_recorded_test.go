@@ -114,7 +114,7 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 			ms[loop].loop = loop
 			ws[loop] = ms[loop].newWorker()
 		}
-		if _, ok := ws[0].states[gm.FirstColours()[0]].(engine.RecordedPlayer); !ok {
+		if ws[0].states[gm.FirstColours()[0]].rp == nil {
 			t.Fatalf("%s: the State is no engine.RecordedPlayer", c.game)
 		}
 		for i := int64(0); i < n; i++ {

@@ -1,0 +1,51 @@
+package experiments
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// TestNotationNeedsNoQuotes checks what prepareGames relies on when it encodes a match's rows
+// with results.AppendCSVRowNotation: the move text a match records (engine notation) never needs
+// CSV quoting, so the row is the one AppendCSVRow writes. Both games, every rule set of
+// ruleSets (passes and capped games included), random play in the engine's recorded path (with
+// and without the legal count, with random openings) and through the per-ply agent loop.
+func TestNotationNeedsNoQuotes(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		for _, rules := range ruleSets(t, game) {
+			gm, err := games.New(game, rules, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				b           string
+				games       int64
+				noBranching bool
+				opening     int
+			}{{"random", 16, false, 0}, {"random", 16, true, 3}, {"greedy", 2, false, 1}} {
+				m, err := NewMatch(MatchConfig{Game: game, A: "random", B: c.b, Games: c.games, Seed: 7,
+					NoBranching: c.noBranching, RandomOpening: c.opening}, gm)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w := m.newWorker()
+				for i := int64(0); i < c.games; i++ {
+					r, ok := m.play(w, i, func() bool { return false })
+					if !ok {
+						t.Fatalf("%s %q game %d: not finished", game, rules, i)
+					}
+					if strings.ContainsAny(r.Moves, ",\"\r\n") || strings.HasPrefix(r.Moves, " ") {
+						t.Fatalf("%s %q game %d: moves %q need quoting", game, rules, i, r.Moves)
+					}
+					if a, b := results.AppendCSVRow(nil, &r), results.AppendCSVRowNotation(nil, &r); !bytes.Equal(a, b) {
+						t.Fatalf("%s %q game %d: rows differ:\n%s\n%s", game, rules, i, a, b)
+					}
+				}
+			}
+		}
+	}
+}
