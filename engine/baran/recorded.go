@@ -34,7 +34,30 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		// s.moves is the scan of the position the action is played in, after its removal
 		// (pickUniform's last scan); AppendAction does not touch it.
 		capturers := s.moves.capturers
-		moves = s.AppendAction(moves, a)
+		moves = appendRecorded(s, moves, a)
 		s.applyWith(a, capturers)
 	}
+}
+
+// cellText holds the cell names (CellName) for appendRecorded.
+var cellText = func() (t [NumCells][2]byte) {
+	for sq := range t {
+		t[sq] = [2]byte{'a' + byte(sq%7), '1' + byte(sq/7)}
+	}
+	return t
+}()
+
+// appendRecorded is s.AppendAction(dst, a) with the steps, most of a random game's actions,
+// written here from a table: an action with no removal, no capture and a neighbour cell as its
+// target is a step, "from-to", whatever the piece (AppendAction's first case).
+func appendRecorded(s *State, dst []byte, a engine.Action) []byte {
+	u := uint64(a)
+	if u>>remShift == 0 && u&capBits == 0 { // no removal (and not Pass: bit 63), no capture
+		from, to := u>>fromShift&63, u>>toShift&63
+		if nbrMask[from]&(1<<to) != 0 {
+			f, t := &cellText[from], &cellText[to]
+			return append(dst, f[0], f[1], '-', t[0], t[1])
+		}
+	}
+	return s.AppendAction(dst, a)
 }
