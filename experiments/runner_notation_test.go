@@ -49,3 +49,24 @@ func TestNotationNeedsNoQuotes(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkCap checks which matches hand their games to the collector in chunks of up to 256
+// (random vs random, cheap games) and which keep the default cap of 64 (any searching agent).
+func TestChunkCap(t *testing.T) {
+	gm, err := games.New("katarenga", "", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b string
+		want int64
+	}{{"random", "random", 256}, {"random", "greedy", 64}, {"alphabeta:depth=1", "random", 64}} {
+		m, err := NewMatch(MatchConfig{Game: "katarenga", A: c.a, B: c.b, Games: 2, Seed: 1}, gm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.chunkCap(); got != c.want {
+			t.Errorf("%s vs %s: chunk cap %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
