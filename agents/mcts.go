@@ -29,6 +29,11 @@ type MCTS struct {
 	Halving   int     // sequential halving at the root over this many children (0: PUCT alone)
 	Expand    int     // the visit of a node at which its children are added (1 or 2)
 	Minimax   float64 // weight of the implicit minimax value in selection (0: the mean alone)
+	RootQS    bool    // value every root child by quiescence before the playouts, priors from those values
+	QSBase    int     // Katarenga: plies of the leaves' quiescence that also search moves onto the enemy baseline
+	Prune     bool    // stop a playout budget early once the most visited root child cannot be overtaken
+	Refresh   bool    // a child's prior is re-taken from its quiescence value at its first visit
+	Win1      bool    // a leaf whose side to move wins at once is proven at its first visit
 	Solver    bool
 	Reuse     bool
 	W         Weights
@@ -51,6 +56,11 @@ func init() {
 			{"pick", "visits", "the move played: visits (the most visited child) or value (the best mean, mixed with the minimax value by mm, among visited children)"},
 			{"expand", "2", "the visit of a node at which its children are added: 1 (its first visit also values it by quiescence) or 2 (a first visit only values it; the second adds the children, with their evaluations, and values one of them: a close but not identical tree for about half the evaluations); always 1 unless rollout=qs"},
 			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round; k (2..256), 0 off"},
+			{"rootqs", "0", "value every root child by its quiescence search first (each counted as a playout) and take the root's priors from those values: 1 on, 0 off"},
+			{"qsbase", "0", "Katarenga: the first N plies (0..4) of the leaves' quiescence search also try moves onto the enemy baseline (alphabeta's qsbase=1 does so at every ply)"},
+			{"prune", "0", "stop early when the most visited root child can no longer be overtaken within the playouts budget (the move played is the same, the time saved): 1 on, 0 off"},
+			{"refresh", "0", "re-take a child's prior from its quiescence value at its first visit (its softmax logit moves from the static evaluation to the quiescence value): 1 on, 0 off"},
+			{"win1", "0", "with the solver, a leaf whose side to move has an immediately winning threat move is proven at its first visit: 1 on, 0 off"},
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
@@ -84,6 +94,9 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Tempo, err = p.Float("tempo", -1000, 1000); err != nil {
 		return nil, err
 	}
+	if m.QSBase, err = p.Int("qsbase", 0, 4); err != nil {
+		return nil, err
+	}
 	if m.Minimax, err = p.Float("mm", 0, 1); err != nil {
 		return nil, err
 	}
@@ -103,7 +116,7 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Cutoff, err = p.Int("cutoff", 0, 100000); err != nil {
 		return nil, err
 	}
-	if err := p.switches([]string{"solver", "reuse"}, &m.Solver, &m.Reuse); err != nil {
+	if err := p.switches([]string{"solver", "reuse", "rootqs", "prune", "refresh", "win1"}, &m.Solver, &m.Reuse, &m.RootQS, &m.Prune, &m.Refresh, &m.Win1); err != nil {
 		return nil, err
 	}
 	switch m.Rollout = p.String("rollout"); m.Rollout {
@@ -153,7 +166,7 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 	if m.Rollout == "qs" || m.Rollout == "ply" {
 		// The quiescence search credits the side to move in every evaluation it makes (stand-pat
 		// and capture lines alike), so tempo is its own, rounded to whole evaluation units.
-		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w, tempo: int32(math.Round(m.Tempo)),
+		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w, tempo: int32(math.Round(m.Tempo)), qsBaseTo: 4 + m.QSBase,
 			bufs: make([][]engine.Action, maxPly+1)}
 	}
 	return p, nil
@@ -221,12 +234,18 @@ func (p *mctsPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Ran
 		p.nodes = append(p.nodes[:0], node{parent: -1, hash: s.Hash()})
 		p.expand(0, s, r)
 	}
-	best := int32(-1)
+	best, it0 := int32(-1), 0
+	if p.cfg.RootQS && p.qs != nil {
+		it0 = p.rootQS(s)
+	}
 	if p.cfg.Halving > 0 {
 		best = p.halving(s, r)
 	} else {
-		for it := 0; it < p.cfg.Playouts && p.more(it); it++ {
+		for it := it0; it < p.cfg.Playouts && p.more(it); it++ {
 			p.playout(s, r)
+			if p.cfg.Prune && it&7 == 7 && p.settled(p.cfg.Playouts-it-1) {
+				break
+			}
 		}
 	}
 	if p.b.stopped || (p.qs != nil && p.qs.b.stopped) {

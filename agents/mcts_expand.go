@@ -126,8 +126,15 @@ func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
 		nd.q0 = terminalReward(s, s.ToMove().Other())
 		return nd.q0
 	}
+	if p.cfg.Solver && p.cfg.Win1 && p.winsAtOnce(s, moves) {
+		nd.proven, nd.qv, nd.mm = provenLoss, 0, 0
+		return 0
+	}
 	q := p.quiesceValue(i, s, moves)
 	p.nodes[i].mm = q
+	if p.cfg.Refresh {
+		p.refreshPrior(i)
+	}
 	return q
 }
 

@@ -13,7 +13,8 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
 	}
-	if !p.cfg.QSBase {
+	baseline := p.cfg.QSBase || qd < p.qsBaseTo
+	if !baseline {
 		tac &^= qsBaseline
 	}
 	if tac == 0 {
@@ -29,7 +30,7 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	best := stand
 	var opp, base uint64
 	if p.tx.kat != nil {
-		if opp, base = katMasks(p.tx.kat); !p.cfg.QSBase {
+		if opp, base = katMasks(p.tx.kat); !baseline {
 			base = 0
 		}
 	}
