@@ -210,7 +210,8 @@ type abPlayer struct {
 	tempo     int32     // the tempo credit, resolved for the game
 	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
 	layBoard  *katarenga.Board
-	lay       *katLayout // layBoard's layout features (Katarenga)
+	lay       *katLayout   // layBoard's layout features (Katarenga)
+	kc        *katChildren // MCTS's quiescence searcher: the children of the node expanded
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).

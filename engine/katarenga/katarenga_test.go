@@ -2,6 +2,7 @@ package katarenga
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -308,6 +309,46 @@ func TestPickLegalMatchesLegal(t *testing.T) {
 					t.Fatalf("%s at %s: PickLegal %s (%d), want %s (%d)", rules, s, s.FormatAction(a), n, s.FormatAction(want), len(buf))
 				}
 				s.Apply(a)
+			}
+		}
+	}
+}
+
+// Targets depends on the occupancy of Blockers(sq) only, and Reach is the union of Targets
+// over a player's pawns, own pawns removed.
+func TestTargetsBlockers(t *testing.T) {
+	r := engine.NewRand(9)
+	for i := 0; i < 200; i++ {
+		l, err := DefaultTiles.LayoutFromIndex(r.IntN(98304))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New(NewBoard(l), DefaultRules)
+		for n := r.IntN(30); n > 0; n-- {
+			legal := s.Legal(nil)
+			if len(legal) == 0 {
+				break
+			}
+			s.Apply(legal[r.IntN(len(legal))])
+		}
+		b := s.Board()
+		occ := s.Pawns(0) | s.Pawns(1)
+		for sq := 0; sq < 64; sq++ {
+			noise := r.Uint64() &^ b.Blockers(sq)
+			if got, want := b.Targets(sq, occ^noise), b.Targets(sq, occ); got != want {
+				t.Fatalf("layout %v square %d: occupancy outside Blockers changed Targets", l, sq)
+			}
+		}
+		for p := range engine.Player(2) {
+			var reach uint64
+			moves := 0
+			for m := s.Pawns(p); m != 0; m &= m - 1 {
+				tg := b.Targets(bits.TrailingZeros64(m), occ) &^ s.Pawns(p)
+				reach |= tg
+				moves += bits.OnesCount64(tg)
+			}
+			if gr, gm := s.Reach(p); gr != reach || gm != moves {
+				t.Fatalf("Reach(%d) = %x, %d; union of Targets %x, %d", p, gr, gm, reach, moves)
 			}
 		}
 	}

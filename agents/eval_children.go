@@ -1,0 +1,111 @@
+package agents
+
+import (
+	"math/bits"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// katChildren evaluates the children of one Katarenga position (its parent) incrementally: a
+// move changes the targets only of the moved pawn and of the red and yellow pawns whose rays
+// cross its from or to square, so the parent's per-pawn targets are kept and the Reach of both
+// players in a child is recomputed from them.
+type katChildren struct {
+	board *katarenga.Board
+	pawns [2]uint64
+	t     [64]uint64 // Targets(sq, occupied) of the parent's pawns, own pawns not removed
+}
+
+// reset makes s the parent.
+func (c *katChildren) reset(s *katarenga.State) {
+	c.board = s.Board()
+	c.pawns = [2]uint64{s.Pawns(0), s.Pawns(1)}
+	occ := c.pawns[0] | c.pawns[1]
+	for m := occ; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		c.t[sq] = c.board.Targets(sq, occ)
+	}
+}
+
+// reach returns both players' Reach (katarenga.State.Reach: squares and moves) in s, the
+// position after the parent's side to move played a (not Pass) from the parent; ok is false
+// when s is not that child (another parent, board or move), and nothing is computed.
+func (c *katChildren) reach(s *katarenga.State, a engine.Action) (reach [2]uint64, moves [2]int, ok bool) {
+	mover := s.ToMove().Other()
+	from, to := int(a&63), int(a>>6&127)
+	fromB, toB := uint64(1)<<from, uint64(0)
+	if to < 64 {
+		toB = 1 << to
+	}
+	var pawns [2]uint64
+	pawns[mover] = c.pawns[mover]&^fromB | toB
+	pawns[mover^1] = c.pawns[mover^1] &^ toB
+	if c.pawns[mover]&fromB == 0 || s.Pawns(mover) != pawns[mover] ||
+		s.Pawns(mover^1) != pawns[mover^1] || s.Board() != c.board {
+		return reach, moves, false
+	}
+	occ := pawns[0] | pawns[1]
+	changed := fromB | toB&^c.pawns[mover^1] // a capture leaves its square occupied
+	b := c.board
+	for p := range pawns {
+		own := pawns[p]
+		for m := own; m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			t := c.t[sq]
+			if sq == to || b.Blockers(sq)&changed != 0 {
+				t = b.Targets(sq, occ)
+			}
+			t &^= own
+			reach[p] |= t
+			moves[p] += bits.OnesCount64(t)
+		}
+	}
+	return reach, moves, true
+}
+
+// childEval is Evaluate(s, p.w), exactly, for s the position after action a of the position
+// being expanded (a new child): in Katarenga computed from the parent incrementally and
+// through the quiescence searcher's evaluation cache, which the child's first quiescence
+// search then hits.
+func (p *mctsPlayer) childEval(s engine.State, a engine.Action) float64 {
+	k, ok := s.(*katarenga.State)
+	if !ok || p.qs == nil || a == katarenga.Pass {
+		return Evaluate(s, p.w)
+	}
+	return p.qs.childEval(k, a)
+}
+
+// mctsEvalCacheSize is the number of entries of MCTS's evaluation cache (256 KB): a search
+// evaluates about 30 children per expansion, and a child's first visit may come many
+// expansions later.
+const mctsEvalCacheSize = 1 << 14
+
+// childEval is mctsPlayer.childEval for Katarenga, with p the quiescence searcher.
+func (p *abPlayer) childEval(k *katarenga.State, a engine.Action) float64 {
+	if p.ec == nil {
+		p.ec = make(evalCache, mctsEvalCacheSize)
+	}
+	key := k.Hash()
+	e := p.ec.slot(key)
+	if raw, _, ok := e.get(key); ok {
+		return raw
+	}
+	if b := k.Board(); b != p.layBoard {
+		p.layBoard, p.lay = b, layoutOf(k)
+	}
+	if p.kc == nil {
+		p.kc = &katChildren{}
+	}
+	reach, moves, ok := p.kc.reach(k, a)
+	if !ok { // the first child of a new parent
+		k.Undo()
+		p.kc.reset(k)
+		k.Apply(a)
+		reach, moves, _ = p.kc.reach(k, a)
+	}
+	f := katFeaturesOf(k, p.lay, &reach, &moves)
+	raw := dotKatarenga(f, p.w)
+	e.put(key, raw, katHints(k, reach[k.ToMove()]))
+	return raw
+}
