@@ -65,15 +65,14 @@ func (c *katChildren) reach(s *katarenga.State, a engine.Action) (reach [2]uint6
 }
 
 // childEval is Evaluate(s, p.w), exactly, for s the position after action a of the position
-// being expanded (a new child): in Katarenga computed from the parent incrementally and
-// through the quiescence searcher's evaluation cache, which the child's first quiescence
-// search then hits.
+// being expanded (a new child), through the quiescence searcher's evaluation cache, which the
+// child's first quiescence search then hits; in Katarenga computed from the parent
+// incrementally.
 func (p *mctsPlayer) childEval(s engine.State, a engine.Action) float64 {
-	k, ok := s.(*katarenga.State)
-	if !ok || p.qs == nil || a == katarenga.Pass {
+	if p.qs == nil {
 		return Evaluate(s, p.w)
 	}
-	return p.qs.childEval(k, a)
+	return p.qs.childEval(s, a)
 }
 
 // mctsEvalCacheSize is the number of entries of MCTS's evaluation cache (256 KB): a search
@@ -81,10 +80,16 @@ func (p *mctsPlayer) childEval(s engine.State, a engine.Action) float64 {
 // expansions later.
 const mctsEvalCacheSize = 1 << 14
 
-// childEval is mctsPlayer.childEval for Katarenga, with p the quiescence searcher.
-func (p *abPlayer) childEval(k *katarenga.State, a engine.Action) float64 {
+// childEval is mctsPlayer.childEval, with p the quiescence searcher. It makes p's evaluation
+// cache on its first call.
+func (p *abPlayer) childEval(s engine.State, a engine.Action) float64 {
 	if p.ec == nil {
 		p.ec = make(evalCache, mctsEvalCacheSize)
+	}
+	k, ok := s.(*katarenga.State)
+	if !ok || a == katarenga.Pass {
+		raw, _ := p.rawEval(s)
+		return raw
 	}
 	key := k.Hash()
 	e := p.ec.slot(key)

@@ -106,19 +106,25 @@ func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 }
 
 // rawEval is Evaluate(s, p.w), exactly, and the tactical-move hints of the position (both hints
-// set in Baran), through the evaluation cache p.ec when there is one (Katarenga).
+// set in Baran), through the evaluation cache p.ec when there is one (alpha-beta's in
+// Katarenga, MCTS's in both games).
 func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
-	k, ok := s.(*katarenga.State)
-	if !ok {
-		return Evaluate(s, p.w), qsCapture | qsBaseline
-	}
 	var e *evalEntry
-	key := k.Hash()
+	var key uint64
 	if p.ec != nil {
+		key = s.Hash()
 		e = p.ec.slot(key)
 		if raw, tac, ok := e.get(key); ok {
 			return raw, tac
 		}
+	}
+	k, ok := s.(*katarenga.State)
+	if !ok {
+		raw := Evaluate(s, p.w)
+		if e != nil {
+			e.put(key, raw, qsCapture|qsBaseline)
+		}
+		return raw, qsCapture | qsBaseline
 	}
 	if b := k.Board(); b != p.layBoard {
 		p.layBoard, p.lay = b, layoutOf(k)
