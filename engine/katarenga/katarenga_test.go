@@ -353,3 +353,38 @@ func TestTargetsBlockers(t *testing.T) {
 		}
 	}
 }
+
+// ended, Status's fast test, holds exactly when decided finds the game over, in random games
+// played to their end (camps, material and the ply cap all occur).
+func TestEndedMatchesDecided(t *testing.T) {
+	r := engine.NewRand(11)
+	reasons := map[engine.Reason]int{}
+	for g := 0; g < 300; g++ {
+		l, err := DefaultTiles.LayoutFromIndex(r.IntN(98304))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := DefaultRules
+		if g%3 == 0 {
+			rules.PlyCap = 20 + r.IntN(40)
+		}
+		s := New(NewBoard(l), rules)
+		for {
+			if s.ended() != s.decided().Over {
+				t.Fatalf("game %d ply %d: ended %v, decided %+v", g, s.Ply(), s.ended(), s.decided())
+			}
+			st := s.Status()
+			if st.Over {
+				reasons[st.Reason]++
+				break
+			}
+			legal := s.Legal(nil)
+			s.Apply(legal[r.IntN(len(legal))])
+		}
+	}
+	for _, want := range []engine.Reason{engine.Camps, engine.Material, engine.Cap} {
+		if reasons[want] == 0 {
+			t.Errorf("no game ended by %v (ends: %v)", want, reasons)
+		}
+	}
+}
