@@ -108,11 +108,11 @@ func BenchmarkChooseKatarengaMCTSMovePrior(b *testing.B) {
 }
 
 // benchMCTSGames reports the time of an MCTS playout in self-play games as the equal-time
-// measurements play them (one op = one playout): mcts:playouts=120 on both sides, a fresh
-// player per game; Katarenga games on random layouts after 2 random plies, Baran games after
+// measurements play them (one op = one playout): spec (mcts) on both sides, a fresh player
+// per game; Katarenga games on random layouts after 2 random plies, Baran games after
 // 4. Unlike benchMCTS, no search repeats an earlier one.
-func benchMCTSGames(b *testing.B, game string) {
-	ag, err := Parse("mcts:playouts=120")
+func benchMCTSGames(b *testing.B, game, spec string) {
+	ag, err := Parse(spec)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -150,5 +150,10 @@ func benchMCTSGames(b *testing.B, game string) {
 	}
 }
 
-func BenchmarkMCTSGamesBaran(b *testing.B)     { benchMCTSGames(b, "baran") }
-func BenchmarkMCTSGamesKatarenga(b *testing.B) { benchMCTSGames(b, "katarenga") }
+func BenchmarkMCTSGamesBaran(b *testing.B) { benchMCTSGames(b, "baran", "mcts:playouts=120") }
+func BenchmarkMCTSGamesKatarenga(b *testing.B) {
+	benchMCTSGames(b, "katarenga", "mcts:playouts=120")
+}
+func BenchmarkMCTSGames1000Katarenga(b *testing.B) {
+	benchMCTSGames(b, "katarenga", "mcts:playouts=1000")
+}
