@@ -53,6 +53,25 @@ func randomPlies(s engine.State, n int, r *engine.Rand) []engine.Action {
 	return s.Legal(nil)
 }
 
+// selfPlay plays up to plies moves of p against itself from a clone of s0, calling each after
+// every move with its ply and action.
+func selfPlay(t *testing.T, s0 engine.State, p Player, r *engine.Rand, plies int, each func(ply int, a engine.Action)) {
+	t.Helper()
+	s := s0.Clone()
+	for ply := 0; ply < plies; ply++ {
+		l := s.Legal(nil)
+		if len(l) == 0 {
+			return
+		}
+		a, err := p.Choose(s, l, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		each(ply, a)
+		s.Apply(a)
+	}
+}
+
 // BenchmarkAlphaBetaKatarengaBudget is the search of the Katarenga yardstick agent
 // (alphabeta:nodes=300000) on 8 positions of distinct layouts, a fresh player per position;
 // one op is one node, so ns/op is the time per node.
@@ -104,22 +123,11 @@ func TestSearchFingerprint(t *testing.T) {
 	// Self-play: the table is kept for the whole game.
 	ag := mustAgent(t, "alphabeta:nodes=30000")
 	for g, s0 := range katPositions(4) {
-		s := s0.Clone()
 		pl, _ := ag.NewPlayer("katarenga")
 		p := pl.(*abPlayer)
-		r := engine.NewRand(uint64(g))
-		for ply := 0; ply < 60; ply++ {
-			l := s.Legal(nil)
-			if len(l) == 0 {
-				break
-			}
-			a, err := p.Choose(s, l, r)
-			if err != nil {
-				t.Fatal(err)
-			}
+		selfPlay(t, s0, p, engine.NewRand(uint64(g)), 60, func(_ int, a engine.Action) {
 			fmt.Fprintf(h, "game %d %d %d %d\n", g, a, p.Score, p.Depth)
-			s.Apply(a)
-		}
+		})
 		total += p.Nodes
 		p.Close()
 	}
@@ -354,22 +362,11 @@ func TestMCTSFingerprint(t *testing.T) {
 	ag := mustAgent(t, "mcts:playouts=120")
 	for _, game := range []string{"katarenga", "baran"} {
 		for g, s0 := range positions(game, 2) {
-			s := s0.Clone()
 			pl, _ := ag.NewPlayer(game)
 			p := pl.(*mctsPlayer)
-			r := engine.NewRand(uint64(g))
-			for ply := 0; ply < 80; ply++ {
-				l := s.Legal(nil)
-				if len(l) == 0 {
-					break
-				}
-				a, err := p.Choose(s, l, r)
-				if err != nil {
-					t.Fatal(err)
-				}
+			selfPlay(t, s0, p, engine.NewRand(uint64(g)), 80, func(ply int, a engine.Action) {
 				total += mctsFingerprint(h, fmt.Sprintf("game %s %d %d", game, g, ply), p, a)
-				s.Apply(a)
-			}
+			})
 		}
 	}
 	t.Logf("MCTS fingerprint %016x over %d root visits", h.Sum64(), total)
