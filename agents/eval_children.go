@@ -105,9 +105,9 @@ func (c *katChildren) reach(s *katarenga.State, a engine.Action) (reach [2]uint6
 }
 
 // childEval is Evaluate(s, p.w), exactly, for s the position after action a of the position
-// being expanded (a new child), through the quiescence searcher's evaluation cache, which the
-// child's first quiescence search then hits; in Katarenga computed from the parent
-// incrementally.
+// being expanded (a new child; a must be the last action applied to s, which may be undone and
+// replayed), through the quiescence searcher's evaluation cache, which the child's first
+// quiescence search then hits; in Katarenga computed from the parent incrementally.
 func (p *mctsPlayer) childEval(s engine.State, a engine.Action) float64 {
 	if p.qs == nil {
 		return Evaluate(s, p.w)
