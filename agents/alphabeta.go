@@ -211,7 +211,8 @@ type abPlayer struct {
 	qsBaseTo  int       // without cfg.QSBase, quiescence still tries baseline moves at qd < qsBaseTo (MCTS's qsbase=N)
 	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
 	layBoard  *katarenga.Board
-	lay       *katLayout // layBoard's layout features (Katarenga)
+	lay       *katLayout   // layBoard's layout features (Katarenga)
+	kc        *katChildren // MCTS's quiescence searcher: the children of the node expanded
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).
