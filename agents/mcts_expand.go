@@ -65,7 +65,7 @@ func (p *mctsPlayer) addChildren(i int32, s engine.State, r *engine.Rand) (moves
 				v = p.cfg.Temp
 			}
 		} else {
-			v = -p.childEval(s, a) - p.cfg.Tempo
+			v = -p.childEval(s, a) - p.tempo
 			c.q0 = p.logistic(v)
 		}
 		s.Undo()

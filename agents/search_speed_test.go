@@ -345,7 +345,7 @@ func TestMCTSFingerprint(t *testing.T) {
 		{"mcts:playouts=300,expand=1,mm=0.5", 4}, {"mcts:playouts=300,rollout=ply", 3},
 		{"mcts:playouts=300,rollout=eval", 3},
 	} {
-		ag := mustAgent(t, c.spec)
+		ag := mustAgent(t, c.spec+oldMCTSDefaults(c.spec))
 		for _, game := range []string{"katarenga", "baran"} {
 			for i, s := range positions(game, c.n) {
 				pl, _ := ag.NewPlayer(game)
@@ -359,7 +359,7 @@ func TestMCTSFingerprint(t *testing.T) {
 		}
 	}
 	// Self-play: the tree is reused from move to move.
-	ag := mustAgent(t, "mcts:playouts=120")
+	ag := mustAgent(t, "mcts:playouts=120"+oldMCTSDefaults(""))
 	for _, game := range []string{"katarenga", "baran"} {
 		for g, s0 := range positions(game, 2) {
 			pl, _ := ag.NewPlayer(game)
@@ -370,4 +370,14 @@ func TestMCTSFingerprint(t *testing.T) {
 		}
 	}
 	t.Logf("MCTS fingerprint %016x over %d root visits", h.Sum64(), total)
+}
+
+// oldMCTSDefaults are the MCTS settings the fingerprint was recorded with, before tempo=auto,
+// qsbase=1, prune=1, refresh=1 and win1=1 became the defaults (spec's own tempo kept).
+func oldMCTSDefaults(spec string) string {
+	old := ",qsbase=0,prune=0,refresh=0,win1=0"
+	if !strings.Contains(spec, "tempo=") {
+		old += ",tempo=0"
+	}
+	return old
 }
