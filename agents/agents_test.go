@@ -199,14 +199,14 @@ func TestSpecs(t *testing.T) {
 		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
 		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
 		"classic:depth=7":          "classic:depth=7,nodes=0,qs=1,tt=16,weights=",
-		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,movetime=0,c=1.4,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=0,mm=0,pick=visits,expand=2,halving=0,solver=1,reuse=1,weights=",
-		"mcts:movetime=50ms":       "mcts:playouts=10000000,movetime=50ms,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=0,mm=0,pick=visits,expand=2,halving=0,solver=1,reuse=1,weights=",
+		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,movetime=0,c=1.4,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=auto,mm=0,pick=visits,expand=2,halving=0,qsbase=1,prune=1,refresh=1,win1=1,solver=1,reuse=1,weights=",
+		"mcts:movetime=50ms":       "mcts:playouts=10000000,movetime=50ms,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=auto,mm=0,pick=visits,expand=2,halving=0,qsbase=1,prune=1,refresh=1,win1=1,solver=1,reuse=1,weights=",
 	} {
 		if got := mustAgent(t, spec).Spec(); got != want {
 			t.Errorf("%s -> %s, want %s", spec, got, want)
 		}
 	}
-	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=4", "alphabeta:rfp=9", "alphabeta:fut=-1", "alphabeta:lmp=x", "alphabeta:margin=0", "alphabeta:ext=2", "alphabeta:exts=17", "alphabeta:qsbase=2", "mcts:prior=move,rollout=ply", "mcts:prior=move,rollout=eval", "mcts:prior=move,mm=0.5"} {
+	for _, bad := range []string{"wizard", "alphabeta:depth=0", "alphabeta:speed=3", "mcts:c=x", "random:x=1", "ext", "ext:cmd=x,timeout=soon", "mcts:rollout=smart", "alphabeta:depth", "alphabeta:movetime=fast", "alphabeta:movetime=-1s", "alphabeta:hash=0", "alphabeta:lmr=4", "alphabeta:rfp=9", "alphabeta:fut=-1", "alphabeta:lmp=x", "alphabeta:margin=0", "alphabeta:ext=2", "alphabeta:exts=17", "alphabeta:qsbase=2", "mcts:prior=move,rollout=ply", "mcts:prior=move,rollout=eval", "mcts:prior=move,mm=0.5", "mcts:qsbase=5", "mcts:tempo=x", "mcts:prune=2", "mcts:refresh=yes", "mcts:win1=-1"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): want an error", bad)
 		}

@@ -208,9 +208,11 @@ type abPlayer struct {
 	ext       bool      // whether threat extensions are on (ext, resolved for the game)
 	sel       Selective // the selective search, resolved for the game
 	tempo     int32     // the tempo credit, resolved for the game
+	qsBaseTo  int       // without cfg.QSBase, quiescence still tries baseline moves at qd < qsBaseTo (MCTS's qsbase=N)
 	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
 	layBoard  *katarenga.Board
-	lay       *katLayout // layBoard's layout features (Katarenga)
+	lay       *katLayout   // layBoard's layout features (Katarenga)
+	kc        *katChildren // MCTS's quiescence searcher: the children of the node expanded
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -104,4 +105,55 @@ func BenchmarkChooseBaranAlphaBeta2(b *testing.B) { benchChoose(b, "baran", "alp
 func BenchmarkChooseBaranMCTS1000(b *testing.B)   { benchChoose(b, "baran", "mcts:playouts=1000") }
 func BenchmarkChooseKatarengaMCTSMovePrior(b *testing.B) {
 	benchChoose(b, "katarenga", "mcts:playouts=1000,prior=move")
+}
+
+// benchMCTSGames reports the time of an MCTS playout in self-play games as the equal-time
+// measurements play them (one op = one playout): spec (mcts) on both sides, a fresh player
+// per game; Katarenga games on random layouts after 2 random plies, Baran games after
+// 4. Unlike benchMCTS, no search repeats an earlier one.
+func benchMCTSGames(b *testing.B, game, spec string) {
+	ag, err := Parse(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var playouts int64
+	for g := 0; playouts < int64(b.N); g++ {
+		r := engine.NewRand(engine.Derive(77, uint64(g)))
+		layout, opening := "", 4
+		if game == "katarenga" {
+			layout, opening = strconv.Itoa(r.IntN(98304)), 2
+		}
+		gm, err := games.New(game, "", layout, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := gm.Start(gm.FirstColours()[0])
+		randomPlies(s, opening, r)
+		var pl [2]*mctsPlayer
+		for k := range pl {
+			p, _ := ag.NewPlayer(game)
+			pl[k] = p.(*mctsPlayer)
+		}
+		for turn := 0; playouts < int64(b.N); turn ^= 1 {
+			legal := s.Legal(nil)
+			if len(legal) == 0 {
+				break
+			}
+			before := pl[turn].Playouts
+			a, err := pl[turn].Choose(s, legal, r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			playouts += pl[turn].Playouts - before
+			s.Apply(a)
+		}
+	}
+}
+
+func BenchmarkMCTSGamesBaran(b *testing.B) { benchMCTSGames(b, "baran", "mcts:playouts=120") }
+func BenchmarkMCTSGamesKatarenga(b *testing.B) {
+	benchMCTSGames(b, "katarenga", "mcts:playouts=120")
+}
+func BenchmarkMCTSGames1000Katarenga(b *testing.B) {
+	benchMCTSGames(b, "katarenga", "mcts:playouts=1000")
 }

@@ -20,6 +20,11 @@ type katLayout struct {
 	dist      [2][16]uint64
 	// colour[c] is the set of squares of colour c.
 	colour [4]uint64
+	// sqf[p][sq] packs, in 8-bit lanes, what a pawn of p on sq adds to p's per-pawn counts:
+	// lane 0 one pawn, 1 on the enemy baseline, 2 its advance (rank from p's baseline), 3..6
+	// on colour 0..3, 7 its distance toBase. A player's lanes summed over at most 8 pawns stay
+	// below 2^8, so packed sums and differences are exact.
+	sqf [2][64]uint64
 }
 
 // katLayouts caches katLayout by board (boards are immutable and shared by a layout's games).
@@ -129,6 +134,17 @@ func newKatLayout(b *katarenga.Board) *katLayout {
 	for sq := range 64 {
 		l.colour[b.Colour(sq)] |= 1 << sq
 	}
+	for p, base := range [2]uint64{katRank8, katRank1} {
+		for sq := range 64 {
+			adv := sq / 8
+			if p == 1 {
+				adv = 7 - adv
+			}
+			v := uint64(1) | uint64(base>>sq&1)<<8 | uint64(adv)<<16 |
+				uint64(1)<<(24+8*int(b.Colour(sq))) | uint64(l.toBase[p][sq])<<56
+			l.sqf[p][sq] = v
+		}
+	}
 	return l
 }
 
@@ -138,11 +154,17 @@ func (l *katLayout) katRace(pawns uint64, p int) (sum, least int) {
 	for k, m := range l.racePlane[p] {
 		sum += bits.OnesCount64(pawns&m) << k
 	}
-	least = 0
+	return sum, l.katLead(pawns, p)
+}
+
+// katLead returns the least layout distance of p's pawns to the enemy baseline (15 without
+// pawns on the board).
+func (l *katLayout) katLead(pawns uint64, p int) int {
+	least := 0
 	for least < 15 && pawns&l.dist[p][least] == 0 {
 		least++
 	}
-	return sum, least
+	return least
 }
 
 // katAdvance[p][k] holds the squares whose rank, counted from p's own baseline (0..7), has

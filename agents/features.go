@@ -99,11 +99,16 @@ func katarengaFeatures(s *katarenga.State) [12]float64 {
 // squares the side to move reaches (katarenga.State.Reach). Every feature is a sum of small
 // integers, counted on bitboards.
 func katFeatures(s *katarenga.State, lay *katLayout) (f [12]float64, reachMe uint64) {
-	me := s.ToMove()
-	reach := [2]uint64{}
-	moves := [2]int{}
+	var reach [2]uint64
+	var moves [2]int
 	reach[0], moves[0] = s.Reach(0)
 	reach[1], moves[1] = s.Reach(1)
+	return katFeaturesOf(s, lay, &reach, &moves), reach[s.ToMove()]
+}
+
+// katFeaturesOf are the features of katFeatures given each player's Reach (squares, moves).
+func katFeaturesOf(s *katarenga.State, lay *katLayout, reach *[2]uint64, moves *[2]int) (f [12]float64) {
+	me := s.ToMove()
 	for _, p := range [2]engine.Player{me, me.Other()} {
 		sign := 1.0
 		if p != me {
@@ -132,5 +137,5 @@ func katFeatures(s *katarenga.State, lay *katLayout) (f [12]float64, reachMe uin
 		f[10] += sign * float64(sum)
 		f[11] += sign * float64(least)
 	}
-	return f, reach[me]
+	return f
 }

@@ -26,9 +26,14 @@ type MCTS struct {
 	Prior     string  // eval (softmax of the children's evaluations) or move (tactical moves first)
 	PickValue bool    // play the child of best value (pick=value) instead of the most visited
 	Tempo     float64 // evaluation units added for the side to move at a leaf
+	TempoAuto bool    // tempo=auto: the game's default (mctsAutoTempo) instead of Tempo
 	Halving   int     // sequential halving at the root over this many children (0: PUCT alone)
 	Expand    int     // the visit of a node at which its children are added (1 or 2)
 	Minimax   float64 // weight of the implicit minimax value in selection (0: the mean alone)
+	QSBase    int     // Katarenga: plies of the leaves' quiescence that also search moves onto the enemy baseline
+	Prune     bool    // stop a playout budget early once the most visited root child cannot be overtaken
+	Refresh   bool    // a child's prior is re-taken from its quiescence value at its first visit
+	Win1      bool    // a leaf whose side to move wins at once is proven at its first visit
 	Solver    bool
 	Reuse     bool
 	W         Weights
@@ -46,11 +51,15 @@ func init() {
 			{"prior", "eval", "eval (softmax of the children's evaluations) or move (cheap: tactical moves e times likelier, no child evaluation)"},
 			{"cutoff", "8", "rollout plies after which the evaluation scores a rollout (0: play to the end)"},
 			{"eps", "0.2", "random-move probability in heuristic rollouts"},
-			{"tempo", "0", "evaluation units credited to the side to move in every evaluation (leaves at odd and even depths then compare)"},
+			{"tempo", "auto", "evaluation units credited to the side to move in every evaluation (leaves at odd and even depths then compare); auto = 50 in Katarenga, 0 in Baran"},
 			{"mm", "0", "implicit minimax backups: weight in 0..1 of the minimax of the evaluations in the tree against the mean reward in selection (Lanctot et al. 2014)"},
 			{"pick", "visits", "the move played: visits (the most visited child) or value (the best mean, mixed with the minimax value by mm, among visited children)"},
 			{"expand", "2", "the visit of a node at which its children are added: 1 (its first visit also values it by quiescence) or 2 (a first visit only values it; the second adds the children, with their evaluations, and values one of them: a close but not identical tree for about half the evaluations); always 1 unless rollout=qs"},
 			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round; k (2..256), 0 off"},
+			{"qsbase", "1", "Katarenga: the first N plies (0..4) of the leaves' quiescence search also try moves onto the enemy baseline (alphabeta's qsbase=1 does so at every ply)"},
+			{"prune", "1", "stop early when the most visited root child can no longer be overtaken within the playouts budget (the move played is the same, the time saved): 1 on, 0 off"},
+			{"refresh", "1", "re-take a child's prior from its quiescence value at its first visit (its softmax logit moves from the static evaluation to the quiescence value): 1 on, 0 off"},
+			{"win1", "1", "with the solver, a leaf whose side to move has an immediately winning threat move is proven at its first visit: 1 on, 0 off"},
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
@@ -81,7 +90,12 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Expand, err = p.Int("expand", 1, 2); err != nil {
 		return nil, err
 	}
-	if m.Tempo, err = p.Float("tempo", -1000, 1000); err != nil {
+	if m.TempoAuto = p.String("tempo") == "auto"; !m.TempoAuto {
+		if m.Tempo, err = p.Float("tempo", -1000, 1000); err != nil {
+			return nil, err
+		}
+	}
+	if m.QSBase, err = p.Int("qsbase", 0, 4); err != nil {
 		return nil, err
 	}
 	if m.Minimax, err = p.Float("mm", 0, 1); err != nil {
@@ -103,7 +117,7 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Cutoff, err = p.Int("cutoff", 0, 100000); err != nil {
 		return nil, err
 	}
-	if err := p.switches([]string{"solver", "reuse"}, &m.Solver, &m.Reuse); err != nil {
+	if err := p.switches([]string{"solver", "reuse", "prune", "refresh", "win1"}, &m.Solver, &m.Reuse, &m.Prune, &m.Refresh, &m.Win1); err != nil {
 		return nil, err
 	}
 	switch m.Rollout = p.String("rollout"); m.Rollout {
@@ -146,18 +160,25 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 	// is not regrown from nothing in every game.
 	capNodes := min(16*m.Playouts+engine.MaxActions, 1<<16)
 	p := &mctsPlayer{cfg: m, w: w, buf: make([]engine.Action, 0, engine.MaxActions),
-		b: budget{movetime: m.Movetime}, nodes: make([]node, 0, capNodes)}
+		b: budget{movetime: m.Movetime}, nodes: make([]node, 0, capNodes), tempo: m.Tempo}
+	if m.TempoAuto {
+		p.tempo = mctsAutoTempo[game]
+	}
 	if m.Reuse {
 		p.spare = make([]node, 0, capNodes)
 	}
 	if m.Rollout == "qs" || m.Rollout == "ply" {
 		// The quiescence search credits the side to move in every evaluation it makes (stand-pat
 		// and capture lines alike), so tempo is its own, rounded to whole evaluation units.
-		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w, tempo: int32(math.Round(m.Tempo)),
+		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w, tempo: int32(math.Round(p.tempo)), qsBaseTo: 4 + m.QSBase,
 			bufs: make([][]engine.Action, maxPly+1)}
 	}
 	return p, nil
 }
+
+// mctsAutoTempo is tempo=auto's credit by game: in Katarenga it raised MCTS's score against
+// alphabeta:depth=2 (docs/search.md); in Baran a credit of 50 lowered it.
+var mctsAutoTempo = map[string]float64{"katarenga": 50}
 
 // Proof states of a node, for the player who made its action.
 const (
@@ -197,6 +218,7 @@ type mctsPlayer struct {
 	chosen int32 // the root child played last move (for tree reuse), -1: none
 	force  int32 // the root child every playout goes through (halving), 0: chosen by PUCT
 	cands  []int32
+	tempo  float64 // the tempo credit, resolved for the game
 	// Playouts counts every playout run by this player (for benchmarks).
 	Playouts int64
 	// Proven is the root's proof state after the last Choose (provenLoss: the player to move
@@ -227,6 +249,9 @@ func (p *mctsPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Ran
 	} else {
 		for it := 0; it < p.cfg.Playouts && p.more(it); it++ {
 			p.playout(s, r)
+			if p.cfg.Prune && it&7 == 7 && p.settled(p.cfg.Playouts-it-1) {
+				break
+			}
 		}
 	}
 	if p.b.stopped || (p.qs != nil && p.qs.b.stopped) {

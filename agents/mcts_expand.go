@@ -65,7 +65,7 @@ func (p *mctsPlayer) addChildren(i int32, s engine.State, r *engine.Rand) (moves
 				v = p.cfg.Temp
 			}
 		} else {
-			v = -Evaluate(s, p.w) - p.cfg.Tempo
+			v = -p.childEval(s, a) - p.tempo
 			c.q0 = p.logistic(v)
 		}
 		s.Undo()
@@ -126,8 +126,15 @@ func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
 		nd.q0 = terminalReward(s, s.ToMove().Other())
 		return nd.q0
 	}
+	if p.cfg.Solver && p.cfg.Win1 && p.winsAtOnce(s, moves) {
+		nd.proven, nd.qv, nd.mm = provenLoss, 0, 0
+		return 0
+	}
 	q := p.quiesceValue(i, s, moves)
 	p.nodes[i].mm = q
+	if p.cfg.Refresh {
+		p.refreshPrior(i)
+	}
 	return q
 }
 

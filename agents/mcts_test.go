@@ -175,8 +175,8 @@ func TestMCTSNoAllocs(t *testing.T) {
 // child evaluations) than with expand=1, whose every playout adds children.
 func TestMCTSExpandSecondVisit(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
-		p2, _ := mctsSearch(t, game, "mcts:playouts=400,reuse=0")
-		p1, _ := mctsSearch(t, game, "mcts:playouts=400,reuse=0,expand=1")
+		p2, _ := mctsSearch(t, game, "mcts:playouts=400,reuse=0,prune=0")
+		p1, _ := mctsSearch(t, game, "mcts:playouts=400,reuse=0,expand=1,prune=0")
 		if p2.Proven != unproven || p1.Proven != unproven {
 			t.Fatalf("%s: midgame root proven", game)
 		}

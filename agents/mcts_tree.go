@@ -55,7 +55,7 @@ func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand) 
 	var res float32
 	for {
 		if p.cfg.Cutoff > 0 && plies >= p.cfg.Cutoff {
-			v := Evaluate(s, p.w) + p.cfg.Tempo // for the side to move
+			v := Evaluate(s, p.w) + p.tempo // for the side to move
 			if s.ToMove() != who {
 				v = -v
 			}

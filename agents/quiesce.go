@@ -13,7 +13,8 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
 	}
-	if !p.cfg.QSBase {
+	baseline := p.cfg.QSBase || qd < p.qsBaseTo
+	if !baseline {
 		tac &^= qsBaseline
 	}
 	if tac == 0 {
@@ -29,7 +30,7 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	best := stand
 	var opp, base uint64
 	if p.tx.kat != nil {
-		if opp, base = katMasks(p.tx.kat); !p.cfg.QSBase {
+		if opp, base = katMasks(p.tx.kat); !baseline {
 			base = 0
 		}
 	}
@@ -101,23 +102,45 @@ const (
 // The evaluation includes the tempo credit. A Katarenga board's layout features are looked up
 // once per board, and evaluations are cached by position hash (p.ec).
 func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
+	raw, tac := p.rawEval(s)
+	return clampEval(raw + float64(p.tempo)), tac
+}
+
+// rawEval is Evaluate(s, p.w), exactly, and the tactical-move hints of the position (both hints
+// set in Baran), through the evaluation cache p.ec when there is one (alpha-beta's in
+// Katarenga, MCTS's in both games).
+func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
+	var e *evalEntry
+	var key uint64
+	if p.ec != nil {
+		key = s.Hash()
+		e = p.ec.slot(key)
+		if raw, tac, ok := e.get(key); ok {
+			return raw, tac
+		}
+	}
 	k, ok := s.(*katarenga.State)
 	if !ok {
-		return clampEval(Evaluate(s, p.w) + float64(p.tempo)), qsCapture | qsBaseline
-	}
-	var e *evalEntry
-	if p.ec != nil {
-		key := k.Hash()
-		if e = p.ec.slot(key); e.ok && e.key == key {
-			return e.v, e.tac
+		raw := Evaluate(s, p.w)
+		if e != nil {
+			e.put(key, raw, qsCapture|qsBaseline)
 		}
-		e.key = key
+		return raw, qsCapture | qsBaseline
 	}
 	if b := k.Board(); b != p.layBoard {
 		p.layBoard, p.lay = b, layoutOf(k)
 	}
 	f, reach := katFeatures(k, p.lay)
-	v := clampEval(dotKatarenga(f, p.w) + float64(p.tempo))
+	raw, tac := dotKatarenga(f, p.w), katHints(k, reach)
+	if e != nil {
+		e.put(key, raw, tac)
+	}
+	return raw, tac
+}
+
+// katHints are the tactical-move hints of a Katarenga position whose side to move reaches the
+// squares reach (katarenga.State.Reach).
+func katHints(k *katarenga.State, reach uint64) uint8 {
 	// A legal move's target is in Reach (a superset under the first-move capture ban), and a
 	// camp is entered from the enemy baseline.
 	opp, base := katMasks(k)
@@ -128,10 +151,7 @@ func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 	if reach&base != 0 {
 		tac |= qsBaseline
 	}
-	if e != nil {
-		e.v, e.tac, e.ok = v, tac, true
-	}
-	return v, tac
+	return tac
 }
 
 // clampEval converts an evaluation to a score clear of the win scores.

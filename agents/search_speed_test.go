@@ -3,6 +3,8 @@ package agents
 import (
 	"fmt"
 	"hash/fnv"
+	"io"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -49,6 +51,25 @@ func randomPlies(s engine.State, n int, r *engine.Rand) []engine.Action {
 		s.Apply(l[r.IntN(len(l))])
 	}
 	return s.Legal(nil)
+}
+
+// selfPlay plays up to plies moves of p against itself from a clone of s0, calling each after
+// every move with its ply and action.
+func selfPlay(t *testing.T, s0 engine.State, p Player, r *engine.Rand, plies int, each func(ply int, a engine.Action)) {
+	t.Helper()
+	s := s0.Clone()
+	for ply := 0; ply < plies; ply++ {
+		l := s.Legal(nil)
+		if len(l) == 0 {
+			return
+		}
+		a, err := p.Choose(s, l, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		each(ply, a)
+		s.Apply(a)
+	}
 }
 
 // BenchmarkAlphaBetaKatarengaBudget is the search of the Katarenga yardstick agent
@@ -102,22 +123,11 @@ func TestSearchFingerprint(t *testing.T) {
 	// Self-play: the table is kept for the whole game.
 	ag := mustAgent(t, "alphabeta:nodes=30000")
 	for g, s0 := range katPositions(4) {
-		s := s0.Clone()
 		pl, _ := ag.NewPlayer("katarenga")
 		p := pl.(*abPlayer)
-		r := engine.NewRand(uint64(g))
-		for ply := 0; ply < 60; ply++ {
-			l := s.Legal(nil)
-			if len(l) == 0 {
-				break
-			}
-			a, err := p.Choose(s, l, r)
-			if err != nil {
-				t.Fatal(err)
-			}
+		selfPlay(t, s0, p, engine.NewRand(uint64(g)), 60, func(_ int, a engine.Action) {
 			fmt.Fprintf(h, "game %d %d %d %d\n", g, a, p.Score, p.Depth)
-			s.Apply(a)
-		}
+		})
 		total += p.Nodes
 		p.Close()
 	}
@@ -282,4 +292,92 @@ func TestTempoAuto(t *testing.T) {
 			t.Errorf("%s: error %v, want one naming tempo", bad, err)
 		}
 	}
+}
+
+// mctsFingerprint writes what one MCTS search decided to h: the move, the root's proof and,
+// child by child, the action, visits, total reward, evaluation reward and prior (bit-exact).
+func mctsFingerprint(h io.Writer, tag string, p *mctsPlayer, a engine.Action) int64 {
+	root := p.nodes[0]
+	fmt.Fprintf(h, "%s %d %d %d %d:", tag, a, p.Proven, len(p.nodes), root.visits)
+	for c := root.first; c < root.first+root.n; c++ {
+		nd := &p.nodes[c]
+		fmt.Fprintf(h, " %d/%d/%x/%x/%x", nd.action, nd.visits, math.Float32bits(nd.value),
+			math.Float32bits(nd.q0), math.Float32bits(nd.prior))
+	}
+	fmt.Fprintln(h)
+	return int64(root.visits)
+}
+
+// TestMCTSFingerprint prints a fingerprint of MCTS searches under playout budgets (each search's
+// move and root statistics, bit-exact, on Katarenga and Baran positions, and the moves of short
+// self-play games that reuse the tree): equal fingerprints before and after a change show that
+// it left the searched trees identical. It runs only with FAIRPLAY_FINGERPRINT=1
+// (docs/search.md, "Speed").
+func TestMCTSFingerprint(t *testing.T) {
+	if os.Getenv("FAIRPLAY_FINGERPRINT") == "" {
+		t.Skip("set FAIRPLAY_FINGERPRINT=1 to print the search fingerprint")
+	}
+	h := fnv.New64a()
+	var total int64
+	gm, _ := games.New("baran", "", "", nil)
+	positions := func(game string, n int) []engine.State {
+		var out []engine.State
+		if game == "katarenga" {
+			for _, s := range katPositions(n) {
+				out = append(out, s)
+			}
+			return out
+		}
+		for i := 0; len(out) < n; i++ {
+			s := gm.Start(0)
+			r := engine.NewRand(uint64(i) + 100)
+			if l := randomPlies(s, 20+r.IntN(20), r); len(l) > 0 {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		spec string
+		n    int
+	}{
+		{"mcts:playouts=120", 15}, {"mcts:playouts=1000", 4}, {"mcts:playouts=300,tempo=37", 4},
+		{"mcts:playouts=300,expand=1,mm=0.5", 4}, {"mcts:playouts=300,rollout=ply", 3},
+		{"mcts:playouts=300,rollout=eval", 3},
+	} {
+		ag := mustAgent(t, c.spec+oldMCTSDefaults(c.spec))
+		for _, game := range []string{"katarenga", "baran"} {
+			for i, s := range positions(game, c.n) {
+				pl, _ := ag.NewPlayer(game)
+				p := pl.(*mctsPlayer)
+				a, err := p.Choose(s, s.Legal(nil), engine.NewRand(uint64(i)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				total += mctsFingerprint(h, fmt.Sprintf("%s %s %d", c.spec, game, i), p, a)
+			}
+		}
+	}
+	// Self-play: the tree is reused from move to move.
+	ag := mustAgent(t, "mcts:playouts=120"+oldMCTSDefaults(""))
+	for _, game := range []string{"katarenga", "baran"} {
+		for g, s0 := range positions(game, 2) {
+			pl, _ := ag.NewPlayer(game)
+			p := pl.(*mctsPlayer)
+			selfPlay(t, s0, p, engine.NewRand(uint64(g)), 80, func(ply int, a engine.Action) {
+				total += mctsFingerprint(h, fmt.Sprintf("game %s %d %d", game, g, ply), p, a)
+			})
+		}
+	}
+	t.Logf("MCTS fingerprint %016x over %d root visits", h.Sum64(), total)
+}
+
+// oldMCTSDefaults are the MCTS settings the fingerprint was recorded with, before tempo=auto,
+// qsbase=1, prune=1, refresh=1 and win1=1 became the defaults (spec's own tempo kept).
+func oldMCTSDefaults(spec string) string {
+	old := ",qsbase=0,prune=0,refresh=0,win1=0"
+	if !strings.Contains(spec, "tempo=") {
+		old += ",tempo=0"
+	}
+	return old
 }

@@ -107,13 +107,18 @@ func (t *table) store(key uint64, move engine.Action, score int32, depth int, fl
 // clear empties the table.
 func (t *table) clear() { clear(t.b) }
 
-// evalEntry caches one position's evaluation.
+// evalEntry caches one position's evaluation: the heuristic's value, before the tempo credit
+// and the clamp (so that a player reading it with another tempo gets the same values as
+// Evaluate), and the tactical-move hints. tag is the position's hash with its low 12 bits, which
+// the entry's slot implies (caches have at least 2^12 entries), replaced by the hints (bits
+// 1..2) and a set bit 0: the entry stays 16 bytes.
 type evalEntry struct {
-	key uint64
-	v   int32
-	tac uint8 // the tactical-move hints (qsCapture, qsBaseline)
-	ok  bool
+	tag uint64
+	raw float64
 }
+
+// evalTagLow masks the bits of a hash that an evalEntry's slot implies.
+const evalTagLow = 1<<12 - 1
 
 // evalCacheSize is the number of entries of a Katarenga player's evaluation cache (64 KB: it
 // stays in the core's cache; 1 MB, 65,536 entries, hit 39% of the lookups against 28%, but cost
@@ -123,8 +128,21 @@ const evalCacheSize = 1 << 12
 // evalCache is a direct-mapped cache of evaluations by position hash, kept for a whole game
 // (the evaluation is a function of the position and the game's board and weights, which do
 // not change during a game). Iterative deepening and transpositions evaluate the same leaves
-// again and again.
+// again and again. Its length is a power of two, at least evalCacheSize.
 type evalCache []evalEntry
 
 // slot returns the entry for key.
-func (c evalCache) slot(key uint64) *evalEntry { return &c[key&(evalCacheSize-1)] }
+func (c evalCache) slot(key uint64) *evalEntry { return &c[key&uint64(len(c)-1)] }
+
+// get returns the cached value and hints of the position of hash key, if any.
+func (e *evalEntry) get(key uint64) (raw float64, tac uint8, ok bool) {
+	if e.tag&^evalTagLow != key&^evalTagLow || e.tag&1 == 0 {
+		return 0, 0, false
+	}
+	return e.raw, uint8(e.tag>>1) & (qsCapture | qsBaseline), true
+}
+
+// put stores the value and hints of the position of hash key.
+func (e *evalEntry) put(key uint64, raw float64, tac uint8) {
+	e.tag, e.raw = key&^evalTagLow|uint64(tac)<<1|1, raw
+}

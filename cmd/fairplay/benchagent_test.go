@@ -11,7 +11,7 @@ func TestBenchAgent(t *testing.T) {
 	for _, c := range []struct{ game, agent, unit string }{
 		{"katarenga", "alphabeta:depth=1", "nodes"},
 		{"katarenga", "classic:depth=1", "nodes"},
-		{"baran", "mcts:playouts=20", "playouts"},
+		{"baran", "mcts:playouts=20,prune=0", "playouts"},
 		{"baran", "greedy", ""},
 	} {
 		out, _, err := runCmd(t, "bench", "-game", c.game, "-agent", c.agent, "-seconds", "0.01", "-positions", "3", "-json")

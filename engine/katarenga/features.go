@@ -26,3 +26,11 @@ func (s *State) Reach(p engine.Player) (reach uint64, moves int) {
 	}
 	return reach, moves
 }
+
+// Targets returns the squares a pawn on sq may move to when occ is occupied, own pawns not
+// removed (Reach removes them): a function of sq, of b and of occ ∩ Blockers(sq) only.
+func (b *Board) Targets(sq int, occ uint64) uint64 { return b.targets(sq, occ) }
+
+// Blockers returns the squares whose occupancy can change Targets(sq, ·): the rays of a red
+// or yellow square, none for a blue or green one.
+func (b *Board) Blockers(sq int) uint64 { return b.reach[sq] & b.blockMask[sq] }

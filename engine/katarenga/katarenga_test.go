@@ -2,6 +2,7 @@ package katarenga
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -309,6 +310,81 @@ func TestPickLegalMatchesLegal(t *testing.T) {
 				}
 				s.Apply(a)
 			}
+		}
+	}
+}
+
+// Targets depends on the occupancy of Blockers(sq) only, and Reach is the union of Targets
+// over a player's pawns, own pawns removed.
+func TestTargetsBlockers(t *testing.T) {
+	r := engine.NewRand(9)
+	for i := 0; i < 200; i++ {
+		l, err := DefaultTiles.LayoutFromIndex(r.IntN(98304))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New(NewBoard(l), DefaultRules)
+		for n := r.IntN(30); n > 0; n-- {
+			legal := s.Legal(nil)
+			if len(legal) == 0 {
+				break
+			}
+			s.Apply(legal[r.IntN(len(legal))])
+		}
+		b := s.Board()
+		occ := s.Pawns(0) | s.Pawns(1)
+		for sq := 0; sq < 64; sq++ {
+			noise := r.Uint64() &^ b.Blockers(sq)
+			if got, want := b.Targets(sq, occ^noise), b.Targets(sq, occ); got != want {
+				t.Fatalf("layout %v square %d: occupancy outside Blockers changed Targets", l, sq)
+			}
+		}
+		for p := range engine.Player(2) {
+			var reach uint64
+			moves := 0
+			for m := s.Pawns(p); m != 0; m &= m - 1 {
+				tg := b.Targets(bits.TrailingZeros64(m), occ) &^ s.Pawns(p)
+				reach |= tg
+				moves += bits.OnesCount64(tg)
+			}
+			if gr, gm := s.Reach(p); gr != reach || gm != moves {
+				t.Fatalf("Reach(%d) = %x, %d; union of Targets %x, %d", p, gr, gm, reach, moves)
+			}
+		}
+	}
+}
+
+// ended, Status's fast test, holds exactly when decided finds the game over, in random games
+// played to their end (camps, material and the ply cap all occur).
+func TestEndedMatchesDecided(t *testing.T) {
+	r := engine.NewRand(11)
+	reasons := map[engine.Reason]int{}
+	for g := 0; g < 300; g++ {
+		l, err := DefaultTiles.LayoutFromIndex(r.IntN(98304))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules := DefaultRules
+		if g%3 == 0 {
+			rules.PlyCap = 20 + r.IntN(40)
+		}
+		s := New(NewBoard(l), rules)
+		for {
+			if s.ended() != s.decided().Over {
+				t.Fatalf("game %d ply %d: ended %v, decided %+v", g, s.Ply(), s.ended(), s.decided())
+			}
+			st := s.Status()
+			if st.Over {
+				reasons[st.Reason]++
+				break
+			}
+			legal := s.Legal(nil)
+			s.Apply(legal[r.IntN(len(legal))])
+		}
+	}
+	for _, want := range []engine.Reason{engine.Camps, engine.Material, engine.Cap} {
+		if reasons[want] == 0 {
+			t.Errorf("no game ended by %v (ends: %v)", want, reasons)
 		}
 	}
 }

@@ -122,8 +122,8 @@ func (s *State) decided() engine.Status {
 
 // Status reports whether the game is over (RULES.md §2.5, in order).
 func (s *State) Status() engine.Status {
-	if st := s.decided(); st.Over {
-		return st
+	if s.ended() { // ended holds exactly when decided finds the game over
+		return s.decided()
 	}
 	if s.hasMove() {
 		return engine.Status{Winner: engine.NoPlayer}
