@@ -14,8 +14,8 @@ import (
 
 // play's batched collector (workers encode rows and hashes, gamesSink takes chunks) gives the
 // bytes and the summary of the per-game path (Summary.Add and GamesWriter.Write per record),
-// at 1, 2 and 3 workers, with small chunks, with old games of a resume merged in between and
-// inside chunks, in every format, and with a stop rule that ends the run mid-chunk.
+// at 1, 2 and 3 workers (and with the collector encoding instead, as one-worker runs do), with
+// small chunks, with old games of a resume merged in between and inside chunks, in every format, and with a stop rule that ends the run mid-chunk.
 func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 	n := int64(400)
 	if testing.Short() {
@@ -65,10 +65,15 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						t.Fatal(err)
 					}
 					ww.Close()
-					for _, workers := range []int{1, 2, 3} {
+					for _, wc := range []struct {
+						workers   int
+						collector bool
+					}{{1, false}, {2, false}, {3, false}, {1, true}, {2, true}} {
+						workers := wc.workers
 						var got bytes.Buffer
 						gw, _ := results.NewGamesWriter(&got, f, m.Counters())
 						gs := newGamesSink(results.NewSummary(m.Counters()), gw)
+						gs.collectorEncodes = wc.collector
 						gs.stop = stop
 						ctx, cancel := context.WithCancel(context.Background())
 						gs.onStop = cancel
@@ -81,7 +86,8 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						gw.Close()
 						what := func() string {
 							return game + " " + string(f) + map[bool]string{true: " resumed", false: ""}[resume] +
-								map[bool]string{true: " stopped", false: ""}[stopAt > 0]
+								map[bool]string{true: " stopped", false: ""}[stopAt > 0] +
+								map[bool]string{true: " (collector encodes)", false: ""}[wc.collector]
 						}
 						if !bytes.Equal(got.Bytes(), want.Bytes()) {
 							t.Errorf("%s, %d workers: games file differs from the per-game path", what(), workers)

@@ -30,6 +30,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -256,6 +257,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	gs := newGamesSink(sum, cw)
+	gs.collectorEncodes = collectorEncodes(s.Workers, runtime.GOMAXPROCS(0))
 	gs.stop, gs.onStop = s.Stop, cancel
 	gs.failed = func(err error) error { cancel(); return ck.failed(err) }
 	gs.written = func(n int) error {
