@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
@@ -41,8 +42,9 @@ func BenchmarkRunnerCSV(b *testing.B) {
 
 // BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
 // CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
-// rows (to io.Discard), in game order. The -nobranching runs are play -branching=false
-// (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
+// rows (to io.Discard), in game order; as in play, one worker with a core to spare leaves the
+// rows and hashes to the collector (collectorEncodes). The -nobranching runs are play
+// -branching=false (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		for _, workers := range []int{1, 2} {
@@ -56,6 +58,7 @@ func BenchmarkRunnerPlay(b *testing.B) {
 					names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
 					w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
 					g := newGamesSink(results.NewSummary(names), w)
+					g.collectorEncodes = collectorEncodes(workers, runtime.GOMAXPROCS(0))
 					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, g.batch(0))
 					w.Close()
 				})
