@@ -159,4 +159,9 @@ type RecordedGame struct {
 	// legal actions, by rejection, without counting them) instead of PickLegal: a different
 	// but equally uniform stream of games, and Legal is left as it was.
 	Sample bool
+	// Raw, when the game supports it (Baran; others ignore it), appends every action to Moves
+	// as 8 bytes (the Action, little-endian, no separator) instead of its notation, for a
+	// caller that writes the notation later by replaying the game from its start (Baran's
+	// AppendNotation): the worker that plays then skips the notation's cost.
+	Raw bool
 }

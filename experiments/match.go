@@ -194,6 +194,9 @@ type worker struct {
 	batch bool
 	spans []span // moves and counters of the chunk's games, in order
 	cnts  []int64
+	// raw: the games' moves are raw actions (engine.RecordedGame.Raw), whose notation the
+	// collector writes (deferredMatch); only for matches that canDefer.
+	raw bool
 }
 
 type span struct{ m0, m1, c0, c1 int }
@@ -258,6 +261,20 @@ func (m *Match) endChunk(w *worker, recs []results.Record, a *arena) {
 	w.spans = w.spans[:0]
 }
 
+// startOf returns the kit (reset) that w plays the pair's games from and its first colour:
+// the start position of the pair's first colour, or with openings the pair's opening. Random
+// layouts (play) replace the kit.
+func (m *Match) startOf(w *worker, pair int64) (*kit, engine.Player) {
+	if n := int64(len(w.openings)); n > 0 {
+		sk := &w.openings[pair%n]
+		sk.s.Reset()
+		return sk, sk.s.ToMove()
+	}
+	firsts := m.game.FirstColours()
+	c := firsts[pair%int64(len(firsts))]
+	return &w.states[c], c
+}
+
 // play plays game i. It returns ok false if stop reported true before the game ended (the game
 // is then abandoned, not recorded): stop is polled between moves and handed to players that
 // implement agents.Stopper, whose ErrStopped abandons the game too. Any other error of a
@@ -271,10 +288,8 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		seed = engine.Derive(seed, 5+uint64(i%2))
 	}
 	aFirst := i%2 == 0
-	firsts := m.game.FirstColours()
-	firstColour := firsts[pair%int64(len(firsts))]
-	sk := &w.states[firstColour]
-	layout := m.Cfg.Layout
+	sk, firstColour := m.startOf(w, pair)
+	layout, start := m.Cfg.Layout, ""
 	if m.Cfg.RandomLayouts {
 		idx := int(engine.Derive(seed, 4) % katarenga.NumPlacements)
 		if g, err := m.game.WithLayoutIndex(idx); err == nil { // idx < NumPlacements: cannot fail
@@ -282,12 +297,8 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 			sk, layout = &rk, strconv.Itoa(idx)
 		}
 	}
-	start := ""
 	if n := int64(len(w.openings)); n > 0 {
-		sk, start = &w.openings[pair%n], m.Cfg.Openings[pair%n]
-		s := sk.s
-		s.Reset()
-		firstColour, layout = s.ToMove(), boardName(s, layout)
+		start, layout = m.Cfg.Openings[pair%n], boardName(sk.s, layout)
 	}
 	s := sk.s
 	s.Reset()
@@ -346,6 +357,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		g := &w.rg
 		g.Rand[firstColour&1], g.Rand[(firstColour^1)&1] = rands[seat[0]], rands[seat[1]]
 		g.Opening, g.OpeningPlies, g.Stop, g.Sample = opening, m.Cfg.RandomOpening, stop, m.Cfg.NoBranching
+		g.Raw = w.raw // the collector writes the notation (deferredMatch)
 		g.Moves, g.Legal = w.moves, 0
 		ended := rp.PlayRecorded(g)
 		w.moves, rec.LegalTotal = g.Moves, g.Legal

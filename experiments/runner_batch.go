@@ -174,6 +174,9 @@ type gamesSink struct {
 	// with one worker and a spare core the collector has time to spare, and the worker, the
 	// run's bottleneck, plays its games sooner (collectorEncodes below).
 	collectorEncodes bool
+	// notate, when set (player: deferred notation), writes the notation of a chunk's records,
+	// which hold raw actions, before the collector encodes them.
+	notate func(recs []results.Record) error
 }
 
 // collectorEncodes reports whether a run of that many workers should leave the rows and
@@ -199,6 +202,11 @@ func (g *gamesSink) batch(start int64) batchSink[results.Record] {
 		var local prepared
 		b.prepare = nil
 		b.items = func(recs []results.Record, _ *prepared, lo, hi int) error {
+			if g.notate != nil {
+				if err := g.notate(recs[lo:hi]); err != nil {
+					return err
+				}
+			}
 			local.rows, local.ends, local.hashes = local.rows[:0], local.ends[:0], local.hashes[:0]
 			prep(recs[lo:hi], &local)
 			return g.items(recs[lo:hi], &local, 0, hi-lo)

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/baran"
+	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/results"
 )
 
@@ -21,8 +24,8 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 	if testing.Short() {
 		n = 120
 	}
-	for _, game := range []string{"katarenga", "baran"} {
-		m := newMatch(t, game, "", "", n)
+	for _, mc := range batchMatches(t, n) {
+		m, game := mc.m, mc.m.Cfg.Game
 		// Old games: every third game and a block, as a resume finds them.
 		var oldCSV bytes.Buffer
 		ow, _ := results.NewCSVWriter(&oldCSV, m.Counters())
@@ -74,18 +77,22 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						gw, _ := results.NewGamesWriter(&got, f, m.Counters())
 						gs := newGamesSink(results.NewSummary(m.Counters()), gw)
 						gs.collectorEncodes = wc.collector
+						gp := gs.player(m)
+						if deferred := gs.notate != nil; deferred != (wc.collector && game == "baran") {
+							t.Fatalf("%s: collector encodes %v, notation deferred %v", mc.name, wc.collector, deferred)
+						}
 						gs.stop = stop
 						ctx, cancel := context.WithCancel(context.Background())
 						gs.onStop = cancel
 						written := int64(0)
 						gs.written = func(k int) error { written += int64(k); return nil }
-						if _, err := runBatched(ctx, m, plan(), workers, nil, gs.batch(0), func(r *results.Record) int64 { return r.Game }); err != nil {
+						if _, err := runBatched(ctx, gp, plan(), workers, nil, gs.batch(0), func(r *results.Record) int64 { return r.Game }); err != nil {
 							t.Fatal(err)
 						}
 						cancel()
 						gw.Close()
 						what := func() string {
-							return game + " " + string(f) + map[bool]string{true: " resumed", false: ""}[resume] +
+							return mc.name + " " + string(f) + map[bool]string{true: " resumed", false: ""}[resume] +
 								map[bool]string{true: " stopped", false: ""}[stopAt > 0] +
 								map[bool]string{true: " (collector encodes)", false: ""}[wc.collector]
 						}
@@ -106,6 +113,65 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// batchMatches are TestBatchedSinkMatchesPerRecord's random-vs-random matches of n games: both
+// games with their defaults, and Baran (whose notation the collector writes when it encodes:
+// gamesSink.player) with rule switches, random opening plies, -branching=false and openings
+// (start positions of either colour, one with a removal pending).
+func batchMatches(t *testing.T, n int64) []struct {
+	name string
+	m    *Match
+} {
+	t.Helper()
+	var out []struct {
+		name string
+		m    *Match
+	}
+	add := func(name string, cfg MatchConfig) {
+		gm, err := games.New(cfg.Game, cfg.Rules, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.A, cfg.B, cfg.Games, cfg.Seed = "random", "random", n, 42
+		m, err := NewMatch(cfg, gm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, struct {
+			name string
+			m    *Match
+		}{name, m})
+	}
+	add("katarenga", MatchConfig{Game: "katarenga"})
+	add("baran", MatchConfig{Game: "baran"})
+	add("baran strict/pass, random opening 5", MatchConfig{Game: "baran", Rules: "capture=strict,no-move=pass", RandomOpening: 5})
+	add("baran per-jump/fast-row 4, no branching", MatchConfig{Game: "baran", Rules: "chain-capture=per-jump,fast-row=4", NoBranching: true})
+	// Openings: positions reached by random play from each colour's start.
+	var openings []string
+	removal := false
+	for seed := uint64(1); len(openings) < 3 || !removal; seed++ {
+		if seed > 500 {
+			t.Fatal("no opening with a pending removal in 500 tries")
+		}
+		s := baran.New(baran.DefaultRules, engine.Player(seed%2))
+		var r engine.Rand
+		r.Seed(seed)
+		for k := 0; k < 9+int(seed%4) && !s.Status().Over; k++ {
+			a, _ := s.RandomAction(&r)
+			s.Apply(a)
+		}
+		if s.Status().Over {
+			continue
+		}
+		pending := strings.Fields(s.String())[2] != "-" // the position notation's removal list
+		if len(openings) < 3 || (pending && !removal) {
+			openings = append(openings, s.String())
+			removal = removal || pending
+		}
+	}
+	add("baran openings", MatchConfig{Game: "baran", Openings: openings})
+	return out
 }
 
 func sameFloat(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }

@@ -43,7 +43,8 @@ func BenchmarkRunnerCSV(b *testing.B) {
 // BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
 // CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
 // rows (to io.Discard), in game order; as in play, one worker with a core to spare leaves the
-// rows and hashes to the collector (collectorEncodes). The -nobranching runs are play
+// rows and hashes to the collector (collectorEncodes), and in Baran the notation too
+// (gamesSink.player). The -nobranching runs are play
 // -branching=false (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
@@ -59,7 +60,9 @@ func BenchmarkRunnerPlay(b *testing.B) {
 					w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
 					g := newGamesSink(results.NewSummary(names), w)
 					g.collectorEncodes = collectorEncodes(workers, runtime.GOMAXPROCS(0))
-					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, g.batch(0))
+					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (itemPlayer[*worker, results.Record], batchSink[results.Record]) {
+						return g.player(m), g.batch(0) // as play's session
+					})
 					w.Close()
 				})
 			}
@@ -194,12 +197,15 @@ func benchRun(b *testing.B, game string, workers int, sink func(*results.Record)
 
 // benchRunBatched times a run of b.N random games (rounded up to even) through sink.
 func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[results.Record]) {
-	benchRunConfig(b, MatchConfig{Game: game}, workers, sink)
+	benchRunConfig(b, MatchConfig{Game: game}, workers, func(m *Match) (itemPlayer[*worker, results.Record], batchSink[results.Record]) {
+		return m, sink
+	})
 }
 
 // benchRunConfig is benchRunBatched for cfg's game and settings (its agents become random vs
-// random, its games b.N rounded up to even, its seed 1).
-func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, sink batchSink[results.Record]) {
+// random, its games b.N rounded up to even, its seed 1), with the run's player and sink made
+// for the match by run.
+func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, run func(*Match) (itemPlayer[*worker, results.Record], batchSink[results.Record])) {
 	gm, err := games.New(cfg.Game, "", "", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -210,9 +216,10 @@ func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, sink batchSink[r
 	if err != nil {
 		b.Fatal(err)
 	}
+	gp, sink := run(m)
 	b.ReportAllocs()
 	b.ResetTimer()
-	if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: n}, workers, nil, sink, func(r *results.Record) int64 { return r.Game }); err != nil {
+	if _, err := runBatched(context.Background(), gp, Plan{Start: 0, End: n}, workers, nil, sink, func(r *results.Record) int64 { return r.Game }); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -275,7 +275,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
-	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *results.Record) int64 { return r.Game })
+	_, err = runBatched(runCtx, gs.player(m), plan, s.Workers, &done, gs.batch(start), func(r *results.Record) int64 { return r.Game })
 	stopped := gs.stopped
 	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()

@@ -1,12 +1,17 @@
 package baran
 
-import "github.com/fairplay-lab/fairplay/engine"
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
 
 // PlayRecorded plays uniformly random legal actions to the end of the game as the runner's
 // loop of PickLegal, AppendAction and Apply would, without an undo history
 // (engine.RecordedPlayer). Like PlayRandom it hands apply the capturers the pick's scan found;
 // with g.Sample it draws as RandomAction and PlayRandom do (their order of removal choices)
-// and counts nothing.
+// and counts nothing. With g.Raw it appends the actions raw (8 bytes each) for AppendNotation.
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
 	first := true
@@ -27,14 +32,18 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		if !g.Sample {
 			legal += int64(n)
 		}
-		if !first {
-			moves = append(moves, ' ')
-		}
-		first = false
 		// s.moves is the scan of the position the action is played in, after its removal
 		// (pickUniform's last scan); AppendAction does not touch it.
 		capturers := s.moves.capturers
-		moves = appendRecorded(s, moves, a)
+		if g.Raw {
+			moves = binary.LittleEndian.AppendUint64(moves, uint64(a))
+		} else {
+			if !first {
+				moves = append(moves, ' ')
+			}
+			first = false
+			moves = appendRecorded(s, moves, a)
+		}
 		s.applyWith(a, capturers)
 	}
 }
@@ -60,4 +69,31 @@ func appendRecorded(s *State, dst []byte, a engine.Action) []byte {
 		}
 	}
 	return s.AppendAction(dst, a)
+}
+
+// AppendNotation appends to dst the notation of raw, a game's actions as PlayRecorded appends
+// them with engine.RecordedGame.Raw (8 bytes each, little-endian), played from s: exactly the
+// text PlayRecorded would have appended without Raw (the actions separated by spaces). It
+// plays them on s as it goes, without an undo history, so s must be the position the game
+// started from; afterwards s holds the pieces of the game's end but not its removal list or
+// counters (the notation needs neither): Reset it before other use. It fails, naming the
+// action, when raw is not whole actions or an action has no piece to move.
+func (s *State) AppendNotation(dst []byte, raw []byte) ([]byte, error) {
+	if len(raw)%8 != 0 {
+		return dst, fmt.Errorf("baran: raw actions of %d bytes: not whole 8-byte actions", len(raw))
+	}
+	for k := 0; k < len(raw); k += 8 {
+		a := engine.Action(binary.LittleEndian.Uint64(raw[k:]))
+		if a != Pass && s.pieces[s.side]&(1<<(uint64(a)>>fromShift&63)) == 0 {
+			return dst, fmt.Errorf("baran: raw action %d (%#x): no piece of the player to move on its start cell", k/8, uint64(a))
+		}
+		if k > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = appendRecorded(s, dst, a)
+		// The pieces after an action do not depend on the removal list (capture=huff): the
+		// action carries its removal. Capturers 0 skips the scan that would make the list.
+		s.applyWith(a, 0)
+	}
+	return dst, nil
 }

@@ -1,6 +1,8 @@
 package baran
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -24,6 +26,102 @@ func TestPlayRecordedMatchesLoop(t *testing.T) {
 		}, seeds)
 	}
 }
+
+// PlayRecorded with RecordedGame.Raw plays the same game (same draws, plies, end, counters)
+// and AppendNotation, replaying its raw actions from the start, writes exactly the notation
+// PlayRecorded writes without Raw: under several rule sets (huff removals, strict and free
+// capture, per-jump chains, passes, a low cap), from either colour and from a mid-game
+// position with a pending removal, with and without Sample and random opening plies.
+func TestAppendNotationMatchesRecorded(t *testing.T) {
+	seeds := uint64(200)
+	if testing.Short() {
+		seeds = 40
+	}
+	removals := 0
+	for _, rules := range []string{"", "capture=strict,no-move=pass", "capture=free,chain-capture=per-jump,fast-row=4", "chain-capture=per-jump,fast-row=4", "ply-cap=30"} {
+		r, err := ParseRules(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(0); seed < seeds; seed++ {
+			start := New(r, engine.Player(seed%2))
+			if seed%5 == 4 { // a mid-game start: 64 random plies in
+				var rr engine.Rand
+				rr.Seed(seed)
+				start.PlayRecorded(&engine.RecordedGame{Rand: [2]*engine.Rand{&rr, &rr}, Opening: &rr, Stop: stopAt(start, 20)})
+				if start.Status().Over {
+					continue
+				}
+				if start, err = ParsePosition(start.String(), r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var out [2]struct {
+				moves  []byte
+				status engine.Status
+				ply    int
+				legal  int64
+				cnt    []int64
+			}
+			for k, raw := range []bool{false, true} {
+				s := start.Clone().(*State)
+				var ra, rb, ro engine.Rand
+				ra.Seed(seed)
+				rb.Seed(seed + 1000)
+				ro.Seed(seed + 2000)
+				g := engine.RecordedGame{Rand: [2]*engine.Rand{&ra, &rb}, Opening: &ro, OpeningPlies: int(seed % 4),
+					Sample: seed%3 == 1, Raw: raw, Moves: []byte("prefix")}
+				if !s.PlayRecorded(&g) {
+					t.Fatal("not ended")
+				}
+				o := &out[k]
+				o.moves, o.status, o.ply, o.legal, o.cnt = g.Moves, s.Status(), s.Ply(), g.Legal, s.Counters(nil)
+			}
+			want, got := out[0], out[1]
+			if got.status != want.status || got.ply != want.ply || got.legal != want.legal || !slices.Equal(got.cnt, want.cnt) {
+				t.Fatalf("%q seed %d: raw game ends %+v ply %d legal %d %v, want %+v ply %d legal %d %v", rules, seed,
+					got.status, got.ply, got.legal, got.cnt, want.status, want.ply, want.legal, want.cnt)
+			}
+			raw := got.moves[len("prefix"):]
+			if len(raw) != 8*(want.ply-start.Ply()) {
+				t.Fatalf("%q seed %d: %d raw bytes for %d plies", rules, seed, len(raw), want.ply-start.Ply())
+			}
+			s := start.Clone().(*State)
+			text, err := s.AppendNotation([]byte("prefix"), raw)
+			if err != nil {
+				t.Fatalf("%q seed %d: %v", rules, seed, err)
+			}
+			if string(text) != string(want.moves) {
+				t.Fatalf("%q seed %d: notation\n%s\nwant\n%s", rules, seed, text, want.moves)
+			}
+			removals += strings.Count(string(text), "x")
+		}
+	}
+	if removals == 0 {
+		t.Error("no removal among the games: the test misses AppendAction's removal case")
+	}
+}
+
+// AppendNotation rejects raw bytes that are not whole actions, or an action without a piece
+// of the player to move on its start cell, with an error naming it.
+func TestAppendNotationBadInput(t *testing.T) {
+	s := New(DefaultRules, 0)
+	if _, err := s.AppendNotation(nil, make([]byte, 7)); err == nil || !strings.Contains(err.Error(), "7 bytes") {
+		t.Errorf("7 bytes: error %v", err)
+	}
+	bad := mkAction(24, 25, 0, -1) // d4, the empty centre
+	raw := []byte{0, 0, 0, 0, 0, 0, 0, 0}
+	for i := range raw {
+		raw[i] = byte(uint64(bad) >> (8 * i))
+	}
+	if _, err := s.AppendNotation(nil, raw); err == nil || !strings.Contains(err.Error(), "action 0") {
+		t.Errorf("empty start cell: error %v", err)
+	}
+}
+
+// stopAt returns a RecordedGame.Stop that stops s's game once it has n plies (polled every 64
+// plies: a game from the start stops at 64).
+func stopAt(s *State, n int) func() bool { return func() bool { return s.Ply() >= n } }
 
 // BenchmarkPlayRecorded measures the runner's random-vs-random game (engine.RecordedPlayer:
 // the legal-order pick with its count, the notation, no undo history) from the start; one op
