@@ -91,9 +91,25 @@ func (s *State) AppendNotation(dst []byte, raw []byte) ([]byte, error) {
 			dst = append(dst, ' ')
 		}
 		dst = appendRecorded(s, dst, a)
-		// The pieces after an action do not depend on the removal list (capture=huff): the
-		// action carries its removal. Capturers 0 skips the scan that would make the list.
-		s.applyWith(a, 0)
+		s.replay(a)
 	}
 	return dst, nil
+}
+
+// replay plays a legal action on the pieces alone, for AppendNotation: the pieces after it are
+// applyWith's (the action carries its removal and captures), but not the hash, the removal
+// list (capture=huff), the pass flag, the ply or the counters, which the notation does not read.
+func (s *State) replay(a engine.Action) {
+	if a != Pass {
+		from, to, capt, rem := decode(a)
+		opp := s.side ^ 1
+		if rem >= 0 {
+			s.pieces[opp] &^= 1 << rem
+			s.fast &^= 1 << rem
+		}
+		s.movePiece(s.side, from, to)
+		s.pieces[opp] &^= capt
+		s.fast &^= capt
+	}
+	s.side ^= 1
 }

@@ -135,3 +135,34 @@ func BenchmarkPlayRecorded(b *testing.B) {
 func BenchmarkPlayRecordedSample(b *testing.B) {
 	enginetest.BenchPlayRecorded(b, New(DefaultRules, 0), true)
 }
+
+// BenchmarkAppendNotation measures what a run's collector does per ply of a random game whose
+// notation was deferred (RecordedGame.Raw): AppendNotation's replay from the start, writing
+// the notation. One op is one ply.
+func BenchmarkAppendNotation(b *testing.B) {
+	s := New(DefaultRules, 0)
+	var raws [][]byte
+	plies := 0
+	for seed := uint64(1); seed <= 32; seed++ {
+		var r0, r1 engine.Rand
+		r0.Seed(seed)
+		r1.Seed(seed + 100)
+		g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Raw: true}
+		s.Reset()
+		s.PlayRecorded(&g)
+		raws = append(raws, g.Moves)
+		plies += s.Ply()
+	}
+	buf := make([]byte, 0, 1<<16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n, k := 0, 0; n < b.N; k++ {
+		raw := raws[k%len(raws)]
+		s.Reset()
+		var err error
+		if buf, err = s.AppendNotation(buf[:0], raw); err != nil {
+			b.Fatal(err)
+		}
+		n += len(raw) / 8
+	}
+}
