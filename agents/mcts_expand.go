@@ -132,7 +132,7 @@ func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
 	}
 	q := p.quiesceValue(i, s, moves)
 	p.nodes[i].mm = q
-	if p.cfg.Refresh {
+	if p.cfg.Refresh && p.cfg.Prior == "eval" {
 		p.refreshPrior(i)
 	}
 	return q

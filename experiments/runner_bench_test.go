@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
@@ -39,9 +40,9 @@ func BenchmarkRunnerCSV(b *testing.B) {
 	}
 }
 
-// BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
-// CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
-// rows (to io.Discard), in game order. The -nobranching runs are play -branching=false
+// BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers (at one worker on two
+// or more cores, the collector) encode each game's CSV row and distinct-game hash, the collector
+// adds every game to a Summary and writes the rows (to io.Discard), in game order. The -nobranching runs are play -branching=false
 // (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
@@ -56,6 +57,7 @@ func BenchmarkRunnerPlay(b *testing.B) {
 					names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
 					w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
 					g := newGamesSink(results.NewSummary(names), w)
+					g.collectorEncodes = collectorEncodes(workers, runtime.GOMAXPROCS(0)) // as RunMatch decides
 					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, g.batch(0))
 					w.Close()
 				})
