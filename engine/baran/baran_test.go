@@ -400,3 +400,30 @@ func TestPickLegalMatchesLegal(t *testing.T) {
 		}
 	}
 }
+
+// Status reports the game over exactly when there is no legal action (the searches test Status
+// instead of generating the actions), in random games under every rule variant, including
+// short ply caps and passes.
+func TestStatusOverIffNoLegal(t *testing.T) {
+	for _, spec := range []string{"", "no-move=pass", "capture=strict,no-move=pass", "capture=free",
+		"chain-capture=per-jump", "fast-row=4", "ply-cap=30"} {
+		r, err := ParseRules(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(3)
+		for g := 0; g < 200; g++ {
+			s := New(r, engine.Player(g&1))
+			for {
+				legal := s.Legal(nil)
+				if over := s.Status().Over; over != (len(legal) == 0) {
+					t.Fatalf("%q game %d ply %d: Over %v with %d legal actions\n%s", spec, g, s.Ply(), over, len(legal), s)
+				}
+				if len(legal) == 0 {
+					break
+				}
+				s.Apply(legal[rng.IntN(len(legal))])
+			}
+		}
+	}
+}
