@@ -104,3 +104,37 @@ func TestBaranFeaturesExact(t *testing.T) {
 		}
 	}
 }
+
+// tactics.tactical and threat on Baran actions equal their definitions (a capture, a huff
+// removal, or the king of the side to move stepping onto the enemy throne or an entry of it) on
+// every legal action of the positions of 100 random games.
+func TestBaranTacticalExact(t *testing.T) {
+	gm, _ := games.New("baran", "", "", nil)
+	for g := 0; g < 100; g++ {
+		s := gm.Start(0).(*baran.State)
+		r := engine.NewRand(uint64(g) + 11)
+		for {
+			legal := s.Legal(nil)
+			if len(legal) == 0 {
+				break
+			}
+			tx := newTactics(s)
+			me := s.ToMove()
+			throne := baran.BlkThrone
+			if me == 1 {
+				throne = baran.RedThrone
+			}
+			e := baran.ThroneEntries(throne)
+			for _, a := range legal {
+				from, to := int(a>>45&63), int(a>>51&63)
+				threat := s.King(me) == from && (to == throne || to == e[0] || to == e[1])
+				want := s.IsCapture(a) || a>>57&63 != 0 || threat
+				if tx.threat(a) != threat || tx.tactical(a) != want {
+					t.Fatalf("game %d ply %d %s: threat %v tactical %v, want %v %v", g, s.Ply(), s.FormatAction(a),
+						tx.threat(a), tx.tactical(a), threat, want)
+				}
+			}
+			s.Apply(legal[r.IntN(len(legal))])
+		}
+	}
+}

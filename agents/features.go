@@ -88,6 +88,8 @@ type baranTables struct {
 	ring     [2][7]uint64            // the cells at distance d of the throne
 	entries  [2]uint64               // the two cells next to the throne (baran.ThroneEntries)
 	nbrSrc   [6]uint64               // the cells whose neighbour in direction d is on the board
+	// threatZone[p]: the enemy throne of player p (to move) and its entries (tactics.threat).
+	threatZone [2]uint64
 }
 
 var baranTab = func() (t baranTables) {
@@ -102,6 +104,7 @@ var baranTab = func() (t baranTables) {
 		for _, c := range baran.ThroneEntries(th) {
 			t.entries[p] |= 1 << c
 		}
+		t.threatZone[1-p] = t.entries[p] | 1<<th
 	}
 	// Directions 0..5 step by (q, r) += (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1): the
 	// cell index by +1, +7, +6, -1, -7, -6 (cells are q + 7r).
