@@ -228,9 +228,47 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 	return buf
 }
 
+// AppendTactical appends to buf[:0] the legal actions that capture, those that remove a
+// warrior (capture=huff) and the king's non-capturing moves onto a cell of kingTo: exactly
+// Legal's actions of those kinds, in Legal's order (a pass is never one), for searches that look
+// at nothing else.
+func (s *State) AppendTactical(buf []engine.Action, kingTo uint64) []engine.Action {
+	buf = buf[:0]
+	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
+		return buf
+	}
+	return s.actionsOf(s.genTactical(buf, kingTo))
+}
+
+// genTactical is genMoves without removal, keeping the captures and the king's non-capturing
+// moves onto kingTo.
+func (s *State) genTactical(buf []engine.Action, kingTo uint64) []engine.Action {
+	ms := s.scan()
+	king := int(s.king[s.side])
+	for i := 0; i < ms.n; i++ {
+		pm := &ms.p[i]
+		if pm.sq == king {
+			base := engine.Action(uint64(pm.sq) << fromShift)
+			for t := pm.noncap & kingTo; t != 0; t &= t - 1 {
+				buf = append(buf, base|engine.Action(bits.TrailingZeros64(t))<<toShift)
+			}
+		}
+		for _, c := range ms.caps[pm.c0:pm.c1] {
+			if c.capt != 0 {
+				buf = append(buf, mkAction(pm.sq, int(c.to), c.capt, -1))
+			}
+		}
+	}
+	return buf
+}
+
 // actions appends every action but a pass, whatever the end conditions say.
 func (s *State) actions(buf []engine.Action) []engine.Action {
-	buf = s.genMoves(buf, -1)
+	return s.actionsOf(s.genMoves(buf, -1))
+}
+
+// actionsOf appends the actions with a huff removal to buf (for actions and AppendTactical).
+func (s *State) actionsOf(buf []engine.Action) []engine.Action {
 	for h := s.huff; h != 0; h &= h - 1 {
 		c := bits.TrailingZeros64(h)
 		opp := s.side ^ 1
