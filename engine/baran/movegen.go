@@ -241,22 +241,28 @@ func (s *State) AppendTactical(buf []engine.Action, kingTo uint64) []engine.Acti
 }
 
 // genTactical is genMoves without removal, keeping the captures and the king's non-capturing
-// moves onto kingTo.
+// moves onto kingTo: the chain search runs only for the warriors with a capture (capturers).
 func (s *State) genTactical(buf []engine.Action, kingTo uint64) []engine.Action {
-	ms := s.scan()
-	king := int(s.king[s.side])
-	for i := 0; i < ms.n; i++ {
-		pm := &ms.p[i]
-		if pm.sq == king {
-			base := engine.Action(uint64(pm.sq) << fromShift)
-			for t := pm.noncap & kingTo; t != 0; t &= t - 1 {
-				buf = append(buf, base|engine.Action(bits.TrailingZeros64(t))<<toShift)
+	capt := s.capturers()
+	strictOnly := s.rules.Capture == Strict && capt != 0
+	s.setupGen(s.rules.PerJump)
+	ms := &s.moves
+	ms.caps = ms.caps[:0]
+	for m := capt; m != 0; m &= m - 1 { // ascending, as Legal lists the warriors
+		sq := bits.TrailingZeros64(m)
+		c0 := len(ms.caps)
+		s.jumperMoves(sq, 0, strictOnly)
+		for _, c := range ms.caps[c0:] {
+			if c.capt != 0 {
+				buf = append(buf, mkAction(sq, int(c.to), c.capt, -1))
 			}
 		}
-		for _, c := range ms.caps[pm.c0:pm.c1] {
-			if c.capt != 0 {
-				buf = append(buf, mkAction(pm.sq, int(c.to), c.capt, -1))
-			}
+	}
+	if k := int(s.king[s.side]); k >= 0 && !strictOnly && kingTo != 0 { // the king comes last
+		base := engine.Action(uint64(k) << fromShift)
+		empty := boardMask &^ (s.pieces[0] | s.pieces[1])
+		for t := s.kingMoves(k, empty) & kingTo; t != 0; t &= t - 1 {
+			buf = append(buf, base|engine.Action(bits.TrailingZeros64(t))<<toShift)
 		}
 	}
 	return buf
@@ -348,23 +354,29 @@ func (s *State) scan() *moveSet {
 	}
 	total += len(ms.caps)
 	if k := int(s.king[side]); k >= 0 && !strictOnly {
-		enemyThrone := BlkThrone
-		if side == 1 {
-			enemyThrone = RedThrone
-		}
-		// steps (the enemy throne included), and single jumps over a warrior onto an empty cell
-		// other than the enemy throne (the landing cells of the six jumps, shifted by constants)
-		kb := uint64(1) << (k & 63)
-		j := g.jumpable
-		jt := ((kb&jumpSrc[0])<<1&j)<<1 | ((kb&jumpSrc[1])<<7&j)<<7 | ((kb&jumpSrc[2])<<6&j)<<6 |
-			((kb&jumpSrc[3])>>1&j)>>1 | ((kb&jumpSrc[4])>>7&j)>>7 | ((kb&jumpSrc[5])>>6&j)>>6
-		t := nbrMask[k]&(empty|1<<enemyThrone) | jt&empty&^(1<<enemyThrone)
+		t := s.kingMoves(k, empty)
 		ms.p[ms.n&15] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
 		ms.n++
 		total += bits.OnesCount64(t)
 	}
 	ms.total = total
 	return ms
+}
+
+// kingMoves returns the end cells of the moves of the king of the player to move, on k (empty:
+// the empty cells; setupGen done): steps (the enemy throne included), and single jumps over a
+// warrior onto an empty cell other than the enemy throne (the landing cells of the six jumps,
+// shifted by constants).
+func (s *State) kingMoves(k int, empty uint64) uint64 {
+	enemyThrone := BlkThrone
+	if s.side == 1 {
+		enemyThrone = RedThrone
+	}
+	kb := uint64(1) << (k & 63)
+	j := s.gen.jumpable
+	jt := ((kb&jumpSrc[0])<<1&j)<<1 | ((kb&jumpSrc[1])<<7&j)<<7 | ((kb&jumpSrc[2])<<6&j)<<6 |
+		((kb&jumpSrc[3])>>1&j)>>1 | ((kb&jumpSrc[4])>>7&j)>>7 | ((kb&jumpSrc[5])>>6&j)>>6
+	return nbrMask[k]&(empty|1<<enemyThrone) | jt&empty&^(1<<enemyThrone)
 }
 
 // jumperMoves adds the jumps and chains of the warrior on sq, which has an open jump, to its
