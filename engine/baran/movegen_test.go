@@ -125,34 +125,20 @@ func TestPlayRandomMatchesRandomAction(t *testing.T) {
 // AppendTactical lists exactly Legal's captures, huff removals and king moves onto the given
 // cells, in Legal's order, in the positions of random games under the capture and chain rules.
 func TestAppendTactical(t *testing.T) {
-	for _, spec := range []string{"", "capture=strict", "capture=free", "chain-capture=per-jump", "fast-row=4,no-move=pass"} {
-		r, err := ParseRules(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := engine.NewRand(5)
-		for g := 0; g < 150; g++ {
-			s := New(r, engine.Player(g&1))
-			for {
-				legal := s.Legal(nil)
-				zone := rng.Uint64() & boardMask
-				king := s.King(s.ToMove())
-				var want []engine.Action
-				for _, a := range legal {
-					from, to := int(a>>fromShift&63), int(a>>toShift&63)
-					if a != Pass && (s.IsCapture(a) || a>>remShift&63 != 0 || (from == king && zone>>to&1 != 0)) {
-						want = append(want, a)
-					}
-				}
-				got := s.AppendTactical(nil, zone)
-				if !slices.Equal(got, want) {
-					t.Fatalf("%q game %d ply %d zone %x:\n%s\ngot %v\nwant %v", spec, g, s.Ply(), zone, s, got, want)
-				}
-				if len(legal) == 0 {
-					break
-				}
-				s.Apply(legal[rng.IntN(len(legal))])
+	specs := []string{"", "capture=strict", "capture=free", "chain-capture=per-jump", "fast-row=4,no-move=pass"}
+	zones := engine.NewRand(6)
+	eachRandomPosition(t, specs, 150, 5, func(spec string, g int, s *State, legal []engine.Action) {
+		zone := zones.Uint64() & boardMask
+		king := s.King(s.ToMove())
+		var want []engine.Action
+		for _, a := range legal {
+			from, to := int(a>>fromShift&63), int(a>>toShift&63)
+			if a != Pass && (s.IsCapture(a) || a>>remShift&63 != 0 || (from == king && zone>>to&1 != 0)) {
+				want = append(want, a)
 			}
 		}
-	}
+		if got := s.AppendTactical(nil, zone); !slices.Equal(got, want) {
+			t.Fatalf("%q game %d ply %d zone %x:\n%s\ngot %v\nwant %v", spec, g, s.Ply(), zone, s, got, want)
+		}
+	})
 }
