@@ -22,70 +22,110 @@ func Features(s engine.State, dst []float64) []float64 {
 	return dst
 }
 
-// baranFeatures are the Baran features, in baranWeights order, for the player to move.
+// baranFeatures are the Baran features, in baranWeights order, for the player to move. Every
+// feature is a sum of small integers, counted on bitboards and tables (baranTab); the
+// reference definition, a loop over the pieces, is in the tests (baranFeaturesRef).
 func baranFeatures(s *baran.State) [10]float64 {
 	me := s.ToMove()
-	var f [10]float64
-	occ := s.Warriors(0) | s.Warriors(1)
+	var n [10]int
+	kings := [2]int{s.King(0), s.King(1)}
+	war := [2]uint64{s.Warriors(0), s.Warriors(1)}
+	var pieces [2]uint64 // warriors and king
+	for p := range pieces {
+		pieces[p] = war[p]
+		if kings[p] >= 0 {
+			pieces[p] |= 1 << kings[p]
+		}
+	}
+	allOcc := pieces[0] | pieces[1]
+	fastAll := s.Fast()
 	for _, p := range [2]engine.Player{me, me.Other()} {
-		sign := 1.0
+		sign := 1
 		if p != me {
 			sign = -1
 		}
-		war := s.Warriors(p)
-		fast := war & s.Fast()
-		f[0] += sign * float64(bits.OnesCount64(war&^fast))
-		f[1] += sign * float64(bits.OnesCount64(fast))
-		own, enemy := baran.RedThrone, baran.BlkThrone
-		if p == 1 {
-			own, enemy = enemy, own
-		}
-		king := s.King(p)
-		allOcc := occ
+		o := p.Other()
+		fast := war[p] & fastAll
+		n[0] += sign * bits.OnesCount64(war[p]&^fast)
+		n[1] += sign * bits.OnesCount64(fast)
+		king := kings[p]
 		if king >= 0 {
-			f[2] += sign * float64(baran.Distance(king, enemy))
-			allOcc |= 1 << king
+			n[2] += sign * int(baranTab.toThrone[o][king])
 		}
-		if k := s.King(p.Other()); k >= 0 {
-			allOcc |= 1 << k
-		}
-		enemyPieces := s.Warriors(p.Other())
-		if k := s.King(p.Other()); k >= 0 {
-			enemyPieces |= 1 << k
-		}
-		ownPieces := war
-		if king >= 0 {
-			ownPieces |= 1 << king
-		}
-		for _, c := range baran.ThroneEntries(enemy) {
-			if enemyPieces&(1<<c) == 0 {
-				f[3] += sign
-			}
-		}
-		for _, c := range baran.ThroneEntries(own) {
-			if ownPieces&(1<<c) != 0 {
-				f[4] += sign
-			}
-		}
-		f[5] += sign * float64(bits.OnesCount64(baran.Around(ownPieces)&^allOcc))
-		f[6] += sign * float64(bits.OnesCount64(s.Capturers(p)))
+		// Entries of the enemy throne the enemy does not hold; own pieces on the own throne's.
+		n[3] += sign * (2 - bits.OnesCount64(baranTab.entries[o]&pieces[o]))
+		n[4] += sign * bits.OnesCount64(baranTab.entries[p]&pieces[p])
+		around := baranAround(pieces[p])
+		n[5] += sign * bits.OnesCount64(around&^allOcc)
+		n[6] += sign * bits.OnesCount64(s.Capturers(p))
 		if king >= 0 {
 			// The race: how many steps the king is ahead of the closest enemy warrior to the
 			// enemy throne (a defender must get there first).
 			near := 7
-			for m := s.Warriors(p.Other()); m != 0; m &= m - 1 {
-				near = min(near, baran.Distance(bits.TrailingZeros64(m), enemy))
+			for d := 0; d < 7; d++ {
+				if war[o]&baranTab.ring[o][d] != 0 {
+					near = d
+					break
+				}
 			}
-			f[8] += sign * float64(max(0, min(6, near-baran.Distance(king, enemy))))
+			n[8] += sign * max(0, min(6, near-int(baranTab.toThrone[o][king])))
 		}
-		for m := war; m != 0; m &= m - 1 {
-			if baran.Around(1<<bits.TrailingZeros64(m))&ownPieces != 0 {
-				f[9] += sign
+		// A warrior is linked when a neighbour holds an own piece (never itself).
+		n[9] += sign * bits.OnesCount64(war[p]&around)
+	}
+	n[7] = bits.OnesCount64(s.Huff())
+	var f [10]float64
+	for i, v := range n {
+		f[i] = float64(v)
+	}
+	return f
+}
+
+// baranTables are the Baran evaluation's tables, indexed by the player whose throne counts
+// (0 Red: a1, 1 Black: g7).
+type baranTables struct {
+	toThrone [2][baran.NumCells]int8 // hex distance of a cell to the throne
+	ring     [2][7]uint64            // the cells at distance d of the throne
+	entries  [2]uint64               // the two cells next to the throne (baran.ThroneEntries)
+	nbrSrc   [6]uint64               // the cells whose neighbour in direction d is on the board
+	// threatZone[p]: the enemy throne of player p (to move) and its entries (tactics.threat).
+	threatZone [2]uint64
+}
+
+var baranTab = func() (t baranTables) {
+	for p, th := range [2]int{baran.RedThrone, baran.BlkThrone} {
+		for sq := 0; sq < baran.NumCells; sq++ {
+			d := baran.Distance(sq, th)
+			t.toThrone[p][sq] = int8(d)
+			if d < 7 {
+				t.ring[p][d] |= 1 << sq
+			}
+		}
+		for _, c := range baran.ThroneEntries(th) {
+			t.entries[p] |= 1 << c
+		}
+		t.threatZone[1-p] = t.entries[p] | 1<<th
+	}
+	// Directions 0..5 step by (q, r) += (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1): the
+	// cell index by +1, +7, +6, -1, -7, -6 (cells are q + 7r).
+	dq := [6]int{1, 0, -1, -1, 0, 1}
+	dr := [6]int{0, 1, 1, 0, -1, -1}
+	for sq := 0; sq < baran.NumCells; sq++ {
+		q, r := sq%7, sq/7
+		for d := range dq {
+			if qq, rr := q+dq[d], r+dr[d]; qq >= 0 && qq < 7 && rr >= 0 && rr < 7 {
+				t.nbrSrc[d] |= 1 << sq
 			}
 		}
 	}
-	f[7] = float64(bits.OnesCount64(s.Huff()))
-	return f
+	return t
+}()
+
+// baranAround is baran.Around(set) by six shifts: every cell next to some cell of set.
+func baranAround(set uint64) uint64 {
+	src := &baranTab.nbrSrc
+	return (set&src[0])<<1 | (set&src[1])<<7 | (set&src[2])<<6 |
+		(set&src[3])>>1 | (set&src[4])>>7 | (set&src[5])>>6
 }
 
 // katarengaFeatures are the Katarenga features, in katarengaWeights order, for the player to

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/baran"
 )
 
 // expand adds node i's children (s is node i's position) and returns the reward for the player
@@ -103,7 +104,7 @@ func (p *mctsPlayer) addChildren(i int32, s engine.State, r *engine.Rand) (moves
 }
 
 // quiesceValue sets and returns node i's quiescence reward (s is its position, moves its legal
-// moves): the quiescence search over the tactical moves from it, for the player who made i's
+// moves, or in Baran its tactical ones): the quiescence search over the tactical moves from it, for the player who made i's
 // action, through the logistic.
 func (p *mctsPlayer) quiesceValue(i int32, s engine.State, moves []engine.Action) float32 {
 	p.qs.tx = newTactics(s)
@@ -117,11 +118,18 @@ func (p *mctsPlayer) quiesceValue(i int32, s engine.State, moves []engine.Action
 // terminal): its quiescence value, computed without adding its children. With mm > 0 the node's
 // minimax reward becomes that value.
 func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
-	moves := s.Legal(p.buf[:0])
+	var moves []engine.Action
+	if b, ok := s.(*baran.State); ok {
+		// Only the tactical moves, in Legal's order: winsAtOnce and the quiescence search look
+		// at nothing else.
+		moves = b.AppendTactical(p.buf[:0], baranTab.threatZone[b.ToMove()])
+	} else {
+		moves = s.Legal(p.buf[:0])
+	}
 	p.buf = moves
 	nd := &p.nodes[i]
 	nd.evaluated = true
-	if len(moves) == 0 { // not flagged by the parent (cannot happen in the games as defined)
+	if len(moves) == 0 && s.Status().Over { // not flagged by the parent (cannot happen in the games as defined)
 		nd.terminal = true
 		nd.q0 = terminalReward(s, s.ToMove().Other())
 		return nd.q0
@@ -132,7 +140,7 @@ func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
 	}
 	q := p.quiesceValue(i, s, moves)
 	p.nodes[i].mm = q
-	if p.cfg.Refresh {
+	if p.cfg.Refresh && p.cfg.Prior == "eval" {
 		p.refreshPrior(i)
 	}
 	return q

@@ -8,8 +8,9 @@ import (
 
 // settled reports whether the most visited root child can no longer be overtaken (nor tied) by
 // another child that is not proven lost when left more playouts remain: the move bestChild
-// plays is then decided, barring a proof found later (prune=1; as Leela Chess Zero's "smart
-// pruning" does).
+// plays is then decided, unless the rest of the budget would have proven that child lost
+// (prune=1; as Leela Chess Zero's "smart pruning" does). The game still changes: the search
+// drew fewer random numbers and leaves a smaller tree for the next move to reuse.
 func (p *mctsPlayer) settled(left int) bool {
 	if p.cfg.PickValue {
 		return false

@@ -99,6 +99,9 @@ func TestMCTSRefreshPrior(t *testing.T) {
 			changed := 0
 			for _, c := range kids {
 				want := math.Exp(logit(c.q0)/100) / sum
+				if c.proven != unproven { // proven at its first visit (win1): no quiescence value
+					continue
+				}
 				if refresh == "1" && c.evaluated {
 					want = min(1, want*math.Exp((logit(c.qv)-logit(c.q0))/100))
 					changed += b2i(math.Abs(logit(c.qv)-logit(c.q0)) > 1)
@@ -155,8 +158,8 @@ func TestMCTSPrune(t *testing.T) {
 
 // qsbase=N searches moves onto the enemy baseline in the first N plies of a leaf's quiescence:
 // qsbase=4 (every ply of MCTS's 4-ply search) equals alpha-beta's qsbase=1 quiescence from the
-// same depth, and qsbase=0 its search without them; qsbase=1 and 2 lie between in what they
-// search, and some position tells them apart.
+// same depth, qsbase=0 its search without them, and qsbase=1 (the default) differs from
+// qsbase=0 on some position.
 func TestMCTSQSBase(t *testing.T) {
 	pos := randomPositions(t, "katarenga", 200, 33)
 	ref := func(base bool) *abPlayer {
@@ -166,7 +169,7 @@ func TestMCTSQSBase(t *testing.T) {
 	differ := 0
 	for _, s := range pos {
 		var v [5]int32
-		for n := 0; n <= 4; n++ {
+		for _, n := range []int{0, 1, 4} {
 			pl, _ := mustAgent(t, "mcts:tempo=0,qsbase="+string(rune('0'+n))).NewPlayer("katarenga")
 			q := pl.(*mctsPlayer).qs
 			q.tx = newTactics(s)
@@ -203,4 +206,70 @@ func TestMCTSAutoTempo(t *testing.T) {
 			t.Errorf("%s in %s: tempo %v, want %v", c.spec, c.game, got, c.want)
 		}
 	}
+}
+
+// In self-play with tree reuse, a pruned search (prune=1) and the full budget run from a copy of
+// the same tree and random state play the same move, unless the full search proved the pruned
+// search's move lost (a proof prune cannot wait for); both cases are counted.
+func TestMCTSPruneReuse(t *testing.T) {
+	games := 4
+	if testing.Short() {
+		games = 2
+	}
+	for _, game := range []string{"katarenga", "baran"} {
+		same, proofs, pruned := 0, 0, 0
+		fullCfg := mustAgent(t, "mcts:playouts=150,prune=0").(*MCTS)
+		for g, s := range randomPositions(t, game, games, 41) {
+			var pl [2]*mctsPlayer
+			for k := range pl {
+				p, _ := mustAgent(t, "mcts:playouts=150").NewPlayer(game)
+				pl[k] = p.(*mctsPlayer)
+			}
+			r := engine.NewRand(uint64(g))
+			for ply := 0; ply < 60 && !s.Status().Over; ply++ {
+				p := pl[ply%2]
+				full := *p
+				full.cfg = fullCfg
+				full.nodes = append([]node(nil), p.nodes...)
+				full.spare, full.buf, full.logits, full.ties, full.cands = nil, nil, nil, nil, nil
+				rf := *r
+				before := p.Playouts
+				a, err := p.Choose(s, s.Legal(nil), r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := full.Choose(s, s.Legal(nil), &rf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Playouts-before < 150 {
+					pruned++
+				}
+				switch {
+				case a == b:
+					same++
+				case full.childProof(a) == provenLoss:
+					proofs++
+				default:
+					t.Errorf("%s at %s: prune=1 plays %s, the full budget %s, without proving it lost", game, s, s.FormatAction(a), s.FormatAction(b))
+				}
+				s.Apply(a)
+			}
+		}
+		if pruned == 0 {
+			t.Errorf("%s: no search was pruned: the test checks nothing", game)
+		}
+		t.Logf("%s: %d moves the same, %d changed by a proof the pruned search did not wait for; %d searches pruned", game, same, proofs, pruned)
+	}
+}
+
+// childProof is the proof state of the root child whose action is a.
+func (p *mctsPlayer) childProof(a engine.Action) int8 {
+	root := p.nodes[0]
+	for c := root.first; c < root.first+root.n; c++ {
+		if p.nodes[c].action == a {
+			return p.nodes[c].proven
+		}
+	}
+	return unproven
 }

@@ -6,8 +6,9 @@ import (
 )
 
 // quiesce searches the tactical moves (captures, huff removals, threats) with the evaluation
-// as a stand-pat bound; moves are the position's legal actions (non-empty), or nil in a
-// Katarenga position that is not over: they are generated only when the stand-pat does not cut.
+// as a stand-pat bound; moves are the position's legal actions (non-empty) or, in Baran, its
+// tactical ones (AppendTactical, possibly none), or nil in a position that is not over: they are generated only when the stand-pat does not cut (in Baran only the
+// tactical ones).
 func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
 	stand, tac := p.evalTactics(s)
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
@@ -21,7 +22,12 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 		return stand // no tactical move: the loop below would search nothing
 	}
 	if moves == nil {
-		moves = s.Legal(p.bufs[ply][:0])
+		if b := p.tx.bar; b != nil && b == s {
+			// Only the tactical moves, in Legal's order: the loop below skips the others.
+			moves = b.AppendTactical(p.bufs[ply][:0], baranTab.threatZone[b.ToMove()])
+		} else {
+			moves = s.Legal(p.bufs[ply][:0])
+		}
 		p.bufs[ply] = moves
 	}
 	if stand > alpha {
@@ -47,20 +53,11 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 			return 0
 		}
 		s.Apply(a)
-		var next []engine.Action
-		over := false
-		if p.tx.kat != nil {
-			over = s.Status().Over
-		} else {
-			next = s.Legal(p.bufs[ply+1][:0])
-			p.bufs[ply+1] = next
-			over = len(next) == 0
-		}
 		var v int32
-		if over {
+		if s.Status().Over { // in both games: iff there is no legal action
 			v = -terminal(s, ply+1)
 		} else {
-			v = -p.quiesce(s, -beta, -alpha, ply+1, qd+1, next)
+			v = -p.quiesce(s, -beta, -alpha, ply+1, qd+1, nil)
 		}
 		s.Undo()
 		if p.b.out {

@@ -317,6 +317,20 @@ func TestMCTSFingerprint(t *testing.T) {
 	if os.Getenv("FAIRPLAY_FINGERPRINT") == "" {
 		t.Skip("set FAIRPLAY_FINGERPRINT=1 to print the search fingerprint")
 	}
+	specs := []string{"mcts:playouts=120", "mcts:playouts=1000", "mcts:playouts=300,tempo=37",
+		"mcts:playouts=300,expand=1,mm=0.5", "mcts:playouts=300,rollout=ply", "mcts:playouts=300,rollout=eval"}
+	sum, total := mctsFingerprintOf(t, specs, []int{15, 4, 4, 4, 3, 3}, oldMCTSDefaults)
+	t.Logf("MCTS fingerprint %016x over %d root visits", sum, total)
+	// Today's defaults, recorded before the Baran playouts were made cheaper (docs/search.md,
+	// "Cheaper playouts, the same search").
+	sum, total = mctsFingerprintOf(t, specs[:2], []int{15, 4}, func(string) string { return "" })
+	t.Logf("MCTS fingerprint (current defaults) %016x over %d root visits", sum, total)
+}
+
+// mctsFingerprintOf fingerprints MCTS searches: n[i] Katarenga and Baran positions searched with
+// specs[i], then two short self-play games a game with specs[0]; suffix(spec) is appended to
+// each spec (settings that pin the defaults of the recording).
+func mctsFingerprintOf(t *testing.T, specs []string, n []int, suffix func(string) string) (uint64, int64) {
 	h := fnv.New64a()
 	var total int64
 	gm, _ := games.New("baran", "", "", nil)
@@ -337,29 +351,22 @@ func TestMCTSFingerprint(t *testing.T) {
 		}
 		return out
 	}
-	for _, c := range []struct {
-		spec string
-		n    int
-	}{
-		{"mcts:playouts=120", 15}, {"mcts:playouts=1000", 4}, {"mcts:playouts=300,tempo=37", 4},
-		{"mcts:playouts=300,expand=1,mm=0.5", 4}, {"mcts:playouts=300,rollout=ply", 3},
-		{"mcts:playouts=300,rollout=eval", 3},
-	} {
-		ag := mustAgent(t, c.spec+oldMCTSDefaults(c.spec))
+	for k, spec := range specs {
+		ag := mustAgent(t, spec+suffix(spec))
 		for _, game := range []string{"katarenga", "baran"} {
-			for i, s := range positions(game, c.n) {
+			for i, s := range positions(game, n[k]) {
 				pl, _ := ag.NewPlayer(game)
 				p := pl.(*mctsPlayer)
 				a, err := p.Choose(s, s.Legal(nil), engine.NewRand(uint64(i)))
 				if err != nil {
 					t.Fatal(err)
 				}
-				total += mctsFingerprint(h, fmt.Sprintf("%s %s %d", c.spec, game, i), p, a)
+				total += mctsFingerprint(h, fmt.Sprintf("%s %s %d", spec, game, i), p, a)
 			}
 		}
 	}
 	// Self-play: the tree is reused from move to move.
-	ag := mustAgent(t, "mcts:playouts=120"+oldMCTSDefaults(""))
+	ag := mustAgent(t, specs[0]+suffix(""))
 	for _, game := range []string{"katarenga", "baran"} {
 		for g, s0 := range positions(game, 2) {
 			pl, _ := ag.NewPlayer(game)
@@ -369,7 +376,7 @@ func TestMCTSFingerprint(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("MCTS fingerprint %016x over %d root visits", h.Sum64(), total)
+	return h.Sum64(), total
 }
 
 // oldMCTSDefaults are the MCTS settings the fingerprint was recorded with, before tempo=auto,

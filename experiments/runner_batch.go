@@ -11,9 +11,12 @@ import (
 // depend on the order is done by the worker that played the game, a chunk at a time: the
 // games-file row (results.AppendCSVRow) and the distinct-game hash (results.DistinctHash). The
 // collector then adds the games to the summary and writes a chunk's rows with one copy; no lock,
-// channel operation or allocation per game (the prepared buffers are recycled).
+// channel operation or allocation per game (the prepared buffers are recycled). A one-worker
+// run on two or more cores does the rows and hashes in the collector instead
+// (gamesSink.collectorEncodes): there the worker is the bottleneck and the collector idles.
 
-// prepared is what a worker computes for a chunk's items besides the records.
+// prepared is what a worker (or, with collectorEncodes, the collector) computes for a chunk's
+// items besides the records.
 type prepared struct {
 	rows   []byte   // the items' games-file rows, in order (empty when the sink wants none)
 	ends   []int    // ends[k]: where item k's row ends in rows
@@ -202,6 +205,9 @@ func (g *gamesSink) batch(start int64) batchSink[results.Record] {
 		var local prepared
 		b.prepare = nil
 		b.items = func(recs []results.Record, _ *prepared, lo, hi int) error {
+			if g.stopped {
+				return nil // a stopped run's collector skips the encoding (and the notation)
+			}
 			if g.notate != nil {
 				if err := g.notate(recs[lo:hi]); err != nil {
 					return err

@@ -40,12 +40,11 @@ func BenchmarkRunnerCSV(b *testing.B) {
 	}
 }
 
-// BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
-// CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
-// rows (to io.Discard), in game order; as in play, one worker with a core to spare leaves the
-// rows and hashes to the collector (collectorEncodes), and in Baran the notation too
-// (gamesSink.player). The -nobranching runs are play
-// -branching=false (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
+// BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers (at one worker on two
+// or more cores, the collector) encode each game's CSV row and distinct-game hash, the collector
+// adds every game to a Summary and writes the rows (to io.Discard), in game order; at one worker
+// in Baran the collector writes the notation too (gamesSink.player). The -nobranching runs are
+// play -branching=false (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		for _, workers := range []int{1, 2} {
@@ -59,9 +58,9 @@ func BenchmarkRunnerPlay(b *testing.B) {
 					names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
 					w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
 					g := newGamesSink(results.NewSummary(names), w)
-					g.collectorEncodes = collectorEncodes(workers, runtime.GOMAXPROCS(0))
+					g.collectorEncodes = collectorEncodes(workers, runtime.GOMAXPROCS(0)) // as RunMatch decides
 					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (itemPlayer[*worker, results.Record], batchSink[results.Record]) {
-						return g.player(m), g.batch(0) // as play's session
+						return g.player(m), g.batch(0) // as RunMatch does
 					})
 					w.Close()
 				})

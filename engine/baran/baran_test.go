@@ -400,3 +400,40 @@ func TestPickLegalMatchesLegal(t *testing.T) {
 		}
 	}
 }
+
+// Status reports the game over exactly when there is no legal action (the searches test Status
+// instead of generating the actions), in random games under every rule variant, including
+// short ply caps and passes.
+func TestStatusOverIffNoLegal(t *testing.T) {
+	specs := []string{"", "no-move=pass", "capture=strict,no-move=pass", "capture=free",
+		"chain-capture=per-jump", "fast-row=4", "ply-cap=30"}
+	eachRandomPosition(t, specs, 200, 3, func(spec string, g int, s *State, legal []engine.Action) {
+		if over := s.Status().Over; over != (len(legal) == 0) {
+			t.Fatalf("%q game %d ply %d: Over %v with %d legal actions\n%s", spec, g, s.Ply(), over, len(legal), s)
+		}
+	})
+}
+
+// eachRandomPosition calls f with every position, and its legal actions, of n uniformly random
+// games (seeded by seed) under each rule set of specs, the first player alternating.
+func eachRandomPosition(t *testing.T, specs []string, n int, seed uint64, f func(spec string, g int, s *State, legal []engine.Action)) {
+	t.Helper()
+	for _, spec := range specs {
+		r, err := ParseRules(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := engine.NewRand(seed)
+		for g := 0; g < n; g++ {
+			s := New(r, engine.Player(g&1))
+			for {
+				legal := s.Legal(nil)
+				f(spec, g, s, legal)
+				if len(legal) == 0 {
+					break
+				}
+				s.Apply(legal[rng.IntN(len(legal))])
+			}
+		}
+	}
+}

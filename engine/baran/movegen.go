@@ -228,9 +228,53 @@ func (s *State) Legal(buf []engine.Action) []engine.Action {
 	return buf
 }
 
+// AppendTactical appends to buf[:0] the legal actions that capture, those that remove a
+// warrior (capture=huff) and the king's non-capturing moves onto a cell of kingTo: exactly
+// Legal's actions of those kinds, in Legal's order (a pass is never one), for searches that look
+// at nothing else.
+func (s *State) AppendTactical(buf []engine.Action, kingTo uint64) []engine.Action {
+	buf = buf[:0]
+	if _, ok := s.throneWinner(); ok || int(s.ply) >= s.rules.PlyCap {
+		return buf
+	}
+	return s.actionsOf(s.genTactical(buf, kingTo))
+}
+
+// genTactical is genMoves without removal, keeping the captures and the king's non-capturing
+// moves onto kingTo: the chain search runs only for the warriors with a capture (capturers).
+func (s *State) genTactical(buf []engine.Action, kingTo uint64) []engine.Action {
+	capt := s.capturers()
+	strictOnly := s.rules.Capture == Strict && capt != 0
+	s.setupGen(s.rules.PerJump)
+	ms := &s.moves
+	ms.caps = ms.caps[:0]
+	for m := capt; m != 0; m &= m - 1 { // ascending, as Legal lists the warriors
+		sq := bits.TrailingZeros64(m)
+		c0 := len(ms.caps)
+		s.jumperMoves(sq, 0, strictOnly)
+		for _, c := range ms.caps[c0:] {
+			if c.capt != 0 {
+				buf = append(buf, mkAction(sq, int(c.to), c.capt, -1))
+			}
+		}
+	}
+	if k := int(s.king[s.side]); k >= 0 && !strictOnly && kingTo != 0 { // the king comes last
+		base := engine.Action(uint64(k) << fromShift)
+		empty := boardMask &^ (s.pieces[0] | s.pieces[1])
+		for t := s.kingMoves(k, empty) & kingTo; t != 0; t &= t - 1 {
+			buf = append(buf, base|engine.Action(bits.TrailingZeros64(t))<<toShift)
+		}
+	}
+	return buf
+}
+
 // actions appends every action but a pass, whatever the end conditions say.
 func (s *State) actions(buf []engine.Action) []engine.Action {
-	buf = s.genMoves(buf, -1)
+	return s.actionsOf(s.genMoves(buf, -1))
+}
+
+// actionsOf appends the actions with a huff removal to buf (for actions and AppendTactical).
+func (s *State) actionsOf(buf []engine.Action) []engine.Action {
 	for h := s.huff; h != 0; h &= h - 1 {
 		c := bits.TrailingZeros64(h)
 		opp := s.side ^ 1
@@ -310,23 +354,29 @@ func (s *State) scan() *moveSet {
 	}
 	total += len(ms.caps)
 	if k := int(s.king[side]); k >= 0 && !strictOnly {
-		enemyThrone := BlkThrone
-		if side == 1 {
-			enemyThrone = RedThrone
-		}
-		// steps (the enemy throne included), and single jumps over a warrior onto an empty cell
-		// other than the enemy throne (the landing cells of the six jumps, shifted by constants)
-		kb := uint64(1) << (k & 63)
-		j := g.jumpable
-		jt := ((kb&jumpSrc[0])<<1&j)<<1 | ((kb&jumpSrc[1])<<7&j)<<7 | ((kb&jumpSrc[2])<<6&j)<<6 |
-			((kb&jumpSrc[3])>>1&j)>>1 | ((kb&jumpSrc[4])>>7&j)>>7 | ((kb&jumpSrc[5])>>6&j)>>6
-		t := nbrMask[k]&(empty|1<<enemyThrone) | jt&empty&^(1<<enemyThrone)
+		t := s.kingMoves(k, empty)
 		ms.p[ms.n&15] = pieceMoves{sq: k, noncap: t, c0: len(ms.caps), c1: len(ms.caps)}
 		ms.n++
 		total += bits.OnesCount64(t)
 	}
 	ms.total = total
 	return ms
+}
+
+// kingMoves returns the end cells of the moves of the king of the player to move, on k (empty:
+// the empty cells; setupGen done): steps (the enemy throne included), and single jumps over a
+// warrior onto an empty cell other than the enemy throne (the landing cells of the six jumps,
+// shifted by constants).
+func (s *State) kingMoves(k int, empty uint64) uint64 {
+	enemyThrone := BlkThrone
+	if s.side == 1 {
+		enemyThrone = RedThrone
+	}
+	kb := uint64(1) << (k & 63)
+	j := s.gen.jumpable
+	jt := ((kb&jumpSrc[0])<<1&j)<<1 | ((kb&jumpSrc[1])<<7&j)<<7 | ((kb&jumpSrc[2])<<6&j)<<6 |
+		((kb&jumpSrc[3])>>1&j)>>1 | ((kb&jumpSrc[4])>>7&j)>>7 | ((kb&jumpSrc[5])>>6&j)>>6
+	return nbrMask[k]&(empty|1<<enemyThrone) | jt&empty&^(1<<enemyThrone)
 }
 
 // jumperMoves adds the jumps and chains of the warrior on sq, which has an open jump, to its

@@ -1,6 +1,7 @@
 package baran
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -119,4 +120,25 @@ func TestPlayRandomMatchesRandomAction(t *testing.T) {
 		}
 		return New(DefaultRules, 0)
 	}, 40)
+}
+
+// AppendTactical lists exactly Legal's captures, huff removals and king moves onto the given
+// cells, in Legal's order, in the positions of random games under the capture and chain rules.
+func TestAppendTactical(t *testing.T) {
+	specs := []string{"", "capture=strict", "capture=free", "chain-capture=per-jump", "fast-row=4,no-move=pass"}
+	zones := engine.NewRand(6)
+	eachRandomPosition(t, specs, 150, 5, func(spec string, g int, s *State, legal []engine.Action) {
+		zone := zones.Uint64() & boardMask
+		king := s.King(s.ToMove())
+		var want []engine.Action
+		for _, a := range legal {
+			from, to := int(a>>fromShift&63), int(a>>toShift&63)
+			if a != Pass && (s.IsCapture(a) || a>>remShift&63 != 0 || (from == king && zone>>to&1 != 0)) {
+				want = append(want, a)
+			}
+		}
+		if got := s.AppendTactical(nil, zone); !slices.Equal(got, want) {
+			t.Fatalf("%q game %d ply %d zone %x:\n%s\ngot %v\nwant %v", spec, g, s.Ply(), zone, s, got, want)
+		}
+	})
 }
