@@ -129,7 +129,7 @@ func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
 	p.buf = moves
 	nd := &p.nodes[i]
 	nd.evaluated = true
-	if len(moves) == 0 && s.Status().Over { // not flagged by the parent (cannot happen in the games as defined)
+	if len(moves) == 0 && s.Status().Over { // a finished position the parent did not flag (Baran's list may be empty and the game not over)
 		nd.terminal = true
 		nd.q0 = terminalReward(s, s.ToMove().Other())
 		return nd.q0

@@ -43,7 +43,8 @@ func (p *mctsPlayer) refreshPrior(i int32) {
 	nd.prior = float32(min(1, float64(nd.prior)*fastExp(d)))
 }
 
-// winsAtOnce reports whether the side to move in s (not over; moves its legal actions) has a
+// winsAtOnce reports whether the side to move in s (not over; moves its legal actions, or in
+// Baran its tactical ones) has a
 // tactical move (tactics.tactical: a capture, a huff removal, a Katarenga camp entry or
 // baseline move, a Baran king step) that wins the game on the spot. A quiet move that wins
 // (leaving the opponent without a move under no-move=loss) is not looked for.

@@ -6,9 +6,9 @@ import (
 )
 
 // quiesce searches the tactical moves (captures, huff removals, threats) with the evaluation
-// as a stand-pat bound; moves are the position's legal actions (non-empty) or, in Baran, its
-// tactical ones (AppendTactical, possibly none), or nil in a position that is not over: they are generated only when the stand-pat does not cut (in Baran only the
-// tactical ones).
+// as a stand-pat bound. moves are the position's legal actions (non-empty), or in Baran its
+// tactical ones (AppendTactical, possibly none), or nil in a position that is not over; nil
+// moves are generated only when the stand-pat does not cut (in Baran only the tactical ones).
 func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
 	stand, tac := p.evalTactics(s)
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
