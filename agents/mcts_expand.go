@@ -107,12 +107,24 @@ func (p *mctsPlayer) addChildren(i int32, s engine.State, r *engine.Rand) (moves
 // moves, or in Baran its tactical ones): the quiescence search over the tactical moves from it, for the player who made i's
 // action, through the logistic.
 func (p *mctsPlayer) quiesceValue(i int32, s engine.State, moves []engine.Action) float32 {
-	p.qs.tx = newTactics(s)
-	v := -float64(p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves)) // tempo: inside the search
-	q := p.logistic(v)
+	q := p.logistic(-float64(p.quiesceRaw(s, moves)))
 	p.nodes[i].qv = q
 	return q
 }
+
+// quiesceRaw is the quiescence search's score of s (moves: as quiesce takes them) for the side to
+// move, tempo included (inside the search); winAtOnce exactly when a tactical move of the side
+// to move wins on the spot (a deeper win scores less, an evaluation is clamped clear of both).
+func (p *mctsPlayer) quiesceRaw(s engine.State, moves []engine.Action) int32 {
+	p.qs.tx = newTactics(s)
+	return p.qs.quiesce(s, -Win-1, Win+1, 0, 4, moves)
+}
+
+// winAtOnce is the quiescence score of a position whose side to move has a tactical move that
+// wins at once (the terminal score one ply away). win1=1 proves such a leaf at its first
+// visit; a quiet move that wins (leaving the opponent without a move under no-move=loss) is
+// not searched by quiescence and not looked for.
+const winAtOnce = Win - 1
 
 // leafValue is the reward of node i's first visit with expand=2 (s is its position, not
 // terminal): its quiescence value, computed without adding its children. With mm > 0 the node's
@@ -120,7 +132,7 @@ func (p *mctsPlayer) quiesceValue(i int32, s engine.State, moves []engine.Action
 func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
 	var moves []engine.Action
 	if b, ok := s.(*baran.State); ok {
-		// Only the tactical moves, in Legal's order: winsAtOnce and the quiescence search look
+		// Only the tactical moves, in Legal's order: the quiescence search (and so win1) looks
 		// at nothing else.
 		moves = b.AppendTactical(p.buf[:0], baranTab.threatZone[b.ToMove()])
 	} else {
@@ -134,12 +146,13 @@ func (p *mctsPlayer) leafValue(i int32, s engine.State) float32 {
 		nd.q0 = terminalReward(s, s.ToMove().Other())
 		return nd.q0
 	}
-	if p.cfg.Solver && p.cfg.Win1 && p.winsAtOnce(s, moves) {
+	raw := p.quiesceRaw(s, moves)
+	if p.cfg.Solver && p.cfg.Win1 && raw == winAtOnce {
 		nd.proven, nd.qv, nd.mm = provenLoss, 0, 0
 		return 0
 	}
-	q := p.quiesceValue(i, s, moves)
-	p.nodes[i].mm = q
+	q := p.logistic(-float64(raw))
+	nd.qv, nd.mm = q, q
 	if p.cfg.Refresh && p.cfg.Prior == "eval" {
 		p.refreshPrior(i)
 	}

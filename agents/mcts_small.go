@@ -2,8 +2,6 @@ package agents
 
 import (
 	"math"
-
-	"github.com/fairplay-lab/fairplay/engine"
 )
 
 // settled reports whether the most visited root child can no longer be overtaken (nor tied) by
@@ -41,26 +39,4 @@ func (p *mctsPlayer) refreshPrior(i int32) {
 	qv := min(max(float64(nd.qv), 1e-6), 1-1e-6)
 	d := p.cfg.evalScale * (math.Log(qv/(1-qv)) - math.Log(q0/(1-q0))) / p.cfg.Temp
 	nd.prior = float32(min(1, float64(nd.prior)*fastExp(d)))
-}
-
-// winsAtOnce reports whether the side to move in s (not over; moves its legal actions, or in
-// Baran its tactical ones) has a
-// tactical move (tactics.tactical: a capture, a huff removal, a Katarenga camp entry or
-// baseline move, a Baran king step) that wins the game on the spot. A quiet move that wins
-// (leaving the opponent without a move under no-move=loss) is not looked for.
-func (p *mctsPlayer) winsAtOnce(s engine.State, moves []engine.Action) bool {
-	tx := newTactics(s)
-	me := s.ToMove()
-	for _, a := range moves {
-		if !tx.tactical(a) {
-			continue
-		}
-		s.Apply(a)
-		st := s.Status()
-		s.Undo()
-		if st.Over && st.Winner == me {
-			return true
-		}
-	}
-	return false
 }

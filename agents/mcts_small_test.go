@@ -37,7 +37,7 @@ func randomPositions(t *testing.T, game string, n int, seed uint64) []engine.Sta
 	return out
 }
 
-// winsAtOnce (win1=1) agrees with trying every legal move on positions with a win in one ply
+// The leaf test of win1=1 (a quiescence score of winAtOnce) agrees with trying every legal move on positions with a win in one ply
 // found by exhaustive search and on random positions, except where every winning move is quiet
 // (which it does not look for; counted and logged).
 func TestMCTSWinsAtOnce(t *testing.T) {
@@ -64,8 +64,8 @@ func TestMCTSWinsAtOnce(t *testing.T) {
 				t.Logf("%s at %s: only quiet moves win at once", game, s)
 				continue
 			}
-			if got := p.winsAtOnce(s, moves); got != want {
-				t.Errorf("%s at %s: winsAtOnce %v, want %v", game, s, got, want)
+			if got := p.quiesceRaw(s, moves) == winAtOnce; got != want {
+				t.Errorf("%s at %s: quiescence says a win at once %v, want %v", game, s, got, want)
 			}
 			found += b2i(want)
 		}
@@ -92,7 +92,7 @@ func TestMCTSRefreshPrior(t *testing.T) {
 			sum := 0.0
 			for _, c := range kids {
 				if c.terminal {
-					t.Skipf("%s: a terminal root child; the midgame position is meant to have none", game)
+					t.Fatalf("%s: a terminal root child; the test needs a midgame position without one", game)
 				}
 				sum += math.Exp(logit(c.q0) / 100)
 			}
