@@ -1,6 +1,7 @@
 package baran
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -90,7 +91,11 @@ func (s *State) AppendNotation(dst []byte, raw []byte) ([]byte, error) {
 		if k > 0 {
 			dst = append(dst, ' ')
 		}
+		m := len(dst)
 		dst = appendRecorded(s, dst, a)
+		if bytes.IndexByte(dst[m:], '?') >= 0 { // AppendAction found no path: not legal here
+			return dst[:m], fmt.Errorf("baran: raw action %d (%#x): not an action of the position reached", k/8, uint64(a))
+		}
 		s.replay(a)
 	}
 	return dst, nil

@@ -1,6 +1,7 @@
 package baran
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -116,6 +117,18 @@ func TestAppendNotationBadInput(t *testing.T) {
 	}
 	if _, err := s.AppendNotation(nil, raw); err == nil || !strings.Contains(err.Error(), "action 0") {
 		t.Errorf("empty start cell: error %v", err)
+	}
+	// A capturing jump of a warrior of the side to move that has no such path.
+	s = New(DefaultRules, 0)
+	own := s.pieces[s.side] &^ (1 << uint(s.king[s.side]))
+	from := bits.TrailingZeros64(own)
+	to := 24 // the empty centre, d4
+	bad = mkAction(from, to, 1<<uint(bits.TrailingZeros64(s.pieces[s.side^1])), -1)
+	for i := range raw {
+		raw[i] = byte(uint64(bad) >> (8 * i))
+	}
+	if _, err := s.AppendNotation(nil, raw); err == nil || !strings.Contains(err.Error(), "not an action") {
+		t.Errorf("a jump with no path: error %v", err)
 	}
 }
 
