@@ -1,0 +1,115 @@
+package baran
+
+import (
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// The loops of random play compared by BenchmarkRecordedLoop and TestRecordedLoopSpeed, each a
+// function that plays one game from s's current position and returns its plies:
+//   - PlayRandom: `fairplay bench`'s loop (RandomAction's draws, an undo history);
+//   - NoHist: the same without the history (pickUniform and applyWith alone), in either draw
+//     order (Sample: RandomAction's; else PickLegal's, with its count);
+//   - Raw: PlayRecorded with RecordedGame.Raw (8 bytes per action, no notation);
+//   - Notation: PlayRecorded writing the notation, as a run's worker does without deferral.
+type recordedLoop struct {
+	name string
+	play func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte)
+}
+
+func recordedLoops() []recordedLoop {
+	noHist := func(sample bool) func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte) {
+		return func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte) {
+			start := s.ply
+			rs := [2]*engine.Rand{r0, r1}
+			for {
+				a, _, ok := s.pickUniform(rs[s.side&1], !sample)
+				if !ok {
+					return int(s.ply - start), buf
+				}
+				s.applyWith(a, s.moves.capturers)
+			}
+		}
+	}
+	recorded := func(sample, raw bool) func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte) {
+		return func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte) {
+			start := s.ply
+			g := engine.RecordedGame{Rand: [2]*engine.Rand{r0, r1}, Opening: r0, Sample: sample, Raw: raw, Moves: buf[:0]}
+			s.PlayRecorded(&g)
+			return int(s.ply - start), g.Moves
+		}
+	}
+	return []recordedLoop{
+		{"PlayRandom", func(s *State, r0, _ *engine.Rand, buf []byte) (int, []byte) { return s.PlayRandom(r0), buf }},
+		{"NoHist/Sample", noHist(true)},
+		{"NoHist/Legal", noHist(false)},
+		{"Raw/Sample", recorded(true, true)},
+		{"Raw/Legal", recorded(false, true)},
+		{"Notation/Sample", recorded(true, false)},
+		{"Notation/Legal", recorded(false, false)},
+	}
+}
+
+// BenchmarkRecordedLoop measures the loops of recordedLoops on random games from the start
+// (default rules, Red first); one op is one ply. Compare PlayRandom (bench) with
+// Notation/Sample and Notation/Legal (play's worker without deferral).
+func BenchmarkRecordedLoop(b *testing.B) {
+	for _, l := range recordedLoops() {
+		b.Run(l.name, func(b *testing.B) {
+			s := New(DefaultRules, 0)
+			r0, r1 := engine.NewRand(1), engine.NewRand(2)
+			buf := make([]byte, 0, 1<<14)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for plies := 0; plies < b.N; {
+				s.Reset()
+				var n int
+				n, buf = l.play(s, r0, r1, buf)
+				plies += n
+			}
+		})
+	}
+}
+
+// TestRecordedLoopSpeed (run with FAIRPLAY_LOOPS=1, best with GOMAXPROCS=1 and -v) times the
+// loops of recordedLoops in one process, interleaved: 21 rounds, each timing every loop on the
+// same 400 games (the same seeds per round), and logs each loop's median ns/ply with its
+// quartiles and its ratio to PlayRandom's median. Interleaving spreads the machine's other
+// load over all loops alike.
+func TestRecordedLoopSpeed(t *testing.T) {
+	if os.Getenv("FAIRPLAY_LOOPS") == "" {
+		t.Skip("set FAIRPLAY_LOOPS=1 to time the loops")
+	}
+	loops := recordedLoops()
+	res := make([][]float64, len(loops))
+	s := New(DefaultRules, 0)
+	buf := make([]byte, 0, 1<<14)
+	const games = 400
+	for round := 0; round < 21; round++ {
+		for k, l := range loops {
+			r0, r1 := engine.NewRand(uint64(round*10+1)), engine.NewRand(uint64(round*10+2))
+			plies := 0
+			t0 := time.Now()
+			for i := 0; i < games; i++ {
+				s.Reset()
+				var n int
+				n, buf = l.play(s, r0, r1, buf)
+				plies += n
+			}
+			res[k] = append(res[k], float64(time.Since(t0).Nanoseconds())/float64(plies))
+		}
+	}
+	var base float64
+	for k, v := range res {
+		sort.Float64s(v)
+		med := v[len(v)/2]
+		if k == 0 {
+			base = med
+		}
+		t.Logf("%-16s median %6.1f ns/ply (q1 %6.1f, q3 %6.1f) %.3fx PlayRandom", loops[k].name, med, v[len(v)/4], v[3*len(v)/4], med/base)
+	}
+}
