@@ -43,33 +43,144 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 				moves = append(moves, ' ')
 			}
 			first = false
-			moves = appendRecorded(s, moves, a)
+			moves = s.appendRecorded(moves, a, true)
 		}
 		s.applyWith(a, capturers)
 	}
 }
 
-// cellText holds the cell names (CellName) for appendRecorded.
-var cellText = func() (t [NumCells][2]byte) {
-	for sq := range t {
+// cellText holds the cell names (CellName) for appendRecorded, by cell (64 entries, so that a
+// masked index needs no bounds check).
+var cellText = func() (t [64][2]byte) {
+	for sq := 0; sq < NumCells; sq++ {
 		t[sq] = [2]byte{'a' + byte(sq%7), '1' + byte(sq/7)}
 	}
 	return t
 }()
 
-// appendRecorded is s.AppendAction(dst, a) with the steps, most of a random game's actions,
-// written here from a table: an action with no removal, no capture and a neighbour cell as its
-// target is a step, "from-to", whatever the piece (AppendAction's first case).
-func appendRecorded(s *State, dst []byte, a engine.Action) []byte {
+// stepMask[c] is nbrMask[c] sized to 64 cells (no bounds check on a masked index), built
+// from dirs here (package variables are set before tables.go's init builds nbrMask).
+var stepMask = func() (m [64]uint64) {
+	for sq := 0; sq < NumCells; sq++ {
+		for _, d := range dirs {
+			if q, r := sq%7+d[0], sq/7+d[1]; q >= 0 && q < 7 && r >= 0 && r < 7 {
+				m[sq] |= 1 << (r*7 + q)
+			}
+		}
+	}
+	return m
+}()
+
+// appendRecorded appends s.AppendAction(dst, a) — the same bytes — for a legal action a of s.
+// With gen set, s.gen is set up for the position a is played in after its removal (the scan
+// pickUniform drew a from, which PlayRecorded has just done), so a jump's path is searched
+// with it; else appendRecorded sets it up itself when it needs it. The steps, most of a random
+// game's actions, are written here from a table: an action with no removal, no capture and a
+// neighbour cell as its target is a step, "from-to", whatever the piece (AppendAction's first
+// case).
+func (s *State) appendRecorded(dst []byte, a engine.Action, gen bool) []byte {
 	u := uint64(a)
-	if u>>remShift == 0 && u&capBits == 0 { // no removal (and not Pass: bit 63), no capture
-		from, to := u>>fromShift&63, u>>toShift&63
-		if nbrMask[from]&(1<<to) != 0 {
-			f, t := &cellText[from], &cellText[to]
+	from, to := u>>fromShift&63, u>>toShift&63
+	if u>>remShift == 0 && u&capBits == 0 && stepMask[from]&(1<<to) != 0 { // (Pass has bit 63)
+		f, t := &cellText[from], &cellText[to]
+		return append(dst, f[0], f[1], '-', t[0], t[1])
+	}
+	return s.appendOther(dst, a, gen)
+}
+
+// appendOther is appendRecorded for the actions other than plain steps: AppendAction's cases
+// in its order, with the slide tested by slides' mask (the cells slideOK walks to), the jump's
+// path searched by pathSearch, and the removal taken off only for that search when gen is not
+// set.
+func (s *State) appendOther(dst []byte, a engine.Action, gen bool) []byte {
+	if a == Pass {
+		return append(dst, "pass"...)
+	}
+	u := uint64(a)
+	from, to := uint(u>>fromShift&63), uint(u>>toShift&63)
+	capt := expand(u & capBits)
+	rem := int(u>>remShift&63) - 1
+	occ := s.pieces[0] | s.pieces[1]
+	if rem >= 0 {
+		c := &cellText[rem&63]
+		dst = append(dst, 'x', c[0], c[1], ' ')
+		occ &^= 1 << rem
+	}
+	f, t := &cellText[from], &cellText[to]
+	if capt == 0 {
+		switch {
+		case stepMask[from]&(1<<to) != 0:
+			return append(dst, f[0], f[1], '-', t[0], t[1])
+		case uint(s.king[s.side]) == from:
+			return append(dst, f[0], f[1], ':', t[0], t[1])
+		case s.fast&(1<<from) != 0 && slides(int(from), occ)&(1<<to) != 0:
 			return append(dst, f[0], f[1], '-', t[0], t[1])
 		}
 	}
-	return s.AppendAction(dst, a)
+	if !gen {
+		undo := s.takeOff(rem)
+		s.setupGen(s.rules.PerJump)
+		s.putBack(undo)
+	}
+	p := pathSearch{g: &s.gen, to: to, capt: capt}
+	if !p.find(from, 6, 1<<from, 0, false, false, 0) { // not an action of this position
+		return append(dst, f[0], f[1], '?', t[0], t[1])
+	}
+	dst = append(dst, f[0], f[1])
+	for _, c := range p.cells[:p.n&63] {
+		t := &cellText[c&63]
+		dst = append(dst, ':', t[0], t[1])
+	}
+	return dst
+}
+
+// pathSearch is chainPath's search for the path of a jump or chain (ending on to, capturing
+// capt) through the generator's jump tables: the same chains in the same order (directions
+// ascending, depth first), so the same first path. cells[:n] are its landing cells.
+type pathSearch struct {
+	g     *generator
+	to    uint
+	capt  uint64
+	n     int
+	cells [64]uint8
+}
+
+// find extends the chain that has landed on cur after a jump in direction last (6 before the
+// first jump), as chainPath.find and generator.chain do; it reports whether the chain sought
+// was found.
+func (p *pathSearch) find(cur, last uint, landed, jumped uint64, own, back bool, fe uint64) bool {
+	g := p.g
+	cur &= 63
+	for avail := g.avail(cur) & turnMask[last&7]; avail != 0; avail &= avail - 1 {
+		d, to, ob, tb := jumpAt(cur, avail)
+		if jumped&ob|landed&tb != 0 {
+			continue
+		}
+		own2, back2, fe2 := own, back, fe
+		isEnemy := g.enemy&ob != 0
+		if !isEnemy {
+			own2 = true
+		}
+		if g.fwd&(1<<d) == 0 {
+			back2 = true
+		} else if isEnemy {
+			fe2 |= ob
+		}
+		var capt uint64
+		if !own2 && (g.perJump || !back2) {
+			capt = fe2
+		}
+		p.cells[p.n&63] = uint8(to)
+		p.n++
+		if to == p.to && capt == p.capt {
+			return true
+		}
+		if g.jumpFrom&tb != 0 && p.find(to, d, landed|tb, jumped|ob, own2, back2, fe2) {
+			return true
+		}
+		p.n--
+	}
+	return false
 }
 
 // AppendNotation appends to dst the notation of raw, a game's actions as PlayRecorded appends
@@ -92,7 +203,7 @@ func (s *State) AppendNotation(dst []byte, raw []byte) ([]byte, error) {
 			dst = append(dst, ' ')
 		}
 		m := len(dst)
-		dst = appendRecorded(s, dst, a)
+		dst = s.appendRecorded(dst, a, false)
 		if bytes.IndexByte(dst[m:], '?') >= 0 { // AppendAction found no path: not legal here
 			return dst[:m], fmt.Errorf("baran: raw action %d (%#x): not an action of the position reached", k/8, uint64(a))
 		}
