@@ -179,3 +179,137 @@ func BenchmarkAppendNotation(b *testing.B) {
 		n += len(raw) / 8
 	}
 }
+
+// Under every combination of the rule switches (and a low ply cap), PlayRecorded writes the
+// notation of the runner's loop (PickLegal or RandomAction, AppendAction, Apply: the plain
+// ActionAppender path) and AppendNotation, replaying PlayRecorded's raw actions, writes it
+// too, in both draw orders. The games must contain every kind of action the notation tells
+// apart (steps, slides, king jumps, single jumps, chains, captures, removals, passes), so a
+// wrong text for any kind fails the test.
+func TestRecordedNotationAllRules(t *testing.T) {
+	seeds := uint64(100)
+	if testing.Short() {
+		seeds = 12
+	}
+	kinds := map[string]int{}
+	for _, capture := range []string{"huff", "strict", "free"} {
+		for _, chain := range []string{"whole", "per-jump"} {
+			for _, rest := range []string{"fast-row=3,no-move=loss", "fast-row=4,no-move=pass", "fast-row=3,no-move=pass,ply-cap=40"} {
+				spec := "capture=" + capture + ",chain-capture=" + chain + "," + rest
+				r, err := ParseRules(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for seed := uint64(1); seed <= seeds; seed++ {
+					checkRecordedNotation(t, spec, New(r, engine.Player(seed/2%2)), seed, kinds)
+				}
+				if r.NoMovePass { // Red's king, hemmed in on its throne, must pass
+					start, err := ParsePosition("6k/7/7/7/w6/w6/Kww4 r - 0", r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for seed := uint64(1); seed <= 2; seed++ {
+						checkRecordedNotation(t, spec, start, seed, kinds)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("actions by kind: %v", kinds)
+	for _, k := range []string{"step", "slide", "king jump", "jump", "chain", "capture", "removal", "pass"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s among the games' actions (%v): the test misses a case of the notation", k, kinds)
+		}
+	}
+}
+
+// checkRecordedNotation plays one game from start three ways (the runner's loop, PlayRecorded,
+// and PlayRecorded with Raw then AppendNotation) and fails t unless the texts are equal; it
+// counts the kinds of the loop's actions into kinds.
+func checkRecordedNotation(t *testing.T, spec string, start *State, seed uint64, kinds map[string]int) {
+	t.Helper()
+	sample := seed%2 == 0
+	newRands := func() [3]engine.Rand {
+		var rs [3]engine.Rand
+		for j := range rs {
+			rs[j].Seed(engine.Derive(seed, uint64(j)))
+		}
+		return rs
+	}
+	opening := int(seed % 3)
+	// The runner's loop.
+	b := start.Clone().(*State)
+	rs := newRands()
+	var want []byte
+	for ply := 0; ; ply++ {
+		rr := &rs[b.side]
+		if b.Ply() < opening {
+			rr = &rs[2]
+		}
+		var a engine.Action
+		var ok bool
+		if sample {
+			a, ok = b.RandomAction(rr)
+		} else {
+			a, _, ok = b.PickLegal(rr)
+		}
+		if !ok {
+			break
+		}
+		if ply > 0 {
+			want = append(want, ' ')
+		}
+		m := len(want)
+		want = b.AppendAction(want, a)
+		text := string(want[m:])
+		from, to, capt, _ := decode(a)
+		switch {
+		case a == Pass:
+			kinds["pass"]++
+		case capt != 0:
+			kinds["capture"]++
+		case int(b.king[b.side]) == from && strings.Contains(text, ":"):
+			kinds["king jump"]++
+		case strings.Count(text, ":") > 1:
+			kinds["chain"]++
+		case strings.Contains(text, ":"):
+			kinds["jump"]++
+		case nbrMask[from]&(1<<to) == 0:
+			kinds["slide"]++
+		default:
+			kinds["step"]++
+		}
+		if strings.HasPrefix(text, "x") {
+			kinds["removal"]++
+		}
+		b.Apply(a)
+	}
+	for _, raw := range []bool{false, true} {
+		s := start.Clone().(*State)
+		rs := newRands()
+		g := engine.RecordedGame{Rand: [2]*engine.Rand{&rs[0], &rs[1]}, Opening: &rs[2], OpeningPlies: opening,
+			Sample: sample, Raw: raw, Stop: func() bool { return false }}
+		if !s.PlayRecorded(&g) {
+			t.Fatalf("%s seed %d: PlayRecorded did not end the game", spec, seed)
+		}
+		got := g.Moves
+		if raw {
+			var err error
+			if got, err = start.Clone().(*State).AppendNotation(nil, g.Moves); err != nil {
+				t.Fatalf("%s seed %d: AppendNotation: %v", spec, seed, err)
+			}
+		}
+		if string(got) != string(want) || s.String() != b.String() {
+			t.Fatalf("%s seed %d (sample %v, raw %v): notation\n%s\nwant (AppendAction)\n%s", spec, seed, sample, raw, got, want)
+		}
+	}
+}
+
+// stepMask, built from dirs before the tables' init, equals nbrMask.
+func TestStepMask(t *testing.T) {
+	for sq := 0; sq < NumCells; sq++ {
+		if stepMask[sq] != nbrMask[sq] {
+			t.Errorf("stepMask[%s] = %#x, nbrMask %#x", CellName(sq), stepMask[sq], nbrMask[sq])
+		}
+	}
+}
