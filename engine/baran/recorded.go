@@ -15,7 +15,7 @@ import (
 // and counts nothing. With g.Raw it appends the actions raw (8 bytes each) for AppendNotation.
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
-	first := true
+	start := len(moves)
 	for ply := 0; ; ply++ {
 		if ply&63 == 0 && g.Stop != nil && g.Stop() {
 			g.Moves, g.Legal = moves, legal
@@ -39,24 +39,25 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		if g.Raw {
 			moves = binary.LittleEndian.AppendUint64(moves, uint64(a))
 		} else {
-			if !first {
-				moves = append(moves, ' ')
-			}
-			first = false
-			moves = s.appendRecorded(moves, a, true)
+			moves = s.appendRecorded(moves, a, len(moves) > start, true)
 		}
 		s.applyWith(a, capturers)
 	}
 }
 
 // cellText holds the cell names (CellName) for appendRecorded, by cell (64 entries, so that a
-// masked index needs no bounds check).
-var cellText = func() (t [64][2]byte) {
+// masked index needs no bounds check); cellWord the same as little-endian 16-bit words.
+var (
+	cellText [64][2]byte
+	cellWord [64]uint64
+)
+
+func init() {
 	for sq := 0; sq < NumCells; sq++ {
-		t[sq] = [2]byte{'a' + byte(sq%7), '1' + byte(sq/7)}
+		cellText[sq] = [2]byte{'a' + byte(sq%7), '1' + byte(sq/7)}
+		cellWord[sq] = uint64(cellText[sq][0]) | uint64(cellText[sq][1])<<8
 	}
-	return t
-}()
+}
 
 // stepMask[c] is nbrMask[c] sized to 64 cells (no bounds check on a masked index), built
 // from dirs here (package variables are set before tables.go's init builds nbrMask).
@@ -71,19 +72,27 @@ var stepMask = func() (m [64]uint64) {
 	return m
 }()
 
-// appendRecorded appends s.AppendAction(dst, a) — the same bytes — for a legal action a of s.
-// With gen set, s.gen is set up for the position a is played in after its removal (the scan
-// pickUniform drew a from, which PlayRecorded has just done), so a jump's path is searched
-// with it; else appendRecorded sets it up itself when it needs it. The steps, most of a random
-// game's actions, are written here from a table: an action with no removal, no capture and a
+// appendRecorded appends s.AppendAction(dst, a) — the same bytes — for a legal action a of s,
+// after a space when space is set. With gen set, s.gen is set up for the position a is played
+// in after its removal (the scan pickUniform drew a from, which PlayRecorded has just done),
+// so a jump's path is searched with it; else appendRecorded sets it up itself when it needs
+// it. The steps, most of a random game's actions, are written here as one 8-byte store of
+// their text (" from-to", the space included): an action with no removal, no capture and a
 // neighbour cell as its target is a step, "from-to", whatever the piece (AppendAction's first
 // case).
-func (s *State) appendRecorded(dst []byte, a engine.Action, gen bool) []byte {
+func (s *State) appendRecorded(dst []byte, a engine.Action, space, gen bool) []byte {
 	u := uint64(a)
 	from, to := u>>fromShift&63, u>>toShift&63
-	if u>>remShift == 0 && u&capBits == 0 && stepMask[from]&(1<<to) != 0 { // (Pass has bit 63)
-		f, t := &cellText[from], &cellText[to]
-		return append(dst, f[0], f[1], '-', t[0], t[1])
+	if n := len(dst); u>>remShift == 0 && u&capBits == 0 && stepMask[from]&(1<<to) != 0 && cap(dst)-n >= 8 { // (Pass has bit 63)
+		w, k := cellWord[from]|'-'<<16|cellWord[to]<<24, 5
+		if space {
+			w, k = w<<8|' ', 6
+		}
+		binary.LittleEndian.PutUint64(dst[n:n+8], w)
+		return dst[:n+k]
+	}
+	if space {
+		dst = append(dst, ' ')
 	}
 	return s.appendOther(dst, a, gen)
 }
@@ -199,11 +208,11 @@ func (s *State) AppendNotation(dst []byte, raw []byte) ([]byte, error) {
 		if a != Pass && s.pieces[s.side]&(1<<(uint64(a)>>fromShift&63)) == 0 {
 			return dst, fmt.Errorf("baran: raw action %d (%#x): no piece of the player to move on its start cell", k/8, uint64(a))
 		}
-		if k > 0 {
-			dst = append(dst, ' ')
-		}
 		m := len(dst)
-		dst = s.appendRecorded(dst, a, false)
+		if k > 0 {
+			m++ // (the space)
+		}
+		dst = s.appendRecorded(dst, a, k > 0, false)
 		if bytes.IndexByte(dst[m:], '?') >= 0 { // AppendAction found no path: not legal here
 			return dst[:m], fmt.Errorf("baran: raw action %d (%#x): not an action of the position reached", k/8, uint64(a))
 		}
