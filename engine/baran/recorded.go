@@ -15,7 +15,8 @@ import (
 // and counts nothing. With g.Raw it appends the actions raw (8 bytes each) for AppendNotation.
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
-	start := len(moves)
+	legalOrder := !g.Sample
+	sp := uint64(0) // 1 once this call has written an action: the next takes a space
 	for ply := 0; ; ply++ {
 		if ply&63 == 0 && g.Stop != nil && g.Stop() {
 			g.Moves, g.Legal = moves, legal
@@ -25,22 +26,26 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		if int(s.ply) < g.OpeningPlies {
 			r = g.Opening
 		}
-		a, n, ok := s.pickUniform(r, !g.Sample)
+		a, n, ok := s.pickUniform(r, legalOrder)
 		if !ok {
 			g.Moves, g.Legal = moves, legal
 			return true
 		}
-		if !g.Sample {
+		if legalOrder {
 			legal += int64(n)
 		}
 		// s.moves is the scan of the position the action is played in, after its removal
 		// (pickUniform's last scan); AppendAction does not touch it.
 		capturers := s.moves.capturers
-		if g.Raw {
-			moves = binary.LittleEndian.AppendUint64(moves, uint64(a))
-		} else {
-			moves = s.appendRecorded(moves, a, len(moves) > start, true)
+		switch u := uint64(a); {
+		case g.Raw:
+			moves = binary.LittleEndian.AppendUint64(moves, u)
+		case isStep(u) && cap(moves)-len(moves) >= 8: // (appendRecorded's first case, inline)
+			moves = putStep(moves, u, sp)
+		default:
+			moves = s.appendRecorded(moves, a, sp != 0, true)
 		}
+		sp = 1
 		s.applyWith(a, capturers)
 	}
 }
@@ -72,6 +77,34 @@ var stepMask = func() (m [64]uint64) {
 	return m
 }()
 
+// lineDir[from][to] is the direction (0..5) in which to lies on a straight line from from, or
+// 6 (built from dirs, as stepMask).
+var lineDir = func() (t [64][64]uint8) {
+	for from := range t {
+		for to := range t[from] {
+			t[from][to] = 6
+		}
+	}
+	for sq := 0; sq < NumCells; sq++ {
+		for d, dd := range dirs {
+			for q, r := sq%7+dd[0], sq/7+dd[1]; q >= 0 && q < 7 && r >= 0 && r < 7; q, r = q+dd[0], r+dd[1] {
+				t[sq][r*7+q] = uint8(d)
+			}
+		}
+	}
+	return t
+}()
+
+// slideOpen reports whether a piece on from can reach to along one line over cells that are
+// not in occ, to included: slideOK's answer, from the line's direction alone.
+func slideOpen(from, to uint, occ uint64) bool {
+	d := lineDir[from&63][to&63]
+	if d >= 6 || from >= NumCells || to >= NumCells {
+		return false
+	}
+	return (rays[from][d]&^rays[to][d])&occ == 0 // the cells after from, up to to
+}
+
 // appendRecorded appends s.AppendAction(dst, a) — the same bytes — for a legal action a of s,
 // after a space when space is set. With gen set, s.gen is set up for the position a is played
 // in after its removal (the scan pickUniform drew a from, which PlayRecorded has just done),
@@ -81,20 +114,32 @@ var stepMask = func() (m [64]uint64) {
 // neighbour cell as its target is a step, "from-to", whatever the piece (AppendAction's first
 // case).
 func (s *State) appendRecorded(dst []byte, a engine.Action, space, gen bool) []byte {
-	u := uint64(a)
-	from, to := u>>fromShift&63, u>>toShift&63
-	if n := len(dst); u>>remShift == 0 && u&capBits == 0 && stepMask[from]&(1<<to) != 0 && cap(dst)-n >= 8 { // (Pass has bit 63)
-		w, k := cellWord[from]|'-'<<16|cellWord[to]<<24, 5
-		if space {
-			w, k = w<<8|' ', 6
-		}
-		binary.LittleEndian.PutUint64(dst[n:n+8], w)
-		return dst[:n+k]
+	sp := uint64(0)
+	if space {
+		sp = 1
+	}
+	if u := uint64(a); isStep(u) && cap(dst)-len(dst) >= 8 {
+		return putStep(dst, u, sp)
 	}
 	if space {
 		dst = append(dst, ' ')
 	}
 	return s.appendOther(dst, a, gen)
+}
+
+// isStep reports whether the action u is written as a step, "from-to": no removal (and not
+// Pass: bit 63), no capture, and a neighbour cell as its target, whatever the piece.
+func isStep(u uint64) bool {
+	return u>>remShift == 0 && u&capBits == 0 && stepMask[u>>fromShift&63]&(1<<(u>>toShift&63)) != 0
+}
+
+// putStep appends the text of the step u (isStep), after a space when sp is 1, to dst, whose
+// capacity holds 8 bytes more, as one 8-byte store.
+func putStep(dst []byte, u, sp uint64) []byte {
+	n := len(dst)
+	w := (cellWord[u>>fromShift&63] | '-'<<16 | cellWord[u>>toShift&63]<<24) << (8 * sp & 63)
+	binary.LittleEndian.PutUint64(dst[n:n+8], w|' '*sp)
+	return dst[:n+5+int(sp)]
 }
 
 // appendOther is appendRecorded for the actions other than plain steps: AppendAction's cases
@@ -122,7 +167,7 @@ func (s *State) appendOther(dst []byte, a engine.Action, gen bool) []byte {
 			return append(dst, f[0], f[1], '-', t[0], t[1])
 		case uint(s.king[s.side]) == from:
 			return append(dst, f[0], f[1], ':', t[0], t[1])
-		case s.fast&(1<<from) != 0 && slides(int(from), occ)&(1<<to) != 0:
+		case s.fast&(1<<from) != 0 && slideOpen(from, to, occ):
 			return append(dst, f[0], f[1], '-', t[0], t[1])
 		}
 	}

@@ -113,3 +113,36 @@ func TestRecordedLoopSpeed(t *testing.T) {
 		t.Logf("%-16s median %6.1f ns/ply (q1 %6.1f, q3 %6.1f) %.3fx PlayRandom", loops[k].name, med, v[len(v)/4], v[3*len(v)/4], med/base)
 	}
 }
+
+// TestRecordedLoopGames (run with FAIRPLAY_LOOP=<a loop's name>, e.g. Notation/Legal, and
+// -v) plays 200 games of that loop of recordedLoops from the start and logs their plies, for
+// counting the loop's instructions per ply under valgrind --tool=callgrind (the function
+// recordedLoopGames collects them all).
+func TestRecordedLoopGames(t *testing.T) {
+	name := os.Getenv("FAIRPLAY_LOOP")
+	if name == "" {
+		t.Skip("set FAIRPLAY_LOOP to a loop's name to play its games")
+	}
+	for _, l := range recordedLoops() {
+		if l.name == name {
+			t.Logf("%s: 200 games, %d plies", name, recordedLoopGames(l, 200))
+			return
+		}
+	}
+	t.Fatalf("no loop %q", name)
+}
+
+// recordedLoopGames plays games games of loop l from the start, seeded by the game's index,
+// and returns their plies.
+func recordedLoopGames(l recordedLoop, games int) int {
+	s := New(DefaultRules, 0)
+	buf := make([]byte, 0, 1<<14)
+	plies := 0
+	for i := 0; i < games; i++ {
+		s.Reset()
+		var n int
+		n, buf = l.play(s, engine.NewRand(uint64(2*i+1)), engine.NewRand(uint64(2*i+2)), buf)
+		plies += n
+	}
+	return plies
+}

@@ -313,3 +313,26 @@ func TestStepMask(t *testing.T) {
 		}
 	}
 }
+
+// slideOpen answers as slideOK for every start and end cell over random occupancies (each
+// cell occupied with probability 1/4, 1/2 or 3/4).
+func TestSlideOpen(t *testing.T) {
+	var r engine.Rand
+	r.Seed(7)
+	for k := 0; k < 300; k++ {
+		occ := r.Uint64() & boardMask
+		switch k % 3 {
+		case 0:
+			occ &= r.Uint64()
+		case 2:
+			occ |= r.Uint64() & boardMask
+		}
+		for from := 0; from < NumCells; from++ {
+			for to := 0; to < NumCells; to++ {
+				if got, want := slideOpen(uint(from), uint(to), occ), slideOK(from, to, boardMask&^occ); got != want {
+					t.Fatalf("slideOpen(%s, %s, %#x) = %v, slideOK %v", CellName(from), CellName(to), occ, got, want)
+				}
+			}
+		}
+	}
+}
