@@ -2,7 +2,9 @@ package baran
 
 import (
 	"os"
+	"slices"
 	"sort"
+	"strconv"
 	"testing"
 	"time"
 
@@ -76,20 +78,28 @@ func BenchmarkRecordedLoop(b *testing.B) {
 }
 
 // TestRecordedLoopSpeed (run with FAIRPLAY_LOOPS=1, best with GOMAXPROCS=1 and -v) times the
-// loops of recordedLoops in one process, interleaved: 21 rounds, each timing every loop on the
-// same 400 games (the same seeds per round), and logs each loop's median ns/ply with its
-// quartiles and its ratio to PlayRandom's median. Interleaving spreads the machine's other
-// load over all loops alike.
+// loops of recordedLoops in one process, interleaved: 21 rounds (FAIRPLAY_LOOPS=n: n rounds),
+// each timing every loop on the same 400 games (the same seeds per round), and logs each
+// loop's median ns/ply with its quartiles, and the median and quartiles of its per-round ratio
+// to PlayRandom. Interleaving spreads the machine's other load over all loops alike.
 func TestRecordedLoopSpeed(t *testing.T) {
 	if os.Getenv("FAIRPLAY_LOOPS") == "" {
 		t.Skip("set FAIRPLAY_LOOPS=1 to time the loops")
 	}
-	loops := recordedLoops()
+	timeLoops(t, recordedLoops())
+}
+
+// timeLoops times loops as TestRecordedLoopSpeed describes and logs the results.
+func timeLoops(t *testing.T, loops []recordedLoop) {
 	res := make([][]float64, len(loops))
 	s := New(DefaultRules, 0)
 	buf := make([]byte, 0, 1<<14)
 	const games = 400
-	for round := 0; round < 21; round++ {
+	rounds, err := strconv.Atoi(os.Getenv("FAIRPLAY_LOOPS"))
+	if err != nil || rounds < 3 {
+		rounds = 21
+	}
+	for round := 0; round < rounds; round++ {
 		for k, l := range loops {
 			r0, r1 := engine.NewRand(uint64(round*10+1)), engine.NewRand(uint64(round*10+2))
 			plies := 0
@@ -103,14 +113,17 @@ func TestRecordedLoopSpeed(t *testing.T) {
 			res[k] = append(res[k], float64(time.Since(t0).Nanoseconds())/float64(plies))
 		}
 	}
-	var base float64
+	// Each loop's ratio to PlayRandom in the same round, then the median of those ratios:
+	// less sensitive to the machine's load drifting between rounds than a ratio of medians.
 	for k, v := range res {
-		sort.Float64s(v)
-		med := v[len(v)/2]
-		if k == 0 {
-			base = med
+		ratios := make([]float64, len(v))
+		for i := range v {
+			ratios[i] = v[i] / res[0][i]
 		}
-		t.Logf("%-16s median %6.1f ns/ply (q1 %6.1f, q3 %6.1f) %.3fx PlayRandom", loops[k].name, med, v[len(v)/4], v[3*len(v)/4], med/base)
+		sort.Float64s(ratios)
+		w := slices.Sorted(slices.Values(v))
+		t.Logf("%-16s median %6.1f ns/ply (q1 %6.1f, q3 %6.1f); ÷ PlayRandom per round: median %.3f (q1 %.3f, q3 %.3f)",
+			loops[k].name, w[len(w)/2], w[len(w)/4], w[3*len(w)/4], ratios[len(v)/2], ratios[len(v)/4], ratios[3*len(v)/4])
 	}
 }
 
