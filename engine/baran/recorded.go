@@ -13,6 +13,12 @@ import (
 // (engine.RecordedPlayer). Like PlayRandom it hands apply the capturers the pick's scan found;
 // with g.Sample it draws as RandomAction and PlayRandom do (their order of removal choices)
 // and counts nothing. With g.Raw it appends the actions raw (8 bytes each) for AppendNotation.
+//
+// The notation is AppendAction's text, written without its detours (appendRecorded): a step,
+// three in four actions of a random game, as one 8-byte store; a slide tested by the line's
+// direction; a jump's path searched with the generator the pick's scan left set up (no
+// setupGen, no take-off of the removed warrior). TestRecordedNotationAllRules checks the text
+// against AppendAction's under every rule combination.
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
 	legalOrder := !g.Sample
