@@ -15,14 +15,15 @@ import (
 // and counts nothing. With g.Raw it appends the actions raw (8 bytes each) for AppendNotation.
 //
 // The notation is AppendAction's text, written without its detours (appendRecorded): a step,
-// three in four actions of a random game, as one 8-byte store; a slide tested by the line's
+// three in four actions of a random game, with its space as two stores (4 and 2 bytes, no byte
+// written beyond the text); a slide tested by the line's
 // direction; a jump's path searched with the generator the pick's scan left set up (no
 // setupGen, no take-off of the removed warrior). TestRecordedNotationAllRules checks the text
 // against AppendAction's under every rule combination.
 func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 	moves, legal := g.Moves, g.Legal
 	legalOrder := !g.Sample
-	sp := uint64(0) // 1 once this call has written an action: the next takes a space
+	spaced := false // once this call has written an action: the next takes a space
 	for ply := 0; ; ply++ {
 		if ply&63 == 0 && g.Stop != nil && g.Stop() {
 			g.Moves, g.Legal = moves, legal
@@ -46,12 +47,12 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		switch u := uint64(a); {
 		case g.Raw:
 			moves = binary.LittleEndian.AppendUint64(moves, u)
-		case isStep(u) && cap(moves)-len(moves) >= 8: // (appendRecorded's first case, inline)
-			moves = putStep(moves, u, sp)
+		case spaced && isStep(u) && cap(moves)-len(moves) >= 6: // (appendRecorded's first case, inline)
+			moves = putStep(moves, u)
 		default:
-			moves = s.appendRecorded(moves, a, sp != 0, true)
+			moves = s.appendRecorded(moves, a, spaced, true)
 		}
-		sp = 1
+		spaced = true
 		s.applyWith(a, capturers)
 	}
 }
@@ -115,17 +116,12 @@ func slideOpen(from, to uint, occ uint64) bool {
 // after a space when space is set. With gen set, s.gen is set up for the position a is played
 // in after its removal (the scan pickUniform drew a from, which PlayRecorded has just done),
 // so a jump's path is searched with it; else appendRecorded sets it up itself when it needs
-// it. The steps, most of a random game's actions, are written here as one 8-byte store of
-// their text (" from-to", the space included): an action with no removal, no capture and a
-// neighbour cell as its target is a step, "from-to", whatever the piece (AppendAction's first
-// case).
+// it. The steps after a space, most of a random game's actions, are written by putStep: an
+// action with no removal, no capture and a neighbour cell as its target is a step, "from-to",
+// whatever the piece (AppendAction's first case).
 func (s *State) appendRecorded(dst []byte, a engine.Action, space, gen bool) []byte {
-	sp := uint64(0)
-	if space {
-		sp = 1
-	}
-	if u := uint64(a); isStep(u) && cap(dst)-len(dst) >= 8 {
-		return putStep(dst, u, sp)
+	if u := uint64(a); space && isStep(u) && cap(dst)-len(dst) >= 6 {
+		return putStep(dst, u)
 	}
 	if space {
 		dst = append(dst, ' ')
@@ -139,13 +135,14 @@ func isStep(u uint64) bool {
 	return u>>remShift == 0 && u&capBits == 0 && stepMask[u>>fromShift&63]&(1<<(u>>toShift&63)) != 0
 }
 
-// putStep appends the text of the step u (isStep), after a space when sp is 1, to dst, whose
-// capacity holds 8 bytes more, as one 8-byte store.
-func putStep(dst []byte, u, sp uint64) []byte {
+// putStep appends " from-to", the text of the step u (isStep) after a space, to dst, whose
+// capacity holds 6 bytes more, as a 4-byte and a 2-byte store.
+func putStep(dst []byte, u uint64) []byte {
 	n := len(dst)
-	w := (cellWord[u>>fromShift&63] | '-'<<16 | cellWord[u>>toShift&63]<<24) << (8 * sp & 63)
-	binary.LittleEndian.PutUint64(dst[n:n+8], w|' '*sp)
-	return dst[:n+5+int(sp)]
+	w := ' ' | cellWord[u>>fromShift&63]<<8 | '-'<<24 | cellWord[u>>toShift&63]<<32
+	binary.LittleEndian.PutUint32(dst[n:n+4], uint32(w))
+	binary.LittleEndian.PutUint16(dst[n+4:n+6], uint16(w>>32))
+	return dst[:n+6]
 }
 
 // appendOther is appendRecorded for the actions other than plain steps: AppendAction's cases

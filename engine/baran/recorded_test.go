@@ -336,3 +336,45 @@ func TestSlideOpen(t *testing.T) {
 		}
 	}
 }
+
+// PlayRecorded and AppendNotation append their text as append would: nothing is written into
+// the buffer's capacity beyond the text's end (a caller's bytes there survive).
+func TestRecordedWritesNoSpareCapacity(t *testing.T) {
+	const sentinel = 0xa5
+	for seed := uint64(1); seed <= 20; seed++ {
+		s := New(DefaultRules, engine.Player(seed%2))
+		buf := make([]byte, 3, 1<<14)
+		for i := range buf[:cap(buf)] {
+			buf[:cap(buf)][i] = sentinel
+		}
+		var r0, r1 engine.Rand
+		r0.Seed(seed)
+		r1.Seed(seed + 50)
+		g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Moves: buf}
+		s.PlayRecorded(&g)
+		text := g.Moves
+		if &text[0] != &buf[0] {
+			t.Fatal("the buffer was reallocated: make it larger")
+		}
+		for i, c := range text[len(text):cap(text)] {
+			if c != sentinel {
+				t.Fatalf("seed %d: PlayRecorded wrote %q at %d bytes past the text's end", seed, c, i)
+			}
+		}
+		raw := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Raw: true}
+		r0.Seed(seed)
+		r1.Seed(seed + 50)
+		s.Reset()
+		s.PlayRecorded(&raw)
+		s.Reset()
+		notated, err := s.AppendNotation(buf[:3], raw.Moves)
+		if err != nil || string(notated) != string(text) {
+			t.Fatalf("seed %d: AppendNotation gave %q, %v; want %q", seed, notated, err, text)
+		}
+		for i, c := range notated[len(notated):cap(notated)] {
+			if c != sentinel {
+				t.Fatalf("seed %d: AppendNotation wrote %q at %d bytes past the text's end", seed, c, i)
+			}
+		}
+	}
+}
