@@ -68,6 +68,25 @@ func jumpAt(cur uint, avail uint8) (d, to uint, ob, tb uint64) {
 	return d, to, uint64(1) << (jumpOver[cur&63][d] & 63), uint64(1) << (to & 63)
 }
 
+// jumped returns a chain's state after a jump in direction d over the piece ob (its bit): own,
+// back and fwdEnemy as chain keeps them, and what the chain captures if it ends there.
+func (g *generator) jumped(d uint, ob uint64, own, back bool, fwdEnemy uint64) (bool, bool, uint64, uint64) {
+	isEnemy := g.enemy&ob != 0
+	if !isEnemy {
+		own = true
+	}
+	if g.fwd&(1<<d) == 0 {
+		back = true
+	} else if isEnemy {
+		fwdEnemy |= ob
+	}
+	var capt uint64
+	if !own && (g.perJump || !back) {
+		capt = fwdEnemy
+	}
+	return own, back, fwdEnemy, capt
+}
+
 // chain extends a chain that has landed on cur after a jump in direction last (6 before the
 // first jump). landed holds the start and every landing cell, jumped every jumped piece; own
 // reports an own piece jumped, back a sideways or backward jump, fwdEnemy the enemy warriors
@@ -79,20 +98,7 @@ func (g *generator) chain(cur, last uint, landed, jumped uint64, own, back bool,
 		if jumped&ob|landed&tb != 0 {
 			continue
 		}
-		own2, back2, fe2 := own, back, fwdEnemy
-		isEnemy := g.enemy&ob != 0
-		if !isEnemy {
-			own2 = true
-		}
-		if g.fwd&(1<<d) == 0 {
-			back2 = true
-		} else if isEnemy {
-			fe2 |= ob
-		}
-		var capt uint64
-		if !own2 && (g.perJump || !back2) {
-			capt = fe2
-		}
+		own2, back2, fe2, capt := g.jumped(d, ob, own, back, fwdEnemy)
 		if capt != 0 {
 			if g.anyCapt {
 				g.found = true

@@ -213,20 +213,7 @@ func (p *pathSearch) find(cur, last uint, landed, jumped uint64, own, back bool,
 		if jumped&ob|landed&tb != 0 {
 			continue
 		}
-		own2, back2, fe2 := own, back, fe
-		isEnemy := g.enemy&ob != 0
-		if !isEnemy {
-			own2 = true
-		}
-		if g.fwd&(1<<d) == 0 {
-			back2 = true
-		} else if isEnemy {
-			fe2 |= ob
-		}
-		var capt uint64
-		if !own2 && (g.perJump || !back2) {
-			capt = fe2
-		}
+		own2, back2, fe2, capt := g.jumped(d, ob, own, back, fe)
 		p.cells[p.n&63] = uint8(to)
 		p.n++
 		if to == p.to && capt == p.capt {
