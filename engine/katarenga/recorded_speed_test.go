@@ -169,3 +169,43 @@ func (c recordedCase) play(t *testing.T, recorded bool) string {
 	}
 	return out
 }
+
+// BenchmarkRecordedLoop compares, on layout 0 (one op is one ply), PlayRecorded's loop with the
+// loops it should cost no more than: PlayRandom (`fairplay bench`'s playout, keeping the undo
+// history), the same without history (noHistory: RandomAction and apply only) and its
+// PickLegal counterpart (noHistory-legal); Recorded-sample is play -branching=false
+// (RandomAction's draws), Recorded-legal the default (PickLegal's draws and legal counts), both
+// writing the record.
+func BenchmarkRecordedLoop(b *testing.B) {
+	for _, name := range []string{"PlayRandom", "noHistory", "noHistory-legal", "Recorded-sample", "Recorded-legal"} {
+		b.Run(name, func(b *testing.B) {
+			s := startState()
+			var r0, r1 engine.Rand
+			r0.Seed(1)
+			r1.Seed(2)
+			g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0,
+				Moves: make([]byte, 0, 8192), Sample: name == "Recorded-sample"}
+			b.ReportAllocs()
+			plies := 0
+			for plies < b.N {
+				s.Reset()
+				switch name {
+				case "PlayRandom":
+					s.PlayRandom(&r0)
+				case "noHistory":
+					for a, ok := s.RandomAction(&r0); ok; a, ok = s.RandomAction(&r0) {
+						s.apply(a)
+					}
+				case "noHistory-legal":
+					for a, _, ok := s.PickLegal(&r0); ok; a, _, ok = s.PickLegal(&r0) {
+						s.apply(a)
+					}
+				default:
+					g.Moves = g.Moves[:0]
+					s.PlayRecorded(&g)
+				}
+				plies += s.Ply()
+			}
+		})
+	}
+}
