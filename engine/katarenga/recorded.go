@@ -69,12 +69,15 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 // how many bytes it wrote, the sum of the plies' legal counts (0 with g.Sample) and whether
 // the game ended.
 //
-// The game's first ply and those before g.OpeningPlies are played first, in their own loop;
-// after them the mover alternates every ply (apply always passes the turn, a pass included),
-// so the two colours' generators are held in registers and swapped instead of looked up.
+// The plies that need a choice — the game's first (no space), those before g.OpeningPlies
+// (the opening generator) and one more if that leaves an odd number of plies in the block —
+// are played first, in their own loop. After them the mover alternates every ply (apply
+// always passes the turn, a pass included): the rest of the block is played two plies per
+// iteration, the first with the mover's generator, the second with the other's, with nothing
+// looked up.
 func (s *State) playBlock(g *engine.RecordedGame, dst *[blockBytes]byte, first bool) (j int, legal int64, ended bool) {
 	i := 0
-	for ; i < blockLen && (first || int(s.ply) < g.OpeningPlies); i++ {
+	for ; i < blockLen && (first || i&1 != 0 || int(s.ply) < g.OpeningPlies); i++ {
 		r := g.Rand[s.side&1]
 		if int(s.ply) < g.OpeningPlies {
 			r = g.Opening
@@ -95,36 +98,50 @@ func (s *State) playBlock(g *engine.RecordedGame, dst *[blockBytes]byte, first b
 		if first { // no space before the game's first action
 			w, k, first = w>>8, k-1, false
 		}
-		binary.LittleEndian.PutUint64(dst[j:], w)
+		binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
 		j += k
 		s.apply(a)
 	}
-	r, next := g.Rand[s.side&1], g.Rand[s.side&1^1]
+	// i is even here: the pairs fill the block exactly.
+	r0, r1 := g.Rand[s.side&1], g.Rand[s.side&1^1]
 	if g.Sample {
-		for ; i < blockLen; i++ {
-			a, ok := s.RandomAction(r)
+		for ; i < blockLen; i += 2 {
+			a, ok := s.RandomAction(r0)
 			if !ok {
 				return j, legal, true
 			}
 			w, k := notationWord(a)
-			binary.LittleEndian.PutUint64(dst[j:], w)
+			binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
 			j += k
 			s.apply(a)
-			r, next = next, r
+			if a, ok = s.RandomAction(r1); !ok {
+				return j, legal, true
+			}
+			w, k = notationWord(a)
+			binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
+			j += k
+			s.apply(a)
 		}
 		return j, legal, false
 	}
-	for ; i < blockLen; i++ {
-		a, c, ok := s.PickLegal(r)
+	for ; i < blockLen; i += 2 {
+		a, c, ok := s.PickLegal(r0)
 		if !ok {
 			return j, legal, true
 		}
 		legal += int64(c)
 		w, k := notationWord(a)
-		binary.LittleEndian.PutUint64(dst[j:], w)
+		binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
 		j += k
 		s.apply(a)
-		r, next = next, r
+		if a, c, ok = s.PickLegal(r1); !ok {
+			return j, legal, true
+		}
+		legal += int64(c)
+		w, k = notationWord(a)
+		binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
+		j += k
+		s.apply(a)
 	}
 	return j, legal, false
 }
