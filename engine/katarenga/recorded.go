@@ -110,16 +110,12 @@ func (s *State) playBlock(g *engine.RecordedGame, dst *[blockBytes]byte, first b
 			if !ok {
 				return j, legal, true
 			}
-			w, k := notationWord(a)
-			binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
-			j += k
+			j = putAction(dst, j, a)
 			s.apply(a)
 			if a, ok = s.RandomAction(r1); !ok {
 				return j, legal, true
 			}
-			w, k = notationWord(a)
-			binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
-			j += k
+			j = putAction(dst, j, a)
 			s.apply(a)
 		}
 		return j, legal, false
@@ -130,18 +126,24 @@ func (s *State) playBlock(g *engine.RecordedGame, dst *[blockBytes]byte, first b
 			return j, legal, true
 		}
 		legal += int64(c)
-		w, k := notationWord(a)
-		binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
-		j += k
+		j = putAction(dst, j, a)
 		s.apply(a)
 		if a, c, ok = s.PickLegal(r1); !ok {
 			return j, legal, true
 		}
 		legal += int64(c)
-		w, k = notationWord(a)
-		binary.LittleEndian.PutUint64(dst[j:j+8:j+8], w)
-		j += k
+		j = putAction(dst, j, a)
 		s.apply(a)
 	}
 	return j, legal, false
+}
+
+// putAction writes a's notation with a space before it at dst[j:] and returns the end.
+func putAction(dst *[blockBytes]byte, j int, a engine.Action) int {
+	if a == Pass {
+		binary.LittleEndian.PutUint64(dst[j:j+8:j+8], passWord)
+		return j + 5
+	}
+	binary.LittleEndian.PutUint64(dst[j:j+8:j+8], fromWords[a&63]|toWords[a>>6&127])
+	return j + 6
 }
