@@ -15,7 +15,7 @@ const blockLen = 64
 const blockBytes = 6*blockLen + 2
 
 // Notation words: an action's " from-to" as the low 6 bytes of a little-endian word, the
-// OR of fromWords[from] (" ff-") and toWords[to] ("tt" in bytes 4 and 5); passWord is " pass".
+// OR of fromWords[from] (" ff-") and toWords[to] ("tt" in bytes 4 and 5).
 var fromWords, toWords = func() (f [64]uint64, t [128]uint64) {
 	for sq := 0; sq < 68; sq++ {
 		name := SquareName(sq)
@@ -27,6 +27,7 @@ var fromWords, toWords = func() (f [64]uint64, t [128]uint64) {
 	return f, t
 }()
 
+// passWord is " pass" as the low 5 bytes of a little-endian word.
 const passWord = ' ' | 'p'<<8 | 'a'<<16 | 's'<<24 | 's'<<32
 
 // notationWord returns a's notation with a space before it as the low k bytes of w.
