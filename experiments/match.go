@@ -194,9 +194,6 @@ type worker struct {
 	batch bool
 	spans []span // moves and counters of the chunk's games, in order
 	cnts  []int64
-	// raw: the games' moves are raw actions (engine.RecordedGame.Raw), whose notation the
-	// collector writes (deferredMatch); only for matches that canDefer.
-	raw bool
 }
 
 type span struct{ m0, m1, c0, c1 int }
@@ -357,7 +354,6 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		g := &w.rg
 		g.Rand[firstColour&1], g.Rand[(firstColour^1)&1] = rands[seat[0]], rands[seat[1]]
 		g.Opening, g.OpeningPlies, g.Stop, g.Sample = opening, m.Cfg.RandomOpening, stop, m.Cfg.NoBranching
-		g.Raw = w.raw // the collector writes the notation (deferredMatch)
 		g.Moves, g.Legal = w.moves, 0
 		ended := rp.PlayRecorded(g)
 		w.moves, rec.LegalTotal = g.Moves, g.Legal

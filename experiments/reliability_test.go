@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,13 +18,17 @@ import (
 	"github.com/fairplay-lab/fairplay/results"
 )
 
-// fullDisk fails every write after limit bytes with ENOSPC.
+// fullDisk fails every write after limit bytes with ENOSPC. It takes positional writes too (the
+// games file's queued writes, from several goroutines) when its file does.
 type fullDisk struct {
 	w     io.Writer
 	limit int
+	mu    sync.Mutex
 }
 
 func (d *fullDisk) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if len(p) > d.limit {
 		n, _ := d.w.Write(p[:d.limit])
 		d.limit = 0
@@ -33,6 +38,25 @@ func (d *fullDisk) Write(p []byte) (int, error) {
 	return d.w.Write(p)
 }
 
+func (d *fullDisk) WriteAt(p []byte, off int64) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	at := d.w.(io.WriterAt)
+	if len(p) > d.limit {
+		n, _ := at.WriteAt(p[:d.limit], off)
+		d.limit = 0
+		return n, syscall.ENOSPC
+	}
+	d.limit -= len(p)
+	return at.WriteAt(p, off)
+}
+
+// seqDisk is fullDisk without positional writes: the games file is then written in order by
+// the collector alone.
+type seqDisk struct{ d *fullDisk }
+
+func (s seqDisk) Write(p []byte) (int, error) { return s.d.Write(p) }
+
 func session(dir string, resume bool) Session {
 	return Session{Dir: dir, Resume: resume, Workers: 2, Progress: "never", Shard: Shard{0, 1}}
 }
@@ -40,6 +64,16 @@ func session(dir string, resume bool) Session {
 // A full disk stops the run with a clear error, leaves no temporary file under a final name,
 // keeps the checkpointed games, and -resume then completes the run to the same bytes.
 func TestFullDiskResumes(t *testing.T) {
+	for _, queued := range []bool{true, false} {
+		name := "queued writes"
+		if !queued {
+			name = "sequential writes"
+		}
+		t.Run(name, func(t *testing.T) { testFullDiskResumes(t, queued) })
+	}
+}
+
+func testFullDiskResumes(t *testing.T, queued bool) {
 	m := newMatch(t, "katarenga", "", "", 200)
 	ref := t.TempDir()
 	if _, err := RunMatch(context.Background(), m, session(ref, false)); err != nil {
@@ -50,11 +84,18 @@ func TestFullDiskResumes(t *testing.T) {
 	CheckpointEvery = 0 // a checkpoint after every game
 	wrapTemp = func(path string, w io.Writer) io.Writer {
 		if strings.HasSuffix(path, "games.csv") {
+			if !queued {
+				return seqDisk{&fullDisk{w: w, limit: 6000}}
+			}
 			return &fullDisk{w: w, limit: 6000}
 		}
 		return w
 	}
+	q0 := queuedWrites.Load()
 	_, err := RunMatch(context.Background(), m, session(dir, false))
+	if q := queuedWrites.Load() - q0; (q > 0) != queued {
+		t.Errorf("%d queued writes; want them only with a file that takes positional writes", q)
+	}
 	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "-resume") {
 		t.Fatalf("full disk: %v, want an error saying so and how to resume", err)
 	}

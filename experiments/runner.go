@@ -164,6 +164,9 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 					done.Add(int64(len(c.recs)))
 				}
 				out <- c
+				if sink.help != nil {
+					sink.help()
+				}
 			}
 		}()
 	}

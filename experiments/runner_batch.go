@@ -9,18 +9,25 @@ import (
 // Batching between the workers and the collector. The collector is the one goroutine that sees
 // every game in order (the summary and the games file need that order), so whatever does not
 // depend on the order is done by the worker that played the game, a chunk at a time: the
-// games-file row (results.AppendCSVRow) and the distinct-game hash (results.DistinctHash). The
-// collector then adds the games to the summary and writes a chunk's rows with one copy; no lock,
-// channel operation or allocation per game (the prepared buffers are recycled). A one-worker
-// run on two or more cores does the rows and hashes in the collector instead
-// (gamesSink.collectorEncodes): there the worker is the bottleneck and the collector idles.
+// games-file row (results.AppendCSVRow), the distinct-game hash (results.DistinctHash), in
+// csv.gz at two or more workers the rows' compression (a gzip member), and in csv the write
+// itself (asyncwrite.go: the collector reserves the rows' place in the file and queues the
+// write, which the workers do between chunks). The collector adds the games to the summary
+// (~0.2 µs a game) and orders the output; no lock, channel operation or allocation per game
+// (the prepared buffers are recycled). So a run of W workers uses W cores' worth of play, and the
+// one collector keeps up with dozens of workers of random games. Before, a one-worker run also
+// moved the rows, hashes and (Baran) notation to the collector's core: faster at one worker on
+// two cores, but then two workers could not be twice one (README "Speed").
 
-// prepared is what a worker (or, with collectorEncodes, the collector) computes for a chunk's
-// items besides the records.
+// prepared is what a worker computes for a chunk's items besides the records.
 type prepared struct {
 	rows   []byte   // the items' games-file rows, in order (empty when the sink wants none)
 	ends   []int    // ends[k]: where item k's row ends in rows
 	hashes []uint64 // hashes[k]: item k's results.DistinctHash, for a prefix of the chunk
+	// gz is the rows compressed as one gzip member, when the sink takes members (csv.gz at
+	// several workers); zc is the compressor, kept with the buffers.
+	gz []byte
+	zc results.GzipMember
 }
 
 // row returns the rows of items lo to hi−1.
@@ -112,6 +119,9 @@ type batchSink[R any] struct {
 	// (its strings, its slices) once it returns: the run may then reuse a written chunk's
 	// records and buffers for a later chunk.
 	recycle bool
+	// help, when set, is called by every worker after it hands over a chunk: it does work the
+	// collector queued (the games file's writes).
+	help func()
 }
 
 // perItem is the batchSink that hands every item to sink, one at a time.
@@ -131,9 +141,13 @@ func perItem[R any](sink func(*R) error) batchSink[R] {
 
 // prepareGames returns a batchSink.prepare for games: the distinct-game hash of every game
 // among the first results.DistinctExamined of [start, …) (the summary looks at no others),
-// and, with rows set, each game's CSV row.
-func prepareGames(start int64, rows bool) func(recs []results.Record, p *prepared) {
+// and, with rows set, each game's CSV row; with gz set too, the rows compressed as a gzip
+// member.
+func prepareGames(start int64, rows, gz bool) func(recs []results.Record, p *prepared) {
 	return func(recs []results.Record, p *prepared) {
+		if gz {
+			defer func() { p.gz = p.zc.Compress(p.gz[:0], p.rows) }()
+		}
 		for k := range recs {
 			r := &recs[k]
 			if rows {
@@ -173,20 +187,48 @@ type gamesSink struct {
 	written func(n int) error
 	plies   int64 // plies of the games counted
 	stopped bool
-	// collectorEncodes moves prepareGames (rows and hashes) from the workers to the collector:
-	// with one worker and a spare core the collector has time to spare, and the worker, the
-	// run's bottleneck, plays its games sooner (collectorEncodes below).
-	collectorEncodes bool
-	// notate, when set (player: deferred notation), writes the notation of a chunk's records,
-	// which hold raw actions, before the collector encodes them.
-	notate func(recs []results.Record) error
+	// queue, when set, queues a chunk's prepared rows for a write by the workers (see
+	// asyncwrite.go): tempFile.writeAsync behind the games writer, whose own buffer flushRows
+	// empties first. rowBufs recycles the rows' buffers once written.
+	// mw, when set, takes the workers' gzip members (csv.gz at several workers: the compression,
+	// several times a random game's cost, is then parallel).
+	mw        results.MemberWriter
+	queue     func(rows []byte, release func()) (bool, error)
+	flushRows func() error
+	help      func()
+	rowBufs   chan []byte
 }
 
-// collectorEncodes reports whether a run of that many workers should leave the rows and
-// hashes to the collector: only one worker's games leave it a core of its own with time to
-// spare (about 1 µs a game against the worker's 6 µs in random Katarenga); with more, encoding
-// in the workers keeps the single collector from becoming the bottleneck.
-func collectorEncodes(workers, procs int) bool { return workers == 1 && procs >= 2 }
+// writeRows writes prepared rows lo to hi−1: queued for the workers when the sink has a queue
+// and the call took the whole chunk (whole: items' lo and hi were 0 and len(recs); a stop rule
+// may have cut hi since), else through the games writer. A queued buffer leaves p: p gets
+// another (recycled) one, so the run may reuse p at once.
+func (g *gamesSink) writeRows(p *prepared, lo, hi int, whole bool) error {
+	rows := p.rowsOf(lo, hi)
+	if g.queue == nil || !whole {
+		return g.rw.WriteRows(rows)
+	}
+	if err := g.flushRows(); err != nil {
+		return err
+	}
+	buf := p.rows
+	select {
+	case p.rows = <-g.rowBufs:
+	default:
+		p.rows = nil
+	}
+	queued, err := g.queue(rows, func() {
+		select {
+		case g.rowBufs <- buf[:0]:
+		default:
+		}
+	})
+	if !queued {
+		p.rows = buf
+		return g.rw.WriteRows(rows)
+	}
+	return err
+}
 
 func newGamesSink(sum *results.Summary, w results.GamesWriter) *gamesSink {
 	g := &gamesSink{sum: sum, w: w}
@@ -199,24 +241,10 @@ func (g *gamesSink) batch(start int64) batchSink[results.Record] {
 	// With prepared rows the games file copies bytes and the summary keeps only numbers and
 	// hashes, so chunks can be recycled; other writers (Parquet) may hold a record's strings
 	// until they flush.
-	prep := prepareGames(start, g.rw != nil)
+	prep := prepareGames(start, g.rw != nil, g.mw != nil)
 	b := batchSink[results.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.rw != nil}
-	if g.collectorEncodes {
-		var local prepared
-		b.prepare = nil
-		b.items = func(recs []results.Record, _ *prepared, lo, hi int) error {
-			if g.stopped {
-				return nil // a stopped run's collector skips the encoding (and the notation)
-			}
-			if g.notate != nil {
-				if err := g.notate(recs[lo:hi]); err != nil {
-					return err
-				}
-			}
-			local.rows, local.ends, local.hashes = local.rows[:0], local.ends[:0], local.hashes[:0]
-			prep(recs[lo:hi], &local)
-			return g.items(recs[lo:hi], &local, 0, hi-lo)
-		}
+	if g.queue != nil {
+		b.help = g.help
 	}
 	return b
 }
@@ -228,6 +256,7 @@ func (g *gamesSink) items(recs []results.Record, p *prepared, lo, hi int) error 
 	if g.stopped {
 		return nil
 	}
+	whole := lo == 0 && hi == len(recs)
 	for k := lo; k < hi; k++ {
 		r := &recs[k]
 		if p != nil && k < len(p.hashes) {
@@ -246,8 +275,10 @@ func (g *gamesSink) items(recs []results.Record, p *prepared, lo, hi int) error 
 		}
 	}
 	var err error
-	if p != nil && g.rw != nil {
-		err = g.rw.WriteRows(p.rowsOf(lo, hi))
+	if p != nil && g.mw != nil && whole && hi == len(recs) && len(p.gz) > 0 {
+		err = g.mw.WriteMember(p.gz)
+	} else if p != nil && g.rw != nil {
+		err = g.writeRows(p, lo, hi, whole)
 	} else {
 		for k := lo; k < hi && err == nil; k++ {
 			err = g.w.Write(&recs[k])

@@ -17,15 +17,15 @@ import (
 
 // play's batched collector (workers encode rows and hashes, gamesSink takes chunks) gives the
 // bytes and the summary of the per-game path (Summary.Add and GamesWriter.Write per record),
-// at 1, 2 and 3 workers (and with the collector encoding instead, as one-worker runs do), with
-// small chunks, with old games of a resume merged in between and inside chunks, in every format, and with a stop rule that ends the run mid-chunk.
+// at 1, 2 and 3 workers, with small chunks, with old games of a resume merged in between and
+// inside chunks, in every format, and with a stop rule that ends the run mid-chunk.
 func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 	n := int64(400)
 	if testing.Short() {
 		n = 120
 	}
 	for _, mc := range batchMatches(t, n) {
-		m, game := mc.m, mc.m.Cfg.Game
+		m := mc.m
 		// Old games: every third game and a block, as a resume finds them.
 		var oldCSV bytes.Buffer
 		ow, _ := results.NewCSVWriter(&oldCSV, m.Counters())
@@ -68,19 +68,11 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						t.Fatal(err)
 					}
 					ww.Close()
-					for _, wc := range []struct {
-						workers   int
-						collector bool
-					}{{1, false}, {2, false}, {3, false}, {1, true}, {2, true}} {
-						workers := wc.workers
+					for _, workers := range []int{1, 2, 3} {
 						var got bytes.Buffer
 						gw, _ := results.NewGamesWriter(&got, f, m.Counters())
 						gs := newGamesSink(results.NewSummary(m.Counters()), gw)
-						gs.collectorEncodes = wc.collector
-						gp := gs.player(m)
-						if deferred := gs.notate != nil; deferred != (wc.collector && game == "baran") {
-							t.Fatalf("%s: collector encodes %v, notation deferred %v", mc.name, wc.collector, deferred)
-						}
+						gp := m
 						gs.stop = stop
 						ctx, cancel := context.WithCancel(context.Background())
 						gs.onStop = cancel
@@ -93,8 +85,7 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						gw.Close()
 						what := func() string {
 							return mc.name + " " + string(f) + map[bool]string{true: " resumed", false: ""}[resume] +
-								map[bool]string{true: " stopped", false: ""}[stopAt > 0] +
-								map[bool]string{true: " (collector encodes)", false: ""}[wc.collector]
+								map[bool]string{true: " stopped", false: ""}[stopAt > 0]
 						}
 						if !bytes.Equal(got.Bytes(), want.Bytes()) {
 							t.Errorf("%s, %d workers: games file differs from the per-game path", what(), workers)
@@ -116,9 +107,8 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 }
 
 // batchMatches are TestBatchedSinkMatchesPerRecord's random-vs-random matches of n games: both
-// games with their defaults, and Baran (whose notation the collector writes when it encodes:
-// gamesSink.player) with rule switches, random opening plies, -branching=false and openings
-// (start positions of either colour, one with a removal pending).
+// games with their defaults, and Baran with rule switches, random opening plies,
+// -branching=false and openings (start positions of either colour, one with a removal pending).
 func batchMatches(t *testing.T, n int64) []struct {
 	name string
 	m    *Match

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
@@ -40,11 +39,11 @@ func BenchmarkRunnerCSV(b *testing.B) {
 	}
 }
 
-// BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers (at one worker on two
-// or more cores, the collector) encode each game's CSV row and distinct-game hash, the collector
-// adds every game to a Summary and writes the rows (to io.Discard), in game order; at one worker
-// in Baran the collector writes the notation too (gamesSink.player). The -nobranching runs are
-// play -branching=false (MatchConfig.NoBranching: RandomAction's draws, no legal counts).
+// BenchmarkRunnerPlay is `fairplay play`'s collector (gamesSink): workers encode each game's
+// CSV row and distinct-game hash, the collector adds every game to a Summary and writes the
+// rows (to io.Discard: no queued writes, which need a file), in game order. The -nobranching
+// runs are play -branching=false (MatchConfig.NoBranching: RandomAction's draws, no legal
+// counts).
 func BenchmarkRunnerPlay(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		for _, workers := range []int{1, 2} {
@@ -58,9 +57,8 @@ func BenchmarkRunnerPlay(b *testing.B) {
 					names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
 					w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
 					g := newGamesSink(results.NewSummary(names), w)
-					g.collectorEncodes = collectorEncodes(workers, runtime.GOMAXPROCS(0)) // as RunMatch decides
 					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (itemPlayer[*worker, results.Record], batchSink[results.Record]) {
-						return g.player(m), g.batch(0) // as RunMatch does
+						return m, g.batch(0) // as RunMatch does
 					})
 					w.Close()
 				})
@@ -147,7 +145,7 @@ func BenchmarkPrepare(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		b.Run(game, func(b *testing.B) {
 			chunks, _ := preparedChunks(b, game, 64, 16)
-			prep := prepareGames(0, true)
+			prep := prepareGames(0, true, false)
 			var p prepared
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -174,7 +172,7 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[resul
 		b.Fatal(err)
 	}
 	var out []*chunk[results.Record]
-	prep := prepareGames(0, true)
+	prep := prepareGames(0, true, false)
 	w := m.chunkWorker()
 	for i := int64(0); i < n; i += int64(size) {
 		c := &chunk[results.Record]{prep: &prepared{}}

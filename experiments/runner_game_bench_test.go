@@ -31,7 +31,7 @@ func BenchmarkWorkerGame(b *testing.B) {
 				w := m.chunkWorker()
 				recs := make([]results.Record, 0, 64)
 				a := &arena{}
-				pr := prepareGames(0, true)
+				pr := prepareGames(0, true, false)
 				var p prepared
 				stop := func() bool { return false }
 				b.ReportAllocs()

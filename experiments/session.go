@@ -257,7 +257,15 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	gs := newGamesSink(sum, cw)
-	gs.collectorEncodes = collectorEncodes(s.Workers, runtime.GOMAXPROCS(0))
+	// Every heavy step is the workers' (see runner_batch.go): rows, hashes, the csv file's
+	// writes (queued), csv.gz's compression at two or more workers (at one, the collector's
+	// compression runs beside the worker: it costs several times the game).
+	if mw, ok := results.MemberWriterOf(cw); ok && (s.Workers >= 2 || s.Workers < 1 && runtime.GOMAXPROCS(0) >= 2) {
+		gs.mw = mw
+	}
+	if format == results.CSV && tf.q != nil {
+		gs.queue, gs.flushRows, gs.help, gs.rowBufs = tf.writeAsync, cw.Flush, tf.q.run, make(chan []byte, 16)
+	}
 	gs.stop, gs.onStop = s.Stop, cancel
 	gs.failed = func(err error) error { cancel(); return ck.failed(err) }
 	gs.written = func(n int) error {
@@ -275,7 +283,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
-	_, err = runBatched(runCtx, gs.player(m), plan, s.Workers, &done, gs.batch(start), func(r *results.Record) int64 { return r.Game })
+	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *results.Record) int64 { return r.Game })
 	stopped := gs.stopped
 	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()

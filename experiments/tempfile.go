@@ -12,16 +12,19 @@ import (
 )
 
 // tempFile writes a result file under path+".tmp" through a buffer; Commit puts it in place.
-// Results are never half-written under their real name.
+// Results are never half-written under their real name. Besides buffered writes in order it
+// takes queued writes (writeAsync), done later by other goroutines at reserved offsets.
 type tempFile struct {
 	*bufio.Writer
 	path string
 	f    *os.File
+	fw   *fileWriter
+	q    *writeQueue // nil when the file takes no positional writes
 	done bool
 }
 
 // wrapTemp, when set (by tests), wraps the file under every temporary output: a writer that
-// fails simulates a full disk.
+// fails simulates a full disk. Queued writes need the wrapper to implement io.WriterAt.
 var wrapTemp func(path string, w io.Writer) io.Writer
 
 func createTemp(path string) (*tempFile, error) {
@@ -33,22 +36,53 @@ func createTemp(path string) (*tempFile, error) {
 	if wrapTemp != nil {
 		w = wrapTemp(path, f)
 	}
-	return &tempFile{Writer: bufio.NewWriterSize(w, 1<<16), path: path, f: f}, nil
+	fw := &fileWriter{w: w}
+	t := &tempFile{path: path, f: f, fw: fw}
+	if at, ok := w.(io.WriterAt); ok {
+		fw.at = at
+		t.q = &writeQueue{at: at}
+	}
+	t.Writer = bufio.NewWriterSize(fw, 1<<16)
+	return t, nil
 }
 
-// sync flushes the buffer and returns the file's length: every byte up to it is in the file
-// (in the operating system's cache: it survives the process being killed).
+// writeAsync queues rows to be written after everything written so far (buffered or queued)
+// and calls release once they are; false (nothing queued) when the file takes no queued
+// writes. The caller must not touch rows until release.
+func (t *tempFile) writeAsync(rows []byte, release func()) (bool, error) {
+	if t.q == nil {
+		return false, nil
+	}
+	if err := t.Flush(); err != nil { // buffered bytes go before these rows
+		return true, err
+	}
+	t.q.push(writeJob{rows: rows, off: t.fw.off, release: release})
+	t.fw.off += int64(len(rows))
+	if t.q.n.Load() > maxQueued {
+		t.q.run()
+	}
+	return true, t.q.failed()
+}
+
+// sync flushes the buffer, waits for the queued writes and returns the file's length: every
+// byte up to it is in the file (in the operating system's cache: it survives the process being
+// killed).
 func (t *tempFile) sync() (int64, error) {
 	if err := t.Flush(); err != nil {
 		return 0, err
 	}
-	return t.f.Seek(0, io.SeekCurrent)
+	if t.q != nil {
+		if err := t.q.wait(); err != nil {
+			return 0, err
+		}
+	}
+	return t.fw.off, nil
 }
 
 // Commit flushes and closes the file and renames it over path.
 func (t *tempFile) Commit() error {
 	t.done = true
-	if err := t.Flush(); err != nil {
+	if _, err := t.sync(); err != nil {
 		t.f.Close()
 		return err
 	}
@@ -62,6 +96,9 @@ func (t *tempFile) Commit() error {
 // items a resumed run recovers); after Commit it does nothing.
 func (t *tempFile) Abort() {
 	if !t.done {
+		if t.q != nil {
+			t.q.wait() // the queued writes may still read rows their owners will recycle
+		}
 		t.f.Close()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,15 +39,38 @@ func TestDuckDBReadsEveryFormat(t *testing.T) {
 			r.Winner, r.Reason.String(), strconv.Itoa(r.Plies), strconv.FormatInt(r.Counters[1], 10), r.Start, r.Moves, legal})
 	}
 	tmp := t.TempDir()
-	for _, f := range Formats {
+	// The formats, and csv.gz once more as a run with several workers writes it: gzip members
+	// compressed apart (MemberWriter), mixed with rows of the writer's own stream.
+	for k, f := range append(slices.Clone(Formats), CSVGzip) {
+		members := k == len(Formats)
 		path := filepath.Join(tmp, f.FileName())
+		if members {
+			path = filepath.Join(tmp, "members-"+f.FileName())
+		}
 		file, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w, _ := NewGamesWriter(file, f, counters)
-		for _, r := range recs {
-			if err := w.Write(r); err != nil {
+		var gm GzipMember
+		for i := 0; i < len(recs); i += 37 {
+			var rows []byte
+			for _, r := range recs[i:min(i+37, len(recs))] {
+				rows = AppendCSVRow(rows, r)
+			}
+			switch mw, _ := MemberWriterOf(w); {
+			case !members:
+				for _, r := range recs[i:min(i+37, len(recs))] {
+					if err = w.Write(r); err != nil {
+						break
+					}
+				}
+			case i%3 == 1:
+				err = mw.WriteRows(rows)
+			default:
+				err = mw.WriteMember(gm.Compress(nil, rows))
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -102,7 +102,7 @@ func NewGamesWriter(w io.Writer, f Format, counters []string) (GamesWriter, erro
 		if err != nil {
 			return nil, err
 		}
-		return newBufferedCSV(zw, counters, zw)
+		return newBufferedCSV(w, counters, zw)
 	case Parquet:
 		return newParquetWriter(w, counters)
 	}
@@ -111,22 +111,36 @@ func NewGamesWriter(w io.Writer, f Format, counters []string) (GamesWriter, erro
 
 // csvGames is the GamesWriter of csv and csv.gz.
 type csvGames struct {
-	cw *CSVWriter
-	zw *gzip.Writer // nil for plain CSV
+	cw  *CSVWriter
+	zw  *gzip.Writer // nil for plain CSV
+	out io.Writer    // under zw
+	// open says zw holds a gzip member under way (rows, or the header line, written since the
+	// last member ended); WriteMember ends it first.
+	open bool
 }
 
-func newBufferedCSV(w io.Writer, counters []string, zw *gzip.Writer) (*csvGames, error) {
+func newBufferedCSV(out io.Writer, counters []string, zw *gzip.Writer) (*csvGames, error) {
+	var w io.Writer = out
+	if zw != nil {
+		w = zw
+	}
 	cw, err := NewCSVWriter(w, counters)
 	if err != nil {
 		return nil, err
 	}
-	return &csvGames{cw: cw, zw: zw}, nil
+	return &csvGames{cw: cw, zw: zw, out: out, open: true}, nil
 }
 
-func (c *csvGames) Write(r *Record) error { return c.cw.Write(r) }
+func (c *csvGames) Write(r *Record) error {
+	c.open = true
+	return c.cw.Write(r)
+}
 
 // WriteRows writes rows made by AppendCSVRow (see RowWriter).
-func (c *csvGames) WriteRows(rows []byte) error { return c.cw.WriteRows(rows) }
+func (c *csvGames) WriteRows(rows []byte) error {
+	c.open = true
+	return c.cw.WriteRows(rows)
+}
 
 // RowWriter is a GamesWriter that also takes games already encoded as CSV rows by
 // AppendCSVRow (the csv and csv.gz writers): WriteRows(rows) writes the same bytes as Write of
@@ -137,11 +151,51 @@ type RowWriter interface {
 	WriteRows(rows []byte) error
 }
 
+// MemberWriter is a RowWriter whose file is a series of gzip members (csv.gz; RFC 1952 §2.2:
+// "a gzip file consists of a series of members", read back as one stream by gzip readers,
+// Go's, Python's, pandas', DuckDB's). It also takes rows compressed elsewhere, as a complete
+// member (GzipMember.Compress): a run's workers compress their chunks in parallel and the
+// single writer only copies them. The file then decompresses to the bytes of Write of every
+// record; its compressed bytes depend on where the members end.
+type MemberWriter interface {
+	RowWriter
+	WriteMember(member []byte) error
+}
+
+// MemberWriterOf returns w as a MemberWriter when it takes gzip members (its format is csv.gz).
+func MemberWriterOf(w GamesWriter) (MemberWriter, bool) {
+	c, ok := w.(*csvGames)
+	if !ok || c.zw == nil {
+		return nil, false
+	}
+	return c, true
+}
+
+// WriteMember appends a complete gzip member of whole rows, after everything written so far:
+// the member under way, if any, ends first.
+func (c *csvGames) WriteMember(member []byte) error {
+	if c.zw == nil {
+		return errors.New("gzip members in a plain CSV file")
+	}
+	if c.open {
+		if err := c.cw.Flush(); err != nil {
+			return err
+		}
+		if err := c.zw.Close(); err != nil {
+			return err
+		}
+		c.zw.Reset(c.out)
+		c.open = false
+	}
+	_, err := c.out.Write(member)
+	return err
+}
+
 func (c *csvGames) Flush() error {
 	if err := c.cw.Flush(); err != nil {
 		return err
 	}
-	if c.zw != nil {
+	if c.zw != nil && c.open {
 		return c.zw.Flush()
 	}
 	return nil
@@ -151,10 +205,42 @@ func (c *csvGames) Close() error {
 	if err := c.cw.Flush(); err != nil {
 		return err
 	}
-	if c.zw != nil {
+	if c.zw != nil && c.open {
+		c.open = false
 		return c.zw.Close()
 	}
 	return nil
+}
+
+// GzipMember compresses CSV rows into complete gzip members at csv.gz's level, for
+// MemberWriter.WriteMember. Its compressor is reused (deflate's state is ~1 MB: one per
+// worker buffer, not one per chunk). The zero value is ready; not safe for concurrent use.
+type GzipMember struct {
+	zw  *gzip.Writer
+	dst appendWriter
+}
+
+// appendWriter appends what is written to a byte slice.
+type appendWriter struct{ b []byte }
+
+func (a *appendWriter) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}
+
+// Compress appends to dst one gzip member holding rows.
+func (g *GzipMember) Compress(dst, rows []byte) []byte {
+	g.dst.b = dst
+	if g.zw == nil {
+		g.zw, _ = gzip.NewWriterLevel(&g.dst, gzipLevel) // gzipLevel is valid: no error
+	} else {
+		g.zw.Reset(&g.dst)
+	}
+	g.zw.Write(rows) // writes to memory: no error
+	g.zw.Close()
+	out := g.dst.b
+	g.dst.b = nil
+	return out
 }
 
 // GamesReader reads the records of a games file in file order.

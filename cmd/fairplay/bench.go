@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
 )
 
 // BenchResult is what `fairplay bench -json` prints.
@@ -31,11 +32,36 @@ type BenchResult struct {
 	AllocsPerGame float64   `json:"allocs_per_game"`
 }
 
+// tally counts a bench worker's games and plies.
+type tally struct{ games, plies int64 }
+
+// playouts is one bench worker: uniform random games from the game's start positions (each
+// first colour in turn) on generator Derive(seed, w), until stop(games so far) says so.
+func playouts(gm *games.Game, seed uint64, w int, stop func(n int64) bool) tally {
+	firsts := gm.FirstColours()
+	states := make([]engine.State, len(firsts))
+	for i, f := range firsts {
+		states[i] = gm.Start(f)
+	}
+	r := engine.NewRand(engine.Derive(seed, uint64(w)))
+	buf := make([]engine.Action, 0, engine.MaxActions)
+	var t tally
+	for n := int64(0); !stop(n); n++ {
+		s := states[n%int64(len(states))]
+		s.Reset()
+		_, plies := engine.Playout(s, r, buf)
+		t.games++
+		t.plies += int64(plies)
+	}
+	return t
+}
+
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "-game G [-seconds S] [-workers N] [-layout L] [-rules k=v,...] [-json]",
 		"fairplay bench -game katarenga -seconds 5 -workers 1",
 		"fairplay bench -game baran -json",
-		"fairplay bench -game katarenga -agent alphabeta:depth=4 -seconds 5")
+		"fairplay bench -game katarenga -agent alphabeta:depth=4 -seconds 5",
+		"fairplay bench -game katarenga -play -branching=false -rounds 21   # the runner's overhead and scaling, noise-robust")
 	var gf gameFlags
 	gf.register(fs, false)
 	seconds := fs.Float64("seconds", 3, "how long to play")
@@ -43,6 +69,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	seed := fs.Uint64("seed", 1, "master seed")
 	agent, positions := fs.String("agent", "", "measure this searching agent instead (benchagent.go): ms/move, nodes/s or playouts/s, one core"), fs.Int("positions", 20, "with -agent: positions to search")
+	playCmp := fs.Bool("play", false, "measure `fairplay play` (random games, move records, csv) against bench in interleaved slices: play ÷ bench at 1 and -workers workers, and each one's scaling (benchplay.go)")
+	rounds := fs.Int("rounds", 15, "with -play: rounds of slices (the medians' intervals need 6 or more)")
+	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (its games are fixed from a first calibration)")
+	dir := fs.String("dir", "", "with -play: where play's slices write their games files (default: the system's temporary directory); each is removed after its slice")
+	branching := fs.Bool("branching", true, "with -play: play's -branching (false: no legal counts, the engine's random-move sampler)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -59,7 +90,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *agent != "" {
 		return benchAgent(ctx, gm, *agent, *seconds, *positions, *seed, *asJSON, stdout)
 	}
-	type tally struct{ games, plies int64 }
+	if *playCmp {
+		return benchPlay(ctx, gm, gf, benchPlayOpts{rounds: *rounds, slice: *slice, workers: *workers,
+			dir: *dir, branching: *branching, seed: *seed, json: *asJSON}, stdout, stderr)
+	}
 	res := make([]tally, *workers)
 	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
 	var ms0, ms1 runtime.MemStats
@@ -70,25 +104,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			firsts := gm.FirstColours()
-			states := make([]engine.State, len(firsts))
-			for i, f := range firsts {
-				states[i] = gm.Start(f)
-			}
-			r := engine.NewRand(engine.Derive(*seed, uint64(w)))
-			buf := make([]engine.Action, 0, engine.MaxActions)
-			var t tally
-			for n := 0; ; n++ {
-				if n&63 == 0 && (time.Now().After(deadline) || ctx.Err() != nil) {
-					break
-				}
-				s := states[n%len(states)]
-				s.Reset()
-				_, plies := engine.Playout(s, r, buf)
-				t.games++
-				t.plies += int64(plies)
-			}
-			res[w] = t
+			res[w] = playouts(gm, *seed, w, func(n int64) bool {
+				return n&63 == 0 && (time.Now().After(deadline) || ctx.Err() != nil)
+			})
 		}(w)
 	}
 	wg.Wait()

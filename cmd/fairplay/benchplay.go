@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// bench -play: how fast `fairplay play` runs random games against the engine alone, measured
+// so that a machine whose speed drifts (shared hosts swing 1.5× within seconds) still gives a
+// stable answer. Every round runs short slices of the same number of games back to back —
+// bench at 1 and at W workers, play at 1 and at W workers, in an order that rotates between
+// rounds — so the ratios within a round compare runs made under the same conditions; the
+// report gives each ratio's median over the rounds with a distribution-free 95% interval
+// (results.MedianCI). play's slices are real runs (experiments.RunMatch: summary, games file in
+// csv on disk, the workers' queued writes), their games/s timed over the games only, as
+// manifest.json's games_per_second; their reports are written after the timing and removed.
+// The first 2^18 games of any run also hash every game for distinct_games, so slices (all
+// shorter) measure play a little slower than a long run: a lower bound.
+
+// benchPlayOpts are bench -play's settings.
+type benchPlayOpts struct {
+	rounds    int
+	slice     float64
+	workers   int
+	dir       string
+	branching bool
+	seed      uint64
+	json      bool
+}
+
+// BenchPlayRatio is one ratio of bench -play: its median over the rounds and the interval.
+type BenchPlayRatio struct {
+	Name     string    `json:"name"`
+	Median   float64   `json:"median"`
+	Lo       float64   `json:"ci95_lo"`
+	Hi       float64   `json:"ci95_hi"`
+	Coverage float64   `json:"coverage"`
+	Rounds   []float64 `json:"rounds"`
+}
+
+// BenchPlayResult is bench -play's JSON output.
+type BenchPlayResult struct {
+	Game          string             `json:"game"`
+	Rules         string             `json:"rules"`
+	Layout        string             `json:"layout,omitempty"`
+	Branching     bool               `json:"branching"`
+	Workers       int                `json:"workers"`
+	GamesPerSlice int64              `json:"games_per_slice"`
+	Rounds        int                `json:"rounds"`
+	GOMAXPROCS    int                `json:"gomaxprocs"`
+	Method        string             `json:"method"`
+	GamesPerSec   map[string]float64 `json:"median_games_per_sec"`
+	Ratios        []BenchPlayRatio   `json:"ratios"`
+}
+
+func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpts, stdout, stderr io.Writer) error {
+	if o.rounds < 1 || o.rounds > 1000 {
+		return usagef("-rounds %d: want 1..1000", o.rounds)
+	}
+	if o.slice <= 0 || o.slice > 600 {
+		return usagef("-slice %v: want more than 0 and at most 600 seconds", o.slice)
+	}
+	base := o.dir
+	if base == "" {
+		base = os.TempDir()
+	}
+	tmp, err := os.MkdirTemp(base, "fairplay-bench-play-")
+	if err != nil {
+		return fmt.Errorf("-dir %s: %w", base, err)
+	}
+	defer os.RemoveAll(tmp)
+	tiles, err := gf.tilesText()
+	if err != nil {
+		return err
+	}
+	cfg := experiments.MatchConfig{Game: gm.Name(), Rules: gf.rules, Layout: gf.layout, Tiles: tiles, A: "random", B: "random",
+		RandomOpening: experiments.AutoRandomOpening(false), NoBranching: !o.branching}
+
+	// Calibration: the games of a slice, from one worker's bench speed.
+	t0 := time.Now()
+	cal := playouts(gm, o.seed, 0, func(n int64) bool { return n&63 == 0 && time.Since(t0).Seconds() > o.slice })
+	n := max(2, int64(float64(cal.games)/time.Since(t0).Seconds()*o.slice))
+	n += n % 2
+	kinds := []string{"bench_1", "play_1"}
+	if o.workers > 1 {
+		kinds = []string{"bench_1", fmt.Sprintf("bench_%d", o.workers), "play_1", fmt.Sprintf("play_%d", o.workers)}
+	}
+	rate := make(map[string][]float64)
+	fmt.Fprintf(stderr, "fairplay bench -play: %d rounds of %d slices of %d games (about %.1f s each)\n", o.rounds, len(kinds), n, o.slice)
+	for r := 0; r < o.rounds; r++ {
+		for j := range kinds {
+			k := (j + r) % len(kinds)
+			w := 1
+			if k%2 == 1 && len(kinds) == 4 {
+				w = o.workers
+			}
+			var gps float64
+			if k < len(kinds)/2 {
+				gps = benchSlice(gm, o.seed+uint64(r)+1, w, n)
+			} else {
+				c := cfg
+				c.Games, c.Seed = n, o.seed+uint64(r)+1
+				if gps, err = playSlice(ctx, c, tmp, w); err != nil {
+					return err
+				}
+			}
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			rate[kinds[k]] = append(rate[kinds[k]], gps)
+		}
+		fmt.Fprintf(stderr, "round %d/%d:", r+1, o.rounds)
+		for _, k := range kinds {
+			fmt.Fprintf(stderr, " %s %.0f", k, rate[k][r])
+		}
+		fmt.Fprintln(stderr, " games/s")
+	}
+	out := BenchPlayResult{Game: gm.Name(), Rules: gm.Rules(), Layout: gm.Layout(), Branching: o.branching, Workers: o.workers,
+		GamesPerSlice: n, Rounds: o.rounds, GOMAXPROCS: runtime.GOMAXPROCS(0), Method: results.MethodMedianCI,
+		GamesPerSec: map[string]float64{}}
+	for _, k := range kinds {
+		out.GamesPerSec[k], _, _, _ = results.MedianCI(rate[k], 0.95)
+	}
+	ratio := func(name string, f func(r int) float64) {
+		xs := make([]float64, o.rounds)
+		for r := range xs {
+			xs[r] = f(r)
+		}
+		br := BenchPlayRatio{Name: name, Rounds: xs}
+		br.Median, br.Lo, br.Hi, br.Coverage = results.MedianCI(xs, 0.95)
+		out.Ratios = append(out.Ratios, br)
+	}
+	ratio("play_1 / bench_1", func(r int) float64 { return rate["play_1"][r] / rate["bench_1"][r] })
+	if len(kinds) == 4 {
+		bw, pw := kinds[1], kinds[3]
+		ratio(pw+" / "+bw, func(r int) float64 { return rate[pw][r] / rate[bw][r] })
+		ratio(bw+" / bench_1", func(r int) float64 { return rate[bw][r] / rate["bench_1"][r] })
+		ratio(pw+" / play_1", func(r int) float64 { return rate[pw][r] / rate["play_1"][r] })
+		ratio("("+pw+" / play_1) / ("+bw+" / bench_1)", func(r int) float64 {
+			return rate[pw][r] / rate["play_1"][r] / (rate[bw][r] / rate["bench_1"][r])
+		})
+	}
+	if o.json {
+		return json.NewEncoder(stdout).Encode(out)
+	}
+	fmt.Fprintf(stdout, "game %s  rules %s", out.Game, out.Rules)
+	if out.Layout != "" {
+		fmt.Fprintf(stdout, "  layout %s", out.Layout)
+	}
+	fmt.Fprintf(stdout, "\nplay (random games, move records, csv, branching %v) against bench, %d rounds of %d-game slices, GOMAXPROCS %d\n",
+		o.branching, o.rounds, n, out.GOMAXPROCS)
+	fmt.Fprintf(stdout, "median games/s:")
+	for _, k := range kinds {
+		fmt.Fprintf(stdout, "  %s %.0f", k, out.GamesPerSec[k])
+	}
+	fmt.Fprintf(stdout, "\n%-42s %8s  %-19s %s\n", "ratio (per round)", "median", "95% interval", "coverage")
+	for _, br := range out.Ratios {
+		fmt.Fprintf(stdout, "%-42s %8.3f  [%.3f, %.3f]  %8.3f\n", br.Name, br.Median, br.Lo, br.Hi, br.Coverage)
+	}
+	fmt.Fprintf(stdout, "interval: %s (distribution-free, over rounds)\n", results.MethodMedianCI)
+	if o.rounds < 6 {
+		fmt.Fprintf(stdout, "with %d rounds the interval is the rounds' range and covers the median with probability %.2f only; use -rounds 6 or more\n",
+			o.rounds, out.Ratios[0].Coverage)
+	}
+	return nil
+}
+
+// benchSlice plays n random games on w workers as bench does (each worker n/w of them) and
+// returns games per second.
+func benchSlice(gm *games.Game, seed uint64, w int, n int64) float64 {
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	var played int64
+	var mu sync.Mutex
+	for k := 0; k < w; k++ {
+		share := n / int64(w)
+		if int64(k) < n%int64(w) {
+			share++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := playouts(gm, seed, k, func(i int64) bool { return i >= share })
+			mu.Lock()
+			played += t.games
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return float64(played) / math.Max(time.Since(t0).Seconds(), 1e-9)
+}
+
+// playSlice runs cfg as `fairplay play` would, at w workers, into a new directory under parent
+// (removed afterwards), and returns the run's games per second.
+func playSlice(ctx context.Context, cfg experiments.MatchConfig, parent string, w int) (float64, error) {
+	m, err := matchFor(cfg)
+	if err != nil {
+		return 0, err
+	}
+	dir, err := os.MkdirTemp(parent, "play-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: dir, Workers: w, Progress: "never", Stderr: io.Discard,
+		Shard: experiments.Shard{Index: 0, Count: 1}})
+	if err != nil {
+		return 0, err
+	}
+	return out.Manifest.GamesPerSecond, nil
+}

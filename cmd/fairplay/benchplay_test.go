@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bench -play runs its slices and reports every ratio with an interval, as a table and as
+// JSON, and leaves nothing behind in -dir.
+func TestBenchPlay(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, err := runCmd(t, "bench", "-game", "baran", "-play", "-rounds", "2", "-slice", "0.02", "-workers", "2", "-dir", dir)
+	if err != nil {
+		t.Fatal(err, errOut)
+	}
+	for _, want := range []string{"play_1 / bench_1", "play_2 / bench_2", "bench_2 / bench_1", "play_2 / play_1",
+		"(play_2 / play_1) / (bench_2 / bench_1)", "order-statistics-median", "use -rounds 6 or more"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "round 2/2:") {
+		t.Errorf("no progress lines on stderr:\n%s", errOut)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("-dir holds %d entries afterwards", len(left))
+	}
+	out, _, err = runCmd(t, "bench", "-game", "katarenga", "-play", "-rounds", "6", "-slice", "0.01", "-workers", "1", "-branching=false", "-json", "-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res BenchPlayResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if res.Rounds != 6 || len(res.Ratios) != 1 || len(res.Ratios[0].Rounds) != 6 || res.Branching ||
+		!(res.Ratios[0].Median > 0) || res.Ratios[0].Lo > res.Ratios[0].Median || res.Ratios[0].Hi < res.Ratios[0].Median ||
+		res.GamesPerSlice < 2 || res.GamesPerSlice%2 != 0 {
+		t.Errorf("JSON %+v", res)
+	}
+	wantUsageError(t, "-rounds 0", "bench", "-play", "-rounds", "0")
+	wantUsageError(t, "-slice -1", "bench", "-play", "-slice", "-1")
+	_, _, err = runCmd(t, "bench", "-play", "-slice", "0.01", "-rounds", "1", "-dir", filepath.Join(dir, "missing", "deeper"))
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("a missing -dir: %v", err)
+	}
+}

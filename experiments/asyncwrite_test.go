@@ -1,0 +1,266 @@
+package experiments
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/results"
+)
+
+// plainWriter hides a file's WriteAt: the games file is then written in order by the collector.
+type plainWriter struct{ w io.Writer }
+
+func (p plainWriter) Write(b []byte) (int, error) { return p.w.Write(b) }
+
+// A games file written by the workers' queued writes holds exactly the bytes of one written in
+// order by the collector: for both games, 1 to 3 workers, a stop rule that cuts a chunk, and a
+// resumed run.
+func TestQueuedWritesMatchSequential(t *testing.T) {
+	defer func() { wrapTemp = nil }()
+	for _, game := range []string{"katarenga", "baran"} {
+		n := int64(3000)
+		if game == "baran" {
+			n = 300
+		}
+		for _, workers := range []int{1, 2, 3} {
+			for _, mode := range []string{"whole", "stop", "resume"} {
+				t.Run(fmt.Sprintf("%s/workers=%d/%s", game, workers, mode), func(t *testing.T) {
+					var files [2][]byte
+					for k, queued := range []bool{false, true} {
+						wrapTemp = nil
+						if !queued {
+							wrapTemp = func(_ string, w io.Writer) io.Writer { return plainWriter{w} }
+						}
+						q0 := queuedWrites.Load()
+						dir := t.TempDir()
+						m := newMatch(t, game, "", "", n)
+						s := Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}}
+						switch mode {
+						case "stop":
+							s.Stop = func(sum *results.Summary) bool { return sum.N >= n/3+7 }
+						case "resume":
+							ctx, cancel := context.WithCancel(context.Background())
+							var seen atomic.Int64
+							s.Stop = func(sum *results.Summary) bool {
+								if seen.Add(1) == n/2 {
+									cancel()
+								}
+								return false
+							}
+							if _, err := RunMatch(ctx, m, s); err != nil {
+								t.Fatal(err)
+							}
+							s.Stop, s.Resume = nil, true
+						}
+						if _, err := RunMatch(context.Background(), m, s); err != nil {
+							t.Fatal(err)
+						}
+						if q := queuedWrites.Load() - q0; (q > 0) != queued {
+							t.Fatalf("queued=%v: %d queued writes", queued, q)
+						}
+						files[k] = read(t, filepath.Join(dir, "games.csv"))
+					}
+					if !bytes.Equal(files[0], files[1]) {
+						t.Errorf("games.csv differs: %d bytes written in order, %d by queued writes", len(files[0]), len(files[1]))
+					}
+				})
+			}
+		}
+	}
+}
+
+// The queue's writes land at their offsets whoever does them, each job's release runs once, and
+// the first failure is kept.
+func TestWriteQueue(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	q := &writeQueue{at: f}
+	var want []byte
+	var released atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 3 { // helpers running the queue while it is filled
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					q.run()
+				}
+			}
+		}()
+	}
+	off := int64(0)
+	for i := range 2000 {
+		row := bytes.Repeat([]byte{byte('a' + i%26)}, 1+i%97)
+		q.push(writeJob{rows: row, off: off, release: func() { released.Add(1) }})
+		off += int64(len(row))
+		want = append(want, row...)
+	}
+	if err := q.wait(); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	wg.Wait()
+	got, _ := os.ReadFile(f.Name())
+	if !bytes.Equal(got, want) || released.Load() != 2000 {
+		t.Fatalf("file of %d bytes (want %d, equal %v), %d releases (want 2000)", len(got), len(want), bytes.Equal(got, want), released.Load())
+	}
+	f.Close() // writes now fail
+	q.push(writeJob{rows: []byte("x"), off: off})
+	if err := q.wait(); err == nil {
+		t.Fatal("a write to a closed file: no error")
+	}
+}
+
+// A csv.gz file whose chunks the workers compressed (gzip members, at two or more workers)
+// decompresses to the bytes of one compressed by the collector alone (one worker), reads back
+// through the games reader, and resumes: both games, a stop rule that cuts a chunk, and a run
+// interrupted and resumed.
+func TestGzipMembersMatchOneStream(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		n := int64(3000)
+		if game == "baran" {
+			n = 300
+		}
+		for _, mode := range []string{"whole", "stop", "resume"} {
+			t.Run(game+"/"+mode, func(t *testing.T) {
+				var want []byte
+				for _, workers := range []int{1, 2, 3} {
+					dir := t.TempDir()
+					m := newMatch(t, game, "", "", n)
+					s := Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}, Format: results.CSVGzip}
+					switch mode {
+					case "stop":
+						s.Stop = func(sum *results.Summary) bool { return sum.N >= n/3+7 }
+					case "resume":
+						ctx, cancel := context.WithCancel(context.Background())
+						var seen atomic.Int64
+						s.Stop = func(*results.Summary) bool {
+							if seen.Add(1) == n/2 {
+								cancel()
+							}
+							return false
+						}
+						if _, err := RunMatch(ctx, m, s); err != nil {
+							t.Fatal(err)
+						}
+						s.Stop, s.Resume = nil, true
+					}
+					if _, err := RunMatch(context.Background(), m, s); err != nil {
+						t.Fatal(err)
+					}
+					got := gunzip(t, filepath.Join(dir, "games.csv.gz"))
+					if workers == 1 {
+						want = got
+						continue
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%d workers: csv.gz decompresses to %d bytes differing from one worker's %d", workers, len(got), len(want))
+					}
+					src, err := results.OpenGames(filepath.Join(dir, "games.csv.gz"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					k := 0
+					for ; ; k++ {
+						if _, err := src.Read(); err == io.EOF {
+							break
+						} else if err != nil {
+							t.Fatal(err)
+						}
+					}
+					src.Close()
+					if rows := bytes.Count(want, []byte("\n")) - 1; k != rows {
+						t.Errorf("%d workers: read back %d games, the file holds %d", workers, k, rows)
+					}
+				}
+			})
+		}
+	}
+}
+
+func gunzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Members: a file of several gzip members, some made by GzipMember and some by the writer's own
+// stream, decompresses to the rows in order.
+func TestWriteMember(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := results.NewGamesWriter(&buf, results.CSVGzip, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, ok := results.MemberWriterOf(w)
+	if !ok {
+		t.Fatal("csv.gz writer takes no members")
+	}
+	if _, ok := results.MemberWriterOf(must(results.NewGamesWriter(io.Discard, results.CSV, nil))); ok {
+		t.Error("a plain csv writer claims to take gzip members")
+	}
+	var gm results.GzipMember
+	var plain bytes.Buffer
+	for i := range 7 {
+		rows := []byte(fmt.Sprintf("row %d a\nrow %d b\n", i, i))
+		plain.Write(rows)
+		if i%3 == 1 {
+			err = mw.WriteRows(rows)
+		} else {
+			err = mw.WriteMember(gm.Compress(nil, rows))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := got[:bytes.IndexByte(got, '\n')+1]
+	if !bytes.Equal(got[len(header):], plain.Bytes()) {
+		t.Errorf("decompressed %q, want the header then %q", got, plain.Bytes())
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
