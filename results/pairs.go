@@ -49,7 +49,7 @@ type clustered struct {
 	totals    []ClusterRatio
 	sd        ClusterSD
 	totalsBuf []float64
-	hashes    map[uint64]struct{}
+	hashes    hashSet
 	examined  int64
 }
 
@@ -64,8 +64,7 @@ type pairTotals struct {
 
 func newClustered(counters, totals int) clustered {
 	return clustered{counters: make([]ClusterRatio, counters), totals: make([]ClusterRatio, totals),
-		cur:    pairTotals{counters: make([]float64, counters), totals: make([]float64, totals)},
-		hashes: map[uint64]struct{}{}}
+		cur: pairTotals{counters: make([]float64, counters), totals: make([]float64, totals)}}
 }
 
 // add adds one game (totals: its side totals, in Summary.totals order; h its DistinctHash
@@ -127,7 +126,7 @@ func (c *clustered) add(r *Record, totals []float64, h uint64, hashed bool) {
 		if !hashed {
 			h = DistinctHash(r)
 		}
-		c.hashes[h] = struct{}{}
+		c.hashes.add(h)
 	}
 }
 
@@ -192,7 +191,7 @@ func (c *clustered) flushed() *clustered {
 }
 
 // distinct is the number of distinct games among the examined ones.
-func (c *clustered) distinct() int64 { return int64(len(c.hashes)) }
+func (c *clustered) distinct() int64 { return int64(c.hashes.len()) }
 
 // Distinct returns the number of distinct games (distinct layout, start position and move
 // list) and the number of games examined (the first 2^18 of a run).
