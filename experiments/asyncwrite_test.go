@@ -41,28 +41,7 @@ func TestQueuedWritesMatchSequential(t *testing.T) {
 						}
 						q0 := queuedWrites.Load()
 						dir := t.TempDir()
-						m := newMatch(t, game, "", "", n)
-						s := Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}}
-						switch mode {
-						case "stop":
-							s.Stop = func(sum *results.Summary) bool { return sum.N >= n/3+7 }
-						case "resume":
-							ctx, cancel := context.WithCancel(context.Background())
-							var seen atomic.Int64
-							s.Stop = func(sum *results.Summary) bool {
-								if seen.Add(1) == n/2 {
-									cancel()
-								}
-								return false
-							}
-							if _, err := RunMatch(ctx, m, s); err != nil {
-								t.Fatal(err)
-							}
-							s.Stop, s.Resume = nil, true
-						}
-						if _, err := RunMatch(context.Background(), m, s); err != nil {
-							t.Fatal(err)
-						}
+						runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}}, mode)
 						if q := queuedWrites.Load() - q0; (q > 0) != queued {
 							t.Fatalf("queued=%v: %d queued writes", queued, q)
 						}
@@ -74,6 +53,34 @@ func TestQueuedWritesMatchSequential(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// runMode runs m in s to the end: "whole" in one go, "stop" with a stop rule that ends it a
+// third of the way (mid-chunk), "resume" interrupted halfway (its context cancelled) and then
+// resumed.
+func runMode(t *testing.T, m *Match, s Session, mode string) {
+	t.Helper()
+	n := m.Cfg.Games
+	switch mode {
+	case "stop":
+		s.Stop = func(sum *results.Summary) bool { return sum.N >= n/3+7 }
+	case "resume":
+		ctx, cancel := context.WithCancel(context.Background())
+		var seen atomic.Int64
+		s.Stop = func(*results.Summary) bool {
+			if seen.Add(1) == n/2 {
+				cancel()
+			}
+			return false
+		}
+		if _, err := RunMatch(ctx, m, s); err != nil {
+			t.Fatal(err)
+		}
+		s.Stop, s.Resume = nil, true
+	}
+	if _, err := RunMatch(context.Background(), m, s); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -142,28 +149,7 @@ func TestGzipMembersMatchOneStream(t *testing.T) {
 				var want []byte
 				for _, workers := range []int{1, 2, 3} {
 					dir := t.TempDir()
-					m := newMatch(t, game, "", "", n)
-					s := Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}, Format: results.CSVGzip}
-					switch mode {
-					case "stop":
-						s.Stop = func(sum *results.Summary) bool { return sum.N >= n/3+7 }
-					case "resume":
-						ctx, cancel := context.WithCancel(context.Background())
-						var seen atomic.Int64
-						s.Stop = func(*results.Summary) bool {
-							if seen.Add(1) == n/2 {
-								cancel()
-							}
-							return false
-						}
-						if _, err := RunMatch(ctx, m, s); err != nil {
-							t.Fatal(err)
-						}
-						s.Stop, s.Resume = nil, true
-					}
-					if _, err := RunMatch(context.Background(), m, s); err != nil {
-						t.Fatal(err)
-					}
+					runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}, Format: results.CSVGzip}, mode)
 					got := gunzip(t, filepath.Join(dir, "games.csv.gz"))
 					if workers == 1 {
 						want = got
