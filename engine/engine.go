@@ -162,6 +162,7 @@ type RecordedGame struct {
 	// Raw, when the game supports it (Baran; others ignore it), appends every action to Moves
 	// as 8 bytes (the Action, little-endian, no separator) instead of its notation, for a
 	// caller that writes the notation later by replaying the game from its start (Baran's
-	// AppendNotation): the worker that plays then skips the notation's cost.
+	// AppendNotation). The runner no longer does (its workers write the notation); tests and
+	// tools that store games compactly may.
 	Raw bool
 }

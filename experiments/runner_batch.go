@@ -13,7 +13,8 @@ import (
 // csv.gz at two or more workers the rows' compression (a gzip member), and in csv the write
 // itself (asyncwrite.go: the collector reserves the rows' place in the file and queues the
 // write, which the workers do between chunks). The collector adds the games to the summary
-// (~0.2 µs a game) and orders the output; no lock, channel operation or allocation per game
+// (about 0.15 µs a random Katarenga game while the distinct-games set fills, 0.09 after) and
+// orders the output; no lock, channel operation or allocation per game
 // (the prepared buffers are recycled). So a run of W workers uses W cores' worth of play, and the
 // one collector keeps up with dozens of workers of random games. Before, a one-worker run also
 // moved the rows, hashes and (Baran) notation to the collector's core: faster at one worker on

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -89,6 +90,17 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *agent != "" {
 		return benchAgent(ctx, gm, *agent, *seconds, *positions, *seed, *asJSON, stdout)
+	}
+	if !*playCmp {
+		bad := ""
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "rounds" || f.Name == "slice" || f.Name == "dir" || f.Name == "branching" {
+				bad = f.Name
+			}
+		})
+		if bad != "" {
+			return usagef("-%s goes with -play", bad)
+		}
 	}
 	if *playCmp {
 		return benchPlay(ctx, gm, gf, benchPlayOpts{rounds: *rounds, slice: *slice, workers: *workers,

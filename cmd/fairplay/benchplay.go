@@ -19,14 +19,19 @@ import (
 // bench -play: how fast `fairplay play` runs random games against the engine alone, measured
 // so that a machine whose speed drifts (shared hosts swing 1.5× within seconds) still gives a
 // stable answer. Every round runs short slices of the same number of games back to back —
-// bench at 1 and at W workers, play at 1 and at W workers, in an order that rotates between
-// rounds — so the ratios within a round compare runs made under the same conditions; the
+// bench at 1 and at W workers, play at 1 and at W workers, in the orders of a Williams square
+// (every kind follows every other kind equally often over 4 rounds, so what a slice leaves
+// behind — dirty pages, a warm or cold cache — weighs on each kind alike) — so the ratios within
+// a round compare runs made under the same conditions; the
 // report gives each ratio's median over the rounds with a distribution-free 95% interval
 // (results.MedianCI). play's slices are real runs (experiments.RunMatch: summary, games file in
 // csv on disk, the workers' queued writes), their games/s timed over the games only, as
 // manifest.json's games_per_second; their reports are written after the timing and removed.
-// The first 2^18 games of any run also hash every game for distinct_games, so slices (all
-// shorter) measure play a little slower than a long run: a lower bound.
+// Every slice is shorter than 2^18 games, the games a run hashes for distinct_games, and writes
+// a file that fits in the machine's caches: a longer run skips the hashing beyond its first 2^18
+// games but pays more for the kernel's copy of a file that has outgrown the caches (README,
+// "The workers do every heavy step"). So the figures are those of runs of a few hundred
+// thousand games, not a bound on longer ones.
 
 // benchPlayOpts are bench -play's settings.
 type benchPlayOpts struct {
@@ -75,6 +80,9 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	if base == "" {
 		base = os.TempDir()
 	}
+	if fi, err := os.Stat(base); err != nil || !fi.IsDir() {
+		return usagef("-dir %s: not a directory", base)
+	}
 	tmp, err := os.MkdirTemp(base, "fairplay-bench-play-")
 	if err != nil {
 		return fmt.Errorf("-dir %s: %w", base, err)
@@ -89,7 +97,12 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 
 	// Calibration: the games of a slice, from one worker's bench speed.
 	t0 := time.Now()
-	cal := playouts(gm, o.seed, 0, func(n int64) bool { return n&63 == 0 && time.Since(t0).Seconds() > o.slice })
+	cal := playouts(gm, o.seed, 0, func(n int64) bool {
+		return n&63 == 0 && (time.Since(t0).Seconds() > o.slice || ctx.Err() != nil)
+	})
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	n := max(2, int64(float64(cal.games)/time.Since(t0).Seconds()*o.slice))
 	n += n % 2
 	kinds := []string{"bench_1", "play_1"}
@@ -100,14 +113,14 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	fmt.Fprintf(stderr, "fairplay bench -play: %d rounds of %d slices of %d games (about %.1f s each)\n", o.rounds, len(kinds), n, o.slice)
 	for r := 0; r < o.rounds; r++ {
 		for j := range kinds {
-			k := (j + r) % len(kinds)
+			k := williams[len(kinds)/2-1][r%len(kinds)][j]
 			w := 1
 			if k%2 == 1 && len(kinds) == 4 {
 				w = o.workers
 			}
 			var gps float64
 			if k < len(kinds)/2 {
-				gps = benchSlice(gm, o.seed+uint64(r)+1, w, n)
+				gps = benchSlice(ctx, gm, o.seed+uint64(r)+1, w, n)
 			} else {
 				c := cfg
 				c.Games, c.Seed = n, o.seed+uint64(r)+1
@@ -176,9 +189,16 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	return nil
 }
 
+// williams holds Williams squares for 2 and 4 kinds: round r plays the kinds in the order of
+// row r mod len; over len rounds every kind comes first once and follows every other kind once.
+var williams = [2][][]int{
+	{{0, 1}, {1, 0}},
+	{{0, 1, 3, 2}, {1, 2, 0, 3}, {2, 3, 1, 0}, {3, 0, 2, 1}},
+}
+
 // benchSlice plays n random games on w workers as bench does (each worker n/w of them) and
-// returns games per second.
-func benchSlice(gm *games.Game, seed uint64, w int, n int64) float64 {
+// returns games per second; it stops early when ctx is done.
+func benchSlice(ctx context.Context, gm *games.Game, seed uint64, w int, n int64) float64 {
 	var wg sync.WaitGroup
 	t0 := time.Now()
 	var played int64
@@ -191,7 +211,7 @@ func benchSlice(gm *games.Game, seed uint64, w int, n int64) float64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t := playouts(gm, seed, k, func(i int64) bool { return i >= share })
+			t := playouts(gm, seed, k, func(i int64) bool { return i >= share || i&63 == 0 && ctx.Err() != nil })
 			mu.Lock()
 			played += t.games
 			mu.Unlock()

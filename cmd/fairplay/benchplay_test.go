@@ -43,8 +43,44 @@ func TestBenchPlay(t *testing.T) {
 	}
 	wantUsageError(t, "-rounds 0", "bench", "-play", "-rounds", "0")
 	wantUsageError(t, "-slice -1", "bench", "-play", "-slice", "-1")
-	_, _, err = runCmd(t, "bench", "-play", "-slice", "0.01", "-rounds", "1", "-dir", filepath.Join(dir, "missing", "deeper"))
-	if err == nil || !strings.Contains(err.Error(), "missing") {
-		t.Errorf("a missing -dir: %v", err)
+	wantUsageError(t, "missing", "bench", "-play", "-slice", "0.01", "-rounds", "1", "-dir", filepath.Join(dir, "missing", "deeper"))
+	wantUsageError(t, "-rounds goes with -play", "bench", "-rounds", "5")
+	wantUsageError(t, "-branching goes with -play", "bench", "-branching=false")
+}
+
+// The slice orders are Williams squares: over len rounds every kind comes first once and
+// follows every other kind exactly once.
+func TestBenchPlayOrders(t *testing.T) {
+	for _, sq := range williams {
+		n := len(sq)
+		first := map[int]int{}
+		follows := map[[2]int]int{}
+		for _, row := range sq {
+			if len(row) != n {
+				t.Fatalf("row %v of a %d-square", row, n)
+			}
+			seen := map[int]bool{}
+			for j, k := range row {
+				seen[k] = true
+				if j > 0 {
+					follows[[2]int{row[j-1], k}]++
+				}
+			}
+			if len(seen) != n {
+				t.Errorf("row %v is not a permutation", row)
+			}
+			first[row[0]]++
+		}
+		if len(first) != n {
+			t.Errorf("%d-square: first kinds %v", n, first)
+		}
+		if len(follows) != n*(n-1) {
+			t.Errorf("%d-square: %d ordered neighbour pairs, want each of %d once: %v", n, len(follows), n*(n-1), follows)
+		}
+		for p, c := range follows {
+			if c != 1 {
+				t.Errorf("%d-square: %v appears %d times", n, p, c)
+			}
+		}
 	}
 }

@@ -149,9 +149,8 @@ func BenchmarkPlayRecordedSample(b *testing.B) {
 	enginetest.BenchPlayRecorded(b, New(DefaultRules, 0), true)
 }
 
-// BenchmarkAppendNotation measures what a run's collector does per ply of a random game whose
-// notation was deferred (RecordedGame.Raw): AppendNotation's replay from the start, writing
-// the notation. One op is one ply.
+// BenchmarkAppendNotation measures AppendNotation per ply of a random game recorded raw
+// (RecordedGame.Raw): the replay from the start, writing the notation. One op is one ply.
 func BenchmarkAppendNotation(b *testing.B) {
 	s := New(DefaultRules, 0)
 	var raws [][]byte
