@@ -5,7 +5,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
-	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -98,12 +98,10 @@ func BenchmarkAlphaBetaKatarengaBudget(b *testing.B) {
 // TestSearchFingerprint prints a fingerprint of Katarenga searches under node budgets (the
 // move, score, depth and node count of each search, and the moves of short self-play games
 // that carry the table from move to move): equal fingerprints before and after a change show
-// that it left the searched trees identical. It runs only with FAIRPLAY_FINGERPRINT=1
-// (docs/search.md, "Speed").
+// that it left the searched trees identical (docs/search.md, "Speed"). The test fails when the
+// fingerprint differs from the pinned one (searchFingerprint): a change that alters the search
+// on purpose re-pins it, saying so in its commit.
 func TestSearchFingerprint(t *testing.T) {
-	if os.Getenv("FAIRPLAY_FINGERPRINT") == "" {
-		t.Skip("set FAIRPLAY_FINGERPRINT=1 to print the search fingerprint")
-	}
 	h := fnv.New64a()
 	var total int64
 	for _, spec := range []string{"alphabeta:nodes=100000", "alphabeta:nodes=20000,lmr=1,rfp=0,fut=0,lmp=0", "alphabeta:depth=3"} {
@@ -151,6 +149,30 @@ func TestSearchFingerprint(t *testing.T) {
 		p.Close()
 	}
 	t.Logf("fingerprint %016x over %d nodes", h.Sum64(), total)
+	checkFingerprint(t, "alpha-beta", h.Sum64(), searchFingerprint)
+}
+
+// The pinned fingerprints (amd64): alpha-beta's since issue 13's round 3, MCTS's under the old
+// defaults (oldMCTSDefaults) and under today's.
+const (
+	searchFingerprint      = 0xbcea7841e6ca916f
+	mctsOldFingerprint     = 0xdcabd0ceeb1347f8
+	mctsDefaultFingerprint = 0xde183c914d7c45d6
+)
+
+// checkFingerprint fails when got is not the pinned fingerprint want. Elsewhere than on amd64
+// it only logs: the compiler may fuse floating-point multiply-adds there, which changes
+// evaluations' last bits and so the searches.
+func checkFingerprint(t *testing.T, what string, got, want uint64) {
+	t.Helper()
+	if got == want {
+		return
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Logf("%s fingerprint %016x, pinned %016x on amd64 (not compared on %s)", what, got, want, runtime.GOARCH)
+		return
+	}
+	t.Errorf("%s fingerprint %016x, pinned %016x: the searches changed (re-pin only for a change meant to alter them)", what, got, want)
 }
 
 // refKatFeatures computes the Katarenga features pawn by pawn, straight from their definitions,
@@ -311,20 +333,18 @@ func mctsFingerprint(h io.Writer, tag string, p *mctsPlayer, a engine.Action) in
 // TestMCTSFingerprint prints a fingerprint of MCTS searches under playout budgets (each search's
 // move and root statistics, bit-exact, on Katarenga and Baran positions, and the moves of short
 // self-play games that reuse the tree): equal fingerprints before and after a change show that
-// it left the searched trees identical. It runs only with FAIRPLAY_FINGERPRINT=1
-// (docs/search.md, "Speed").
+// it left the searched trees identical (docs/search.md, "Speed"). Pinned as TestSearchFingerprint's.
 func TestMCTSFingerprint(t *testing.T) {
-	if os.Getenv("FAIRPLAY_FINGERPRINT") == "" {
-		t.Skip("set FAIRPLAY_FINGERPRINT=1 to print the search fingerprint")
-	}
 	specs := []string{"mcts:playouts=120", "mcts:playouts=1000", "mcts:playouts=300,tempo=37",
 		"mcts:playouts=300,expand=1,mm=0.5", "mcts:playouts=300,rollout=ply", "mcts:playouts=300,rollout=eval"}
 	sum, total := mctsFingerprintOf(t, specs, []int{15, 4, 4, 4, 3, 3}, oldMCTSDefaults)
 	t.Logf("MCTS fingerprint %016x over %d root visits", sum, total)
+	checkFingerprint(t, "MCTS (old defaults)", sum, mctsOldFingerprint)
 	// Today's defaults, recorded before the Baran playouts were made cheaper (docs/search.md,
 	// "Cheaper playouts, the same search").
 	sum, total = mctsFingerprintOf(t, specs[:2], []int{15, 4}, func(string) string { return "" })
 	t.Logf("MCTS fingerprint (current defaults) %016x over %d root visits", sum, total)
+	checkFingerprint(t, "MCTS (current defaults)", sum, mctsDefaultFingerprint)
 }
 
 // mctsFingerprintOf fingerprints MCTS searches: n[i] Katarenga and Baran positions searched with
