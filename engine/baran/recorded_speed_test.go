@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,7 +82,8 @@ func BenchmarkRecordedLoop(b *testing.B) {
 // loops of recordedLoops in one process, interleaved: 21 rounds (FAIRPLAY_LOOPS=n: n rounds),
 // each timing every loop on the same 400 games (the same seeds per round), and logs each
 // loop's median ns/ply with its quartiles, and the median and quartiles of its per-round ratio
-// to PlayRandom. Interleaving spreads the machine's other load over all loops alike.
+// to PlayRandom. Interleaving spreads the machine's other load over all loops alike. It fails
+// if the loops of one draw order did not play the same plies in a round (not the same games).
 func TestRecordedLoopSpeed(t *testing.T) {
 	if os.Getenv("FAIRPLAY_LOOPS") == "" {
 		t.Skip("set FAIRPLAY_LOOPS=1 to time the loops")
@@ -99,6 +101,7 @@ func timeLoops(t *testing.T, loops []recordedLoop) {
 	if err != nil || rounds < 3 {
 		rounds = 21
 	}
+	modePlies := map[string]int{} // per round: the plies of each draw order's loops (PlayRandom apart)
 	for round := 0; round < rounds; round++ {
 		for k, l := range loops {
 			r0, r1 := engine.NewRand(uint64(round*10+1)), engine.NewRand(uint64(round*10+2))
@@ -111,7 +114,14 @@ func timeLoops(t *testing.T, loops []recordedLoop) {
 				plies += n
 			}
 			res[k] = append(res[k], float64(time.Since(t0).Nanoseconds())/float64(plies))
+			if mode := l.name[strings.IndexByte(l.name, '/')+1:]; k > 0 {
+				if p, ok := modePlies[mode]; ok && p != plies {
+					t.Errorf("round %d: %s played %d plies, the other %s loops %d: not the same games", round, l.name, plies, mode, p)
+				}
+				modePlies[mode] = plies
+			}
 		}
+		clear(modePlies)
 	}
 	// Each loop's ratio to PlayRandom in the same round, then the median of those ratios:
 	// less sensitive to the machine's load drifting between rounds than a ratio of medians.
@@ -127,14 +137,28 @@ func timeLoops(t *testing.T, loops []recordedLoop) {
 	}
 }
 
-// TestRecordedLoopGames (run with FAIRPLAY_LOOP=<a loop's name>, e.g. Notation/Legal, and
-// -v) plays 200 games of that loop of recordedLoops from the start and logs their plies, for
-// counting the loop's instructions per ply under valgrind --tool=callgrind (the function
-// recordedLoopGames collects them all).
+// TestRecordedLoopGames checks that the timed loops play the same games: from the same seeds,
+// every loop of a draw order (Sample or Legal) plays the same plies as the others, so their
+// times per ply compare like with like. Run with FAIRPLAY_LOOP=<a loop's name>, e.g.
+// Notation/Legal, and -v, it instead plays 200 games of that loop from the start and logs their
+// plies, for counting the loop's instructions per ply under valgrind --tool=callgrind (the
+// function recordedLoopGames collects them all).
 func TestRecordedLoopGames(t *testing.T) {
 	name := os.Getenv("FAIRPLAY_LOOP")
 	if name == "" {
-		t.Skip("set FAIRPLAY_LOOP to a loop's name to play its games")
+		plies := map[string]int{}
+		for _, l := range recordedLoops()[1:] { // PlayRandom draws from one stream for both sides
+			mode := l.name[strings.IndexByte(l.name, '/')+1:]
+			n := recordedLoopGames(l, 30)
+			if p, ok := plies[mode]; ok && p != n {
+				t.Errorf("%s: %d plies in 30 games, the other %s loops %d", l.name, n, mode, p)
+			}
+			plies[mode] = n
+		}
+		if len(plies) != 2 {
+			t.Errorf("draw orders %v, want Sample and Legal", plies)
+		}
+		return
 	}
 	for _, l := range recordedLoops() {
 		if l.name == name {
