@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,6 +32,17 @@ type BenchResult struct {
 	GoVersion     string    `json:"go_version"`
 	GOMAXPROCS    int       `json:"gomaxprocs"`
 	AllocsPerGame float64   `json:"allocs_per_game"`
+}
+
+// givenOf returns the first of names given on fs's command line, or "".
+func givenOf(fs *flag.FlagSet, names ...string) string {
+	given := ""
+	fs.Visit(func(f *flag.Flag) {
+		if given == "" && slices.Contains(names, f.Name) {
+			given = f.Name
+		}
+	})
+	return given
 }
 
 // tally counts a bench worker's games and plies.
@@ -88,19 +100,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if f := givenOf(fs, "agent", "seconds", "positions"); *playCmp && f != "" {
+		return usagef("-%s does not go with -play (its slices are sized by -slice)", f)
+	}
+	if f := givenOf(fs, "rounds", "slice", "dir", "branching"); !*playCmp && f != "" {
+		return usagef("-%s goes with -play", f)
+	}
 	if *agent != "" {
 		return benchAgent(ctx, gm, *agent, *seconds, *positions, *seed, *asJSON, stdout)
-	}
-	if !*playCmp {
-		bad := ""
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "rounds" || f.Name == "slice" || f.Name == "dir" || f.Name == "branching" {
-				bad = f.Name
-			}
-		})
-		if bad != "" {
-			return usagef("-%s goes with -play", bad)
-		}
 	}
 	if *playCmp {
 		return benchPlay(ctx, gm, gf, benchPlayOpts{rounds: *rounds, slice: *slice, workers: *workers,

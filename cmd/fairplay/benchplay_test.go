@@ -46,6 +46,8 @@ func TestBenchPlay(t *testing.T) {
 	wantUsageError(t, "missing", "bench", "-play", "-slice", "0.01", "-rounds", "1", "-dir", filepath.Join(dir, "missing", "deeper"))
 	wantUsageError(t, "-rounds goes with -play", "bench", "-rounds", "5")
 	wantUsageError(t, "-branching goes with -play", "bench", "-branching=false")
+	wantUsageError(t, "-agent does not go with -play", "bench", "-play", "-agent", "greedy")
+	wantUsageError(t, "-seconds does not go with -play", "bench", "-play", "-seconds", "2")
 }
 
 // The slice orders are Williams squares: over len rounds every kind comes first once and
