@@ -8,7 +8,15 @@ import (
 
 // hashSet counts what a map counts: random hashes with repeats, 0, and hashes crafted to share
 // their top bits (one long probe run across the table's end), through several growths.
+// Half the runs warm the set for the next 1–300 hashes before adding them (hashSet.warm, as
+// the collector does per chunk), which must change nothing.
 func TestHashSetMatchesMap(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		testHashSetMatchesMap(t, warm)
+	}
+}
+
+func testHashSetMatchesMap(t *testing.T, warm bool) {
 	var s hashSet
 	m := map[uint64]struct{}{}
 	r := engine.NewRand(3)
@@ -16,7 +24,7 @@ func TestHashSetMatchesMap(t *testing.T) {
 		s.add(h)
 		m[h] = struct{}{}
 		if s.len() != len(m) {
-			t.Fatalf("after %#x: %d hashes, the map holds %d", h, s.len(), len(m))
+			t.Fatalf("warm %v, after %#x: %d hashes, the map holds %d", warm, h, s.len(), len(m))
 		}
 	}
 	var seen []uint64
@@ -33,7 +41,18 @@ func TestHashSetMatchesMap(t *testing.T) {
 			h = r.Uint64()
 		}
 		seen = append(seen, h)
-		add(h)
+	}
+	wr := engine.NewRand(4)
+	for i := 0; i < len(seen); {
+		n := len(seen) - i
+		if warm {
+			n = min(n, 1+wr.IntN(300))
+			s.warm(seen[i : i+n])
+		}
+		for _, h := range seen[i : i+n] {
+			add(h)
+		}
+		i += n
 	}
 	if len(s.t) < 2*s.n {
 		t.Errorf("table of %d slots holds %d hashes: more than half full", len(s.t), s.n)
@@ -51,6 +70,17 @@ func BenchmarkHashSet(b *testing.B) {
 			var s hashSet
 			for _, h := range hs {
 				s.add(h)
+			}
+		}
+	})
+	b.Run("warmed", func(b *testing.B) { // as the collector adds: warm a chunk's 256, then add
+		for b.Loop() {
+			var s hashSet
+			for i := 0; i < len(hs); i += 256 {
+				s.warm(hs[i : i+256])
+				for _, h := range hs[i : i+256] {
+					s.add(h)
+				}
 			}
 		}
 	})
