@@ -258,9 +258,6 @@ func (g *gamesSink) items(recs []results.Record, p *prepared, lo, hi int) error 
 		return nil
 	}
 	whole := lo == 0 && hi == len(recs)
-	if p != nil && lo < len(p.hashes) {
-		g.sum.WarmHashes(p.hashes[lo:min(hi, len(p.hashes))])
-	}
 	for k := lo; k < hi; k++ {
 		r := &recs[k]
 		if p != nil && k < len(p.hashes) {

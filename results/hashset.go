@@ -1,88 +1,104 @@
 package results
 
-// hashSet is a set of 64-bit hashes (distinct_games): open addressing with linear probing in a
-// power-of-two table kept at most half full, indexed by the hash's top bits (the hashes are
-// maphash outputs, uniform). An insert is one probe into the table in the common case, where a
-// Go map costs several times that; the summary, in the run's single collector, inserts the first
-// 2^18 games of every run. The value 0 is held apart (it marks empty slots).
-type hashSet struct {
-	t     []uint64
-	shift uint // 64 − log2(len(t))
-	n     int  // hashes in t
-	zero  bool // 0 is in the set
-	sink  uint64
-}
+import (
+	"math/bits"
+	"slices"
+)
 
-// warm readies the set for inserting hs: it grows the table for them now and loads the slot
-// each will probe first. The table outgrows the caches (4 MB at 2^18 hashes), so an add alone
-// waits for a memory access; warm starts them all at once (independent loads, which the
-// processor overlaps), and the adds that follow find their slots cached. It changes no
-// content.
-func (s *hashSet) warm(hs []uint64) {
-	for 2*(s.n+len(hs)+1) > len(s.t) {
-		s.grow()
-	}
-	var x uint64
-	for _, h := range hs {
-		x += s.t[h>>s.shift]
-	}
-	s.sink ^= x // keeps the loads
+// hashSet is a set of 64-bit hashes (distinct_games), kept as a log: add appends the hash (a
+// sequential write), and len sorts what was added since its last call and drops the repeats.
+// The summary, in the run's single collector, adds the first 2^18 games of every run and asks
+// for the count once, at the end. A hash table did the dropping on every add instead: one
+// random access into a table of up to 4 MB per game, which waited for memory (70–200 ns a game
+// in the collector, where the run's serial time is spent); the sort at the end costs a few
+// milliseconds for 2^18 hashes (BenchmarkHashSet).
+type hashSet struct {
+	h      []uint64 // h[:sorted] ascending without repeats; h[sorted:] as added
+	sorted int
 }
 
 // add inserts h.
-func (s *hashSet) add(h uint64) {
-	if h == 0 {
-		s.zero = true
+func (s *hashSet) add(h uint64) { s.h = append(s.h, h) }
+
+// len returns the number of distinct hashes added.
+func (s *hashSet) len() int {
+	if s.sorted < len(s.h) {
+		s.compact()
+	}
+	return s.sorted
+}
+
+// compact sorts the hashes added since the last compaction, merges them into the sorted
+// prefix and drops the repeats.
+func (s *hashSet) compact() {
+	tail := sortHashes(s.h[s.sorted:])
+	if s.sorted == 0 { // the first compaction: drop repeats in place
+		n := 0
+		for _, v := range tail {
+			if n == 0 || tail[n-1] != v {
+				tail[n] = v
+				n++
+			}
+		}
+		s.h, s.sorted = tail[:n], n
 		return
 	}
-	if 2*(s.n+1) > len(s.t) {
-		s.grow()
-	}
-	mask := len(s.t) - 1
-	for i := int(h >> s.shift); ; i = (i + 1) & mask {
-		switch s.t[i] {
-		case h:
-			return
-		case 0:
-			s.t[i] = h
-			s.n++
-			return
+	merged := make([]uint64, 0, len(s.h))
+	old := s.h[:s.sorted]
+	i, j := 0, 0
+	for i < len(old) || j < len(tail) {
+		var v uint64
+		if j == len(tail) || i < len(old) && old[i] <= tail[j] {
+			v, i = old[i], i+1
+		} else {
+			v, j = tail[j], j+1
+		}
+		if n := len(merged); n == 0 || merged[n-1] != v {
+			merged = append(merged, v)
 		}
 	}
+	s.h, s.sorted = merged, len(merged)
 }
 
-// len returns the number of hashes in the set.
-func (s *hashSet) len() int {
-	if s.zero {
-		return s.n + 1
+// sortHashes returns hs sorted (in a new slice when hs is long): a counting pass on the top
+// bits puts the hashes in 2^k buckets of about two each (the hashes are maphash outputs,
+// uniform), and each bucket is then sorted on its own. Any distribution sorts correctly;
+// a skewed one only takes longer.
+func sortHashes(hs []uint64) []uint64 {
+	n := len(hs)
+	if n < 256 {
+		slices.Sort(hs)
+		return hs
 	}
-	return s.n
-}
-
-// grow doubles the table (first: 1,024 slots) and reinserts the hashes.
-func (s *hashSet) grow() {
-	old := s.t
-	size := max(1024, 2*len(old))
-	s.t, s.n = make([]uint64, size), 0
-	// Write every page of the new table before the inserts read it: a fresh page read first is
-	// mapped to the kernel's shared zero page, and the write that follows replaces it, which
-	// flushes the page's TLB entry on every core running the process (inter-processor
-	// interrupts, 2% of a random Katarenga run's time before, and they stop the workers too).
-	clear(s.t)
-	s.shift = 64
-	for k := size; k > 1; k >>= 1 {
-		s.shift--
+	k := min(bits.Len(uint(n))-2, 16)
+	shift := 64 - k
+	starts := make([]int32, 1<<k+1)
+	for _, h := range hs {
+		starts[h>>shift+1]++
 	}
-	mask := size - 1
-	for _, h := range old {
-		if h == 0 {
+	for b := 1; b < len(starts); b++ {
+		starts[b] += starts[b-1]
+	}
+	out := make([]uint64, n)
+	next := slices.Clone(starts[:1<<k])
+	for _, h := range hs {
+		b := h >> shift
+		out[next[b]] = h
+		next[b]++
+	}
+	for b := 0; b < 1<<k; b++ {
+		lo, hi := starts[b], starts[b+1]
+		if hi-lo > 16 {
+			slices.Sort(out[lo:hi])
 			continue
 		}
-		i := int(h >> s.shift)
-		for s.t[i] != 0 {
-			i = (i + 1) & mask
+		for i := lo + 1; i < hi; i++ { // insertion sort: a bucket holds about two
+			v, j := out[i], i
+			for ; j > lo && out[j-1] > v; j-- {
+				out[j] = out[j-1]
+			}
+			out[j] = v
 		}
-		s.t[i] = h
-		s.n++
 	}
+	return out
 }

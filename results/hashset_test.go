@@ -1,64 +1,107 @@
 package results
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
 
-// hashSet counts what a map counts: random hashes with repeats, 0, and hashes crafted to share
-// their top bits (one long probe run across the table's end), through several growths.
-// Half the runs warm the set for the next 1–300 hashes before adding them (hashSet.warm, as
-// the collector does per chunk), which must change nothing.
+// hashSet counts what a map counts: random hashes with repeats, 0, all ones, and hashes
+// crafted to share their top bits (one crowded bucket of sortHashes), asked for its count
+// after every add in one run and at random moments (1–5,000 adds apart: compactions merging
+// into a sorted prefix) in the other.
 func TestHashSetMatchesMap(t *testing.T) {
-	for _, warm := range []bool{false, true} {
-		testHashSetMatchesMap(t, warm)
+	for _, every := range []bool{true, false} {
+		var s hashSet
+		m := map[uint64]struct{}{}
+		r, ask := engine.NewRand(3), engine.NewRand(4)
+		n := 300000
+		if every {
+			n = 20000
+		}
+		var seen []uint64
+		nextAsk := 0
+		for i := 0; i < n; i++ {
+			var h uint64
+			switch {
+			case i%10 == 3 && len(seen) > 0:
+				h = seen[r.IntN(len(seen))] // a repeat
+			case i%1000 == 7:
+				h = 0
+			case i%1000 == 8:
+				h = ^uint64(0)
+			case i%50 == 11:
+				h = ^uint64(0) - uint64(r.IntN(64)) // top bits all ones
+			default:
+				h = r.Uint64()
+			}
+			seen = append(seen, h)
+			s.add(h)
+			m[h] = struct{}{}
+			if every || i == nextAsk || i == n-1 {
+				if s.len() != len(m) {
+					t.Fatalf("every %v, after %d adds: %d hashes, the map holds %d", every, i+1, s.len(), len(m))
+				}
+				nextAsk = i + 1 + ask.IntN(5000)
+			}
+		}
+		if !slices.IsSorted(s.h) || len(s.h) != len(m) {
+			t.Errorf("every %v: the compacted log is not sorted or keeps repeats", every)
+		}
 	}
 }
 
-func testHashSetMatchesMap(t *testing.T, warm bool) {
+// A copy that counts (Summary.Stats counts a flushed copy) leaves the original counting right.
+func TestHashSetCopy(t *testing.T) {
 	var s hashSet
-	m := map[uint64]struct{}{}
-	r := engine.NewRand(3)
-	add := func(h uint64) {
-		s.add(h)
-		m[h] = struct{}{}
-		if s.len() != len(m) {
-			t.Fatalf("warm %v, after %#x: %d hashes, the map holds %d", warm, h, s.len(), len(m))
-		}
+	r := engine.NewRand(5)
+	for i := 0; i < 1000; i++ {
+		s.add(r.Uint64() % 700)
 	}
-	var seen []uint64
-	for i := 0; i < 300000; i++ {
-		var h uint64
-		switch {
-		case i%10 == 3 && len(seen) > 0:
-			h = seen[r.IntN(len(seen))] // a repeat
-		case i%1000 == 7:
-			h = 0
-		case i%50 == 11:
-			h = ^uint64(0) - uint64(r.IntN(64)) // top bits all ones: the last slots, wrapping
-		default:
-			h = r.Uint64()
-		}
-		seen = append(seen, h)
+	want := s.len()
+	for i := 0; i < 100; i++ {
+		s.add(r.Uint64() % 700)
 	}
-	wr := engine.NewRand(4)
-	for i := 0; i < len(seen); {
-		n := len(seen) - i
-		if warm {
-			n = min(n, 1+wr.IntN(300))
-			s.warm(seen[i : i+n])
-		}
-		for _, h := range seen[i : i+n] {
-			add(h)
-		}
-		i += n
+	d := s
+	if d.len() < want {
+		t.Fatalf("the copy counts %d, fewer than %d", d.len(), want)
 	}
-	if len(s.t) < 2*s.n {
-		t.Errorf("table of %d slots holds %d hashes: more than half full", len(s.t), s.n)
+	for i := 0; i < 5000; i++ {
+		s.add(uint64(i))
+	}
+	if s.len() != 5000 {
+		t.Errorf("the original counts %d after 0..4999 were added, want 5000", s.len())
 	}
 }
 
+// sortHashes sorts any distribution: uniform, all equal, all in one bucket, short inputs.
+func TestSortHashes(t *testing.T) {
+	r := engine.NewRand(6)
+	for _, n := range []int{0, 1, 255, 256, 257, 1000, 70000} {
+		for kind := 0; kind < 3; kind++ {
+			hs := make([]uint64, n)
+			for i := range hs {
+				switch kind {
+				case 0:
+					hs[i] = r.Uint64()
+				case 1:
+					hs[i] = 42
+				case 2:
+					hs[i] = ^uint64(0) - uint64(r.IntN(1000))
+				}
+			}
+			want := slices.Clone(hs)
+			slices.Sort(want)
+			if got := sortHashes(hs); !slices.Equal(got, want) {
+				t.Errorf("n %d, kind %d: not sorted", n, kind)
+			}
+		}
+	}
+}
+
+// BenchmarkHashSet: 2^18 random hashes added, then counted (the collector's whole cost for a
+// run's examined games), against a Go map.
 func BenchmarkHashSet(b *testing.B) {
 	r := engine.NewRand(1)
 	hs := make([]uint64, 1<<18)
@@ -71,16 +114,8 @@ func BenchmarkHashSet(b *testing.B) {
 			for _, h := range hs {
 				s.add(h)
 			}
-		}
-	})
-	b.Run("warmed", func(b *testing.B) { // as the collector adds: warm a chunk's 256, then add
-		for b.Loop() {
-			var s hashSet
-			for i := 0; i < len(hs); i += 256 {
-				s.warm(hs[i : i+256])
-				for _, h := range hs[i : i+256] {
-					s.add(h)
-				}
+			if s.len() != len(hs) {
+				b.Fatal("lost hashes")
 			}
 		}
 	})

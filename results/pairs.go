@@ -180,8 +180,10 @@ func (c *clustered) flush() {
 	c.has = false
 }
 
-// flushed returns a copy with the current (possibly incomplete) pair closed; c is unchanged.
+// flushed returns a copy with the current (possibly incomplete) pair closed; c counts the same
+// (only its hash log gets sorted).
 func (c *clustered) flushed() *clustered {
+	c.hashes.len() // sorts the hash log once, for every copy
 	d := *c
 	d.counters, d.totals = slices.Clone(c.counters), slices.Clone(c.totals)
 	d.cur.counters, d.cur.totals = slices.Clone(c.cur.counters), slices.Clone(c.cur.totals)

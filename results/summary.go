@@ -91,14 +91,6 @@ func (s *Summary) Add(r *Record) { s.add(r, 0, false) }
 // played it, off the single goroutine that feeds the summary): the same result as Add(r).
 func (s *Summary) AddHashed(r *Record, h uint64) { s.add(r, h, true) }
 
-// WarmHashes readies the distinct-games set for the next games' hashes hs (in AddHashed's
-// order): their inserts then hit the cache (hashSet.warm). Results do not change.
-func (s *Summary) WarmHashes(hs []uint64) {
-	if left := distinctCap - s.clusters.examined; left > 0 {
-		s.clusters.hashes.warm(hs[:min(int64(len(hs)), left)])
-	}
-}
-
 func (s *Summary) add(r *Record, h uint64, hashed bool) {
 	s.N++
 	switch r.Winner {
