@@ -112,8 +112,16 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 	// claimed, so the collector sees every k up to the last claimed; the tokens bound the
 	// chunks in flight or waiting to be written. No dispatcher goroutine stands between a
 	// worker and its next chunk, and out never blocks a worker (it holds every token's chunk).
-	out := make(chan *chunk[R], 4*workers)
-	tokens := make(chan struct{}, 4*workers)
+	// Chunks of cheap items (random games: above defaultChunkCap) wake the collector every
+	// few chunks instead of every chunk (handoff), with twice the tokens so that the workers
+	// keep playing while it catches up; slower items wake it at once, so that their games
+	// reach the file (and a checkpoint) as soon as they are done.
+	wakeAt, perWorker := 1, 4
+	if size > defaultChunkCap {
+		wakeAt, perWorker = 4, 8
+	}
+	out := newHandoff[R](wakeAt)
+	tokens := make(chan struct{}, perWorker*workers)
 	stopped := func() bool { return ctx.Err() != nil }
 	pool := newPrepPool(workers)
 	var chunks chunkPool[R]
@@ -132,8 +140,13 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 			for ctx.Err() == nil {
 				select {
 				case tokens <- struct{}{}:
-				case <-ctx.Done():
-					return
+				default: // the collector holds every token: wake it, then wait
+					out.signal()
+					select {
+					case tokens <- struct{}{}:
+					case <-ctx.Done():
+						return
+					}
 				}
 				// A claimed chunk is always returned (empty when the run was stopped meanwhile:
 				// play then abandons its first game), so that no later chunk's games wait for it.
@@ -163,14 +176,14 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 				if done != nil {
 					done.Add(int64(len(c.recs)))
 				}
-				out <- c
+				out.put(c)
 				if sink.help != nil {
 					sink.help()
 				}
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(out) }()
+	go func() { wg.Wait(); out.close() }()
 
 	// Collector: emit chunks in claim order, merging the old records in.
 	var oldNext *R
@@ -202,8 +215,14 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 	}
 	pending := map[int]*chunk[R]{}
 	next := 0
-	for c := range out {
-		pending[c.seq] = c
+	var batch []*chunk[R]
+	for {
+		if batch = out.take(batch); batch == nil {
+			break
+		}
+		for _, c := range batch {
+			pending[c.seq] = c
+		}
 		for {
 			c, ok := pending[next]
 			if !ok {

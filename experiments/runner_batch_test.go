@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -18,7 +19,8 @@ import (
 // play's batched collector (workers encode rows and hashes, gamesSink takes chunks) gives the
 // bytes and the summary of the per-game path (Summary.Add and GamesWriter.Write per record),
 // at 1, 2 and 3 workers, with small chunks, with old games of a resume merged in between and
-// inside chunks, in every format, and with a stop rule that ends the run mid-chunk.
+// inside chunks, in every format, and with a stop rule that ends the run mid-chunk. Chunks of
+// 7 wake the collector at every chunk; chunks of 100 (above defaultChunkCap) every few (handoff).
 func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 	n := int64(400)
 	if testing.Short() {
@@ -42,9 +44,10 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 		ow.Flush()
 		for _, f := range results.Formats {
 			for _, resume := range []bool{false, true} {
-				for _, stopAt := range []int64{0, 75} {
+				for _, sc := range [][2]int64{{0, 7}, {75, 7}, {0, 100}, {75, 100}} {
+					stopAt, size := sc[0], sc[1]
 					plan := func() Plan {
-						p := Plan{Start: 0, End: n, chunk: 7}
+						p := Plan{Start: 0, End: n, chunk: size}
 						if resume {
 							p.Done = done
 							p.Old, _ = results.NewCSVReader(bytes.NewReader(oldCSV.Bytes()))
@@ -85,7 +88,7 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						gw.Close()
 						what := func() string {
 							return mc.name + " " + string(f) + map[bool]string{true: " resumed", false: ""}[resume] +
-								map[bool]string{true: " stopped", false: ""}[stopAt > 0]
+								map[bool]string{true: " stopped", false: ""}[stopAt > 0] + fmt.Sprintf(", chunks of %d", size)
 						}
 						if !bytes.Equal(got.Bytes(), want.Bytes()) {
 							t.Errorf("%s, %d workers: games file differs from the per-game path", what(), workers)
