@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -86,13 +87,30 @@ func runMode(t *testing.T, m *Match, s Session, mode string) {
 
 // The queue's writes land at their offsets whoever does them, each job's release runs once, and
 // the first failure is kept.
+// exclusiveWriter counts the writes that began while another was under way.
+type exclusiveWriter struct {
+	at       io.WriterAt
+	busy     atomic.Int32
+	overlaps atomic.Int32
+}
+
+func (w *exclusiveWriter) WriteAt(p []byte, off int64) (int, error) {
+	if w.busy.Add(1) > 1 {
+		w.overlaps.Add(1)
+	}
+	defer w.busy.Add(-1)
+	runtime.Gosched() // give another writer the chance to overlap
+	return w.at.WriteAt(p, off)
+}
+
 func TestWriteQueue(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	q := &writeQueue{at: f}
+	ew := &exclusiveWriter{at: f}
+	q := &writeQueue{at: ew}
 	var want []byte
 	var released atomic.Int64
 	var wg sync.WaitGroup
@@ -117,6 +135,9 @@ func TestWriteQueue(t *testing.T) {
 		q.push(writeJob{rows: row, off: off, release: func() { released.Add(1) }})
 		off += int64(len(row))
 		want = append(want, row...)
+		if i%5 == 0 {
+			q.run() // as the collector does when the queue is long
+		}
 	}
 	if err := q.wait(); err != nil {
 		t.Fatal(err)
@@ -126,6 +147,9 @@ func TestWriteQueue(t *testing.T) {
 	got, _ := os.ReadFile(f.Name())
 	if !bytes.Equal(got, want) || released.Load() != 2000 {
 		t.Fatalf("file of %d bytes (want %d, equal %v), %d releases (want 2000)", len(got), len(want), bytes.Equal(got, want), released.Load())
+	}
+	if ew.overlaps.Load() > 0 {
+		t.Errorf("%d writes overlapped another: queued writes must run one at a time", ew.overlaps.Load())
 	}
 	f.Close() // writes now fail
 	q.push(writeJob{rows: []byte("x"), off: off})
