@@ -29,6 +29,8 @@ type prepared struct {
 	// several workers); zc is the compressor, kept with the buffers.
 	gz []byte
 	zc results.GzipMember
+	// memo remembers the rows' short text fields (they repeat from game to game).
+	memo results.RowMemo
 }
 
 // row returns the rows of items lo to hi−1.
@@ -152,7 +154,7 @@ func prepareGames(start int64, rows, gz bool) func(recs []results.Record, p *pre
 		for k := range recs {
 			r := &recs[k]
 			if rows {
-				p.rows = results.AppendCSVRowNotation(p.rows, r) // Match.play records: engine notation
+				p.rows = p.memo.AppendCSVRowNotation(p.rows, r) // Match.play records: engine notation
 				p.ends = append(p.ends, len(p.rows))
 			}
 			if r.Game-start < results.DistinctExamined && len(p.hashes) == k {

@@ -190,7 +190,7 @@ func (c *CSVWriter) WriteRows(rows []byte) error {
 
 // AppendCSVRow appends r as one games.csv row (its line end included) to b: the bytes
 // CSVWriter.Write writes for it. It uses no shared state, so workers can call it in parallel.
-func AppendCSVRow(b []byte, r *Record) []byte { return appendCSVRow(b, r, false) }
+func AppendCSVRow(b []byte, r *Record) []byte { return appendCSVRow(b, r, false, nil) }
 
 // AppendCSVRowNotation is AppendCSVRow for a record whose Moves is engine notation: actions
 // written by the games' engine.ActionAppender (square and cell names, '-', ':', 'x', "pass"),
@@ -198,9 +198,16 @@ func AppendCSVRow(b []byte, r *Record) []byte { return appendCSVRow(b, r, false)
 // nor starts with a space, so CSV never quotes it, and the ~1 kB field is copied without the
 // scan for those characters: the same bytes as AppendCSVRow
 // (experiments.TestNotationNeedsNoQuotes checks it for both games).
-func AppendCSVRowNotation(b []byte, r *Record) []byte { return appendCSVRow(b, r, true) }
+func AppendCSVRowNotation(b []byte, r *Record) []byte { return appendCSVRow(b, r, true, nil) }
 
-func appendCSVRow(b []byte, r *Record, notation bool) []byte {
+// AppendCSVRowNotation is the package's AppendCSVRowNotation, remembering how it wrote the
+// record's short text fields (RowMemo).
+func (m *RowMemo) AppendCSVRowNotation(b []byte, r *Record) []byte {
+	return appendCSVRow(b, r, true, m)
+}
+
+// appendCSVRow appends r's row; m, when not nil, remembers the short text fields' encodings.
+func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
 	b = strconv.AppendInt(b, r.Game, 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, r.Pair, 10)
@@ -208,19 +215,23 @@ func appendCSVRow(b []byte, r *Record, notation bool) []byte {
 	for sh := 60; sh >= 0; sh -= 4 { // %016x
 		b = append(b, hexDigits[r.Seed>>uint(sh)&15])
 	}
-	for _, f := range [...]string{r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
-		r.FirstIs, r.FirstColour, r.Winner, r.WinnerAgent(), r.Reason.String()} {
+	for i, f := range [...]string{r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
+		r.FirstIs, r.FirstColour, r.Winner, r.WinnerAgent(), r.Reason.String(), r.Forfeit} {
+		if i == memoFields-1 { // forfeit_reason comes after plies and legal_actions_total
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(r.Plies), 10)
+			b = append(b, ',')
+			if r.LegalTotal != NotCounted {
+				b = strconv.AppendInt(b, r.LegalTotal, 10)
+			}
+		}
 		b = append(b, ',')
-		b = appendCSVField(b, f)
+		if m != nil {
+			b = m.fields[i].append(b, f)
+		} else {
+			b = appendCSVField(b, f)
+		}
 	}
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(r.Plies), 10)
-	b = append(b, ',')
-	if r.LegalTotal != NotCounted {
-		b = strconv.AppendInt(b, r.LegalTotal, 10)
-	}
-	b = append(b, ',')
-	b = appendCSVField(b, r.Forfeit)
 	for _, v := range r.Counters {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, v, 10)
