@@ -23,6 +23,8 @@ type fileWriter struct {
 	w   io.Writer
 	at  io.WriterAt // nil: sequential writes only, no queued writes
 	off int64       // bytes written or reserved so far
+	// reserved, when set, learns off after each write (drop-behind)
+	reserved func(off int64)
 }
 
 func (w *fileWriter) Write(p []byte) (int, error) {
@@ -34,6 +36,9 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 		n, err = w.w.Write(p)
 	}
 	w.off += int64(n)
+	if w.reserved != nil {
+		w.reserved(w.off)
+	}
 	return n, err
 }
 

@@ -20,6 +20,7 @@ type tempFile struct {
 	f    *os.File
 	fw   *fileWriter
 	q    *writeQueue // nil when the file takes no positional writes
+	db   *dropBehind // nil where not supported
 	done bool
 }
 
@@ -42,6 +43,8 @@ func createTemp(path string) (*tempFile, error) {
 		fw.at = at
 		t.q = &writeQueue{at: at}
 	}
+	fw.reserved = func(end int64) { t.db.reserved(end) }
+	t.db = newDropBehind(f)
 	t.Writer = bufio.NewWriterSize(fw, 1<<16)
 	return t, nil
 }
@@ -58,6 +61,7 @@ func (t *tempFile) writeAsync(rows []byte, release func()) (bool, error) {
 	}
 	t.q.push(writeJob{rows: rows, off: t.fw.off, release: release})
 	t.fw.off += int64(len(rows))
+	t.db.reserved(t.fw.off)
 	if t.q.n.Load() > maxQueued {
 		t.q.run()
 	}
@@ -82,7 +86,10 @@ func (t *tempFile) sync() (int64, error) {
 // Commit flushes and closes the file and renames it over path.
 func (t *tempFile) Commit() error {
 	t.done = true
-	if _, err := t.sync(); err != nil {
+	_, err := t.sync()
+	t.db.stop()
+	t.db = nil
+	if err != nil {
 		t.f.Close()
 		return err
 	}
@@ -99,6 +106,8 @@ func (t *tempFile) Abort() {
 		if t.q != nil {
 			t.q.wait() // the queued writes may still read rows their owners will recycle
 		}
+		t.db.stop()
+		t.db = nil
 		t.f.Close()
 	}
 }

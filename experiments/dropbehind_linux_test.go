@@ -1,0 +1,92 @@
+//go:build linux
+
+package experiments
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// A tempFile of five drop-behind windows, written half in order and half by queued writes,
+// holds every byte, and the first three windows have left the page cache (mincore) by the time
+// Commit returns: on a disk file system (tmpfs keeps its pages; the test then checks the bytes
+// only).
+func TestDropBehind(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "games.csv")
+	tf, err := createTemp(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tf.q == nil {
+		t.Fatal("the temporary file takes no queued writes")
+	}
+	var want []byte
+	block := make([]byte, 300<<10)
+	for i := 0; len(want) < 5*dropWindow; i++ {
+		for k := range block {
+			block[k] = byte(i*7 + k)
+		}
+		want = append(want, block...)
+		if i%2 == 0 {
+			if _, err := tf.Write(block); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			rows := bytes.Clone(block)
+			if _, err := tf.writeAsync(rows, nil); err != nil {
+				t.Fatal(err)
+			}
+			tf.q.run() // as a worker would
+		}
+	}
+	if err := tf.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// The cache first (reading the file brings its pages back).
+	var fs unix.Statfs_t
+	if err := unix.Statfs(dir, &fs); err == nil && fs.Type != unix.TMPFS_MAGIC {
+		if resident, pages := cachedPages(t, path, 3*dropWindow); resident > pages/10 {
+			t.Errorf("%d of the first three windows' %d pages are still cached: drop-behind did not drop them", resident, pages)
+		}
+	} else {
+		t.Log("tmpfs (or unknown) file system: pages are not dropped there; only the bytes are checked")
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("file of %d bytes differs from the %d written", len(got), len(want))
+	}
+}
+
+// cachedPages returns how many of the first n bytes' pages of the file are in the page cache
+// (mincore on a mapping, which reads nothing), and how many pages that is.
+func cachedPages(t *testing.T, path string, n int) (resident, pages int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := unix.Mmap(int(f.Fd()), 0, n, unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(m)
+	vec := make([]byte, n/os.Getpagesize())
+	if _, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(len(m)), uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
+		t.Fatal(errno)
+	}
+	for _, v := range vec {
+		resident += int(v & 1)
+	}
+	return resident, len(vec)
+}
