@@ -4,6 +4,7 @@ package experiments
 
 import (
 	"os"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,6 +24,9 @@ type dropBehind struct {
 	next int64      // the end of the next window to start
 	ch   chan int64 // window ends, to the goroutine
 	done chan struct{}
+	// stopping tells the goroutine to skip the windows still queued: the run is ending and
+	// should not wait for their writeback.
+	stopping atomic.Bool
 }
 
 // dropWindow is the size of a drop-behind window: the cache keeps about three.
@@ -55,6 +59,9 @@ func (d *dropBehind) run() {
 		return
 	}
 	for end := range d.ch {
+		if d.stopping.Load() {
+			continue
+		}
 		conn.Control(func(fd uintptr) {
 			// Errors only mean the pages stay cached: writing the file reports real ones.
 			unix.SyncFileRange(int(fd), end-dropWindow, dropWindow, unix.SYNC_FILE_RANGE_WRITE)
@@ -67,9 +74,11 @@ func (d *dropBehind) run() {
 	}
 }
 
-// stop ends the goroutine (before the file is closed).
+// stop ends the goroutine (before the file is closed): it waits at most for the window under
+// way, not for those still queued.
 func (d *dropBehind) stop() {
 	if d != nil {
+		d.stopping.Store(true)
 		close(d.ch)
 		<-d.done
 	}

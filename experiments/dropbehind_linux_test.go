@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -45,6 +46,10 @@ func TestDropBehind(t *testing.T) {
 			}
 			tf.q.run() // as a worker would
 		}
+	}
+	// Commit skips the windows still queued (stop): let the goroutine take them all first.
+	for deadline := time.Now().Add(10 * time.Second); len(tf.db.ch) > 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
 	if err := tf.Commit(); err != nil {
 		t.Fatal(err)
