@@ -27,6 +27,10 @@ type dropBehind struct {
 	// stopping tells the goroutine to skip the windows still queued: the run is ending and
 	// should not wait for their writeback.
 	stopping atomic.Bool
+	// sent and handled count the windows given to the goroutine and those it is done with
+	// (tests wait for them to match).
+	sent    int64
+	handled atomic.Int64
 }
 
 // dropWindow is the size of a drop-behind window: the cache keeps about three.
@@ -44,6 +48,7 @@ func (d *dropBehind) reserved(end int64) {
 	for d != nil && end >= d.next {
 		select {
 		case d.ch <- d.next:
+			d.sent++
 		default: // the goroutine is behind: skip this window (its pages stay cached)
 		}
 		d.next += dropWindow
@@ -55,11 +60,13 @@ func (d *dropBehind) run() {
 	conn, err := d.f.SyscallConn()
 	if err != nil {
 		for range d.ch {
+			d.handled.Add(1)
 		}
 		return
 	}
 	for end := range d.ch {
 		if d.stopping.Load() {
+			d.handled.Add(1)
 			continue
 		}
 		conn.Control(func(fd uintptr) {
@@ -71,6 +78,7 @@ func (d *dropBehind) run() {
 				unix.Fadvise(int(fd), old, dropWindow, unix.FADV_DONTNEED)
 			}
 		})
+		d.handled.Add(1)
 	}
 }
 

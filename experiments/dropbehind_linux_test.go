@@ -47,8 +47,11 @@ func TestDropBehind(t *testing.T) {
 			tf.q.run() // as a worker would
 		}
 	}
-	// Commit skips the windows still queued (stop): let the goroutine take them all first.
-	for deadline := time.Now().Add(10 * time.Second); len(tf.db.ch) > 0 && time.Now().Before(deadline); {
+	// Commit skips the windows still queued (stop): let the goroutine handle them all first.
+	if tf.db.sent < 5 {
+		t.Fatalf("%d windows given to the drop-behind goroutine, want 5", tf.db.sent)
+	}
+	for deadline := time.Now().Add(20 * time.Second); tf.db.handled.Load() < tf.db.sent && time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
 	}
 	if err := tf.Commit(); err != nil {
