@@ -57,8 +57,8 @@ type writeQueue struct {
 	mu sync.Mutex
 	q  []writeJob
 	n  atomic.Int32 // len(q), read without the lock
-	// writing is held by the one goroutine doing queued writes.
-	writing atomic.Bool
+	// writing is held by the one goroutine doing queued writes (workers only try it).
+	writing sync.Mutex
 	wg      sync.WaitGroup
 	err     atomic.Pointer[error] // the first failed write
 	once    sync.Once
@@ -79,11 +79,29 @@ func (q *writeQueue) push(j writeJob) {
 // instead of playing). Safe from any goroutine.
 func (q *writeQueue) run() {
 	for q.n.Load() > 0 {
-		if !q.writing.CompareAndSwap(false, true) {
+		if !q.writing.TryLock() {
 			return // the writer will see this write: it looks again after letting go
 		}
 		q.drain()
-		q.writing.Store(false)
+		if afterDrain != nil {
+			afterDrain(q)
+		}
+		q.writing.Unlock()
+	}
+}
+
+// afterDrain, when set (by tests), runs in run between the writer's last look at the queue and
+// its letting go: the moment a pushed write would be left behind without the second look.
+var afterDrain func(*writeQueue)
+
+// runWaiting is run for the collector when the queue is too long: it waits for a writer under
+// way, then writes until the queue is empty. The workers keep playing meanwhile, but the
+// collector takes no more chunks, so the queue (and its rows' memory) stays bounded.
+func (q *writeQueue) runWaiting() {
+	for q.n.Load() > 0 {
+		q.writing.Lock()
+		q.drain()
+		q.writing.Unlock()
 	}
 }
 
@@ -135,6 +153,7 @@ func (q *writeQueue) failed() error {
 // queued path).
 var queuedWrites atomic.Int64
 
-// maxQueued bounds the queued writes: beyond it the collector writes too (the workers are busy
-// playing long chunks, or the run is ending), unless a worker is writing already.
+// maxQueued is the queue length beyond which the collector writes too (the workers are busy
+// playing long chunks, or the run is ending), unless a worker is writing already; beyond
+// 4×maxQueued it waits for that worker and then writes (runWaiting), which bounds the queue.
 const maxQueued = 16

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fairplay-lab/fairplay/results"
 )
@@ -273,4 +274,108 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// gatedWriter blocks its first write until gate is closed, and records every write.
+type gatedWriter struct {
+	gate    chan struct{}
+	started chan struct{}
+	once    sync.Once
+	mu      sync.Mutex
+	offs    []int64
+}
+
+func (w *gatedWriter) WriteAt(p []byte, off int64) (int, error) {
+	first := false
+	w.once.Do(func() { first = true })
+	if first {
+		close(w.started)
+		<-w.gate
+	}
+	w.mu.Lock()
+	w.offs = append(w.offs, off)
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+// A write pushed while another goroutine is the writer is done by that writer, not left in the
+// queue: once while the writer is in a write (its drain sees it), and once in the moment after
+// its last look at the queue and before it lets go (afterDrain; only the look again after
+// letting go finds it). No helper runs the queue here.
+func TestWriteQueueWriterLooksAgain(t *testing.T) {
+	w := &gatedWriter{gate: make(chan struct{}), started: make(chan struct{})}
+	q := &writeQueue{at: w}
+	q.push(writeJob{rows: []byte("a"), off: 0})
+	finished := make(chan struct{})
+	go func() { q.run(); close(finished) }() // the writer, stuck in its first write
+	<-w.started
+	q.push(writeJob{rows: []byte("b"), off: 1})
+	returned := make(chan struct{})
+	go func() { q.run(); close(returned) }() // must not wait for the writer
+	select {
+	case <-returned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("run waited for the writer")
+	}
+	pushed := false
+	afterDrain = func(q *writeQueue) {
+		if !pushed {
+			pushed = true
+			q.push(writeJob{rows: []byte("c"), off: 2})
+			q.run() // another goroutine's attempt: the lock is held, it returns
+		}
+	}
+	defer func() { afterDrain = nil }()
+	close(w.gate)
+	<-finished
+	if n := q.n.Load(); n != 0 || len(w.offs) != 3 || !pushed {
+		t.Fatalf("after the writer returned: %d writes queued, %d done (want 0 and 3; pushed %v)", n, len(w.offs), pushed)
+	}
+}
+
+// slowWriterAt is a file whose writes take a while.
+type slowWriterAt struct{ io.Writer }
+
+func (slowWriterAt) WriteAt(p []byte, off int64) (int, error) {
+	time.Sleep(200 * time.Microsecond)
+	return len(p), nil
+}
+
+// The queue stays bounded when a worker is writing and the collector keeps queueing: beyond
+// 4×maxQueued writeAsync waits for the writer and writes itself.
+func TestWriteQueueBounded(t *testing.T) {
+	old := wrapTemp
+	defer func() { wrapTemp = old }()
+	wrapTemp = func(_ string, w io.Writer) io.Writer { return slowWriterAt{w} }
+	tf, err := createTemp(filepath.Join(t.TempDir(), "games.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tf.Abort()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // a worker helping between chunks
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				tf.q.run()
+			}
+		}
+	}()
+	maxN := int32(0)
+	for i := 0; i < 2000; i++ {
+		if _, err := tf.writeAsync([]byte("row\n"), nil); err != nil {
+			t.Fatal(err)
+		}
+		maxN = max(maxN, tf.q.n.Load())
+	}
+	close(stop)
+	wg.Wait()
+	if maxN > 4*maxQueued+1 {
+		t.Errorf("the queue reached %d writes (bound %d)", maxN, 4*maxQueued+1)
+	}
 }

@@ -51,7 +51,10 @@ func TestDropBehind(t *testing.T) {
 	if tf.db.sent < 5 {
 		t.Fatalf("%d windows given to the drop-behind goroutine, want 5", tf.db.sent)
 	}
-	for deadline := time.Now().Add(20 * time.Second); tf.db.handled.Load() < tf.db.sent && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(20 * time.Second); tf.db.handled.Load() < tf.db.sent; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the drop-behind goroutine handled %d of %d windows in 20 s", tf.db.handled.Load(), tf.db.sent)
+		}
 		time.Sleep(time.Millisecond)
 	}
 	if err := tf.Commit(); err != nil {

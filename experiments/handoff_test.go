@@ -1,8 +1,10 @@
 package experiments
 
 import (
+	"context"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Every chunk put by concurrent workers is taken exactly once, whatever wakeAt, including
@@ -46,6 +48,52 @@ func TestHandoff(t *testing.T) {
 			}
 			if h.take(nil) != nil {
 				t.Errorf("wakeAt %d: take after the end returned chunks", wakeAt)
+			}
+		}
+	}
+}
+
+// slowFirstPlayer plays items that are their own index; item 0 takes a while, so the other
+// workers finish chunks beyond it until every token is held.
+type slowFirstPlayer struct{}
+
+func (slowFirstPlayer) newWorker() int   { return 0 }
+func (slowFirstPlayer) chunkWorker() int { return 0 }
+func (slowFirstPlayer) play(_ int, i int64, _ func() bool) (int64, bool) {
+	if i == 0 {
+		time.Sleep(100 * time.Millisecond)
+	}
+	return i, true
+}
+func (slowFirstPlayer) endChunk(int, []int64, *arena) {}
+
+// With chunks above defaultChunkCap (a wake-up every fourth chunk), a run whose first chunk is
+// slow fills every token with later chunks: the workers must wake the collector before they
+// wait for a token, or the run never ends. Every item arrives once, in order.
+func TestHandoffTokensExhausted(t *testing.T) {
+	for _, workers := range []int{2, 3} {
+		const size, nChunks = defaultChunkCap + 1, 60
+		var got []int64
+		done := make(chan error, 1)
+		go func() {
+			_, err := run[int, int64](context.Background(), slowFirstPlayer{}, PlanOf[int64]{Start: 0, End: size * nChunks, chunk: size},
+				workers, nil, func(r *int64) error { got = append(got, *r); return nil }, func(r *int64) int64 { return *r })
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%d workers: the run did not end (the collector slept while the workers waited for tokens)", workers)
+		}
+		if len(got) != size*nChunks {
+			t.Fatalf("%d workers: %d items, want %d", workers, len(got), size*nChunks)
+		}
+		for i, v := range got {
+			if int64(i) != v {
+				t.Fatalf("%d workers: item %d is %d", workers, i, v)
 			}
 		}
 	}

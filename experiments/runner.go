@@ -64,8 +64,9 @@ type itemPlayer[W, R any] interface {
 const defaultChunkCap = 64
 
 // chunkCapper is an itemPlayer whose items are cheap enough for a larger cap than
-// defaultChunkCap: every chunk costs the worker a hand-off to the collector (waking it: ~10–20
-// µs measured on this machine), 4% of the time of a chunk of 64 random Katarenga games.
+// defaultChunkCap: every chunk costs a hand-off to the collector (a wake-up: ~10–20 µs measured
+// on this machine, 4% of the time of a chunk of 64 random Katarenga games; chunks above the
+// default cap wake it every fourth chunk, see handoff).
 type chunkCapper interface{ chunkCap() int64 }
 
 type chunk[R any] struct {

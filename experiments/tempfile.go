@@ -62,7 +62,9 @@ func (t *tempFile) writeAsync(rows []byte, release func()) (bool, error) {
 	t.q.push(writeJob{rows: rows, off: t.fw.off, release: release})
 	t.fw.off += int64(len(rows))
 	t.db.reserved(t.fw.off)
-	if t.q.n.Load() > maxQueued {
+	if n := t.q.n.Load(); n > 4*maxQueued {
+		t.q.runWaiting()
+	} else if n > maxQueued {
 		t.q.run()
 	}
 	return true, t.q.failed()

@@ -52,26 +52,62 @@ func TestHashSetMatchesMap(t *testing.T) {
 	}
 }
 
-// A copy that counts (Summary.Stats counts a flushed copy) leaves the original counting right.
+// A copy that counts leaves the original counting right, and the copy keeps its own count
+// while the original grows (a flushed copy shares the log's sorted part).
 func TestHashSetCopy(t *testing.T) {
-	var s hashSet
-	r := engine.NewRand(5)
-	for i := 0; i < 1000; i++ {
-		s.add(r.Uint64() % 700)
+	for _, compactFirst := range []bool{false, true} {
+		var s hashSet
+		m := map[uint64]bool{}
+		r := engine.NewRand(5)
+		add := func(h uint64) { s.add(h); m[h] = true }
+		for i := 0; i < 1000; i++ {
+			add(r.Uint64() % 700)
+		}
+		if compactFirst {
+			s.len()
+		}
+		for i := 0; i < 300; i++ {
+			add(1000 + r.Uint64()%300) // some sorted, some not: the copy compacts a tail
+		}
+		d := s
+		want := len(m)
+		if got := d.len(); got != want {
+			t.Fatalf("compactFirst %v: the copy counts %d, want %d", compactFirst, got, want)
+		}
+		for i := 0; i < 5000; i++ {
+			add(10000 + r.Uint64()%3000)
+		}
+		if got := s.len(); got != len(m) {
+			t.Errorf("compactFirst %v: the original counts %d, want %d", compactFirst, got, len(m))
+		}
+		if got := d.len(); got != want {
+			t.Errorf("compactFirst %v: the copy counts %d after the original grew, want %d", compactFirst, got, want)
+		}
 	}
-	want := s.len()
-	for i := 0; i < 100; i++ {
-		s.add(r.Uint64() % 700)
+}
+
+// Summary.Stats in the middle of a run (it counts a flushed copy) changes nothing of what the
+// summary counts later: distinct_games at the end equals a map's count.
+func TestSummaryStatsMidRun(t *testing.T) {
+	recs := testRecords(3000, 1)
+	s := NewSummary([]string{"c"})
+	seen := map[string]bool{}
+	for i, r := range recs {
+		r.Moves = r.Moves[:len(r.Moves)*(i%4)/3] // repeats
+		s.Add(r)
+		seen[r.Layout+"\x00"+r.Start+"\x00"+r.Moves] = true
+		if i%700 == 0 {
+			s.Stats()
+		}
 	}
-	d := s
-	if d.len() < want {
-		t.Fatalf("the copy counts %d, fewer than %d", d.len(), want)
+	d, n := s.Distinct()
+	if n != int64(len(recs)) || d != int64(len(seen)) || d == n {
+		t.Fatalf("distinct %d of %d examined; a map counts %d of %d (and the test wants repeats)", d, n, len(seen), len(recs))
 	}
-	for i := 0; i < 5000; i++ {
-		s.add(uint64(i))
-	}
-	if s.len() != 5000 {
-		t.Errorf("the original counts %d after 0..4999 were added, want 5000", s.len())
+	for _, st := range s.Stats() {
+		if st.Name == "distinct_games" && st.Value != float64(len(seen)) {
+			t.Errorf("summary.csv's distinct_games %v, want %d", st.Value, len(seen))
+		}
 	}
 }
 

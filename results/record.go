@@ -215,7 +215,7 @@ func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
 	for sh := 60; sh >= 0; sh -= 4 { // %016x
 		b = append(b, hexDigits[r.Seed>>uint(sh)&15])
 	}
-	for i, f := range [...]string{r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
+	for i, f := range [memoFields]string{r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
 		r.FirstIs, r.FirstColour, r.Winner, r.WinnerAgent(), r.Reason.String(), r.Forfeit} {
 		if i == memoFields-1 { // forfeit_reason comes after plies and legal_actions_total
 			b = append(b, ',')
@@ -227,7 +227,7 @@ func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
 		}
 		b = append(b, ',')
 		if m != nil {
-			b = m.fields[i].append(b, f)
+			b = m.fields[i].append(b, f, &m.hits)
 		} else {
 			b = appendCSVField(b, f)
 		}

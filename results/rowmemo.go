@@ -10,10 +10,12 @@ const memoFields = 11
 // agents, winner, reason, ...), which repeat from row to row: a field that is the same string
 // as one of the last two in its column (the same bytes at the same address: Go strings do not
 // change, and the memo's pointer keeps them from being freed) is copied as it was written,
-// without the scan for characters that need quotes. A worker keeps one; it is not safe for
-// concurrent use. Fields that are views into reused buffers (Moves) are not remembered.
+// without the scan for characters that need quotes. Each of the runner's prepared buffers
+// keeps one (a buffer is used by one worker at a time); it is not safe for concurrent use.
+// Fields that are views into reused buffers (Moves, Counters) are not remembered.
 type RowMemo struct {
 	fields [memoFields]fieldMemo
+	hits   int // fields copied from the memo (tests)
 }
 
 // fieldMemo is one column's last two strings and their encodings.
@@ -26,13 +28,14 @@ type fieldMemo struct {
 	last int // the slot written last
 }
 
-func (m *fieldMemo) append(b []byte, f string) []byte {
+func (m *fieldMemo) append(b []byte, f string, hits *int) []byte {
 	if f == "" {
 		return b
 	}
 	p := unsafe.StringData(f)
 	for k := range m.slot {
 		if s := &m.slot[k]; s.p == p && s.n == len(f) {
+			*hits++
 			return append(b, s.enc...)
 		}
 	}

@@ -209,7 +209,8 @@ type Stat struct {
 // Stats returns every statistic with its interval and method. Rates, means and tests treat
 // the two games of a colour-swapped pair as one cluster (method cluster-robust-pairs, never
 // narrower than the independent-games interval); the rows whose name ends in _iid assume
-// independent games and are kept for comparison.
+// independent games and are kept for comparison. It sorts the distinct-games log in place, so,
+// like Add, it must not run concurrently with any other use of the summary.
 func (s *Summary) Stats() []Stat {
 	n := s.N
 	c := s.clusters.flushed()
