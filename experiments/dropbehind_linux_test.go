@@ -19,6 +19,9 @@ import (
 // Commit returns: on a disk file system (tmpfs keeps its pages; the test then checks the bytes
 // only).
 func TestDropBehind(t *testing.T) {
+	old := dropStart
+	dropStart = 0
+	defer func() { dropStart = old }()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "games.csv")
 	tf, err := createTemp(path)

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -67,10 +68,11 @@ func (slowFirstPlayer) play(_ int, i int64, _ func() bool) (int64, bool) {
 }
 func (slowFirstPlayer) endChunk(int, []int64, *arena) {}
 
-// With chunks above defaultChunkCap (a wake-up every fourth chunk), a run whose first chunk is
+// With chunks above defaultChunkCap and a core to spare (a wake-up every fourth chunk), a run whose first chunk is
 // slow fills every token with later chunks: the workers must wake the collector before they
 // wait for a token, or the run never ends. Every item arrives once, in order.
 func TestHandoffTokensExhausted(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8)) // fewer workers than GOMAXPROCS: lazy wake-ups
 	for _, workers := range []int{2, 3} {
 		const size, nChunks = defaultChunkCap + 1, 60
 		var got []int64
