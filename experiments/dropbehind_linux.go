@@ -73,19 +73,21 @@ func (d *dropBehind) run() {
 	}
 	var started, dropped int64 // writeback started for [0, started); pages dropped in [0, dropped)
 	for end := range d.ch {
-		if d.stopping.Load() {
-			d.handled.Add(1)
-			continue
-		}
 		conn.Control(func(fd uintptr) {
+			// A window at a time, so that a run that ends (stopping) waits for one window's
+			// writeback at most, also when the first call catches up with dropStart bytes.
 			// Errors only mean the pages stay cached: writing the file reports real ones.
-			unix.SyncFileRange(int(fd), started, end-started, unix.SYNC_FILE_RANGE_WRITE)
-			started = end
-			if to := end - 2*dropWindow; to > dropped {
-				unix.SyncFileRange(int(fd), dropped, to-dropped, unix.SYNC_FILE_RANGE_WAIT_BEFORE|
+			for started < end && !d.stopping.Load() {
+				n := min(dropWindow, end-started)
+				unix.SyncFileRange(int(fd), started, n, unix.SYNC_FILE_RANGE_WRITE)
+				started += n
+			}
+			for to := end - 2*dropWindow; dropped < to && !d.stopping.Load(); {
+				n := min(dropWindow, to-dropped)
+				unix.SyncFileRange(int(fd), dropped, n, unix.SYNC_FILE_RANGE_WAIT_BEFORE|
 					unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
-				unix.Fadvise(int(fd), dropped, to-dropped, unix.FADV_DONTNEED)
-				dropped = to
+				unix.Fadvise(int(fd), dropped, n, unix.FADV_DONTNEED)
+				dropped += n
 			}
 		})
 		d.handled.Add(1)
