@@ -117,7 +117,7 @@ func runBatched[W, R any](ctx context.Context, gp itemPlayer[W, R], plan PlanOf[
 	// few chunks instead of every chunk (handoff), with twice the tokens so that the workers
 	// keep playing while it catches up, when a core is left for the collector (fewer workers
 	// than GOMAXPROCS): waking it there costs a futex call per chunk, 2% of a one-worker
-	// run. With every core playing, waking it late cost two-worker runs 5% (15 pairs of
+	// run. With every core playing, waking it late cost two-worker runs 4.8% (10 pairs of
 	// alternating runs), so it is woken at every chunk. Slower items always wake it at once, so
 	// that their games reach the file (and a checkpoint) as soon as they are done.
 	wakeAt, perWorker := 1, 4

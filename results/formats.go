@@ -214,8 +214,8 @@ func (c *csvGames) Close() error {
 
 // GzipMember compresses CSV rows into complete gzip members at csv.gz's level, for
 // MemberWriter.WriteMember. Its compressor is reused (deflate's state is ~0.8 MB): a run keeps
-// one with each chunk buffer in circulation, about nine per worker for random games (8 tokens
-// each; ~115 MB at 16 workers), not one per chunk. The zero value is ready; not safe for concurrent use.
+// one with each chunk buffer in circulation, about five per worker (~65 MB at 16 workers; nine
+// when fewer workers than cores get 8 tokens each), not one per chunk. The zero value is ready; not safe for concurrent use.
 type GzipMember struct {
 	zw  *gzip.Writer
 	dst appendWriter

@@ -54,8 +54,11 @@ func TestHashSetMatchesMap(t *testing.T) {
 
 // A copy that counts leaves the original counting right, and the copy keeps its own count
 // while the original grows (a flushed copy shares the log's sorted part).
+// Tails of 300 and of 5, 100 and 255 hashes: sortHashes sorts a short tail in place, in the
+// array the copy shares.
 func TestHashSetCopy(t *testing.T) {
-	for _, compactFirst := range []bool{false, true} {
+	for _, c := range [][2]int{{0, 300}, {1, 300}, {1, 5}, {1, 100}, {1, 255}} {
+		compactFirst, tail := c[0] == 1, c[1]
 		var s hashSet
 		m := map[uint64]bool{}
 		r := engine.NewRand(5)
@@ -66,22 +69,22 @@ func TestHashSetCopy(t *testing.T) {
 		if compactFirst {
 			s.len()
 		}
-		for i := 0; i < 300; i++ {
+		for i := 0; i < tail; i++ {
 			add(1000 + r.Uint64()%300) // some sorted, some not: the copy compacts a tail
 		}
 		d := s
 		want := len(m)
 		if got := d.len(); got != want {
-			t.Fatalf("compactFirst %v: the copy counts %d, want %d", compactFirst, got, want)
+			t.Fatalf("compactFirst %v, tail %d: the copy counts %d, want %d", compactFirst, tail, got, want)
 		}
 		for i := 0; i < 5000; i++ {
 			add(10000 + r.Uint64()%3000)
 		}
 		if got := s.len(); got != len(m) {
-			t.Errorf("compactFirst %v: the original counts %d, want %d", compactFirst, got, len(m))
+			t.Errorf("compactFirst %v, tail %d: the original counts %d, want %d", compactFirst, tail, got, len(m))
 		}
 		if got := d.len(); got != want {
-			t.Errorf("compactFirst %v: the copy counts %d after the original grew, want %d", compactFirst, got, want)
+			t.Errorf("compactFirst %v, tail %d: the copy counts %d after the original grew, want %d", compactFirst, tail, got, want)
 		}
 	}
 }
