@@ -114,22 +114,7 @@ func TestWriteQueue(t *testing.T) {
 	q := &writeQueue{at: ew}
 	var want []byte
 	var released atomic.Int64
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for range 3 { // helpers running the queue while it is filled
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-					q.run()
-				}
-			}
-		}()
-	}
+	stopHelpers := helpQueue(q, 3) // helpers running the queue while it is filled
 	off := int64(0)
 	for i := range 2000 {
 		row := bytes.Repeat([]byte{byte('a' + i%26)}, 1+i%97)
@@ -143,8 +128,7 @@ func TestWriteQueue(t *testing.T) {
 	if err := q.wait(); err != nil {
 		t.Fatal(err)
 	}
-	close(stop)
-	wg.Wait()
+	stopHelpers()
 	got, _ := os.ReadFile(f.Name())
 	if !bytes.Equal(got, want) || released.Load() != 2000 {
 		t.Fatalf("file of %d bytes (want %d, equal %v), %d releases (want 2000)", len(got), len(want), bytes.Equal(got, want), released.Load())
@@ -352,20 +336,7 @@ func TestWriteQueueBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tf.Abort()
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { // a worker helping between chunks
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				tf.q.run()
-			}
-		}
-	}()
+	stopHelper := helpQueue(tf.q, 1) // a worker helping between chunks
 	maxN := int32(0)
 	for i := 0; i < 2000; i++ {
 		if _, err := tf.writeAsync([]byte("row\n"), nil); err != nil {
@@ -373,9 +344,30 @@ func TestWriteQueueBounded(t *testing.T) {
 		}
 		maxN = max(maxN, tf.q.n.Load())
 	}
-	close(stop)
-	wg.Wait()
+	stopHelper()
 	if maxN > 4*maxQueued+1 {
 		t.Errorf("the queue reached %d writes (bound %d)", maxN, 4*maxQueued+1)
 	}
+}
+
+// helpQueue starts n goroutines running q's writes over and over, as workers between chunks
+// do; the function it returns stops them and waits for them.
+func helpQueue(q *writeQueue, n int) func() {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					q.run()
+				}
+			}
+		}()
+	}
+	return func() { close(stop); wg.Wait() }
 }
