@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // plainWriter hides a file's WriteAt: the games file is then written in order by the collector.
@@ -66,11 +67,11 @@ func runMode(t *testing.T, m *Match, s Session, mode string) {
 	n := m.Cfg.Games
 	switch mode {
 	case "stop":
-		s.Stop = func(sum *results.Summary) bool { return sum.N >= n/3+7 }
+		s.Stop = func(sum *tally.Summary) bool { return sum.N >= n/3+7 }
 	case "resume":
 		ctx, cancel := context.WithCancel(context.Background())
 		var seen atomic.Int64
-		s.Stop = func(*results.Summary) bool {
+		s.Stop = func(*tally.Summary) bool {
 			if seen.Add(1) == n/2 {
 				cancel()
 			}
@@ -158,7 +159,7 @@ func TestGzipMembersMatchOneStream(t *testing.T) {
 				var want []byte
 				for _, workers := range []int{1, 2, 3} {
 					dir := t.TempDir()
-					runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}, Format: results.CSVGzip}, mode)
+					runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}, Format: gamefile.CSVGzip}, mode)
 					got := gunzip(t, filepath.Join(dir, "games.csv.gz"))
 					if workers == 1 {
 						want = got
@@ -167,7 +168,7 @@ func TestGzipMembersMatchOneStream(t *testing.T) {
 					if !bytes.Equal(got, want) {
 						t.Errorf("%d workers: csv.gz decompresses to %d bytes differing from one worker's %d", workers, len(got), len(want))
 					}
-					src, err := results.OpenGames(filepath.Join(dir, "games.csv.gz"))
+					src, err := gamefile.OpenGames(filepath.Join(dir, "games.csv.gz"))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -211,18 +212,18 @@ func gunzip(t *testing.T, path string) []byte {
 // stream, decompresses to the rows in order.
 func TestWriteMember(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := results.NewGamesWriter(&buf, results.CSVGzip, nil)
+	w, err := gamefile.NewGamesWriter(&buf, gamefile.CSVGzip, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mw, ok := results.MemberWriterOf(w)
+	mw, ok := gamefile.MemberWriterOf(w)
 	if !ok {
 		t.Fatal("csv.gz writer takes no members")
 	}
-	if _, ok := results.MemberWriterOf(must(results.NewGamesWriter(io.Discard, results.CSV, nil))); ok {
+	if _, ok := gamefile.MemberWriterOf(must(gamefile.NewGamesWriter(io.Discard, gamefile.CSV, nil))); ok {
 		t.Error("a plain csv writer claims to take gzip members")
 	}
-	var gm results.GzipMember
+	var gm gamefile.GzipMember
 	var plain bytes.Buffer
 	for i := range 7 {
 		rows := []byte(fmt.Sprintf("row %d a\nrow %d b\n", i, i))

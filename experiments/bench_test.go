@@ -4,8 +4,9 @@ import (
 	"io"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // BenchmarkRecordGames plays random Katarenga games and writes them as games.csv rows (the
@@ -16,7 +17,7 @@ func BenchmarkRecordGames(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cw, _ := results.NewCSVWriter(io.Discard, m.Counters())
+	cw, _ := gamefile.NewCSVWriter(io.Discard, m.Counters())
 	w := m.newWorker()
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // Held-out selection: on boards that are all fair (every game a fair coin), Black's choice made
@@ -20,7 +21,7 @@ import (
 func TestHeldOutChoice(t *testing.T) {
 	sw := sweep(t, LayoutsConfig{Layouts: "sample:150", Games: 40, Seed: 4})
 	r := engine.NewRand(99)
-	boards := make([]results.BoardResult, sw.NumBoards())
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
 	for i := range boards {
 		b := &boards[i]
 		b.Board, b.Key, b.Grid = int64(i), boardKey(sw.Board(i)), sw.Board(i).Grid.String()
@@ -86,9 +87,9 @@ func TestHeldOutChoice(t *testing.T) {
 // Black's choice unmeasured instead of breaking the report.
 func TestHeldOutShortBoards(t *testing.T) {
 	sw := sweep(t, LayoutsConfig{Layouts: "sample:3", Games: 2, Seed: 4})
-	boards := make([]results.BoardResult, sw.NumBoards())
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
 	for i := range boards {
-		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(sw.Board(i)), Grid: sw.Board(i).Grid.String(),
+		boards[i] = gamefile.BoardResult{Board: int64(i), Key: boardKey(sw.Board(i)), Grid: sw.Board(i).Grid.String(),
 			N: 2, WhiteWins: 1, BlackWins: 1, NSelect: 2, WhiteWinsSelect: 1}
 	}
 	rep, _, err := WriteLayoutReports(t.TempDir(), sw, boards)

@@ -8,7 +8,8 @@ import (
 	"math"
 	"os"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/internal/extsort"
+	"github.com/fairplay-lab/fairplay/stats"
 )
 
 // keyRate is a board's key, White's rate on it and its position.
@@ -18,7 +19,7 @@ type keyRate struct {
 	i   int64
 }
 
-var keyRateCodec = results.Codec[keyRate]{
+var keyRateCodec = extsort.Codec[keyRate]{
 	Append: func(dst []byte, v keyRate) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.v))
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.i))
@@ -40,7 +41,7 @@ type matchRec struct {
 	x, y float64
 }
 
-var matchCodec = results.Codec[matchRec]{
+var matchCodec = extsort.Codec[matchRec]{
 	Append: func(dst []byte, v matchRec) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.i))
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.x))
@@ -64,7 +65,7 @@ func byKey(a, b keyRate) int {
 
 // sortBoardRates sorts a boards.csv's boards (those with games, when played is set) by key,
 // with White's rate and position among the boards kept.
-func sortBoardRates(path, tmp string, played bool) (*results.ExternalSorter[keyRate], error) {
+func sortBoardRates(path, tmp string, played bool) (*extsort.ExternalSorter[keyRate], error) {
 	src, err := openBoards(path)
 	if err != nil {
 		return nil, err
@@ -87,34 +88,34 @@ func sortBoardRates(path, tmp string, played bool) (*results.ExternalSorter[keyR
 	}
 }
 
-// CompareSweeps returns the rank correlation (results.Spearman) of White's rate on the boards
+// CompareSweeps returns the rank correlation (stats.Spearman) of White's rate on the boards
 // of two sweeps, given by their boards.csv files, over the boards both played (matched by key;
 // the other sweep's boards without games are left out), and how many boards that is. The join
 // and the ranks go through external sorts in a temporary directory in tmp: memory does not
 // grow with the number of boards.
-func CompareSweeps(thisCSV, otherCSV, tmp string) (results.Interval, int64, error) {
+func CompareSweeps(thisCSV, otherCSV, tmp string) (stats.Interval, int64, error) {
 	dir, err := os.MkdirTemp(tmp, ".compare-spill-")
 	if err != nil {
-		return results.Interval{}, 0, err
+		return stats.Interval{}, 0, err
 	}
 	defer os.RemoveAll(dir)
 	mine, err := sortBoardRates(thisCSV, dir, false)
 	if err != nil {
-		return results.Interval{}, 0, err
+		return stats.Interval{}, 0, err
 	}
 	defer mine.Close()
 	other, err := sortBoardRates(otherCSV, dir, true)
 	if err != nil {
-		return results.Interval{}, 0, err
+		return stats.Interval{}, 0, err
 	}
 	defer other.Close()
 	a, err := mine.Sort()
 	if err != nil {
-		return results.Interval{}, 0, err
+		return stats.Interval{}, 0, err
 	}
 	b, err := other.Sort()
 	if err != nil {
-		return results.Interval{}, 0, err
+		return stats.Interval{}, 0, err
 	}
 	// The matches, put back in the other sweep's order (the order Spearman sees the pairs in).
 	matched := newSorter(dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
@@ -126,25 +127,25 @@ func CompareSweeps(thisCSV, otherCSV, tmp string) (results.Interval, int64, erro
 			break
 		}
 		if err != nil {
-			return results.Interval{}, 0, err
+			return stats.Interval{}, 0, err
 		}
 		for erra == nil && ha.key < hb.key {
 			ha, erra = a.Next()
 		}
 		if erra != nil && erra != io.EOF {
-			return results.Interval{}, 0, erra
+			return stats.Interval{}, 0, erra
 		}
 		if erra == nil && ha.key == hb.key {
 			if err := matched.Add(matchRec{hb.i, ha.v, hb.v}); err != nil {
-				return results.Interval{}, 0, err
+				return stats.Interval{}, 0, err
 			}
 		}
 	}
 	ms, err := matched.Sort()
 	if err != nil {
-		return results.Interval{}, 0, err
+		return stats.Interval{}, 0, err
 	}
-	sp := &results.ExternalSpearman{Dir: dir, RunLen: reportRunLen}
+	sp := &extsort.ExternalSpearman{Dir: dir, RunLen: reportRunLen}
 	defer sp.Close()
 	for {
 		m, err := ms.Next()
@@ -152,10 +153,10 @@ func CompareSweeps(thisCSV, otherCSV, tmp string) (results.Interval, int64, erro
 			break
 		}
 		if err != nil {
-			return results.Interval{}, 0, err
+			return stats.Interval{}, 0, err
 		}
 		if err := sp.Add(m.x, m.y); err != nil {
-			return results.Interval{}, 0, err
+			return stats.Interval{}, 0, err
 		}
 	}
 	s, err := sp.Result()

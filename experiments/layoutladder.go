@@ -12,8 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/agents"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // LayoutLadderKind marks a layout ladder's configuration (and so its manifest).
@@ -174,7 +177,7 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s Session) (*L
 		return nil, err
 	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
-	if err := results.WriteManifest(manPath, man); err != nil {
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
 	out := &LayoutLadderOutcome{Levels: make([][]*LayoutsOutcome, len(cfg.Ladder))}
@@ -200,7 +203,7 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s Session) (*L
 			man.Completed++
 		}
 	}
-	var ratings []results.Rating
+	var ratings []stats.Rating
 	if !out.Interrupted && cfg.RatingGames > 0 {
 		tc, err := cfg.ratingTournament()
 		if err != nil {
@@ -221,7 +224,7 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s Session) (*L
 	}
 	if out.Interrupted {
 		man.Ended = time.Now().UTC()
-		return out, results.WriteManifest(manPath, man)
+		return out, gamefile.WriteManifest(manPath, man)
 	}
 	var ref *compareBoards
 	if cfg.Compare != "" {
@@ -235,8 +238,8 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s Session) (*L
 	}
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
-	man.PeakRSSBytes = results.PeakRSS()
-	return out, results.WriteManifest(manPath, man)
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	return out, gamefile.WriteManifest(manPath, man)
 }
 
 // runLevel plays (or resumes, or re-reads) one level's sweep in one replicate.
@@ -247,8 +250,8 @@ func runLevel(ctx context.Context, cfg LayoutLadderConfig, level, rep int, s Ses
 	}
 	dir := LevelDir(s.Dir, level, rep)
 	resume := false
-	if man, err := results.ReadManifest(filepath.Join(dir, "manifest.json")); err == nil {
-		_, hash, err := results.HashConfig(sw.Cfg)
+	if man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json")); err == nil {
+		_, hash, err := gamefile.HashConfig(sw.Cfg)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -296,7 +299,7 @@ func runLevel(ctx context.Context, cfg LayoutLadderConfig, level, rep int, s Ses
 
 // readLevelBoards reads a finished level's boards.csv into a compact store, in board order: the
 // ladder's statistics compare every board across levels (memory ~70 bytes a board a level).
-func readLevelBoards(sw *Sweep, dir string) (*results.BoardStore, error) {
+func readLevelBoards(sw *Sweep, dir string) (*tally.BoardStore, error) {
 	src, err := openBoards(filepath.Join(dir, "boards.csv"))
 	if err != nil {
 		return nil, err

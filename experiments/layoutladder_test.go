@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 func ladderCfg(t *testing.T, ladder []string, layouts string, games int64, reps int, ratingGames int64) LayoutLadderConfig {
@@ -154,9 +154,9 @@ func TestLadderChoiceBenefit(t *testing.T) {
 	}
 	store := sw.NewBoardStore(0)
 	dealt, rot := sw.Row(0).Board, sw.Row(1).Board
-	boards := make([]results.BoardResult, 2)
-	boards[dealt] = results.BoardResult{Board: int64(dealt), N: 20, WhiteWins: 15, BlackWins: 5, NSelect: 10, WhiteWinsSelect: 8}
-	boards[rot] = results.BoardResult{Board: int64(rot), N: 20, WhiteWins: 9, BlackWins: 11, NSelect: 10, WhiteWinsSelect: 4}
+	boards := make([]gamefile.BoardResult, 2)
+	boards[dealt] = gamefile.BoardResult{Board: int64(dealt), N: 20, WhiteWins: 15, BlackWins: 5, NSelect: 10, WhiteWinsSelect: 8}
+	boards[rot] = gamefile.BoardResult{Board: int64(rot), N: 20, WhiteWins: 9, BlackWins: 11, NSelect: 10, WhiteWinsSelect: 4}
 	for i := range boards {
 		store.Add(&boards[i])
 	}
@@ -189,7 +189,7 @@ func TestLadderTopBoards(t *testing.T) {
 			if i < 3 {
 				ws = sel[l][i]
 			}
-			b := results.BoardResult{Board: int64(i), N: 1010, NSelect: 10, WhiteWinsSelect: ws, WhiteWins: ws + 500, BlackWins: 1010 - ws - 500}
+			b := gamefile.BoardResult{Board: int64(i), N: 1010, NSelect: 10, WhiteWinsSelect: ws, WhiteWins: ws + 500, BlackWins: 1010 - ws - 500}
 			store.Add(&b)
 		}
 		levels = append(levels, []*LayoutsOutcome{{Boards: store}})

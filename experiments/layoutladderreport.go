@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/stats"
 )
 
 // fcsv formats a number for the ladder's CSV files: empty for NaN.
@@ -34,13 +36,13 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 		"replicate_spearman", "replicate_spearman_ci_low", "replicate_spearman_ci_high",
 		"choices", "imbalance_dealt", "imbalance_chosen", "choice_benefit", "choice_benefit_ci_low", "choice_benefit_ci_high",
 		"top_boards", "top_white_rate", "top_ci_low", "top_ci_high", "top_mean_distance", "all_mean_distance", "top_inside_band"})
-	iv := func(v results.Interval) []string { return []string{fcsv(v.Value), fcsv(v.Low), fcsv(v.High)} }
+	iv := func(v stats.Interval) []string { return []string{fcsv(v.Value), fcsv(v.Low), fcsv(v.High)} }
 	for _, lv := range st.Levels {
 		row := []string{strconv.Itoa(lv.Level + 1), lv.Agent, fcsv(lv.Elo), fcsv(lv.EloLow), fcsv(lv.EloHigh), strconv.Itoa(cfg.Replicates),
 			strconv.Itoa(lv.Boards), i64(lv.Games), i64(lv.Distinct)}
 		row = append(row, iv(lv.White)...)
 		row = append(row, lv.White.Method, fcsv(lv.SD))
-		for _, v := range []results.Interval{lv.Prev, lv.PrevCorrected, lv.Compare, lv.CompareCorrected, lv.Ceiling} {
+		for _, v := range []stats.Interval{lv.Prev, lv.PrevCorrected, lv.Compare, lv.CompareCorrected, lv.Ceiling} {
 			row = append(row, iv(v)...)
 		}
 		row = append(row, strconv.Itoa(lv.Choices), fcsv(lv.Dealt), fcsv(lv.Chosen))
@@ -51,7 +53,7 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 		w.Write(row)
 	}
 	w.Flush()
-	if err := results.WriteFileAtomic(filepath.Join(dir, "ladder.csv"), b.Bytes()); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ladder.csv"), b.Bytes()); err != nil {
 		return nil, err
 	}
 	b.Reset()
@@ -75,7 +77,7 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 		w.Write(append(row, strconv.FormatBool(t.InsideAll)))
 	}
 	w.Flush()
-	if err := results.WriteFileAtomic(filepath.Join(dir, "fair-at-every-level.csv"), b.Bytes()); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "fair-at-every-level.csv"), b.Bytes()); err != nil {
 		return nil, err
 	}
 	outputs := []string{"ladder.csv", "fair-at-every-level.csv"}
@@ -87,59 +89,59 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 			elo[l] = float64(l + 1)
 		}
 	}
-	series := func(label string, get func(LadderLevel) results.Interval) results.RatingSeries {
-		s := results.RatingSeries{Label: label, Elo: elo}
+	series := func(label string, get func(LadderLevel) stats.Interval) report.RatingSeries {
+		s := report.RatingSeries{Label: label, Elo: elo}
 		for _, lv := range st.Levels {
 			s.Values = append(s.Values, get(lv))
 		}
 		return s
 	}
-	corr := []results.RatingSeries{
-		series("noise ceiling: replicate vs replicate", func(l LadderLevel) results.Interval { return l.Ceiling }),
-		series("vs the reference sweep (-compare)", func(l LadderLevel) results.Interval { return l.Compare }),
-		series("vs the previous level", func(l LadderLevel) results.Interval { return l.Prev }),
+	corr := []report.RatingSeries{
+		series("noise ceiling: replicate vs replicate", func(l LadderLevel) stats.Interval { return l.Ceiling }),
+		series("vs the reference sweep (-compare)", func(l LadderLevel) stats.Interval { return l.Compare }),
+		series("vs the previous level", func(l LadderLevel) stats.Interval { return l.Prev }),
 	}
-	files, err := results.PlotAgainstRating(dir, "ladder_rank_correlation",
+	files, err := report.PlotAgainstRating(dir, "ladder_rank_correlation",
 		fmt.Sprintf("Katarenga boards: rank correlation of White's rate, %d boards × %d games", st.Levels[0].Boards, cfg.Sweep.Games),
 		"Spearman (95% interval)", rated, corr, 0)
 	if err != nil {
 		return nil, err
 	}
 	outputs = append(outputs, files...)
-	files, err = results.PlotAgainstRating(dir, "ladder_corrected_correlation",
+	files, err = report.PlotAgainstRating(dir, "ladder_corrected_correlation",
 		"Rank correlations corrected for the noise of both measurements (1 = the same ranking)",
-		"corrected Spearman (95% bootstrap interval)", rated, []results.RatingSeries{
-			series("vs the reference sweep (-compare)", func(l LadderLevel) results.Interval { return l.CompareCorrected }),
-			series("vs the previous level", func(l LadderLevel) results.Interval { return l.PrevCorrected }),
+		"corrected Spearman (95% bootstrap interval)", rated, []report.RatingSeries{
+			series("vs the reference sweep (-compare)", func(l LadderLevel) stats.Interval { return l.CompareCorrected }),
+			series("vs the previous level", func(l LadderLevel) stats.Interval { return l.PrevCorrected }),
 		}, 1)
 	if err != nil {
 		return nil, err
 	}
 	outputs = append(outputs, files...)
-	files, err = results.PlotAgainstRating(dir, "ladder_choice_benefit",
+	files, err = report.PlotAgainstRating(dir, "ladder_choice_benefit",
 		"Black's choice of seating: held-out benefit (mean |White − ½| dealt − chosen)",
 		"benefit (95% interval over choices)", rated,
-		[]results.RatingSeries{series("Black's choice, chosen on half the games, measured on the other half", func(l LadderLevel) results.Interval { return l.Benefit })}, 0)
+		[]report.RatingSeries{series("Black's choice, chosen on half the games, measured on the other half", func(l LadderLevel) stats.Interval { return l.Benefit })}, 0)
 	if err != nil {
 		return nil, err
 	}
 	outputs = append(outputs, files...)
-	files, err = results.PlotAgainstRating(dir, "ladder_white_rate", "White's win rate pooled over boards (clustered by board)",
-		"White's win rate (95% interval)", rated, []results.RatingSeries{
-			series("all boards", func(l LadderLevel) results.Interval { return l.White }),
-			series(fmt.Sprintf("the %d boards chosen as fairest at every level (held-out half)", len(st.Top)), func(l LadderLevel) results.Interval { return l.TopWhite }),
+	files, err = report.PlotAgainstRating(dir, "ladder_white_rate", "White's win rate pooled over boards (clustered by board)",
+		"White's win rate (95% interval)", rated, []report.RatingSeries{
+			series("all boards", func(l LadderLevel) stats.Interval { return l.White }),
+			series(fmt.Sprintf("the %d boards chosen as fairest at every level (held-out half)", len(st.Top)), func(l LadderLevel) stats.Interval { return l.TopWhite }),
 		}, 0.5)
 	if err != nil {
 		return nil, err
 	}
 	outputs = append(outputs, files...)
-	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(ladderReport(cfg, out))); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(ladderReport(cfg, out))); err != nil {
 		return nil, err
 	}
 	return append(outputs, "report.md"), nil
 }
 
-func fmtIv(v results.Interval, digits int) string {
+func fmtIv(v stats.Interval, digits int) string {
 	if math.IsNaN(v.Value) {
 		return "–"
 	}

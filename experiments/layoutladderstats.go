@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/engine"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // LadderBootstrap is the number of bootstrap resamples (over boards) for the
@@ -26,39 +28,39 @@ type LadderLevel struct {
 	Boards               int
 	Games, Distinct      int64 // over all replicates
 	// White is White's win rate pooled over boards and replicates, clustered by board.
-	White results.Interval
+	White stats.Interval
 	SD    float64 // standard deviation of the boards' White rates (first replicate)
 	// Prev, Compare and Ceiling are Spearman rank correlations of the boards' White rates
 	// (first replicate) with the previous level's (first replicate), with the reference
 	// sweep's, and with the level's second replicate (the noise ceiling), Fisher-z intervals;
 	// NaN where there is none.
-	Prev, Compare, Ceiling results.Interval
+	Prev, Compare, Ceiling stats.Interval
 	// PrevCorrected and CompareCorrected divide Prev and Compare by the square root of the
 	// product of the two measurements' reliabilities (replicate correlations; the reference's
 	// split-half correlation stepped up by Spearman–Brown), bootstrap percentile intervals over
 	// boards.
-	PrevCorrected, CompareCorrected results.Interval
+	PrevCorrected, CompareCorrected stats.Interval
 	// Black's choice of seating, chosen on the selection half of each board's games and
 	// measured on the held-out half, averaged over replicates: mean |White − ½| as dealt and
 	// after the choice over Choices choices, and the benefit (dealt − chosen) with a normal
 	// interval over choices.
 	Choices        int
 	Dealt, Chosen  float64
-	Benefit        results.Interval
-	TopWhite       results.Interval // the held-out top list's pooled held-out rate, clustered by board
-	TopDistance    float64          // its mean held-out |White − ½|
-	AllDistance    float64          // the same over every board
-	TopInsideBand  int              // top-list boards whose held-out interval lies inside the band
-	CompareMissing int              // boards the reference sweep did not play
+	Benefit        stats.Interval
+	TopWhite       stats.Interval // the held-out top list's pooled held-out rate, clustered by board
+	TopDistance    float64        // its mean held-out |White − ½|
+	AllDistance    float64        // the same over every board
+	TopInsideBand  int            // top-list boards whose held-out interval lies inside the band
+	CompareMissing int            // boards the reference sweep did not play
 }
 
 // TopBoard is a row of fair-at-every-level.csv.
 type TopBoard struct {
 	Board          int
 	Key, Layout    string
-	SelectDistance float64            // max over levels and replicates of |selection-half White rate − ½|
-	HeldOut        []results.Interval // per level: held-out White rate over the replicates, Wilson
-	InsideAll      bool               // every level's held-out interval lies inside the band
+	SelectDistance float64          // max over levels and replicates of |selection-half White rate − ½|
+	HeldOut        []stats.Interval // per level: held-out White rate over the replicates, Wilson
+	InsideAll      bool             // every level's held-out interval lies inside the band
 }
 
 // LadderStats are a finished ladder's findings.
@@ -72,7 +74,7 @@ type LadderStats struct {
 
 // compareBoards is a reference sweep's boards.csv by key.
 type compareBoards struct {
-	byKey map[string]results.BoardResult
+	byKey map[string]gamefile.BoardResult
 }
 
 func readCompare(dir string) (*compareBoards, error) {
@@ -81,11 +83,11 @@ func readCompare(dir string) (*compareBoards, error) {
 		return nil, fmt.Errorf("-compare %s: %v (want the directory of a layouts sweep)", dir, err)
 	}
 	defer f.Close()
-	br, err := results.NewBoardReader(f)
+	br, err := gamefile.NewBoardReader(f)
 	if err != nil {
 		return nil, fmt.Errorf("-compare %s: %v", dir, err)
 	}
-	c := &compareBoards{byKey: map[string]results.BoardResult{}}
+	c := &compareBoards{byKey: map[string]gamefile.BoardResult{}}
 	for {
 		b, err := br.Read()
 		if err == io.EOF {
@@ -104,14 +106,14 @@ func CheckLadderCompare(dir string) error {
 	return err
 }
 
-func rateOf(b results.BoardResult) float64 { return float64(b.WhiteWins) / math.Max(1, float64(b.N)) }
+func rateOf(b gamefile.BoardResult) float64 { return float64(b.WhiteWins) / math.Max(1, float64(b.N)) }
 
 // spearmanValue is the rank correlation alone (NaN when undefined).
-func spearmanValue(x, y []float64) float64 { return results.Spearman(x, y).Value }
+func spearmanValue(x, y []float64) float64 { return stats.Spearman(x, y).Value }
 
 // ladderStats derives the findings from the sweeps ([level][replicate]), the level ratings
 // (nil when not rated) and the reference sweep (nil without one).
-func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, ratings []results.Rating, ref *compareBoards) *LadderStats {
+func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, ratings []stats.Rating, ref *compareBoards) *LadderStats {
 	st := &LadderStats{CompareReliability: math.NaN()}
 	nb := sw.NumBoards()
 	L, R := len(levels), cfg.Replicates
@@ -222,8 +224,8 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 			}
 		}
 	}
-	percentile := func(v float64, s []float64) results.Interval {
-		iv := results.Interval{Value: v, Low: math.NaN(), High: math.NaN(), Method: "spearman-reliability-corrected-bootstrap-boards"}
+	percentile := func(v float64, s []float64) stats.Interval {
+		iv := stats.Interval{Value: v, Low: math.NaN(), High: math.NaN(), Method: "spearman-reliability-corrected-bootstrap-boards"}
 		if math.IsNaN(v) || len(s) < 100 {
 			return iv
 		}
@@ -231,7 +233,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		iv.Low, iv.High = s[int(0.025*float64(len(s)))], s[int(math.Ceil(0.975*float64(len(s))))-1]
 		return iv
 	}
-	nan := results.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "spearman-fisher-z"}
+	nan := stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "spearman-fisher-z"}
 	top := ladderTopBoards(cfg, sw, levels)
 	st.Top = top
 	for l := range levels {
@@ -240,7 +242,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		if ratings != nil {
 			lv.Elo, lv.EloLow, lv.EloHigh = ratings[l].Elo, ratings[l].Low, ratings[l].High
 		}
-		var pooled results.ClusterRatio
+		var pooled stats.ClusterRatio
 		for i := 0; i < nb; i++ {
 			var w, n int64
 			for r := 0; r < R; r++ {
@@ -259,19 +261,19 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		}
 		lv.SD = levels[l][0].Report.SDRate
 		if l > 0 {
-			lv.Prev = results.Spearman(rates[l][0], rates[l-1][0])
+			lv.Prev = stats.Spearman(rates[l][0], rates[l-1][0])
 		}
 		if len(common) >= 4 {
-			lv.Compare = results.Spearman(refRate, pickK(rates[l][0], common))
+			lv.Compare = stats.Spearman(refRate, pickK(rates[l][0], common))
 			lv.CompareMissing = nb - len(common)
 		}
 		if R >= 2 {
-			lv.Ceiling = results.Spearman(rates[l][0], rates[l][1])
+			lv.Ceiling = stats.Spearman(rates[l][0], rates[l][1])
 		}
 		lv.PrevCorrected = percentile(prev0[l], boot[l][0])
 		lv.CompareCorrected = percentile(cmp0[l], boot[l][1])
 		choiceBenefit(&lv, cfg, sw, levels[l])
-		var tp results.ClusterRatio
+		var tp stats.ClusterRatio
 		for _, t := range top {
 			var w, n int64
 			for r := 0; r < R; r++ {
@@ -349,7 +351,7 @@ func choiceBenefit(lv *LadderLevel, cfg LayoutLadderConfig, sw *Sweep, reps []*L
 		sum += d - c
 		sq += (d - c) * (d - c)
 	}
-	lv.Benefit = results.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "held-out-half-normal-over-choices"}
+	lv.Benefit = stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "held-out-half-normal-over-choices"}
 	if n := float64(lv.Choices); n > 0 {
 		lv.Dealt /= n
 		lv.Chosen /= n
@@ -357,7 +359,7 @@ func choiceBenefit(lv *LadderLevel, cfg LayoutLadderConfig, sw *Sweep, reps []*L
 		lv.Benefit.Value = m
 		if n > 1 {
 			se := math.Sqrt(math.Max(0, sq-n*m*m) / (n - 1) / n)
-			lv.Benefit.Low, lv.Benefit.High = m-results.Z95*se, m+results.Z95*se
+			lv.Benefit.Low, lv.Benefit.High = m-stats.Z95*se, m+stats.Z95*se
 		}
 	}
 }
@@ -400,7 +402,7 @@ func ladderTopBoards(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutco
 				b := o.Boards.Counts(c.i)
 				w, n = w+b.WhiteWins-b.WhiteWinsSelect, n+b.N-b.NSelect
 			}
-			iv := results.Wilson(w, n, results.Z95)
+			iv := stats.Wilson(w, n, stats.Z95)
 			t.HeldOut = append(t.HeldOut, iv)
 			if !(iv.Low >= cfg.Sweep.BandLow && iv.High <= cfg.Sweep.BandHigh) {
 				t.InsideAll = false

@@ -15,8 +15,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // LayoutListFile is the sidecar of a list sweep's (or ladder's) directory: the canonical list,
@@ -228,7 +229,7 @@ func writeListFile(dir string, cfg LayoutsConfig, layout func(k int) katarenga.L
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return results.WriteAtomicFunc(path, func(w io.Writer) error {
+	return tally.WriteAtomicFunc(path, func(w io.Writer) error {
 		sum, err := writeLayouts(w, cfg.ListLen, layout)
 		if err == nil && sum != cfg.ListSHA256 {
 			err = fmt.Errorf("layouts list: the sweep's layouts (sha256 %.12s) are not the configuration's (%.12s)", sum, cfg.ListSHA256)

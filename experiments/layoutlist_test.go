@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // The manifest of a 1,000-layout list sweep is small and holds no layout: the list is pinned by
@@ -37,7 +38,7 @@ func TestListManifestSmall(t *testing.T) {
 	if len(man) > 4096 || strings.Contains(string(man), texts[0]) {
 		t.Errorf("manifest.json is %d bytes (want at most 4096, no layouts)", len(man))
 	}
-	m, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	m, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +53,8 @@ func TestListManifestSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := sweep(t, cfg)
-	_, h1, _ := results.HashConfig(sw.Cfg)
-	_, h2, _ := results.HashConfig(back.Cfg)
+	_, h1, _ := gamefile.HashConfig(sw.Cfg)
+	_, h2, _ := gamefile.HashConfig(back.Cfg)
 	if h1 != h2 || back.NumRows() != sw.NumRows() {
 		t.Fatalf("read back: hash %s vs %s, %d rows vs %d", h1, h2, back.NumRows(), sw.NumRows())
 	}

@@ -13,18 +13,22 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/extsort"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // LayoutReport holds the headline findings of a sweep.
 type LayoutReport struct {
 	Boards              int
 	Games               int64
-	Pooled              results.Interval // White's win rate over all games (clustered by board)
-	Distinct            int64            // distinct games, summed over boards
-	MeanRate, SDRate    float64          // over boards
-	InBand, OutOfBand   int              // boards whose interval lies inside / outside the band
-	SignificantBH       int              // boards with BH q < 0.05 against one half
+	Pooled              stats.Interval // White's win rate over all games (clustered by board)
+	Distinct            int64          // distinct games, summed over boards
+	MeanRate, SDRate    float64        // over boards
+	InBand, OutOfBand   int            // boards whose interval lies inside / outside the band
+	SignificantBH       int            // boards with BH q < 0.05 against one half
 	Choices             int
 	ImbalanceDealt      float64 // mean |White rate − ½| as dealt, over choices (held-out half)
 	ImbalanceChosen     float64 // the same after Black's best choice of seating, chosen on the selection half, measured on the held-out half
@@ -42,9 +46,9 @@ func i64(x int64) string   { return strconv.FormatInt(x, 10) }
 
 // WriteLayoutReports derives layouts.csv, choices.csv, colour_effects.csv and the plots from the
 // boards of a whole sweep (boards[i] is board i).
-func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*LayoutReport, []string, error) {
+func WriteLayoutReports(dir string, sw *Sweep, boards []gamefile.BoardResult) (*LayoutReport, []string, error) {
 	i := 0
-	return WriteLayoutReportsFrom(dir, sw, func() (*results.BoardResult, error) {
+	return WriteLayoutReportsFrom(dir, sw, func() (*gamefile.BoardResult, error) {
 		if i == len(boards) {
 			return nil, io.EOF
 		}
@@ -54,9 +58,9 @@ func WriteLayoutReports(dir string, sw *Sweep, boards []results.BoardResult) (*L
 }
 
 // WriteLayoutReportsStore is WriteLayoutReports from a compact store of the boards.
-func WriteLayoutReportsStore(dir string, sw *Sweep, store *results.BoardStore) (*LayoutReport, []string, error) {
+func WriteLayoutReportsStore(dir string, sw *Sweep, store *tally.BoardStore) (*LayoutReport, []string, error) {
 	i := 0
-	return WriteLayoutReportsFrom(dir, sw, func() (*results.BoardResult, error) {
+	return WriteLayoutReportsFrom(dir, sw, func() (*gamefile.BoardResult, error) {
 		if i == store.Len() {
 			return nil, io.EOF
 		}
@@ -111,7 +115,7 @@ func (t *topBoards) add(v float64, i int32) {
 // (board 0 first) from next until io.EOF. Memory does not grow with the number of boards: the
 // boards go to a spill directory in dir (removed afterwards) and the reports are derived in
 // passes over it (see layoutspill.go).
-func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardResult, error)) (*LayoutReport, []string, error) {
+func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardResult, error)) (*LayoutReport, []string, error) {
 	tmp, err := os.MkdirTemp(dir, ".report-spill-")
 	if err != nil {
 		return nil, nil, err
@@ -125,10 +129,10 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 	rep := &LayoutReport{}
 	rate := func(b *boardRec) float64 { return float64(b.white) / math.Max(1, float64(b.n)) }
 	var white, total int64
-	var pooled results.ClusterRatio
-	var fit results.ShrinkFitter
-	var rates results.RateCounts
-	byP := newSorter(tmp, results.ByValue, results.IndexedValueCodec)
+	var pooled stats.ClusterRatio
+	var fit gamefile.ShrinkFitter
+	var rates tally.RateCounts
+	byP := newSorter(tmp, extsort.ByValue, extsort.IndexedValueCodec)
 	defer byP.Close()
 	// The fairest and most unbalanced boards: ranked by |rate − ½| on the selection half (then
 	// index), their rates reported on the held-out half.
@@ -154,7 +158,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := byP.Add(results.IndexedValue{V: b.p, I: int64(i)}); err != nil {
+		if err := byP.Add(extsort.IndexedValue{V: b.p, I: int64(i)}); err != nil {
 			return nil, nil, err
 		}
 		white += b.white
@@ -215,7 +219,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 	}
 	byP.Close()
 	var files []string
-	err = results.WriteAtomicFunc(filepath.Join(dir, "layouts.csv"), func(f io.Writer) error {
+	err = tally.WriteAtomicFunc(filepath.Join(dir, "layouts.csv"), func(f io.Writer) error {
 		return writeLayoutRows(f, sw, spill, shrink)
 	})
 	if err != nil {
@@ -230,12 +234,12 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 
 	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
 	rulesLine := "\nrules: " + orPublished(sw.Cfg.Rules)
-	out, err := results.PlotRateCounts(&rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
+	out, err := report.PlotRateCounts(&rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
 	if err != nil {
 		return nil, nil, err
 	}
 	files = append(files, out...)
-	out, err = results.PlotRateCounts(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": after Black's best seating"+rulesLine, "White's win rate after Black chooses", dir, "after_choice")
+	out, err = report.PlotRateCounts(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": after Black's best seating"+rulesLine, "White's win rate after Black chooses", dir, "after_choice")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -261,7 +265,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 		return nil, nil, err
 	}
 	rep.Fairest = d
-	if out, err = results.PlotBoards(g, c, "The fairest boards", dir, "boards_fairest"); err != nil {
+	if out, err = report.PlotBoards(g, c, "The fairest boards", dir, "boards_fairest"); err != nil {
 		return nil, nil, err
 	}
 	files = append(files, out...)
@@ -269,7 +273,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 		return nil, nil, err
 	}
 	rep.Unbalanced = d
-	if out, err = results.PlotBoards(g, c, "The most unbalanced boards", dir, "boards_unbalanced"); err != nil {
+	if out, err = report.PlotBoards(g, c, "The most unbalanced boards", dir, "boards_unbalanced"); err != nil {
 		return nil, nil, err
 	}
 	files = append(files, out...)
@@ -289,11 +293,11 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 			}
 		}
 		cw.Flush()
-		if err := results.WriteFileAtomic(filepath.Join(dir, "colour_effects.csv"), eb.Bytes()); err != nil {
+		if err := gamefile.WriteFileAtomic(filepath.Join(dir, "colour_effects.csv"), eb.Bytes()); err != nil {
 			return nil, nil, err
 		}
 		files = append(files, "colour_effects.csv")
-		if out, err = results.PlotColourEffects(rep.Effects, "Where a square's colour helps White: "+title+rulesLine, dir, "colour_effects"); err != nil {
+		if out, err = report.PlotColourEffects(rep.Effects, "Where a square's colour helps White: "+title+rulesLine, dir, "colour_effects"); err != nil {
 			return nil, nil, err
 		}
 		files = append(files, out...)
@@ -313,13 +317,13 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*results.BoardRe
 // layout. Black's pick is made on the selection half of each board's games and its value
 // measured on the other half, so the reported benefit is not inflated by the selection
 // (in-sample figure kept apart for comparison). It returns the values for the histogram.
-func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (*results.RateCounts, error) {
+func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (*tally.RateCounts, error) {
 	first, err := firstOfChoices(sw, spill.dir)
 	if err != nil {
 		return nil, err
 	}
-	var values results.RateCounts
-	err = results.WriteAtomicFunc(filepath.Join(dir, "choices.csv"), func(f io.Writer) error {
+	var values tally.RateCounts
+	err = tally.WriteAtomicFunc(filepath.Join(dir, "choices.csv"), func(f io.Writer) error {
 		bw := bufio.NewWriterSize(f, 1<<16)
 		cw := csv.NewWriter(bw)
 		cw.Write([]string{"choice", "layout_index", "layout", "white_rate_as_dealt", "ci_low_as_dealt", "ci_high_as_dealt",
@@ -365,7 +369,7 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 				picked, measured = "all-games", "all-games-in-sample"
 			}
 			cw.Write([]string{dealt.Choice, idx, name, f64(a.Value), f64(a.Low), f64(a.High), f64(b.Value), f64(b.Low), f64(b.High),
-				pick, f64(v.Value), f64(v.Low), f64(v.High), f64(d), f64(d - results.Z95*se), f64(d + results.Z95*se), picked, measured})
+				pick, f64(v.Value), f64(v.Low), f64(v.High), f64(d), f64(d - stats.Z95*se), f64(d + stats.Z95*se), picked, measured})
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -406,8 +410,8 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 	}
 	// The design is read row by row from the spill in every pass (257 columns × every board
 	// would take hundreds of megabytes for a full sweep; even the counts are not kept).
-	scan := func(visit func(r *results.SparseRow, succ, trials float64)) error {
-		var r results.SparseRow
+	scan := func(visit func(r *stats.SparseRow, succ, trials float64)) error {
+		var r stats.SparseRow
 		for k := 0; k < rows.len(); k++ {
 			s, t, colour, err := rows.row(k)
 			if err != nil {
@@ -430,14 +434,14 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 	for j := 1; j < params; j++ {
 		penalty[j] = ridge
 	}
-	fit, err := results.LogisticScan(params, scan, penalty)
+	fit, err := stats.LogisticScan(params, scan, penalty)
 	if err != nil {
 		return err
 	}
 	// Pearson dispersion: X² over the residual degrees of freedom (at most 193 identifiable
 	// parameters: the intercept and 3 contrasts per square).
 	x2 := 0.0
-	err = scan(func(row *results.SparseRow, succ, trials float64) {
+	err = scan(func(row *stats.SparseRow, succ, trials float64) {
 		eta := 0.0
 		for j, c := range row.Cols {
 			eta += row.Vals[j] * fit.Beta[c]
@@ -513,7 +517,7 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 }
 
 // writeLayoutRows writes layouts.csv: one row per requested layout and seating.
-func writeLayoutRows(f io.Writer, sw *Sweep, spill *boardSpill, shrink results.Shrink) error {
+func writeLayoutRows(f io.Writer, sw *Sweep, spill *boardSpill, shrink gamefile.Shrink) error {
 	bw := bufio.NewWriterSize(f, 1<<16)
 	cw := csv.NewWriter(bw)
 	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",

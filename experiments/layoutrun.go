@@ -10,31 +10,33 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // LayoutsOutcome is what a sweep session produced.
 type LayoutsOutcome struct {
 	// Boards holds a ladder level's boards, read back from its boards.csv by the ladder;
 	// RunLayouts leaves it nil (its reports stream from disk, memory flat in the board count).
-	Boards      *results.BoardStore
+	Boards      *tally.BoardStore
 	Report      *LayoutReport // nil for a partial shard or an interrupted run
-	Manifest    *results.Manifest
+	Manifest    *gamefile.Manifest
 	Interrupted bool
 }
 
 type boardSource struct {
 	f *os.File
-	r *results.BoardReader
+	r *gamefile.BoardReader
 }
 
-func openBoards(path string) (fileSource[results.BoardResult], error) {
+func openBoards(path string) (fileSource[gamefile.BoardResult], error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	r, err := results.NewBoardReader(bufio.NewReader(f))
+	r, err := gamefile.NewBoardReader(bufio.NewReader(f))
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -42,7 +44,7 @@ func openBoards(path string) (fileSource[results.BoardResult], error) {
 	return &boardSource{f, r}, nil
 }
 
-func (b *boardSource) Read() (*results.BoardResult, error) { return b.r.Read() }
+func (b *boardSource) Read() (*gamefile.BoardResult, error) { return b.r.Read() }
 
 func (b *boardSource) Close() error { return b.f.Close() }
 
@@ -51,14 +53,14 @@ func (b *boardSource) Close() error { return b.f.Close() }
 // colour_effects.csv and the plots. With s.Resume the boards already in boards.csv are kept.
 // The unit of resumption is a board: a board interrupted half-way is played again.
 func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, error) {
-	cfgJSON, cfgHash, err := results.HashConfig(sw.Cfg)
+	cfgJSON, cfgHash, err := gamefile.HashConfig(sw.Cfg)
 	if err != nil {
 		return nil, err
 	}
 	nb := int64(sw.NumBoards())
 	start := nb * int64(s.Shard.Index) / int64(s.Shard.Count)
 	end := nb * int64(s.Shard.Index+1) / int64(s.Shard.Count)
-	man := results.NewManifest(s.Args)
+	man := gamefile.NewManifest(s.Args)
 	man.Unit = "boards"
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
@@ -73,14 +75,14 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		return nil, err
 	}
 	path := filepath.Join(s.Dir, "boards.csv")
-	plan := PlanOf[results.BoardResult]{Start: start, End: end}
+	plan := PlanOf[gamefile.BoardResult]{Start: start, End: end}
 	var already int64
 	closeOld := func() {}
 	if s.Resume {
 		if err := recoverBoards(s.Dir); err != nil {
 			return nil, err
 		}
-		if plan, already, closeOld, err = resumePlan(path, openBoards, func(r *results.BoardResult) int64 { return r.Board }, start, end); err != nil {
+		if plan, already, closeOld, err = resumePlan(path, openBoards, func(r *gamefile.BoardResult) int64 { return r.Board }, start, end); err != nil {
 			return nil, err
 		}
 	}
@@ -90,7 +92,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		return nil, err
 	}
 	defer tf.Abort()
-	w := results.NewBoardWriter(tf)
+	w := gamefile.NewBoardWriter(tf)
 	ck, err := newCheckpointer(s.Dir, tf, w.Flush, man)
 	if err != nil {
 		return nil, err
@@ -99,7 +101,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	var games int64
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sink := func(r *results.BoardResult) error {
+	sink := func(r *gamefile.BoardResult) error {
 		stored++
 		games += r.N
 		if err := w.Write(r); err != nil {
@@ -115,7 +117,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 	var done atomic.Int64
 	stop := startProgress(s.Progress, s.Stderr, end-start-already, &done, "boards")
 	t0 := time.Now()
-	_, err = run(runCtx, sw, plan, s.Workers, &done, sink, func(r *results.BoardResult) int64 { return r.Board })
+	_, err = run(runCtx, sw, plan, s.Workers, &done, sink, func(r *gamefile.BoardResult) int64 { return r.Board })
 	interrupted := ctx.Err() != nil
 	stop()
 	if err != nil {
@@ -150,8 +152,8 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 		out.Report = rep
 		man.Outputs = append(man.Outputs, files...)
 	}
-	man.PeakRSSBytes = results.PeakRSS()
-	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	if err := gamefile.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -161,9 +163,9 @@ func RunLayouts(ctx context.Context, sw *Sweep, s Session) (*LayoutsOutcome, err
 // the design note at the top of session.go).
 func recoverBoards(dir string) error {
 	return recoverCheckpoint(dir, "boards.csv", openBoards,
-		func(r *results.BoardResult) int64 { return r.Board },
-		func(w io.Writer) (func(*results.BoardResult) error, func() error, error) {
-			bw := results.NewBoardWriter(w)
+		func(r *gamefile.BoardResult) int64 { return r.Board },
+		func(w io.Writer) (func(*gamefile.BoardResult) error, func() error, error) {
+			bw := gamefile.NewBoardWriter(w)
 			return bw.Write, bw.Flush, nil
 		})
 }
@@ -171,11 +173,11 @@ func recoverBoards(dir string) error {
 // MergeLayouts joins the boards.csv files of a sweep's shards (in shard order) into dir and
 // writes the full reports, checking that every board appears exactly once.
 func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*LayoutsOutcome, error) {
-	cfgJSON, cfgHash, err := results.HashConfig(sw.Cfg)
+	cfgJSON, cfgHash, err := gamefile.HashConfig(sw.Cfg)
 	if err != nil {
 		return nil, err
 	}
-	man := results.NewManifest(args)
+	man := gamefile.NewManifest(args)
 	man.Unit = "boards"
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
 	nb := int64(sw.NumBoards())
@@ -190,7 +192,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 		return nil, err
 	}
 	defer tf.Abort()
-	w := results.NewBoardWriter(tf)
+	w := gamefile.NewBoardWriter(tf)
 	var merged int64
 	for _, file := range files {
 		src, err := openBoards(file)
@@ -233,8 +235,8 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	}
 	man.Completed, man.Status, man.Ended = nb, "complete", time.Now().UTC()
 	man.Outputs = append([]string{"boards.csv"}, outs...)
-	man.PeakRSSBytes = results.PeakRSS()
-	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	if err := gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
 		return nil, err
 	}
 	return &LayoutsOutcome{Report: rep, Manifest: man}, nil

@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // LayoutsConfig decides a Katarenga layout sweep's games. Its canonical JSON is hashed into the
@@ -407,21 +409,21 @@ func (sw *Sweep) newWorker() sweepWorker { return sweepWorker{} }
 
 func (sw *Sweep) chunkWorker() sweepWorker { return sweepWorker{} }
 
-func (sw *Sweep) endChunk(sweepWorker, []results.BoardResult, *arena) {}
+func (sw *Sweep) endChunk(sweepWorker, []gamefile.BoardResult, *arena) {}
 
 // decided reports whether White's interval lies inside or outside the fairness band.
-func (sw *Sweep) decided(r *results.BoardResult) bool {
+func (sw *Sweep) decided(r *gamefile.BoardResult) bool {
 	iv := r.WhiteRate()
 	return iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh || (iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh)
 }
 
 // play plays every game of board i: a pure function of (configuration, seed, board).
-func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardResult, bool) {
+func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (gamefile.BoardResult, bool) {
 	l := sw.Board(int(i))
 	m := &Match{Cfg: MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
 		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening, NoBranching: sw.Cfg.NoBranching}, game: sw.game.WithLayout(l), a: sw.a, b: sw.b}
 	w := m.newWorker()
-	res := results.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
+	res := gamefile.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
 	seen := map[string]struct{}{}
 	for j := int64(0); j < sw.Cfg.Games; j++ {
 		if sw.Cfg.Adaptive && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(&res) {
@@ -469,8 +471,8 @@ func (sw *Sweep) play(_ sweepWorker, i int64, stop func() bool) (results.BoardRe
 
 // NewBoardStore returns an empty store for the tallies of the sweep's boards from board first
 // on: boards whose key and grid are the sweep's keep neither (the sweep has them).
-func (sw *Sweep) NewBoardStore(first int) *results.BoardStore {
-	return &results.BoardStore{
+func (sw *Sweep) NewBoardStore(first int) *tally.BoardStore {
+	return &tally.BoardStore{
 		Names: func(i int) string { return boardKey(sw.Board(first + i)) },
 		Grids: func(i int) [16]byte {
 			var p [16]byte // squares in the order of the grid string (rank 8 first), colours "rygb"

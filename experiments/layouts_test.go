@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func sweep(t *testing.T, cfg LayoutsConfig) *Sweep {
@@ -146,7 +147,7 @@ func TestMirroredLayoutsAgree(t *testing.T) {
 		p, _ := katarenga.PlacementFromIndex(i)
 		m, _ := katarenga.DefaultTiles.Mirror(p)
 		sw := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, p.String(), m.String()), Games: games, Seed: 8})
-		var res [2]results.BoardResult
+		var res [2]gamefile.BoardResult
 		for b := 0; b < 2; b++ {
 			r, ok := sw.play(sweepWorker{}, int64(sw.Row(2*b).Board), func() bool { return false })
 			if !ok {

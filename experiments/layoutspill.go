@@ -12,13 +12,14 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/extsort"
 )
 
 // The layout reports are derived in passes over the boards kept on disk, so that memory does
 // not grow with the number of boards: the boards are read once (from boards.csv) into a file of
 // fixed-size records in a spill directory beside the outputs, read again in order or by board
-// index through a small block cache, and sorted with results.ExternalSorter where an order is
+// index through a small block cache, and sorted with extsort.ExternalSorter where an order is
 // needed (Holm and Benjamini–Hochberg adjustments, the first layout of each choice of Black).
 // The spill directory is removed when the reports are written.
 
@@ -120,8 +121,8 @@ func (b *boardRec) decode(src []byte) {
 }
 
 // counts returns the board's tallies as a BoardResult without key and grid.
-func (b *boardRec) counts(i int) results.BoardResult {
-	return results.BoardResult{Board: int64(i), N: b.n, WhiteWins: b.white, BlackWins: b.black, Draws: b.draws,
+func (b *boardRec) counts(i int) gamefile.BoardResult {
+	return gamefile.BoardResult{Board: int64(i), N: b.n, WhiteWins: b.white, BlackWins: b.black, Draws: b.draws,
 		Caps: b.caps, PliesSum: b.plies, NSelect: b.nsel, WhiteWinsSelect: b.wsel, Distinct: b.distinct}
 }
 
@@ -150,7 +151,7 @@ func newBoardSpill(sw *Sweep, dir string) (*boardSpill, error) {
 }
 
 // add appends board r (the next board) and returns its record.
-func (s *boardSpill) add(r *results.BoardResult) (boardRec, error) {
+func (s *boardSpill) add(r *gamefile.BoardResult) (boardRec, error) {
 	i := int(s.recs.n)
 	if r.Board != int64(i) {
 		return boardRec{}, fmt.Errorf("board %d where board %d was due (missing or repeated)", r.Board, i)
@@ -203,10 +204,10 @@ func (s *boardSpill) keyGrid(i int, b *boardRec) (string, string, error) {
 }
 
 // result returns board i whole: the columns the reports read, key and grid.
-func (s *boardSpill) result(i int) (results.BoardResult, error) {
+func (s *boardSpill) result(i int) (gamefile.BoardResult, error) {
 	b, err := s.at(i)
 	if err != nil {
-		return results.BoardResult{}, err
+		return gamefile.BoardResult{}, err
 	}
 	r := b.counts(i)
 	r.Key, r.Grid, err = s.keyGrid(i, &b)
@@ -218,14 +219,14 @@ func (s *boardSpill) close() {
 	s.strs.Close()
 }
 
-func newSorter[T any](dir string, c func(a, b T) int, codec results.Codec[T]) *results.ExternalSorter[T] {
-	return &results.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec}
+func newSorter[T any](dir string, c func(a, b T) int, codec extsort.Codec[T]) *extsort.ExternalSorter[T] {
+	return &extsort.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec}
 }
 
 // adjustP computes Holm's and the Benjamini–Hochberg adjusted p-values of the spilled boards
-// (as results.HolmBH, value for value) into their records, and returns how many have BH q
+// (as stats.HolmBH, value for value) into their records, and returns how many have BH q
 // below 0.05. byP holds every board's (p, board).
-func adjustP(s *boardSpill, byP *results.ExternalSorter[results.IndexedValue]) (int, error) {
+func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (int, error) {
 	m := int(s.recs.n)
 	asc, err := byP.Sort()
 	if err != nil {
@@ -233,9 +234,9 @@ func adjustP(s *boardSpill, byP *results.ExternalSorter[results.IndexedValue]) (
 	}
 	// Holm walks the p-values up, BH down: the descending order is the ascending one reversed,
 	// made by a second sort (a run file cannot be read backwards).
-	down := newSorter(s.dir, func(a, b results.IndexedValue) int { return results.ByValue(b, a) }, results.IndexedValueCodec)
+	down := newSorter(s.dir, func(a, b extsort.IndexedValue) int { return extsort.ByValue(b, a) }, extsort.IndexedValueCodec)
 	defer down.Close()
-	holm := newSorter(s.dir, results.ByIndex, results.IndexedValueCodec)
+	holm := newSorter(s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer holm.Close()
 	run := 0.0
 	for r := 0; ; r++ {
@@ -247,14 +248,14 @@ func adjustP(s *boardSpill, byP *results.ExternalSorter[results.IndexedValue]) (
 			return 0, err
 		}
 		run = math.Max(run, math.Min(1, float64(m-r)*v.V))
-		if err := holm.Add(results.IndexedValue{V: run, I: v.I}); err == nil {
+		if err := holm.Add(extsort.IndexedValue{V: run, I: v.I}); err == nil {
 			err = down.Add(v)
 		}
 		if err != nil {
 			return 0, err
 		}
 	}
-	bh := newSorter(s.dir, results.ByIndex, results.IndexedValueCodec)
+	bh := newSorter(s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer bh.Close()
 	desc, err := down.Sort()
 	if err != nil {
@@ -273,7 +274,7 @@ func adjustP(s *boardSpill, byP *results.ExternalSorter[results.IndexedValue]) (
 		if run < 0.05 {
 			sig++
 		}
-		if err := bh.Add(results.IndexedValue{V: run, I: v.I}); err != nil {
+		if err := bh.Add(extsort.IndexedValue{V: run, I: v.I}); err != nil {
 			return 0, err
 		}
 	}
@@ -326,7 +327,7 @@ type choiceRec struct {
 	pair   int64
 }
 
-var choiceCodec = results.Codec[choiceRec]{
+var choiceCodec = extsort.Codec[choiceRec]{
 	Append: func(dst []byte, v choiceRec) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.pair))
 		return append(dst, v.choice...)

@@ -8,14 +8,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/engine"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // syntheticBoards tallies made-up games on every board of sw: varied counts, selection halves,
 // draws and distinct games, so every column of the reports is exercised.
-func syntheticBoards(sw *Sweep, seed uint64) []results.BoardResult {
-	boards := make([]results.BoardResult, sw.NumBoards())
+func syntheticBoards(sw *Sweep, seed uint64) []gamefile.BoardResult {
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
 	r := engine.NewRand(seed)
 	for i := 0; i < sw.NumBoards(); i++ {
 		l := sw.Board(i)
@@ -27,7 +29,7 @@ func syntheticBoards(sw *Sweep, seed uint64) []results.BoardResult {
 			nsel--
 		}
 		wsel := min(w, int64(r.IntN(int(nsel)+1)))
-		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: n,
+		boards[i] = gamefile.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: n,
 			WhiteWins: w, BlackWins: n - w - d, Draws: d, Caps: int64(r.IntN(3)), AWins: w / 2, BWins: (n - w - d) / 2,
 			PliesSum: n * int64(30+r.IntN(60)), NSelect: nsel, WhiteWinsSelect: wsel, Distinct: n - int64(r.IntN(2))}
 	}
@@ -77,7 +79,7 @@ func TestLayoutReportsUnchanged(t *testing.T) {
 type legacyReport struct {
 	Boards              int
 	Games               int64
-	Pooled              results.Interval
+	Pooled              stats.Interval
 	Distinct            int64
 	MeanRate, SDRate    float64
 	InBand, OutOfBand   int
@@ -148,7 +150,7 @@ func TestLayoutReportsStreamingRuns(t *testing.T) {
 	}
 }
 
-// CompareSweeps (a join by key and ranks through external sorts) equals results.Spearman over
+// CompareSweeps (a join by key and ranks through external sorts) equals stats.Spearman over
 // the pairs matched in memory, with tiny sort runs; boards of the other sweep without games
 // are left out.
 func TestCompareSweepsExternal(t *testing.T) {
@@ -163,13 +165,13 @@ func TestCompareSweepsExternal(t *testing.T) {
 			bb[i].N, bb[i].WhiteWins, bb[i].BlackWins, bb[i].Draws = 0, 0, 0, 0
 		}
 	}
-	write := func(boards []results.BoardResult) string {
+	write := func(boards []gamefile.BoardResult) string {
 		path := filepath.Join(t.TempDir(), "boards.csv")
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := results.NewBoardWriter(f)
+		w := gamefile.NewBoardWriter(f)
 		for i := range boards {
 			w.Write(&boards[i])
 		}
@@ -198,7 +200,7 @@ func TestCompareSweepsExternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := results.Spearman(x, y); n != int64(len(x)) || got != want {
+	if want := stats.Spearman(x, y); n != int64(len(x)) || got != want {
 		t.Errorf("CompareSweeps: %+v over %d boards, want %+v over %d", got, n, want, len(x))
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {

@@ -6,11 +6,12 @@ import (
 	"math"
 	"sync"
 
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // EvalScale converts a logistic coefficient into evaluation units: the learned evaluation v
@@ -247,7 +248,7 @@ func fitQuality(ss []position, c []float64) LearnFit {
 
 // fitLogistic maximises the logistic likelihood of the samples (no intercept) on features
 // standardised by their root mean square, with ridge penalty l2 on the mean log-loss
-// ((1/m)·Σ log-loss + (l2/2)·Σβ²), through results.LogisticRows (Newton's method with step
+// ((1/m)·Σ log-loss + (l2/2)·Σβ²), through stats.LogisticRows (Newton's method with step
 // halving, an error when it does not converge), and returns the coefficients on the original
 // scale.
 func fitLogistic(ss []position, n int, l2 float64) ([]float64, error) {
@@ -277,7 +278,7 @@ func fitLogistic(ss []position, n int, l2 float64) ([]float64, error) {
 			penalty[k] = l2 * float64(len(ss))
 		}
 	}
-	fit, err := results.LogisticRows(len(ss), n, func(i int, r *results.SparseRow) {
+	fit, err := stats.LogisticRows(len(ss), n, func(i int, r *stats.SparseRow) {
 		for k, x := range ss[i].x {
 			if x != 0 {
 				r.Cols, r.Vals = append(r.Cols, k), append(r.Vals, x/scale[k])

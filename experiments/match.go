@@ -10,11 +10,13 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // MatchConfig is everything that decides a match's games. Its canonical JSON is hashed into
@@ -33,7 +35,7 @@ type MatchConfig struct {
 	RandomOpening int `json:"random_opening,omitempty"`
 	// SPRT, when set, makes the match a sequential test that stops at its decision (see
 	// RunSPRT); Games is then the cap.
-	SPRT *results.SPRT `json:"sprt,omitempty"`
+	SPRT *stats.SPRT `json:"sprt,omitempty"`
 	// RandomLayouts plays each Katarenga pair (each game, in self-play) on its own uniformly
 	// drawn tile placement (the published way of setting up), which also keeps deterministic
 	// agents from repeating one game. Layout is then ignored.
@@ -42,7 +44,7 @@ type MatchConfig struct {
 	// both of its games from the same position (see ParseOpenings).
 	Openings []string `json:"openings,omitempty"`
 	// NoBranching (the CLI's -branching=false) drops the exact count of legal actions per ply:
-	// every record's LegalTotal is results.NotCounted (an empty legal_actions_total), and uniform
+	// every record's LegalTotal is gamefile.NotCounted (an empty legal_actions_total), and uniform
 	// picks (random agents, random openings) draw with the game's RandomAction
 	// (engine.RandomChooser: uniform over the legal actions, by rejection) instead of the
 	// legal-order PickLegal — a different but equally uniform stream of games, played faster.
@@ -232,7 +234,7 @@ func (m *Match) chunkCap() int64 {
 // counters, and empties the worker's chunk buffers. Without an arena the records get copies;
 // with one they point into it: the worker's buffers move into the arena and the arena's old
 // buffers (of a chunk already written) become the worker's.
-func (m *Match) endChunk(w *worker, recs []results.Record, a *arena) {
+func (m *Match) endChunk(w *worker, recs []gamefile.Record, a *arena) {
 	if len(recs) != len(w.spans) {
 		panic("experiments: endChunk: records and spans differ")
 	}
@@ -276,7 +278,7 @@ func (m *Match) startOf(w *worker, pair int64) (*kit, engine.Player) {
 // is then abandoned, not recorded): stop is polled between moves and handed to players that
 // implement agents.Stopper, whose ErrStopped abandons the game too. Any other error of a
 // player forfeits the game, with agents.ForfeitReason as the record's Forfeit.
-func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool) {
+func (m *Match) play(w *worker, i int64, stop func() bool) (gamefile.Record, bool) {
 	pair := i / 2
 	seed := engine.Derive(m.Cfg.Seed, uint64(pair))
 	if m.SelfPlay() {
@@ -304,7 +306,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 		w.moves = w.moves[:0]
 	}
 	w.mstart = len(w.moves)
-	rec := results.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: layout,
+	rec := gamefile.Record{Game: i, Pair: pair, Seed: seed, GameName: m.Cfg.Game, Layout: layout,
 		Rules: m.Cfg.Rules, FirstColour: m.game.ColourNames()[firstColour], Start: start}
 	// Each agent draws from its own stream of the pair's seed material, the same stream in both
 	// games of the pair (for A ≠ B: the colour swap then removes the colour bias).
@@ -440,7 +442,7 @@ func (m *Match) play(w *worker, i int64, stop func() bool) (results.Record, bool
 	}
 	rec.Plies = s.Ply()
 	if m.Cfg.NoBranching {
-		rec.LegalTotal = results.NotCounted
+		rec.LegalTotal = gamefile.NotCounted
 	}
 	if forfeit >= 0 {
 		rec.Reason = engine.Forfeit

@@ -8,8 +8,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // CombinedKind marks the configuration of ratings fitted over several tournaments.
@@ -36,7 +38,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 			return nil, fmt.Errorf("%s: given twice (also as %s): its games would count twice", d, prev)
 		}
 		seenDir[abs] = d
-		man, err := results.ReadManifest(filepath.Join(d, "manifest.json"))
+		man, err := gamefile.ReadManifest(filepath.Join(d, "manifest.json"))
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +76,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	seenPairing := map[string]string{} // pairing configuration hash → where it was counted
 	for i, c := range cfgs {
 		for _, p := range c.Pairings() {
-			pm, err := results.ReadManifest(filepath.Join(pairingDir(sources[i], p), "manifest.json"))
+			pm, err := gamefile.ReadManifest(filepath.Join(pairingDir(sources[i], p), "manifest.json"))
 			if err != nil {
 				return nil, err
 			}
@@ -84,7 +86,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 			}
 			seenPairing[pm.ConfigSHA256] = where
 			q := [2]int{slices.Index(cfg.Agents, c.Agents[p[0]]), slices.Index(cfg.Agents, c.Agents[p[1]])}
-			sum := results.NewSummary(nil)
+			sum := tally.NewSummary(nil)
 			if err := scanPairing(filepath.Join(pairingDir(sources[i], p), "games.csv"), sum, dc, q); err != nil {
 				return nil, err
 			}
@@ -100,5 +102,5 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	}
 	man.Planned, man.EndGame, man.Completed = int64(len(out.Pairs)), int64(len(out.Pairs)), int64(len(out.Pairs))
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
-	return out, results.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+	return out, gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
 }

@@ -6,9 +6,10 @@ import (
 	"io"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // The moves column is the ground truth of a game: replaying it from the start position gives
@@ -17,12 +18,12 @@ func TestMovesReplay(t *testing.T) {
 	for _, g := range []struct{ game, layout string }{{"baran", ""}, {"katarenga", "777"}} {
 		m := newMatch(t, g.game, "", g.layout, 20)
 		out, _ := csvOf(t, context.Background(), m, Plan{Start: 0, End: 20}, 2, 0)
-		r, err := results.NewCSVReader(bytes.NewReader(out))
+		r, err := gamefile.NewCSVReader(bytes.NewReader(out))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var again bytes.Buffer
-		cw, _ := results.NewCSVWriter(&again, r.Counters)
+		cw, _ := gamefile.NewCSVWriter(&again, r.Counters)
 		for {
 			rec, err := r.Read()
 			if err == io.EOF {
@@ -47,7 +48,7 @@ func TestMovesReplay(t *testing.T) {
 }
 
 // replay plays rec.Moves from the standard start of its layout and checks the recorded result.
-func replay(t *testing.T, game string, rec *results.Record) {
+func replay(t *testing.T, game string, rec *gamefile.Record) {
 	t.Helper()
 	layout := rec.Layout
 	gm, err := games.New(game, rec.Rules, layout, nil)
@@ -93,7 +94,7 @@ func TestDistinctSelfPlay(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen := map[string]bool{}
-		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 2, nil, func(r *results.Record) error {
+		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 2, nil, func(r *gamefile.Record) error {
 			seen[r.Layout+"|"+r.Start+"|"+r.Moves] = true
 			return nil
 		}); err != nil {

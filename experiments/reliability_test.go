@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // fullDisk fails every write after limit bytes with ENOSPC. It takes positional writes too (the
@@ -99,7 +100,7 @@ func testFullDiskResumes(t *testing.T, queued bool) {
 	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "-resume") {
 		t.Fatalf("full disk: %v, want an error saying so and how to resume", err)
 	}
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil || man.Checkpoint == nil || man.Checkpoint.Items == 0 || man.Status != "running" {
 		t.Fatalf("after a full disk: manifest %+v, %v; want a checkpoint with games", man, err)
 	}
@@ -155,11 +156,11 @@ func TestRecoverCheckpoint(t *testing.T) {
 	tmp = append(tmp, lines[31][:20]...) // torn
 	os.WriteFile(filepath.Join(dir, "games.csv"), old, 0o644)
 	os.WriteFile(filepath.Join(dir, "games.csv.tmp"), tmp, 0o644)
-	man := results.NewManifest(nil)
-	cfgJSON, cfgHash, _ := results.HashConfig(m.Cfg)
+	man := gamefile.NewManifest(nil)
+	cfgJSON, cfgHash, _ := gamefile.HashConfig(m.Cfg)
 	man.Config, man.ConfigSHA256, man.Status = cfgJSON, cfgHash, "running"
-	man.Checkpoint = &results.Checkpoint{File: "games.csv.tmp", Bytes: ck, Items: 30}
-	results.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+	man.Checkpoint = &gamefile.Checkpoint{File: "games.csv.tmp", Bytes: ck, Items: 30}
+	gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
 	if err := recoverGames(dir, m.Counters()); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestEmptyRuns(t *testing.T) {
 		files = append(files, filepath.Join(dir, "games.csv"))
 	}
 	merged, ref := t.TempDir(), t.TempDir()
-	if _, err := MergeRuns(m, files, merged, nil, results.CSV); err != nil {
+	if _, err := MergeRuns(m, files, merged, nil, gamefile.CSV); err != nil {
 		t.Fatalf("merge with empty shards: %v", err)
 	}
 	if _, err := RunMatch(context.Background(), m, session(ref, false)); err != nil {
@@ -299,12 +300,12 @@ func TestFullSweepReportMemory(t *testing.T) {
 		t.Skip("derives the reports of 98,304 boards")
 	}
 	sw := sweep(t, LayoutsConfig{Layouts: "all", Games: 20, Seed: 1})
-	boards := make([]results.BoardResult, sw.NumBoards())
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
 	r := engine.NewRand(7)
 	for i := 0; i < sw.NumBoards(); i++ {
 		l := sw.Board(i)
 		w := int64(r.IntN(21))
-		boards[i] = results.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: 20, WhiteWins: w, BlackWins: 20 - w}
+		boards[i] = gamefile.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: 20, WhiteWins: w, BlackWins: 20 - w}
 	}
 	var before, after runtime.MemStats
 	runtime.GC()

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // Bitset marks game indices relative to a start index.
@@ -29,7 +29,7 @@ type Source[R any] interface {
 }
 
 // RecordSource yields game records in increasing game order.
-type RecordSource = Source[results.Record]
+type RecordSource = Source[gamefile.Record]
 
 // PlanOf says which work items a run must do: every index in [Start, End) not marked in Done
 // (Done may be nil), and the already finished items (Old, in order) to merge into the output.
@@ -45,7 +45,7 @@ type PlanOf[R any] struct {
 }
 
 // Plan is the plan of a match: its items are games.
-type Plan = PlanOf[results.Record]
+type Plan = PlanOf[gamefile.Record]
 
 // itemPlayer does work item i; ok is false when stop said so before the item was finished.
 // run's workers come from chunkWorker, and after each chunk endChunk completes the chunk's
@@ -80,8 +80,8 @@ type chunk[R any] struct {
 // merged in, to sink in increasing game order. On cancellation of ctx it stops dispatching,
 // abandons games in progress, and still delivers every finished game. done counts finished new
 // games as they finish (for progress displays). It returns whether the run was interrupted.
-func Run(ctx context.Context, m *Match, plan Plan, workers int, done *atomic.Int64, sink func(*results.Record) error) (interrupted bool, err error) {
-	return run(ctx, m, plan, workers, done, sink, func(r *results.Record) int64 { return r.Game })
+func Run(ctx context.Context, m *Match, plan Plan, workers int, done *atomic.Int64, sink func(*gamefile.Record) error) (interrupted bool, err error) {
+	return run(ctx, m, plan, workers, done, sink, func(r *gamefile.Record) int64 { return r.Game })
 }
 
 // run is Run for any kind of work item; index tells an item's index.

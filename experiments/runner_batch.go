@@ -3,13 +3,14 @@ package experiments
 import (
 	"unsafe"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // Batching between the workers and the collector. The collector is the one goroutine that sees
 // every game in order (the summary and the games file need that order), so whatever does not
 // depend on the order is done by the worker that played the game, a chunk at a time: the
-// games-file row (results.AppendCSVRow), the distinct-game hash (results.DistinctHash), in
+// games-file row (gamefile.AppendCSVRow), the distinct-game hash (tally.DistinctHash), in
 // csv.gz at two or more workers the rows' compression (a gzip member), and in csv the write
 // itself (asyncwrite.go: the collector reserves the rows' place in the file and queues the
 // write, which the workers do between chunks). The collector adds the games to the summary
@@ -24,13 +25,13 @@ import (
 type prepared struct {
 	rows   []byte   // the items' games-file rows, in order (empty when the sink wants none)
 	ends   []int    // ends[k]: where item k's row ends in rows
-	hashes []uint64 // hashes[k]: item k's results.DistinctHash, for a prefix of the chunk
+	hashes []uint64 // hashes[k]: item k's tally.DistinctHash, for a prefix of the chunk
 	// gz is the rows compressed as one gzip member, when the sink takes members (csv.gz at
 	// several workers); zc is the compressor, kept with the buffers.
 	gz []byte
-	zc results.GzipMember
+	zc gamefile.GzipMember
 	// memo remembers the rows' short text fields (they repeat from game to game).
-	memo results.RowMemo
+	memo gamefile.RowMemo
 }
 
 // row returns the rows of items lo to hi−1.
@@ -143,11 +144,11 @@ func perItem[R any](sink func(*R) error) batchSink[R] {
 }
 
 // prepareGames returns a batchSink.prepare for games: the distinct-game hash of every game
-// among the first results.DistinctExamined of [start, …) (the summary looks at no others),
+// among the first tally.DistinctExamined of [start, …) (the summary looks at no others),
 // and, with rows set, each game's CSV row; with gz set too, the rows compressed as a gzip
 // member.
-func prepareGames(start int64, rows, gz bool) func(recs []results.Record, p *prepared) {
-	return func(recs []results.Record, p *prepared) {
+func prepareGames(start int64, rows, gz bool) func(recs []gamefile.Record, p *prepared) {
+	return func(recs []gamefile.Record, p *prepared) {
 		if gz {
 			defer func() { p.gz = p.zc.Compress(p.gz[:0], p.rows) }()
 		}
@@ -157,8 +158,8 @@ func prepareGames(start int64, rows, gz bool) func(recs []results.Record, p *pre
 				p.rows = p.memo.AppendCSVRowNotation(p.rows, r) // Match.play records: engine notation
 				p.ends = append(p.ends, len(p.rows))
 			}
-			if r.Game-start < results.DistinctExamined && len(p.hashes) == k {
-				p.hashes = append(p.hashes, results.DistinctHash(r))
+			if r.Game-start < tally.DistinctExamined && len(p.hashes) == k {
+				p.hashes = append(p.hashes, tally.DistinctHash(r))
 			}
 		}
 	}
@@ -177,12 +178,12 @@ func (c *checkpointer) addN(n int, now bool) error {
 // collector's work in RunMatch. New games come a chunk at a time with their rows and hashes
 // prepared (batch); old games of a resume come one by one and are encoded here.
 type gamesSink struct {
-	sum *results.Summary
-	w   results.GamesWriter
-	rw  results.RowWriter // w when it takes prepared rows, else nil
+	sum *tally.Summary
+	w   gamefile.GamesWriter
+	rw  gamefile.RowWriter // w when it takes prepared rows, else nil
 	// stop, when set, is a sequential test's rule, asked after every game: once it says so,
 	// that game is the last one counted and written, and onStop is called.
-	stop   func(*results.Summary) bool
+	stop   func(*tally.Summary) bool
 	onStop func()
 	// failed, when set, explains a failed write; written, when set, learns that n more games
 	// are in the games file (checkpoints). Both are called in the collector.
@@ -195,7 +196,7 @@ type gamesSink struct {
 	// empties first. rowBufs recycles the rows' buffers once written.
 	// mw, when set, takes the workers' gzip members (csv.gz at several workers: the compression,
 	// several times a random game's cost, is then parallel).
-	mw        results.MemberWriter
+	mw        gamefile.MemberWriter
 	queue     func(rows []byte, release func()) (bool, error)
 	flushRows func() error
 	help      func()
@@ -233,29 +234,29 @@ func (g *gamesSink) writeRows(p *prepared, lo, hi int, whole bool) error {
 	return err
 }
 
-func newGamesSink(sum *results.Summary, w results.GamesWriter) *gamesSink {
+func newGamesSink(sum *tally.Summary, w gamefile.GamesWriter) *gamesSink {
 	g := &gamesSink{sum: sum, w: w}
-	g.rw, _ = w.(results.RowWriter)
+	g.rw, _ = w.(gamefile.RowWriter)
 	return g
 }
 
 // batch returns the batchSink of a run whose first game is start.
-func (g *gamesSink) batch(start int64) batchSink[results.Record] {
+func (g *gamesSink) batch(start int64) batchSink[gamefile.Record] {
 	// With prepared rows the games file copies bytes and the summary keeps only numbers and
 	// hashes, so chunks can be recycled; other writers (Parquet) may hold a record's strings
 	// until they flush.
 	prep := prepareGames(start, g.rw != nil, g.mw != nil)
-	b := batchSink[results.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.rw != nil}
+	b := batchSink[gamefile.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.rw != nil}
 	if g.queue != nil {
 		b.help = g.help
 	}
 	return b
 }
 
-func (g *gamesSink) old(r *results.Record) error { return g.items(unsafe.Slice(r, 1), nil, 0, 1) }
+func (g *gamesSink) old(r *gamefile.Record) error { return g.items(unsafe.Slice(r, 1), nil, 0, 1) }
 
 // items counts and writes recs[lo:hi], with their prepared rows and hashes when p is not nil.
-func (g *gamesSink) items(recs []results.Record, p *prepared, lo, hi int) error {
+func (g *gamesSink) items(recs []gamefile.Record, p *prepared, lo, hi int) error {
 	if g.stopped {
 		return nil
 	}

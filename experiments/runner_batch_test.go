@@ -10,10 +10,12 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/baran"
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // play's batched collector (workers encode rows and hashes, gamesSink takes chunks) gives the
@@ -30,9 +32,9 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 		m := mc.m
 		// Old games: every third game and a block, as a resume finds them.
 		var oldCSV bytes.Buffer
-		ow, _ := results.NewCSVWriter(&oldCSV, m.Counters())
+		ow, _ := gamefile.NewCSVWriter(&oldCSV, m.Counters())
 		done := NewBitset(n)
-		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 1, nil, func(r *results.Record) error {
+		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 1, nil, func(r *gamefile.Record) error {
 			if r.Game%3 == 1 || (r.Game >= 40 && r.Game < 60) {
 				done.Set(r.Game)
 				return ow.Write(r)
@@ -42,7 +44,7 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		ow.Flush()
-		for _, f := range results.Formats {
+		for _, f := range gamefile.Formats {
 			for _, resume := range []bool{false, true} {
 				for _, sc := range [][2]int64{{0, 7}, {75, 7}, {0, 100}, {75, 100}} {
 					stopAt, size := sc[0], sc[1]
@@ -50,17 +52,17 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						p := Plan{Start: 0, End: n, chunk: size}
 						if resume {
 							p.Done = done
-							p.Old, _ = results.NewCSVReader(bytes.NewReader(oldCSV.Bytes()))
+							p.Old, _ = gamefile.NewCSVReader(bytes.NewReader(oldCSV.Bytes()))
 						}
 						return p
 					}
-					stop := func(s *results.Summary) bool { return stopAt > 0 && s.N == stopAt }
+					stop := func(s *tally.Summary) bool { return stopAt > 0 && s.N == stopAt }
 					// The per-game path.
 					var want bytes.Buffer
-					ww, _ := results.NewGamesWriter(&want, f, m.Counters())
-					ws := results.NewSummary(m.Counters())
+					ww, _ := gamefile.NewGamesWriter(&want, f, m.Counters())
+					ws := tally.NewSummary(m.Counters())
 					stopped := false
-					if _, err := Run(context.Background(), m, plan(), 1, nil, func(r *results.Record) error {
+					if _, err := Run(context.Background(), m, plan(), 1, nil, func(r *gamefile.Record) error {
 						if stopped {
 							return nil
 						}
@@ -73,15 +75,15 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 					ww.Close()
 					for _, workers := range []int{1, 2, 3} {
 						var got bytes.Buffer
-						gw, _ := results.NewGamesWriter(&got, f, m.Counters())
-						gs := newGamesSink(results.NewSummary(m.Counters()), gw)
+						gw, _ := gamefile.NewGamesWriter(&got, f, m.Counters())
+						gs := newGamesSink(tally.NewSummary(m.Counters()), gw)
 						gp := m
 						gs.stop = stop
 						ctx, cancel := context.WithCancel(context.Background())
 						gs.onStop = cancel
 						written := int64(0)
 						gs.written = func(k int) error { written += int64(k); return nil }
-						if _, err := runBatched(ctx, gp, plan(), workers, nil, gs.batch(0), func(r *results.Record) int64 { return r.Game }); err != nil {
+						if _, err := runBatched(ctx, gp, plan(), workers, nil, gs.batch(0), func(r *gamefile.Record) int64 { return r.Game }); err != nil {
 							t.Fatal(err)
 						}
 						cancel()
@@ -184,7 +186,7 @@ func TestRecycledChunksMatchRun(t *testing.T) {
 	for _, name := range []string{"katarenga", "baran"} {
 		m := newMatch(t, name, "", "", n)
 		var want []game
-		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 1, nil, func(r *results.Record) error {
+		if _, err := Run(context.Background(), m, Plan{Start: 0, End: n}, 1, nil, func(r *gamefile.Record) error {
 			want = append(want, game{r.Moves, slices.Clone(r.Counters)})
 			return nil
 		}); err != nil {
@@ -193,7 +195,7 @@ func TestRecycledChunksMatchRun(t *testing.T) {
 		for _, workers := range []int{1, 2, 3} {
 			var got []game
 			arenas := map[*byte]bool{} // the distinct move buffers the sink was shown
-			sink := batchSink[results.Record]{recycle: true, items: func(recs []results.Record, _ *prepared, lo, hi int) error {
+			sink := batchSink[gamefile.Record]{recycle: true, items: func(recs []gamefile.Record, _ *prepared, lo, hi int) error {
 				for k := lo; k < hi; k++ {
 					r := &recs[k]
 					if r.Game != int64(len(got)) {
@@ -206,7 +208,7 @@ func TestRecycledChunksMatchRun(t *testing.T) {
 				}
 				return nil
 			}}
-			if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: n, chunk: 3}, workers, nil, sink, func(r *results.Record) int64 { return r.Game }); err != nil {
+			if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: n, chunk: 3}, workers, nil, sink, func(r *gamefile.Record) int64 { return r.Game }); err != nil {
 				t.Fatal(err)
 			}
 			if len(got) != len(want) {

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // BenchmarkRunner measures the runner's throughput on random self-play with move records, the
@@ -20,7 +22,7 @@ func BenchmarkRunner(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
-				benchRun(b, game, workers, func(*results.Record) error { return nil })
+				benchRun(b, game, workers, func(*gamefile.Record) error { return nil })
 			})
 		}
 	}
@@ -32,7 +34,7 @@ func BenchmarkRunnerCSV(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("katarenga/workers=%d", workers), func(b *testing.B) {
 			gm, _ := games.New("katarenga", "", "", nil)
-			w, _ := results.NewGamesWriter(io.Discard, results.CSV, gm.Start(0).(interface{ CounterNames() []string }).CounterNames())
+			w, _ := gamefile.NewGamesWriter(io.Discard, gamefile.CSV, gm.Start(0).(interface{ CounterNames() []string }).CounterNames())
 			benchRun(b, "katarenga", workers, w.Write)
 			w.Close()
 		})
@@ -55,9 +57,9 @@ func BenchmarkRunnerPlay(b *testing.B) {
 				b.Run(name, func(b *testing.B) {
 					gm, _ := games.New(game, "", "", nil)
 					names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
-					w, _ := results.NewGamesWriter(io.Discard, results.CSV, names)
-					g := newGamesSink(results.NewSummary(names), w)
-					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (itemPlayer[*worker, results.Record], batchSink[results.Record]) {
+					w, _ := gamefile.NewGamesWriter(io.Discard, gamefile.CSV, names)
+					g := newGamesSink(tally.NewSummary(names), w)
+					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (itemPlayer[*worker, gamefile.Record], batchSink[gamefile.Record]) {
 						return m, g.batch(0) // as RunMatch does
 					})
 					w.Close()
@@ -71,16 +73,16 @@ func BenchmarkRunnerPlay(b *testing.B) {
 // games written in each format (to io.Discard): csv.gz and Parquet encode in the collector, so
 // compare workers=2 with workers=1 for how far one collector keeps up.
 func BenchmarkRunnerFormats(b *testing.B) {
-	for _, f := range results.Formats {
+	for _, f := range gamefile.Formats {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/workers=%d", f, workers), func(b *testing.B) {
 				gm, _ := games.New("katarenga", "", "", nil)
 				names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
-				w, err := results.NewGamesWriter(io.Discard, f, names)
+				w, err := gamefile.NewGamesWriter(io.Discard, f, names)
 				if err != nil {
 					b.Fatal(err)
 				}
-				g := newGamesSink(results.NewSummary(names), w)
+				g := newGamesSink(tally.NewSummary(names), w)
 				benchRunBatched(b, "katarenga", workers, g.batch(0))
 				if err := w.Close(); err != nil {
 					b.Fatal(err)
@@ -111,8 +113,8 @@ func BenchmarkCollector(b *testing.B) {
 					defer f.Close()
 					out = f
 				}
-				w, _ := results.NewGamesWriter(out, results.CSV, names)
-				g := newGamesSink(results.NewSummary(names), w)
+				w, _ := gamefile.NewGamesWriter(out, gamefile.CSV, names)
+				g := newGamesSink(tally.NewSummary(names), w)
 				b.ReportAllocs()
 				b.ResetTimer()
 				for n, k := 0, 0; n < b.N; k++ {
@@ -161,7 +163,7 @@ func BenchmarkPrepare(b *testing.B) {
 }
 
 // preparedChunks plays chunks×size random games and prepares them as run's workers do.
-func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[results.Record], []string) {
+func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[gamefile.Record], []string) {
 	gm, err := games.New(game, "", "", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -171,11 +173,11 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[resul
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out []*chunk[results.Record]
+	var out []*chunk[gamefile.Record]
 	prep := prepareGames(0, true, false)
 	w := m.chunkWorker()
 	for i := int64(0); i < n; i += int64(size) {
-		c := &chunk[results.Record]{prep: &prepared{}}
+		c := &chunk[gamefile.Record]{prep: &prepared{}}
 		for j := i; j < i+int64(size); j++ {
 			r, _ := m.play(w, j, func() bool { return false })
 			c.recs = append(c.recs, r)
@@ -188,13 +190,13 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[resul
 }
 
 // benchRun is benchRunBatched with a sink that takes one record at a time (Run's sink).
-func benchRun(b *testing.B, game string, workers int, sink func(*results.Record) error) {
+func benchRun(b *testing.B, game string, workers int, sink func(*gamefile.Record) error) {
 	benchRunBatched(b, game, workers, perItem(sink))
 }
 
 // benchRunBatched times a run of b.N random games (rounded up to even) through sink.
-func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[results.Record]) {
-	benchRunConfig(b, MatchConfig{Game: game}, workers, func(m *Match) (itemPlayer[*worker, results.Record], batchSink[results.Record]) {
+func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[gamefile.Record]) {
+	benchRunConfig(b, MatchConfig{Game: game}, workers, func(m *Match) (itemPlayer[*worker, gamefile.Record], batchSink[gamefile.Record]) {
 		return m, sink
 	})
 }
@@ -202,7 +204,7 @@ func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[resu
 // benchRunConfig is benchRunBatched for cfg's game and settings (its agents become random vs
 // random, its games b.N rounded up to even, its seed 1), with the run's player and sink made
 // for the match by run.
-func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, run func(*Match) (itemPlayer[*worker, results.Record], batchSink[results.Record])) {
+func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, run func(*Match) (itemPlayer[*worker, gamefile.Record], batchSink[gamefile.Record])) {
 	gm, err := games.New(cfg.Game, "", "", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -216,7 +218,7 @@ func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, run func(*Match)
 	gp, sink := run(m)
 	b.ReportAllocs()
 	b.ResetTimer()
-	if _, err := runBatched(context.Background(), gp, Plan{Start: 0, End: n}, workers, nil, sink, func(r *results.Record) int64 { return r.Game }); err != nil {
+	if _, err := runBatched(context.Background(), gp, Plan{Start: 0, End: n}, workers, nil, sink, func(r *gamefile.Record) int64 { return r.Game }); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -3,8 +3,9 @@ package experiments
 import (
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // BenchmarkWorkerGame is a worker's own share of a run of random games with move records, on
@@ -29,7 +30,7 @@ func BenchmarkWorkerGame(b *testing.B) {
 					b.Fatal(err)
 				}
 				w := m.chunkWorker()
-				recs := make([]results.Record, 0, 64)
+				recs := make([]gamefile.Record, 0, 64)
 				a := &arena{}
 				pr := prepareGames(0, true, false)
 				var p prepared

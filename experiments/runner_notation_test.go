@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // TestNotationNeedsNoQuotes checks what prepareGames relies on when it encodes a match's rows
-// with results.AppendCSVRowNotation: the move text a match records (engine notation) never needs
+// with gamefile.AppendCSVRowNotation: the move text a match records (engine notation) never needs
 // CSV quoting, so the row is the one AppendCSVRow writes. Both games, every rule set of
 // ruleSets (passes and capped games included), random play in the engine's recorded path (with
 // and without the legal count, with random openings) and through the per-ply agent loop.
@@ -41,7 +42,7 @@ func TestNotationNeedsNoQuotes(t *testing.T) {
 					if strings.ContainsAny(r.Moves, ",\"\r\n") || strings.HasPrefix(r.Moves, " ") {
 						t.Fatalf("%s %q game %d: moves %q need quoting", game, rules, i, r.Moves)
 					}
-					if a, b := results.AppendCSVRow(nil, &r), results.AppendCSVRowNotation(nil, &r); !bytes.Equal(a, b) {
+					if a, b := gamefile.AppendCSVRow(nil, &r), gamefile.AppendCSVRowNotation(nil, &r); !bytes.Equal(a, b) {
 						t.Fatalf("%s %q game %d: rows differ:\n%s\n%s", game, rules, i, a, b)
 					}
 				}

@@ -5,9 +5,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // ruleSets lists every combination of a game's rule switches with a fixed set of values (the
@@ -118,7 +119,7 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 			t.Fatalf("%s: the State is no engine.RecordedPlayer", c.game)
 		}
 		for i := int64(0); i < n; i++ {
-			var recs [3]results.Record
+			var recs [3]gamefile.Record
 			for loop := range ms {
 				r, ok := ms[loop].play(ws[loop], i, stop)
 				if !ok {
@@ -131,7 +132,7 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 					t.Fatalf("%+v game %d: RecordedPlayer and loop %d differ:\n%+v\n%+v", c, i, loop, recs[0], recs[loop])
 				}
 			}
-			if recs[0].Moves == "" || recs[0].LegalTotal == 0 || (recs[0].LegalTotal == results.NotCounted) != c.noBranching {
+			if recs[0].Moves == "" || recs[0].LegalTotal == 0 || (recs[0].LegalTotal == gamefile.NotCounted) != c.noBranching {
 				t.Fatalf("%+v game %d: implausible record %+v", c, i, recs[0])
 			}
 		}

@@ -8,8 +8,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func newMatch(t *testing.T, game, rules, layout string, n int64) *Match {
@@ -29,11 +31,11 @@ func newMatch(t *testing.T, game, rules, layout string, n int64) *Match {
 func csvOf(t *testing.T, ctx context.Context, m *Match, plan Plan, workers int, stopAfter int) ([]byte, bool) {
 	t.Helper()
 	var buf bytes.Buffer
-	cw, _ := results.NewCSVWriter(&buf, m.Counters())
+	cw, _ := gamefile.NewCSVWriter(&buf, m.Counters())
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	n := 0
-	interrupted, err := Run(ctx, m, plan, workers, nil, func(r *results.Record) error {
+	interrupted, err := Run(ctx, m, plan, workers, nil, func(r *gamefile.Record) error {
 		n++
 		if stopAfter > 0 && n == stopAfter {
 			cancel()
@@ -80,7 +82,7 @@ func TestDeterminism(t *testing.T) {
 		if !interrupted {
 			t.Fatalf("%s: cancellation not reported", g.game)
 		}
-		r, err := results.NewCSVReader(bytes.NewReader(partial))
+		r, err := gamefile.NewCSVReader(bytes.NewReader(partial))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +99,7 @@ func TestDeterminism(t *testing.T) {
 		if kept < int(n/3) || kept >= int(n) {
 			t.Fatalf("%s: interrupted run kept %d games, want at least %d and fewer than %d", g.game, kept, n/3, n)
 		}
-		old, _ := results.NewCSVReader(bytes.NewReader(partial))
+		old, _ := gamefile.NewCSVReader(bytes.NewReader(partial))
 		resumed, _ := csvOf(t, ctx, m, Plan{Start: 0, End: n, Done: done, Old: old}, 2, 0)
 		if !bytes.Equal(one, resumed) {
 			t.Fatalf("%s: interrupted and resumed run differs from the uninterrupted one", g.game)
@@ -120,8 +122,8 @@ func testPairs(t *testing.T, b string) {
 		t.Fatal(err)
 	}
 	out, _ := csvOf(t, context.Background(), m, Plan{Start: 0, End: 8}, 2, 0)
-	r, _ := results.NewCSVReader(bytes.NewReader(out))
-	var recs []*results.Record
+	r, _ := gamefile.NewCSVReader(bytes.NewReader(out))
+	var recs []*gamefile.Record
 	for {
 		rec, err := r.Read()
 		if err != nil {
@@ -180,7 +182,7 @@ func TestForfeitsDoNotStopTheRun(t *testing.T) {
 			t.Errorf("%s: %d games, %d forfeits, %d wins for B, reproducible %v", bot, out.Summary.N, out.Summary.Forfeits, out.Summary.BWins, out.Manifest.Reproducible)
 		}
 		// Every forfeit is agent a's, for the bot's reason, in the summary and in games.csv.
-		if got := out.Summary.ForfeitsBy[0][slices.Index(results.ForfeitReasons[:], reason)]; got != 6 {
+		if got := out.Summary.ForfeitsBy[0][slices.Index(tally.ForfeitReasons[:], reason)]; got != 6 {
 			t.Errorf("%s: %d forfeits of agent a for %s, want 6", bot, got, reason)
 		}
 		b, _ := os.ReadFile(filepath.Join(dir, "games.csv"))
@@ -199,8 +201,8 @@ func TestRandomLayouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []results.Record
-	if _, err := Run(context.Background(), m, Plan{Start: 0, End: 40}, 2, nil, func(r *results.Record) error {
+	var recs []gamefile.Record
+	if _, err := Run(context.Background(), m, Plan{Start: 0, End: 40}, 2, nil, func(r *gamefile.Record) error {
 		recs = append(recs, *r)
 		return nil
 	}); err != nil {

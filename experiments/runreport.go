@@ -8,20 +8,23 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // writeMatchPages writes summary.json and report.html for a match whose summary.csv and plots
 // (outputs) are already in dir, and returns outputs with the two added. man must hold the run's
 // final status and configuration.
-func writeMatchPages(dir string, sum *results.Summary, title string, man *results.Manifest, outputs []string) ([]string, error) {
-	sj := results.NewSummaryJSON(title, sum, man)
-	name, err := results.WriteSummaryJSON(dir, sj)
+func writeMatchPages(dir string, sum *tally.Summary, title string, man *gamefile.Manifest, outputs []string) ([]string, error) {
+	sj := tally.NewSummaryJSON(title, sum, man)
+	name, err := tally.WriteSummaryJSON(dir, sj)
 	if err != nil {
 		return nil, err
 	}
 	outputs = append(outputs, name)
-	rep := &results.Report{Kind: "play", Title: title, Facts: results.ManifestFacts(man),
+	rep := &report.Report{Kind: "play", Title: title, Facts: report.ManifestFacts(man),
 		Findings: sj.Findings, Warnings: sj.Warnings}
 	if man.Status != "complete" {
 		rep.Warnings = append(rep.Warnings, "the run is "+man.Status+": these are the results of the games played so far")
@@ -29,8 +32,8 @@ func writeMatchPages(dir string, sum *results.Summary, title string, man *result
 	if err := rep.AddPlots(dir, outputs); err != nil {
 		return nil, err
 	}
-	rep.Tables = append(rep.Tables, results.StatsTable("Every statistic (summary.csv)", sum.Stats()))
-	name, err = results.WriteReportHTML(dir, rep)
+	rep.Tables = append(rep.Tables, report.StatsTable("Every statistic (summary.csv)", sum.Stats()))
+	name, err = report.WriteReportHTML(dir, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -39,9 +42,9 @@ func writeMatchPages(dir string, sum *results.Summary, title string, man *result
 
 // matchReport starts the report of a finished match in dir from its outcome: facts, findings,
 // warnings and the match's plots, with the statistics table last.
-func matchReport(kind, title, dir string, out *Outcome) (*results.Report, error) {
-	rep := &results.Report{Kind: kind, Title: title, Facts: results.ManifestFacts(out.Manifest)}
-	rep.Findings, rep.Warnings = results.PlayFindings(out.Summary)
+func matchReport(kind, title, dir string, out *Outcome) (*report.Report, error) {
+	rep := &report.Report{Kind: kind, Title: title, Facts: report.ManifestFacts(out.Manifest)}
+	rep.Findings, rep.Warnings = tally.PlayFindings(out.Summary)
 	if out.Manifest.Status != "complete" {
 		rep.Warnings = append(rep.Warnings, "the run is "+out.Manifest.Status+": these are the results of the games played so far")
 	}
@@ -54,7 +57,7 @@ func matchReport(kind, title, dir string, out *Outcome) (*results.Report, error)
 func WriteSPRTPage(dir string, m *Match, out *Outcome, st SPRTStatus, verdict string) error {
 	lo, hi := st.Test.Bounds()
 	title := "SPRT " + PlotTitle(m)
-	files, err := results.PlotLLR(dir, "llr", title, st.Trajectory, lo, hi)
+	files, err := report.PlotLLR(dir, "llr", title, st.Trajectory, lo, hi)
 	if err != nil {
 		return err
 	}
@@ -64,7 +67,7 @@ func WriteSPRTPage(dir string, m *Match, out *Outcome, st SPRTStatus, verdict st
 		return err
 	}
 	// The trajectory first: it is the test.
-	slices.SortStableFunc(rep.Plots, func(a, b results.Figure) int {
+	slices.SortStableFunc(rep.Plots, func(a, b report.Figure) int {
 		return cmpBool(b.File == "llr.svg", a.File == "llr.svg")
 	})
 	p := st.Summary.Penta
@@ -77,13 +80,13 @@ func WriteSPRTPage(dir string, m *Match, out *Outcome, st SPRTStatus, verdict st
 	if err := rep.AddTextFile(dir, "sprt.txt", "sprt.txt"); err != nil {
 		return err
 	}
-	sj := results.NewSummaryJSON(title, out.Summary, out.Manifest)
+	sj := tally.NewSummaryJSON(title, out.Summary, out.Manifest)
 	sj.Findings = rep.Findings // the verdict first
-	if _, err := results.WriteSummaryJSON(dir, sj); err != nil {
+	if _, err := tally.WriteSummaryJSON(dir, sj); err != nil {
 		return err
 	}
-	rep.Tables = append(rep.Tables, results.StatsTable("Every statistic (summary.csv)", out.Summary.Stats()))
-	name, err := results.WriteReportHTML(dir, rep)
+	rep.Tables = append(rep.Tables, report.StatsTable("Every statistic (summary.csv)", out.Summary.Stats()))
+	name, err := report.WriteReportHTML(dir, rep)
 	if err != nil {
 		return err
 	}
@@ -93,10 +96,10 @@ func WriteSPRTPage(dir string, m *Match, out *Outcome, st SPRTStatus, verdict st
 	if !slices.Contains(out.Manifest.Outputs, "sprt.txt") {
 		out.Manifest.Outputs = append(out.Manifest.Outputs, "sprt.txt")
 	}
-	return results.WriteManifest(filepath.Join(dir, "manifest.json"), out.Manifest)
+	return gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), out.Manifest)
 }
 
-func eloWord(t results.SPRT) string {
+func eloWord(t stats.SPRT) string {
 	if t.Model == "normalized" {
 		return "nElo"
 	}
@@ -128,11 +131,11 @@ func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error)
 		w := out.Start[out.Start.Index(p)]
 		lo[i], hi[i] = w.Min, w.Max
 	}
-	rep := &results.Report{Kind: "tune", Title: tuneTitle(cfg), Facts: results.ManifestFacts(out.Manifest)}
+	rep := &report.Report{Kind: "tune", Title: tuneTitle(cfg), Facts: report.ManifestFacts(out.Manifest)}
 	last := out.Trajectory[len(out.Trajectory)-1]
 	rep.Findings = append(rep.Findings, fmt.Sprintf("SPSA moved %d weights of %s over %d iterations of %d games each; the tuned weights are in tuned.json.",
 		len(cfg.Params), cfg.Agent, out.Iterations, cfg.GamesPerIteration))
-	t := results.Table{Caption: "Weights: start, tuned, bounds", Header: []string{"weight", "start", "tuned", "change", "min", "max", "at a bound"}}
+	t := report.Table{Caption: "Weights: start, tuned, bounds", Header: []string{"weight", "start", "tuned", "change", "min", "max", "at a bound"}}
 	var atBound []string
 	for i, name := range cfg.Params {
 		bound := ""
@@ -147,11 +150,11 @@ func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error)
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("tuned weights at a bound of their range (widen it or check the heuristic): %v", atBound))
 	}
 	if cfg.SPRT != nil {
-		rep.Links = append(rep.Links, results.Link{Text: "SPRT of the tuned against the starting weights", Href: "sprt/report.html", Note: "written when the test has run"})
+		rep.Links = append(rep.Links, report.Link{Text: "SPRT of the tuned against the starting weights", Href: "sprt/report.html", Note: "written when the test has run"})
 		if b, err := os.ReadFile(filepath.Join(dir, "sprt", "sprt.txt")); err == nil {
 			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 			rep.Findings = append(rep.Findings, "SPRT of the tuned against the starting weights: "+lines[len(lines)-1]+" (details below).")
-			rep.Texts = append(rep.Texts, results.Text{Caption: "sprt/sprt.txt", Body: string(b)})
+			rep.Texts = append(rep.Texts, report.Text{Caption: "sprt/sprt.txt", Body: string(b)})
 		} else {
 			rep.Findings = append(rep.Findings, "Whether the tuned weights are stronger is decided by the SPRT that follows the tuning.")
 		}
@@ -161,7 +164,7 @@ func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error)
 	if err := rep.AddPlots(dir, out.Manifest.Outputs); err != nil {
 		return "", err
 	}
-	return results.WriteReportHTML(dir, rep)
+	return report.WriteReportHTML(dir, rep)
 }
 
 func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
@@ -169,9 +172,9 @@ func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 // writeVariantsPage writes report.html of a complete variant study in dir: the differences
 // that hold after Holm's correction in words, their table, the plots against strength,
 // report.md and links to every cell's own page.
-func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, outputs []string, facts []results.Fact) (string, error) {
-	rep := &results.Report{Kind: "variants", Title: fmt.Sprintf("%s rule variants: %s", cfg.Game, varyNames(cfg)), Facts: facts}
-	t := results.Table{Caption: "Differences that hold (Holm-adjusted p < 0.05)",
+func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, outputs []string, facts []report.Fact) (string, error) {
+	rep := &report.Report{Kind: "variants", Title: fmt.Sprintf("%s rule variants: %s", cfg.Game, varyNames(cfg)), Facts: facts}
+	t := report.Table{Caption: "Differences that hold (Holm-adjusted p < 0.05)",
 		Header: []string{"level", "metric", "A", "B", "value A", "value B", "difference [95% interval]", "test", "p (Holm)"}}
 	for _, d := range out.Differences {
 		if !d.Significant() {
@@ -204,9 +207,9 @@ func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, out
 	cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*", "report.html"))
 	for _, c := range cells {
 		rel, _ := filepath.Rel(dir, c)
-		rep.Links = append(rep.Links, results.Link{Text: filepath.ToSlash(filepath.Dir(rel)), Href: filepath.ToSlash(rel)})
+		rep.Links = append(rep.Links, report.Link{Text: filepath.ToSlash(filepath.Dir(rel)), Href: filepath.ToSlash(rel)})
 	}
-	return results.WriteReportHTML(dir, rep)
+	return report.WriteReportHTML(dir, rep)
 }
 
 func varyNames(cfg VariantsConfig) string {
@@ -236,12 +239,12 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 // writeLayoutsPage writes report.html of a complete sweep in dir: the findings, the plots and
 // the first rows of layouts.csv and choices.csv.
 func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (string, error) {
-	cfgJSON, hash, err := results.HashConfig(sw.Cfg)
+	cfgJSON, hash, err := gamefile.HashConfig(sw.Cfg)
 	if err != nil {
 		return "", err
 	}
-	rep := &results.Report{Kind: "layouts", Title: fmt.Sprintf("Katarenga layout fairness: %s vs %s, %s", sw.Cfg.A, sw.Cfg.B, sw.Cfg.Layouts),
-		Facts:    []results.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}},
+	rep := &report.Report{Kind: "layouts", Title: fmt.Sprintf("Katarenga layout fairness: %s vs %s, %s", sw.Cfg.A, sw.Cfg.B, sw.Cfg.Layouts),
+		Facts:    []report.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}},
 		Findings: LayoutFindings(sw, r)}
 	if !r.EffectsFitted {
 		rep.Warnings = append(rep.Warnings, "colour effects were not fitted: "+strings.Join(r.TopEffects, "; "))
@@ -256,7 +259,7 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 			}
 		}
 	}
-	return results.WriteReportHTML(dir, rep)
+	return report.WriteReportHTML(dir, rep)
 }
 
 // cmpBool orders true before false when used as cmpBool(b, a).

@@ -35,7 +35,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // Shard selects a contiguous block of a run's pairs: shard Index of Count.
@@ -63,20 +65,20 @@ type Session struct {
 	// enough; once it says yes no later game is recorded and the run ends complete, with
 	// Outcome.Stopped set. A resumed run replays the kept games through it and so stops at the
 	// same game.
-	Stop func(*results.Summary) bool
+	Stop func(*tally.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
 	// progress, when set, learns the session's progress display (see RunSPRT's reports).
 	progress *progressHolder
 	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
 	// file it finds.
-	Format results.Format
+	Format gamefile.Format
 }
 
 // Outcome is what a finished (or interrupted) session produced.
 type Outcome struct {
-	Summary     *results.Summary
-	Manifest    *results.Manifest
+	Summary     *tally.Summary
+	Manifest    *gamefile.Manifest
 	Interrupted bool
 	Stopped     bool // Session.Stop ended the run before its planned games
 }
@@ -102,12 +104,12 @@ func CheckDir(dir string) error {
 
 // openGames reads records from a games file in any format (games.csv, .csv.gz, .parquet, and
 // their temporary NAME.tmp while a run writes them).
-func openGames(path string) (fileSource[results.Record], error) {
-	f, err := results.FormatOf(strings.TrimSuffix(path, ".tmp"))
+func openGames(path string) (fileSource[gamefile.Record], error) {
+	f, err := gamefile.FormatOf(strings.TrimSuffix(path, ".tmp"))
 	if err != nil {
 		return nil, err
 	}
-	return results.OpenGamesAs(path, f)
+	return gamefile.OpenGamesAs(path, f)
 }
 
 // fileSource is a Source read from a file.
@@ -158,12 +160,12 @@ func resumePlan[R any](path string, open func(string) (fileSource[R], error), in
 // newManifest starts the manifest of a whole (unsharded) run of planned units: its
 // configuration and hash, seed and worker count; the status is "interrupted" until the run
 // says otherwise.
-func newManifest(s Session, cfg any, seed uint64, unit string, planned int64) (*results.Manifest, error) {
-	cfgJSON, cfgHash, err := results.HashConfig(cfg)
+func newManifest(s Session, cfg any, seed uint64, unit string, planned int64) (*gamefile.Manifest, error) {
+	cfgJSON, cfgHash, err := gamefile.HashConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	man := results.NewManifest(s.Args)
+	man := gamefile.NewManifest(s.Args)
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprintf("%d", seed)
 	man.Shards, man.Unit, man.Planned, man.EndGame = 1, unit, planned, planned
 	man.Workers, man.Started, man.Status, man.Reproducible = s.Workers, time.Now().UTC(), "interrupted", true
@@ -175,12 +177,12 @@ func newManifest(s Session, cfg any, seed uint64, unit string, planned int64) (*
 // the games already in the run's games file are kept and only the missing ones are played; the
 // result equals an uninterrupted run.
 func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
-	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
+	cfgJSON, cfgHash, err := gamefile.HashConfig(m.Cfg)
 	if err != nil {
 		return nil, err
 	}
 	start, end := s.Shard.Range(m.Cfg.Games)
-	man := results.NewManifest(s.Args)
+	man := gamefile.NewManifest(s.Args)
 	man.Config, man.ConfigSHA256 = cfgJSON, cfgHash
 	man.Seed = fmt.Sprintf("%d", m.Cfg.Seed)
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
@@ -201,17 +203,17 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	format := s.Format
 	if format == "" {
-		format = results.CSV
+		format = gamefile.CSV
 	}
 	if s.Resume {
-		if _, f, err := results.FindGames(s.Dir); err == nil {
+		if _, f, err := gamefile.FindGames(s.Dir); err == nil {
 			format = f
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		} else {
 			// Killed before its games file was first committed: the file being written tells
 			// the run's format (a resumed run keeps it).
-			for _, f := range results.Formats {
+			for _, f := range gamefile.Formats {
 				if _, err := os.Stat(filepath.Join(s.Dir, f.FileName()+".tmp")); err == nil {
 					format = f
 				}
@@ -226,7 +228,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		if err := recoverGames(s.Dir, m.Counters()); err != nil {
 			return nil, err
 		}
-		if plan, already, closeOld, err = resumePlan(gamesPath, openGames, func(r *results.Record) int64 { return r.Game }, start, end); err != nil {
+		if plan, already, closeOld, err = resumePlan(gamesPath, openGames, func(r *gamefile.Record) int64 { return r.Game }, start, end); err != nil {
 			return nil, err
 		}
 	}
@@ -238,18 +240,18 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	defer tf.Abort()
-	cw, err := results.NewGamesWriter(tf, format, m.Counters())
+	cw, err := gamefile.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err
 	}
-	sum := results.NewSummary(m.Counters())
+	sum := tally.NewSummary(m.Counters())
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Checkpoints (a file length that holds whole games) need a format that can be cut after
 	// any flushed game: CSV. Compressed formats are complete only when closed; after a kill -9
 	// their run resumes from the games file of its last clean stop.
 	flush := cw.Flush
-	if format != results.CSV {
+	if format != gamefile.CSV {
 		flush = func() error { return nil }
 	}
 	ck, err := newCheckpointer(s.Dir, tf, flush, man)
@@ -260,10 +262,10 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	// Every heavy step is the workers' (see runner_batch.go): rows, hashes, the csv file's
 	// writes (queued), csv.gz's compression at two or more workers (at one, the collector's
 	// compression runs beside the worker: it costs several times the game).
-	if mw, ok := results.MemberWriterOf(cw); ok && (s.Workers >= 2 || s.Workers < 1 && runtime.GOMAXPROCS(0) >= 2) {
+	if mw, ok := gamefile.MemberWriterOf(cw); ok && (s.Workers >= 2 || s.Workers < 1 && runtime.GOMAXPROCS(0) >= 2) {
 		gs.mw = mw
 	}
-	if format == results.CSV && tf.q != nil {
+	if format == gamefile.CSV && tf.q != nil {
 		gs.queue, gs.flushRows, gs.help, gs.rowBufs = tf.writeAsync, cw.Flush, tf.q.run, make(chan []byte, 16)
 	}
 	gs.stop, gs.onStop = s.Stop, cancel
@@ -283,7 +285,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	stopProgress := startProgress(s.Progress, s.Stderr, total, &done, "games", s.progress)
 	t0 := time.Now()
-	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *results.Record) int64 { return r.Game })
+	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *gamefile.Record) int64 { return r.Game })
 	stopped := gs.stopped
 	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()
@@ -320,8 +322,8 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	man.Outputs = append([]string{format.FileName()}, outputs...)
-	man.PeakRSSBytes = results.PeakRSS()
-	if err := results.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	if err := gamefile.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
 		return nil, err
 	}
 	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete", Stopped: stopped}, nil
@@ -331,7 +333,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 // its manifest says it is complete for this configuration hash and game range and all its outputs
 // are present; nil (and no error) when the run must be (re)played.
 func finishedRun(dir, cfgHash string, start, end int64, counters []string) (*Outcome, error) {
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil || man.Status != "complete" || man.StoppedEarly || man.ConfigSHA256 != cfgHash ||
 		man.FirstGame != start || man.EndGame != end || man.Completed != end-start {
 		return nil, nil
@@ -341,12 +343,12 @@ func finishedRun(dir, cfgHash string, start, end int64, counters []string) (*Out
 			return nil, nil
 		}
 	}
-	src, err := results.OpenRunGames(dir)
+	src, err := gamefile.OpenRunGames(dir)
 	if err != nil {
 		return nil, nil
 	}
 	defer src.Close()
-	sum := results.NewSummary(counters)
+	sum := tally.NewSummary(counters)
 	for {
 		r, err := src.Read()
 		if err == io.EOF {
@@ -367,9 +369,9 @@ func finishedRun(dir, cfgHash string, start, end int64, counters []string) (*Out
 // design note above).
 func recoverGames(dir string, counters []string) error {
 	return recoverCheckpoint(dir, "games.csv", openGames,
-		func(r *results.Record) int64 { return r.Game },
-		func(w io.Writer) (func(*results.Record) error, func() error, error) {
-			cw, err := results.NewCSVWriter(w, counters)
+		func(r *gamefile.Record) int64 { return r.Game },
+		func(w io.Writer) (func(*gamefile.Record) error, func() error, error) {
+			cw, err := gamefile.NewCSVWriter(w, counters)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -378,17 +380,17 @@ func recoverGames(dir string, counters []string) error {
 }
 
 // WriteReports writes summary.csv and the plots of a summary into dir and returns their names.
-func WriteReports(dir string, sum *results.Summary, title string) ([]string, error) {
+func WriteReports(dir string, sum *tally.Summary, title string) ([]string, error) {
 	var sb bytesBuffer
-	if err := results.WriteSummaryCSV(&sb, sum.Stats()); err != nil {
+	if err := tally.WriteSummaryCSV(&sb, sum.Stats()); err != nil {
 		return nil, err
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "summary.csv"), sb.b); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "summary.csv"), sb.b); err != nil {
 		return nil, err
 	}
 	outputs := []string{"summary.csv"}
-	for _, plot := range []func(*results.Summary, string, string) ([]string, error){
-		results.PlotOutcomes, results.PlotLengths, results.PlotRunning} {
+	for _, plot := range []func(*tally.Summary, string, string) ([]string, error){
+		report.PlotOutcomes, report.PlotLengths, report.PlotRunning} {
 		files, err := plot(sum, title, dir)
 		if err != nil {
 			return nil, err
@@ -405,15 +407,15 @@ func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); re
 // MergeRuns concatenates the games files of a run's shards (given in shard order, in any
 // format) into dir, in the given format, with the same outputs as a single run, checking that
 // every game appears exactly once.
-func MergeRuns(m *Match, files []string, dir string, args []string, format results.Format) (*Outcome, error) {
+func MergeRuns(m *Match, files []string, dir string, args []string, format gamefile.Format) (*Outcome, error) {
 	if format == "" {
-		format = results.CSV
+		format = gamefile.CSV
 	}
-	cfgJSON, cfgHash, err := results.HashConfig(m.Cfg)
+	cfgJSON, cfgHash, err := gamefile.HashConfig(m.Cfg)
 	if err != nil {
 		return nil, err
 	}
-	man := results.NewManifest(args)
+	man := gamefile.NewManifest(args)
 	man.Config, man.ConfigSHA256 = cfgJSON, cfgHash
 	man.Seed = fmt.Sprintf("%d", m.Cfg.Seed)
 	man.Shard, man.Shards, man.FirstGame, man.EndGame, man.Planned = 0, 1, 0, m.Cfg.Games, m.Cfg.Games
@@ -425,11 +427,11 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format resul
 		return nil, err
 	}
 	defer tf.Abort()
-	cw, err := results.NewGamesWriter(tf, format, m.Counters())
+	cw, err := gamefile.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err
 	}
-	sum := results.NewSummary(m.Counters())
+	sum := tally.NewSummary(m.Counters())
 	next := int64(0)
 	for _, path := range files {
 		src, err := openGames(path)
@@ -479,8 +481,8 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format resul
 		return nil, err
 	}
 	man.Outputs = append([]string{format.FileName()}, outputs...)
-	man.PeakRSSBytes = results.PeakRSS()
-	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	if err := gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
 		return nil, err
 	}
 	return &Outcome{Summary: sum, Manifest: man}, nil

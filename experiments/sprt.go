@@ -5,21 +5,22 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // SPRTStatus is the state of a sequential test after some pairs.
 type SPRTStatus struct {
-	Test    results.SPRT
-	Summary *results.Summary
+	Test    stats.SPRT
+	Summary *tally.Summary
 	LLR     float64
-	Verdict results.Verdict
+	Verdict stats.Verdict
 	// Trajectory is the LLR after every pair, in pair order (set by RunSPRT).
 	Trajectory []float64
 }
 
 // NewSPRTStatus evaluates the test on a summary's pairs.
-func NewSPRTStatus(test results.SPRT, sum *results.Summary) SPRTStatus {
+func NewSPRTStatus(test stats.SPRT, sum *tally.Summary) SPRTStatus {
 	llr := test.LLR(sum.Penta)
 	return SPRTStatus{Test: test, Summary: sum, LLR: llr, Verdict: test.Decide(llr)}
 }
@@ -54,22 +55,22 @@ func fmtElo(x float64) string {
 // the worker count; games finished beyond the deciding pair are discarded. report (optional)
 // gets the status every `every` pairs. The returned status is the test's final state: a
 // Continue verdict with a complete run means inconclusive.
-func RunSPRT(ctx context.Context, m *Match, test results.SPRT, s Session, every int64, report func(SPRTStatus)) (*Outcome, SPRTStatus, error) {
+func RunSPRT(ctx context.Context, m *Match, test stats.SPRT, s Session, every int64, report func(SPRTStatus)) (*Outcome, SPRTStatus, error) {
 	if err := test.Check(); err != nil {
 		return nil, SPRTStatus{}, err
 	}
 	var traj []float64
 	s.progress = &progressHolder{}
-	s.Stop = func(sum *results.Summary) bool {
+	s.Stop = func(sum *tally.Summary) bool {
 		if sum.N%2 != 0 {
 			return false
 		}
 		st := NewSPRTStatus(test, sum)
 		traj = append(traj, st.LLR)
-		if report != nil && every > 0 && sum.Penta.Pairs()%every == 0 && st.Verdict == results.Continue {
+		if report != nil && every > 0 && sum.Penta.Pairs()%every == 0 && st.Verdict == stats.Continue {
 			s.progress.printAbove(func() { report(st) })
 		}
-		return st.Verdict != results.Continue
+		return st.Verdict != stats.Continue
 	}
 	if s.Chunk == 0 {
 		s.Chunk = 2 // a pair at a time per worker: little waste at the stop

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/stats"
 )
 
-func sprtRun(t *testing.T, ctx context.Context, m *Match, test results.SPRT, dir string, resume bool, workers int, report func(SPRTStatus)) (*Outcome, SPRTStatus, []byte) {
+func sprtRun(t *testing.T, ctx context.Context, m *Match, test stats.SPRT, dir string, resume bool, workers int, report func(SPRTStatus)) (*Outcome, SPRTStatus, []byte) {
 	t.Helper()
 	out, st, err := RunSPRT(ctx, m, test, Session{Dir: dir, Resume: resume, Workers: workers, Progress: "never", Shard: Shard{0, 1}}, 1, report)
 	if err != nil {
@@ -27,11 +27,11 @@ func sprtRun(t *testing.T, ctx context.Context, m *Match, test results.SPRT, dir
 // up to that pair, and an interrupted test resumed from disk ends identically.
 func TestSPRTStopsDeterministically(t *testing.T) {
 	m := newMatch(t, "katarenga", "", "3", 4000)
-	test := results.SPRT{Elo0: -40, Elo1: 40, Alpha: 0.05, Beta: 0.05, Model: "logistic"}
+	test := stats.SPRT{Elo0: -40, Elo1: 40, Alpha: 0.05, Beta: 0.05, Model: "logistic"}
 	ctx := context.Background()
 	out1, st1, g1 := sprtRun(t, ctx, m, test, t.TempDir(), false, 1, nil)
 	_, st2, g2 := sprtRun(t, ctx, m, test, t.TempDir(), false, 2, nil)
-	if st1.Verdict == results.Continue || !out1.Stopped || out1.Interrupted {
+	if st1.Verdict == stats.Continue || !out1.Stopped || out1.Interrupted {
 		t.Fatalf("no decision: %+v stopped %v", st1.Verdict, out1.Stopped)
 	}
 	if !bytes.Equal(g1, g2) || st1.LLR != st2.LLR {
@@ -50,7 +50,7 @@ func TestSPRTStopsDeterministically(t *testing.T) {
 	var lastPairs int64
 	_, st3, _ := sprtRun(t, cctx, m, test, dir, false, 2, func(s SPRTStatus) {
 		lastPairs = s.Summary.Penta.Pairs()
-		if test.Decide(s.LLR) != results.Continue {
+		if test.Decide(s.LLR) != stats.Continue {
 			t.Errorf("reported a decided state as continuing")
 		}
 		if lastPairs == pairs/3 {
@@ -58,7 +58,7 @@ func TestSPRTStopsDeterministically(t *testing.T) {
 		}
 	})
 	cancel()
-	if st3.Verdict != results.Continue || st3.Summary.N >= 2*pairs {
+	if st3.Verdict != stats.Continue || st3.Summary.N >= 2*pairs {
 		t.Fatalf("interrupted run: verdict %v after %d games", st3.Verdict, st3.Summary.N)
 	}
 	_, st4, g4 := sprtRun(t, ctx, m, test, dir, true, 2, nil)

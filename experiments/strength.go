@@ -6,8 +6,11 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // DefaultRatingGames is the default number of games per pairing of the ladder's rating
@@ -49,7 +52,7 @@ func (cfg VariantsConfig) ratingTournament() (TournamentConfig, error) {
 // tournament) and sets every cell's Elo and interval. With RatingGames 0 or a single level the
 // cells keep NaN ratings (a single level is rated 0).
 // It returns the tournament's outcome (nil when not played).
-func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s Session, cells []results.VariantCell) (rated *TournamentOutcome, interrupted bool, err error) {
+func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s Session, cells []tally.VariantCell) (rated *TournamentOutcome, interrupted bool, err error) {
 	for i := range cells {
 		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = math.NaN(), math.NaN(), math.NaN()
 	}
@@ -102,17 +105,17 @@ func ratingNote(cfg VariantsConfig, rated *TournamentOutcome) string {
 
 // writeStrengthTrends writes strength_trend.csv and one effect-vs-rating plot per metric, and
 // returns the files written.
-func writeStrengthTrends(dir string, cfg VariantsConfig, trends []results.Trend, metrics []string) ([]string, error) {
+func writeStrengthTrends(dir string, cfg VariantsConfig, trends []tally.Trend, metrics []string) ([]string, error) {
 	var b bytesBuffer
-	if err := results.WriteStrengthTrendCSV(&b, trends); err != nil {
+	if err := tally.WriteStrengthTrendCSV(&b, trends); err != nil {
 		return nil, err
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "strength_trend.csv"), b.b); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "strength_trend.csv"), b.b); err != nil {
 		return nil, err
 	}
 	outputs := []string{"strength_trend.csv"}
 	for _, m := range metrics {
-		files, err := results.PlotStrengthTrend(dir, cfg.Game+": "+m+" effect vs level rating", m, trends)
+		files, err := report.PlotStrengthTrend(dir, cfg.Game+": "+m+" effect vs level rating", m, trends)
 		if err != nil {
 			return nil, err
 		}

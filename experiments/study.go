@@ -11,7 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // Study is a study file: a named list of subcommand runs that go into one directory, so a
@@ -104,7 +106,7 @@ const (
 // RunState looks at a study run's directory.
 func RunState(dir string) StudyRunState {
 	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
-		man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+		man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 		if os.IsNotExist(err) || (err == nil && man.Status == "complete") {
 			return RunDone
 		}
@@ -127,12 +129,12 @@ func StudyETA(finished int, elapsed time.Duration, left int) string {
 // WriteStudyIndex writes index.html into dir: the study's description and one link per run to
 // its report.html with the run's state, note and headline finding.
 func WriteStudyIndex(dir string, st *Study, file string) error {
-	rep := &results.Report{Kind: "study", Title: "Study " + st.Name,
-		Facts: []results.Fact{{Name: "study file", Value: file}, {Name: "command", Value: "fairplay study " + file}}}
+	rep := &report.Report{Kind: "study", Title: "Study " + st.Name,
+		Facts: []report.Fact{{Name: "study file", Value: file}, {Name: "command", Value: "fairplay study " + file}}}
 	if st.Description != "" {
 		rep.Findings = append(rep.Findings, st.Description)
 	}
-	t := results.Table{Caption: "Runs", Header: []string{"run", "command", "state"}}
+	t := report.Table{Caption: "Runs", Header: []string{"run", "command", "state"}}
 	for _, r := range st.Runs {
 		state := map[StudyRunState]string{RunNotStarted: "not started", RunPartial: "unfinished", RunDone: "done"}[RunState(filepath.Join(dir, r.Name))]
 		t.Rows = append(t.Rows, []string{r.Name, "fairplay " + r.Command + " " + strings.Join(r.Args, " "), state})
@@ -141,7 +143,7 @@ func WriteStudyIndex(dir string, st *Study, file string) error {
 			if h := headline(filepath.Join(dir, r.Name)); h != "" {
 				note = strings.TrimPrefix(note+": "+h, ": ")
 			}
-			rep.Links = append(rep.Links, results.Link{Text: r.Name, Href: r.Name + "/report.html", Note: note})
+			rep.Links = append(rep.Links, report.Link{Text: r.Name, Href: r.Name + "/report.html", Note: note})
 		} else {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("run %s is %s (finish with fairplay study -resume %s %s)", r.Name, state, dir, file))
 		}
@@ -152,12 +154,12 @@ func WriteStudyIndex(dir string, st *Study, file string) error {
 }
 
 // writeNamedPage renders rep into dir/name.
-func writeNamedPage(dir, name string, rep *results.Report) (string, error) {
+func writeNamedPage(dir, name string, rep *report.Report) (string, error) {
 	var b bytes.Buffer
-	if err := results.RenderReport(&b, rep); err != nil {
+	if err := report.RenderReport(&b, rep); err != nil {
 		return "", err
 	}
-	return name, results.WriteFileAtomic(filepath.Join(dir, name), b.Bytes())
+	return name, gamefile.WriteFileAtomic(filepath.Join(dir, name), b.Bytes())
 }
 
 // headline is the first finding of the run in dir from its summary.json ("" without one).
@@ -166,7 +168,7 @@ func headline(dir string) string {
 	if err != nil {
 		return ""
 	}
-	var sj results.SummaryJSON
+	var sj tally.SummaryJSON
 	if json.Unmarshal(b, &sj) != nil || len(sj.Findings) == 0 {
 		return ""
 	}

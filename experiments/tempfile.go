@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // tempFile writes a result file under path+".tmp" through a buffer; Commit puts it in place.
@@ -124,14 +124,14 @@ var CheckpointEvery = 2 * time.Second
 type checkpointer struct {
 	tf      *tempFile
 	flush   func() error // flushes the format's writer into tf
-	man     *results.Manifest
+	man     *gamefile.Manifest
 	manPath string
 	items   int64 // items written so far
 	saved   int64 // items in the last checkpoint
 	last    time.Time
 }
 
-func newCheckpointer(dir string, tf *tempFile, flush func() error, man *results.Manifest) (*checkpointer, error) {
+func newCheckpointer(dir string, tf *tempFile, flush func() error, man *gamefile.Manifest) (*checkpointer, error) {
 	c := &checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json")}
 	man.Status = "running"
 	return c, c.save()
@@ -155,8 +155,8 @@ func (c *checkpointer) save() error {
 	if err != nil {
 		return c.failed(err)
 	}
-	c.man.Checkpoint = &results.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items}
-	if err := results.WriteManifest(c.manPath, c.man); err != nil {
+	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items}
+	if err := gamefile.WriteManifest(c.manPath, c.man); err != nil {
 		return c.failed(err)
 	}
 	c.saved, c.last = c.items, time.Now()
@@ -176,7 +176,7 @@ func (c *checkpointer) failed(err error) error {
 // nothing (a stale temporary file is overwritten by the resumed run).
 func recoverCheckpoint[R any](dir, name string, open func(string) (fileSource[R], error),
 	index func(*R) int64, create func(w io.Writer) (write func(*R) error, flush func() error, err error)) error {
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return nil // no manifest: nothing was checkpointed
 	}

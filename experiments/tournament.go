@@ -12,11 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // TournamentKind marks a tournament's configuration (and so its manifest) for merge.
@@ -131,9 +135,9 @@ func (cfg TournamentConfig) pairingMatch(p [2]int, tiles *katarenga.TileSet) (*M
 
 // TournamentOutcome is a finished (or interrupted) tournament.
 type TournamentOutcome struct {
-	Pairs     [][2]int           // the pairings played (agent indices), in order
-	Summaries []*results.Summary // per pairing of Pairs
-	Table     *results.RatingTable
+	Pairs     [][2]int         // the pairings played (agent indices), in order
+	Summaries []*tally.Summary // per pairing of Pairs
+	Table     *stats.RatingTable
 	// Distinct counts, per agent, the distinct games it played (by start position, layout,
 	// first colour and moves); DistinctTotal those of the whole tournament.
 	Distinct      []int64
@@ -160,7 +164,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 		return nil, err
 	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
-	if err := results.WriteManifest(manPath, man); err != nil {
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
 	out := &TournamentOutcome{}
@@ -202,7 +206,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 	}
 	if out.Interrupted {
 		man.Ended = time.Now().UTC()
-		return out, results.WriteManifest(manPath, man)
+		return out, gamefile.WriteManifest(manPath, man)
 	}
 	if err := countDistinct(s.Dir, cfg, out); err != nil {
 		return nil, err
@@ -212,8 +216,8 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 	}
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
-	man.PeakRSSBytes = results.PeakRSS()
-	return out, results.WriteManifest(manPath, man)
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	return out, gamefile.WriteManifest(manPath, man)
 }
 
 // MergeTournament merges the shard directories of a tournament (given in shard order) into
@@ -241,7 +245,7 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			return nil, err
 		}
-		o, err := MergeRuns(m, files, sub, args, results.CSV)
+		o, err := MergeRuns(m, files, sub, args, gamefile.CSV)
 		if err != nil {
 			return nil, fmt.Errorf("pairing %s vs %s: %w", cfg.Labels[p[0]], cfg.Labels[p[1]], err)
 		}
@@ -255,18 +259,18 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 		return nil, err
 	}
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
-	man.PeakRSSBytes = results.PeakRSS()
-	return out, results.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	return out, gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
 }
 
 // Results turns the pairings' summaries into the rating fit's input and the outcome counts
 // (A wins, draws, B wins) per pairing.
-func (out *TournamentOutcome) Results() ([]results.PairingResult, [][3]int64) {
-	var res []results.PairingResult
+func (out *TournamentOutcome) Results() ([]stats.PairingResult, [][3]int64) {
+	var res []stats.PairingResult
 	var outcomes [][3]int64
 	for k, p := range out.Pairs {
 		s := out.Summaries[k]
-		res = append(res, results.PairingResult{A: p[0], B: p[1], Penta: s.Penta})
+		res = append(res, stats.PairingResult{A: p[0], B: p[1], Penta: s.Penta})
 		outcomes = append(outcomes, [3]int64{s.AWins, s.N - s.AWins - s.BWins, s.BWins})
 	}
 	return res, outcomes
@@ -276,35 +280,35 @@ func (out *TournamentOutcome) Results() ([]results.PairingResult, [][3]int64) {
 // report.md into dir.
 func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOutcome) error {
 	res, outcomes := out.Results()
-	tab, err := results.Ratings(cfg.Labels, res, results.RatingOptions{Prior: cfg.Prior, Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
+	tab, err := stats.Ratings(cfg.Labels, res, stats.RatingOptions{Prior: cfg.Prior, Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
 	if err != nil {
 		return err
 	}
 	out.Table = tab
 	var b bytesBuffer
-	if err := results.WriteRatingsCSV(&b, tab, out.Distinct); err != nil {
+	if err := tally.WriteRatingsCSV(&b, tab, out.Distinct); err != nil {
 		return err
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "ratings.csv"), b.b); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ratings.csv"), b.b); err != nil {
 		return err
 	}
 	b = bytesBuffer{}
-	if err := results.WritePairingsCSV(&b, cfg.Labels, res, outcomes, tab); err != nil {
+	if err := tally.WritePairingsCSV(&b, cfg.Labels, res, outcomes, tab); err != nil {
 		return err
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "pairings.csv"), b.b); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "pairings.csv"), b.b); err != nil {
 		return err
 	}
 	title := cfg.Game + " ratings"
 	if cfg.Games > 0 {
 		title += fmt.Sprintf(" (%d games per pairing)", cfg.Games)
 	}
-	plots, err := results.PlotRatings(tab, title, dir)
+	plots, err := report.PlotRatings(tab, title, dir)
 	if err != nil {
 		return err
 	}
 	out.Report = tournamentReport(cfg, res, outcomes, out)
-	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(out.Report)); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(out.Report)); err != nil {
 		return err
 	}
 	out.Outputs = append([]string{"ratings.csv", "pairings.csv", "report.md"}, plots...)
@@ -319,12 +323,12 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 // writeTournamentPage writes report.html of a tournament: the rating table in words, the ratings
 // plot, ratings.csv, pairings.csv and report.md (set-up and method).
 func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcome, plots []string) (string, error) {
-	cfgJSON, hash, err := results.HashConfig(cfg)
+	cfgJSON, hash, err := gamefile.HashConfig(cfg)
 	if err != nil {
 		return "", err
 	}
-	rep := &results.Report{Kind: "tournament", Title: fmt.Sprintf("%s tournament: %d agents", cfg.Game, len(cfg.Labels)),
-		Facts: []results.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}}}
+	rep := &report.Report{Kind: "tournament", Title: fmt.Sprintf("%s tournament: %d agents", cfg.Game, len(cfg.Labels)),
+		Facts: []report.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}}}
 	if t := out.Table; t != nil {
 		for _, r := range t.Ratings {
 			rep.Findings = append(rep.Findings, fmt.Sprintf("%s: %s Elo [%s, %s] (95%% bootstrap over pairs; %d games, score %.3f)",
@@ -342,11 +346,11 @@ func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcom
 	if err := rep.AddTextFile(dir, "report.md", "Set-up, method and tables (report.md)"); err != nil {
 		return "", err
 	}
-	return results.WriteReportHTML(dir, rep)
+	return report.WriteReportHTML(dir, rep)
 }
 
 // tournamentReport is report.md: the set-up, the method, the rating table and the pairings.
-func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcomes [][3]int64, out *TournamentOutcome) string {
+func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes [][3]int64, out *TournamentOutcome) string {
 	tab := out.Table
 	var b strings.Builder
 	kind := "round robin"
@@ -401,13 +405,13 @@ func tournamentReport(cfg TournamentConfig, res []results.PairingResult, outcome
 		s, _ := p.Penta.ScoreVar()
 		fmt.Fprintf(&b, "| `%s` | `%s` | %d | %d / %d / %d | %.3f | %.3f | %s [%s, %s] |\n", cfg.Labels[p.A], cfg.Labels[p.B],
 			2*p.Penta.Pairs(), outcomes[k][0], outcomes[k][1], outcomes[k][2], s,
-			results.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), fmtElo(e.Value), fmtElo(e.Low), fmtElo(e.High))
+			stats.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), fmtElo(e.Value), fmtElo(e.Low), fmtElo(e.High))
 	}
 	return b.String()
 }
 
 // perfectScores counts the pairings one side won (or lost) entirely.
-func perfectScores(res []results.PairingResult) int {
+func perfectScores(res []stats.PairingResult) int {
 	k := 0
 	for _, p := range res {
 		if n := p.Penta.Pairs(); n > 0 && (p.Penta[0] == n || p.Penta[4] == n) {
@@ -417,7 +421,7 @@ func perfectScores(res []results.PairingResult) int {
 	return k
 }
 
-func ratingInterval(r results.Rating) string {
+func ratingInterval(r stats.Rating) string {
 	if math.IsNaN(r.Low) {
 		return ""
 	}
@@ -453,7 +457,7 @@ func newDistinctCounter(agents int) *distinctCounter {
 	return dc
 }
 
-func (dc *distinctCounter) add(r *results.Record, p [2]int) {
+func (dc *distinctCounter) add(r *gamefile.Record, p [2]int) {
 	dc.h.Reset()
 	for _, f := range []string{r.Layout, r.FirstColour, r.Start, r.Moves} {
 		dc.h.Write([]byte(f))
@@ -474,7 +478,7 @@ func (dc *distinctCounter) counts() ([]int64, int64) {
 
 // scanPairing reads the games.csv of pairing p (agent indices) into sum and dc (either may be
 // nil).
-func scanPairing(path string, sum *results.Summary, dc *distinctCounter, p [2]int) error {
+func scanPairing(path string, sum *tally.Summary, dc *distinctCounter, p [2]int) error {
 	src, err := openGames(path)
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/stats"
 )
 
 func tournamentCfg(t *testing.T, game string, gauntlet bool) TournamentConfig {
@@ -168,8 +168,8 @@ func TestCombineTournaments(t *testing.T) {
 	if len(out.Pairs) != 2 || out.Pairs[0] != [2]int{0, 1} || out.Pairs[1] != [2]int{2, 1} || out.DistinctTotal != 16 {
 		t.Fatalf("combined pairs %v, %d distinct games", out.Pairs, out.DistinctTotal)
 	}
-	res := []results.PairingResult{{A: 0, B: 1, Penta: outs[0].Summaries[0].Penta}, {A: 2, B: 1, Penta: outs[1].Summaries[0].Penta}}
-	want, err := results.FitRatings(3, res, 1)
+	res := []stats.PairingResult{{A: 0, B: 1, Penta: outs[0].Summaries[0].Penta}, {A: 2, B: 1, Penta: outs[1].Summaries[0].Penta}}
+	want, err := stats.FitRatings(3, res, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // TuneConfig is everything that decides a tuning run; its canonical JSON goes into the
@@ -36,8 +39,8 @@ type TuneConfig struct {
 	RandomLayouts     bool      `json:"random_layouts,omitempty"` // Katarenga: a random tile placement per pair
 	// SPRT, when set, is the test of the tuned against the starting weights run afterwards,
 	// capped at SPRTMaxPairs pairs.
-	SPRT         *results.SPRT `json:"sprt,omitempty"`
-	SPRTMaxPairs int64         `json:"sprt_max_pairs,omitempty"`
+	SPRT         *stats.SPRT `json:"sprt,omitempty"`
+	SPRTMaxPairs int64       `json:"sprt_max_pairs,omitempty"`
 }
 
 // TuneOutcome is what a tuning run produced.
@@ -46,7 +49,7 @@ type TuneOutcome struct {
 	Iterations   int            // iterations done (all of them unless interrupted)
 	Trajectory   [][]float64    // tuned weights after each iteration, row 0 the start
 	Interrupted  bool
-	Manifest     *results.Manifest
+	Manifest     *gamefile.Manifest
 }
 
 // NewTuneConfig fills in the tuned parameters (all of the agent's weights when params is
@@ -162,7 +165,7 @@ func (t *tuner) iterate(ctx context.Context, k int, workers int) (wins, losses i
 		return 0, 0, nil, false, err
 	}
 	var n int64
-	interrupted, err := run(ctx, m, Plan{Start: 0, End: t.cfg.GamesPerIteration}, workers, nil, func(r *results.Record) error {
+	interrupted, err := run(ctx, m, Plan{Start: 0, End: t.cfg.GamesPerIteration}, workers, nil, func(r *gamefile.Record) error {
 		n++
 		switch r.WinnerAgent() {
 		case "a":
@@ -171,7 +174,7 @@ func (t *tuner) iterate(ctx context.Context, k int, workers int) (wins, losses i
 			losses++
 		}
 		return nil
-	}, func(r *results.Record) int64 { return r.Game })
+	}, func(r *gamefile.Record) int64 { return r.Game })
 	if err != nil {
 		return 0, 0, nil, false, err
 	}
@@ -208,11 +211,11 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 		copy(t.spsa.Theta, traj[len(traj)-1])
 	} else {
 		header := "iteration,games,plus_wins,plus_losses,draws,result," + strings.Join(cfg.Params, ",") + "\n"
-		if err := results.WriteFileAtomic(trajPath, []byte(header+trajectoryRow(0, 0, 0, 0, cfg.Start))); err != nil {
+		if err := gamefile.WriteFileAtomic(trajPath, []byte(header+trajectoryRow(0, 0, 0, 0, cfg.Start))); err != nil {
 			return nil, err
 		}
 	}
-	if err := results.WriteManifest(manPath, man); err != nil {
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(trajPath, os.O_APPEND|os.O_WRONLY, 0)
@@ -267,7 +270,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 			man.Outputs = append(man.Outputs, x.name)
 		}
 		title := tuneTitle(cfg)
-		files, err := results.PlotTrajectory(s.Dir, "trajectory", title, cfg.Params, t.spsa.Lo, t.spsa.Hi, traj)
+		files, err := report.PlotTrajectory(s.Dir, "trajectory", title, cfg.Params, t.spsa.Lo, t.spsa.Hi, traj)
 		if err != nil {
 			return nil, err
 		}
@@ -278,8 +281,8 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s Session) (*T
 		}
 		man.Outputs = append(man.Outputs, page)
 	}
-	man.PeakRSSBytes = results.PeakRSS()
-	if err := results.WriteManifest(manPath, man); err != nil {
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -305,7 +308,7 @@ func readTrajectory(path string, cfg TuneConfig) ([][]float64, error) {
 	}
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
 		data = data[:i+1]
-		if err := results.WriteFileAtomic(path, data); err != nil {
+		if err := gamefile.WriteFileAtomic(path, data); err != nil {
 			return nil, err
 		}
 	}

@@ -9,11 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // Vary is one rule switch and the values a variant study compares.
@@ -163,9 +166,9 @@ func (cfg VariantsConfig) Cells() ([]VariantCellSpec, error) {
 
 // VariantsOutcome is a finished (or interrupted) study.
 type VariantsOutcome struct {
-	Cells       []results.VariantCell
-	Differences []results.Difference
-	Trends      []results.Trend    // empty without level ratings
+	Cells       []tally.VariantCell
+	Differences []tally.Difference
+	Trends      []tally.Trend      // empty without level ratings
 	Rated       *TournamentOutcome // the levels' rating tournament (nil without one)
 	Outputs     []string
 	Interrupted bool
@@ -191,7 +194,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		return nil, err
 	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
-	if err := results.WriteManifest(manPath, man); err != nil {
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
 	out := &VariantsOutcome{}
@@ -231,7 +234,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		if w := o.Summary.DistinctWarning(); w != "" && s.Stderr != nil {
 			fmt.Fprintf(s.Stderr, "cell %d/%d: %s\n", i+1, len(specs), w)
 		}
-		out.Cells = append(out.Cells, results.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
+		out.Cells = append(out.Cells, tally.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
 			Values: c.Values, Summary: o.Summary})
 		man.Completed++
 	}
@@ -242,25 +245,25 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	}
 	if out.Interrupted {
 		man.Ended = time.Now().UTC()
-		return out, results.WriteManifest(manPath, man)
+		return out, gamefile.WriteManifest(manPath, man)
 	}
-	out.Differences = results.CompareVariants(out.Cells)
+	out.Differences = tally.CompareVariants(out.Cells)
 	if cfg.RatingGames > 0 {
-		out.Trends = results.StrengthTrends(out.Cells)
+		out.Trends = tally.StrengthTrends(out.Cells)
 	}
 	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
 		return nil, err
 	}
 	man.Status = "complete"
-	page, err := writeVariantsPage(s.Dir, cfg, out, out.Outputs, results.ManifestFacts(man))
+	page, err := writeVariantsPage(s.Dir, cfg, out, out.Outputs, report.ManifestFacts(man))
 	if err != nil {
 		return nil, err
 	}
 	out.Outputs = append(out.Outputs, page)
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
-	man.PeakRSSBytes = results.PeakRSS()
-	return out, results.WriteManifest(manPath, man)
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	return out, gamefile.WriteManifest(manPath, man)
 }
 
 // VariantPlotMetrics are the metrics drawn against strength (the game's counters are added).
@@ -272,17 +275,17 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 		vary = append(vary, v.Name)
 	}
 	var b bytesBuffer
-	if err := results.WriteVariantsCSV(&b, cfg.Game, vary, cfg.Labels, out.Cells); err != nil {
+	if err := tally.WriteVariantsCSV(&b, cfg.Game, vary, cfg.Labels, out.Cells); err != nil {
 		return nil, err
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "variants.csv"), b.b); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "variants.csv"), b.b); err != nil {
 		return nil, err
 	}
 	b = bytesBuffer{}
-	if err := results.WriteDifferencesCSV(&b, out.Differences); err != nil {
+	if err := tally.WriteDifferencesCSV(&b, out.Differences); err != nil {
 		return nil, err
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "differences.csv"), b.b); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "differences.csv"), b.b); err != nil {
 		return nil, err
 	}
 	b = bytesBuffer{}
@@ -295,25 +298,25 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 		b.Write([]byte(", a random tile placement per game"))
 	}
 	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch z on those standard errors (every metric), chi-square (outcome distribution), Holm-adjusted over all tests except metrics constant in both cells (zero by rule).\n"))
-	results.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
+	tally.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
 	if cfg.RatingGames > 0 {
 		b.Write([]byte(ratingNote(cfg, out.Rated)))
-		results.WriteStrengthReport(&b, cfg.Labels, out.Cells, out.Trends)
+		tally.WriteStrengthReport(&b, cfg.Labels, out.Cells, out.Trends)
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "report.md"), b.b); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), b.b); err != nil {
 		return nil, err
 	}
 	outputs := []string{"variants.csv", "differences.csv", "report.md"}
 	metrics := append([]string(nil), VariantPlotMetrics...)
 	if len(out.Cells) > 0 {
-		for _, m := range results.CellMetrics(out.Cells[0].Summary) {
+		for _, m := range tally.CellMetrics(out.Cells[0].Summary) {
 			if !m.Rate && !slices.Contains(metrics, m.Name) {
 				metrics = append(metrics, m.Name)
 			}
 		}
 	}
 	for _, m := range metrics {
-		files, err := results.PlotVariantMetric(dir, fmt.Sprintf("%s: %s by variant, self-play at each level\nother rules: %s", cfg.Game, m, orPublished(cfg.Rules)), m, cfg.Labels, out.Cells)
+		files, err := report.PlotVariantMetric(dir, fmt.Sprintf("%s: %s by variant, self-play at each level\nother rules: %s", cfg.Game, m, orPublished(cfg.Rules)), m, cfg.Labels, out.Cells)
 		if err != nil {
 			return nil, err
 		}

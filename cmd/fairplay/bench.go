@@ -45,12 +45,12 @@ func givenOf(fs *flag.FlagSet, names ...string) string {
 	return given
 }
 
-// tally counts a bench worker's games and plies.
-type tally struct{ games, plies int64 }
+// benchCount counts a bench worker's games and plies.
+type benchCount struct{ games, plies int64 }
 
 // playouts is one bench worker: uniform random games from the game's start positions (each
 // first colour in turn) on generator Derive(seed, w), until stop(games so far) says so.
-func playouts(gm *games.Game, seed uint64, w int, stop func(n int64) bool) tally {
+func playouts(gm *games.Game, seed uint64, w int, stop func(n int64) bool) benchCount {
 	firsts := gm.FirstColours()
 	states := make([]engine.State, len(firsts))
 	for i, f := range firsts {
@@ -58,7 +58,7 @@ func playouts(gm *games.Game, seed uint64, w int, stop func(n int64) bool) tally
 	}
 	r := engine.NewRand(engine.Derive(seed, uint64(w)))
 	buf := make([]engine.Action, 0, engine.MaxActions)
-	var t tally
+	var t benchCount
 	for n := int64(0); !stop(n); n++ {
 		s := states[n%int64(len(states))]
 		s.Reset()
@@ -113,7 +113,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return benchPlay(ctx, gm, gf, benchPlayOpts{rounds: *rounds, slice: *slice, workers: *workers,
 			dir: *dir, branching: *branching, seed: *seed, json: *asJSON}, stdout, stderr)
 	}
-	res := make([]tally, *workers)
+	res := make([]benchCount, *workers)
 	deadline := time.Now().Add(time.Duration(*seconds * float64(time.Second)))
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)

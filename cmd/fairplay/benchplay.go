@@ -11,9 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // bench -play: how fast `fairplay play` runs random games against the engine alone, measured
@@ -24,7 +25,7 @@ import (
 // behind — dirty pages, a warm or cold cache — weighs on each kind alike) — so the ratios within
 // a round compare runs made under the same conditions; the
 // report gives each ratio's median over the rounds with a distribution-free 95% interval
-// (results.MedianCI). play's slices are real runs (experiments.RunMatch: summary, games file in
+// (stats.MedianCI). play's slices are real runs (experiments.RunMatch: summary, games file in
 // csv on disk, the workers' queued writes), their games/s timed over the games only, as
 // manifest.json's games_per_second; their reports are written after the timing and removed.
 // Every slice is shorter than 2^18 games, the games a run hashes for distinct_games, and writes
@@ -140,10 +141,10 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 		fmt.Fprintln(stderr, " games/s")
 	}
 	out := BenchPlayResult{Game: gm.Name(), Rules: gm.Rules(), Layout: gm.Layout(), Branching: o.branching, Workers: o.workers,
-		GamesPerSlice: n, Rounds: o.rounds, GOMAXPROCS: runtime.GOMAXPROCS(0), Method: results.MethodMedianCI,
+		GamesPerSlice: n, Rounds: o.rounds, GOMAXPROCS: runtime.GOMAXPROCS(0), Method: stats.MethodMedianCI,
 		GamesPerSec: map[string]float64{}}
 	for _, k := range kinds {
-		out.GamesPerSec[k], _, _, _ = results.MedianCI(rate[k], 0.95)
+		out.GamesPerSec[k], _, _, _ = stats.MedianCI(rate[k], 0.95)
 	}
 	ratio := func(name string, f func(r int) float64) {
 		xs := make([]float64, o.rounds)
@@ -151,7 +152,7 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 			xs[r] = f(r)
 		}
 		br := BenchPlayRatio{Name: name, Rounds: xs}
-		br.Median, br.Lo, br.Hi, br.Coverage = results.MedianCI(xs, 0.95)
+		br.Median, br.Lo, br.Hi, br.Coverage = stats.MedianCI(xs, 0.95)
 		out.Ratios = append(out.Ratios, br)
 	}
 	ratio("play_1 / bench_1", func(r int) float64 { return rate["play_1"][r] / rate["bench_1"][r] })
@@ -181,7 +182,7 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	for _, br := range out.Ratios {
 		fmt.Fprintf(stdout, "%-42s %8.3f  [%.3f, %.3f]  %8.3f\n", br.Name, br.Median, br.Lo, br.Hi, br.Coverage)
 	}
-	fmt.Fprintf(stdout, "interval: %s (distribution-free, over rounds)\n", results.MethodMedianCI)
+	fmt.Fprintf(stdout, "interval: %s (distribution-free, over rounds)\n", stats.MethodMedianCI)
 	if o.rounds < 6 {
 		fmt.Fprintf(stdout, "with %d rounds the interval is the rounds' range and covers the median with probability %.2f only; use -rounds 6 or more\n",
 			o.rounds, out.Ratios[0].Coverage)

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // play -branching=false: legal_actions_total is empty in every row and branching_mean blank;
@@ -53,7 +54,7 @@ func TestPlayNoBranching(t *testing.T) {
 			t.Errorf("%s: -branching=false played the counted run's games", game)
 		}
 		sum, _ := os.ReadFile(filepath.Join(d("nb"), "summary.csv"))
-		if !strings.Contains(string(sum), "\nbranching_mean,,,,"+results.MethodNotCounted+",0\n") {
+		if !strings.Contains(string(sum), "\nbranching_mean,,,,"+tally.MethodNotCounted+",0\n") {
 			t.Errorf("%s: summary.csv lacks a blank branching_mean:\n%s", game, sum)
 		}
 		if _, _, err := runCmd(t, "replay", "-run", d("nb"), "-game", "7"); err != nil {
@@ -66,7 +67,7 @@ func TestPlayNoBranching(t *testing.T) {
 		}
 		run(d("s0"), "-branching=false", "-shard", "0/2", "-format", "csv.gz")
 		run(d("s1"), "-branching=false", "-shard", "1/2", "-format", "parquet")
-		for _, f := range results.Formats {
+		for _, f := range gamefile.Formats {
 			m := d("merged-" + string(f))
 			if _, _, err := runCmd(t, "merge", "-out", m, "-format", string(f), d("s0"), d("s1")); err != nil {
 				t.Fatalf("%s: merge -format %s: %v", game, f, err)

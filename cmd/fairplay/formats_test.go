@@ -6,23 +6,23 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // gamesAsCSV reads a run's games file (any format) and writes it as games.csv bytes.
 func gamesAsCSV(t *testing.T, dir string) []byte {
 	t.Helper()
-	g, err := results.OpenRunGames(dir)
+	g, err := gamefile.OpenRunGames(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer g.Close()
 	var b bytes.Buffer
-	w, err := results.NewGamesWriter(&b, results.CSV, g.Counters())
+	w, err := gamefile.NewGamesWriter(&b, gamefile.CSV, g.Counters())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := results.CopyGames(w, g); err != nil {
+	if _, err := gamefile.CopyGames(w, g); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
@@ -48,7 +48,7 @@ func TestPlayFormats(t *testing.T) {
 	}
 	run(filepath.Join(tmp, "s0"), "-shard", "0/2", "-format", "csv.gz")
 	run(filepath.Join(tmp, "s1"), "-shard", "1/2", "-format", "parquet")
-	for _, f := range results.Formats {
+	for _, f := range gamefile.Formats {
 		m := filepath.Join(tmp, "merged-"+string(f))
 		if _, _, err := runCmd(t, "merge", "-out", m, "-format", string(f), filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")); err != nil {
 			t.Fatalf("merge -format %s: %v", f, err)
@@ -72,12 +72,12 @@ func TestPlayFormats(t *testing.T) {
 	os.MkdirAll(cut, 0o755)
 	man, _ := os.ReadFile(filepath.Join(full, "manifest.json"))
 	os.WriteFile(filepath.Join(cut, "manifest.json"), bytes.Replace(man, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
-	g, err := results.OpenRunGames(full)
+	g, err := gamefile.OpenRunGames(full)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, _ := os.Create(filepath.Join(cut, "games.parquet"))
-	w, _ := results.NewGamesWriter(f, results.Parquet, g.Counters())
+	w, _ := gamefile.NewGamesWriter(f, gamefile.Parquet, g.Counters())
 	for i := 0; i < 20; i++ {
 		r, err := g.Read()
 		if err != nil {
@@ -113,12 +113,12 @@ func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "games.parquet"), filepath.Join(dir, "games.parquet.tmp")); err != nil {
 		t.Fatal(err)
 	}
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	man.Status = "running"
-	if err := results.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+	if err := gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
 		t.Fatal(err)
 	}
 	if _, stderr, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err != nil {

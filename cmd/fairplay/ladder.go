@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // defaultLadder lists the strength steps checked by `fairplay ladder`: stronger>weaker.
@@ -75,10 +78,10 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var table strings.Builder
 	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | distinct | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
 	fmt.Fprintf(&table, "|---|---|---|---:|---:|---|---|---:|---|---:|---|\n")
-	rep := &results.Report{Kind: "ladder", Title: fmt.Sprintf("%s strength ladder, %d games per step\nrules: %s", gf.game, *n+*n%2, gm.Rules()),
-		Facts: []results.Fact{{Name: "command", Value: strings.Join(append([]string{"fairplay", "ladder"}, args...), " ")}, {Name: "seed", Value: fmt.Sprint(rf.seed)}}}
+	rep := &report.Report{Kind: "ladder", Title: fmt.Sprintf("%s strength ladder, %d games per step\nrules: %s", gf.game, *n+*n%2, gm.Rules()),
+		Facts: []report.Fact{{Name: "command", Value: strings.Join(append([]string{"fairplay", "ladder"}, args...), " ")}, {Name: "seed", Value: fmt.Sprint(rf.seed)}}}
 	var labels []string
-	var elos []results.Interval
+	var elos []stats.Interval
 	for k, m := range matches {
 		sub := filepath.Join(dir, fmt.Sprintf("step-%d", k+1))
 		if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -107,24 +110,24 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		labels, elos = append(labels, fmt.Sprintf("%d: %s > %s", k+1, pairs[k][0], pairs[k][1])), append(elos, e)
 		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d: %s over %s by %s Elo (95%%, %d pairs), LOS %.4f: the step %s.",
-			k+1, pairs[k][0], pairs[k][1], results.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99)"}[holds]))
-		rep.Links = append(rep.Links, results.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
+			k+1, pairs[k][0], pairs[k][1], stats.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99)"}[holds]))
+		rep.Links = append(rep.Links, report.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
 		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s | %.4f | %s |\n",
 			k+1, pairs[k][0], pairs[k][1], s.N, distinct, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
-			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, results.FormatElo(e), los, holds)
+			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, stats.FormatElo(e), los, holds)
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {
 		return err
 	}
-	files, err := results.PlotIntervals(dir, "ladder", rep.Title, "Elo of the stronger over the weaker (95% interval)", labels, elos, 0)
+	files, err := report.PlotIntervals(dir, "ladder", rep.Title, "Elo of the stronger over the weaker (95% interval)", labels, elos, 0)
 	if err != nil {
 		return err
 	}
 	if err := rep.AddPlots(dir, files); err != nil {
 		return err
 	}
-	rep.Texts = append(rep.Texts, results.Text{Caption: "ladder.md", Body: table.String()})
-	if _, err := results.WriteReportHTML(dir, rep); err != nil {
+	rep.Texts = append(rep.Texts, report.Text{Caption: "ladder.md", Body: table.String()})
+	if _, err := report.WriteReportHTML(dir, rep); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s ladder (%s), seed %d, results in %s\n\n%s", gf.game, gm.Rules(), rf.seed, dir, table.String())

@@ -11,8 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // ladderFlags are the flags of `fairplay layouts -ladder`.
@@ -37,7 +38,7 @@ func isLadderDir(dir string) bool {
 	if dir == "" {
 		return false
 	}
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return false
 	}

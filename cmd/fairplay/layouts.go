@@ -13,8 +13,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -230,7 +231,7 @@ func checkCompare(dir string) error {
 		return usagef("-compare %s: %v (want the directory of another layouts sweep)", dir, err)
 	}
 	defer f.Close()
-	if _, err := results.NewBoardReader(f); err != nil {
+	if _, err := gamefile.NewBoardReader(f); err != nil {
 		return usagef("-compare %s: %v", dir, err)
 	}
 	return nil
@@ -253,7 +254,7 @@ func compareSweeps(w io.Writer, dir, other string) error {
 
 // mergeKind tells a layout sweep's manifest from a match's (by the configuration's kind: a
 // manifest read back from disk is indented, so its text is not searched).
-func mergeKind(man *results.Manifest) string {
+func mergeKind(man *gamefile.Manifest) string {
 	var k struct {
 		Kind string `json:"kind"`
 	}

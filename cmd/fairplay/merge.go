@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,13 +32,13 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("no shard directories given")
 	}
 	if *format != "" {
-		if _, err := results.ParseFormat(*format); err != nil {
+		if _, err := gamefile.ParseFormat(*format); err != nil {
 			return usagef("-format: %v", err)
 		}
 	}
 	type shard struct {
 		dir string
-		man *results.Manifest
+		man *gamefile.Manifest
 	}
 	var shards []shard
 	var cfg experiments.MatchConfig
@@ -72,7 +74,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(shards) != m0.Shards {
 		return usagef("%d of %d shards given", len(shards), m0.Shards)
 	}
-	if (isTournament(m0) || mergeKind(m0) == "layouts") && *format != "" && *format != string(results.CSV) {
+	if (isTournament(m0) || mergeKind(m0) == "layouts") && *format != "" && *format != string(gamefile.CSV) {
 		return usagef("-format %s: tournament and layouts shards merge as csv only", *format)
 	}
 	if isTournament(m0) { // tournament.go
@@ -134,7 +136,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var srcs []string
 	for _, s := range shards {
-		path, f, err := results.FindGames(s.dir)
+		path, f, err := gamefile.FindGames(s.dir)
 		if err != nil {
 			return usagef("shard %s: %v", s.dir, err)
 		}
@@ -143,7 +145,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		srcs = append(srcs, path)
 	}
-	gamesFormat, err := results.ParseFormat(*format)
+	gamesFormat, err := gamefile.ParseFormat(*format)
 	if err != nil {
 		return usagef("-format: %v", err)
 	}
@@ -152,7 +154,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "%s\n%d games merged from %d shards into %s\n\n", m.Title(), res.Manifest.Completed, len(shards), dir)
-	results.WriteTable(stdout, res.Summary.Stats())
+	tally.WriteTable(stdout, res.Summary.Stats())
 	if w := res.Summary.DistinctWarning(); w != "" {
 		fmt.Fprintln(stderr, w)
 	}

@@ -11,7 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -42,7 +43,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// The required numbers default to 0 and count as given when set at all (flag.Visit), so that
 	// an explicit -effect 0 is refused by name rather than taken as missing.
-	var pl results.Plan
+	var pl stats.Plan
 	var err error
 	switch {
 	case set["elo"]:
@@ -55,7 +56,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if perr != nil {
 			return perr
 		}
-		pl, err = results.PlanElo(p, *elo, *alpha, *power, *games)
+		pl, err = stats.PlanElo(p, *elo, *alpha, *power, *games)
 	case set["pilot"] || set["penta"]:
 		return usagef("-pilot and -penta go with -elo")
 	case !set["rate"] || !set["effect"]:
@@ -63,9 +64,9 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case *cc && !*variants:
 		return usagef("-cc goes with -variants")
 	case *variants:
-		pl, err = results.PlanTwoProportions(*rate, *effect, *alpha, *power, *games, *cc)
+		pl, err = stats.PlanTwoProportions(*rate, *effect, *alpha, *power, *games, *cc)
 	default:
-		pl, err = results.PlanProportion(*rate, *effect, *alpha, *power, *games)
+		pl, err = stats.PlanProportion(*rate, *effect, *alpha, *power, *games)
 	}
 	if err != nil {
 		if set["pilot"] && strings.Contains(err.Error(), "pilot") {
@@ -85,8 +86,8 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // planPilot reads the pilot's pentanomial counts from -penta or from the games.csv of -pilot.
-func planPilot(pilot, penta string, set map[string]bool) (results.Penta, error) {
-	var p results.Penta
+func planPilot(pilot, penta string, set map[string]bool) (stats.Penta, error) {
+	var p stats.Penta
 	switch {
 	case set["pilot"] && set["penta"]:
 		return p, usagef("give -pilot or -penta, not both")
@@ -115,14 +116,14 @@ func planPilot(pilot, penta string, set map[string]bool) (results.Penta, error) 
 		return p, usagef("-pilot %s: %v", pilot, err)
 	}
 	defer f.Close()
-	p, err = results.ReadPenta(f)
+	p, err = tally.ReadPenta(f)
 	if err != nil {
 		return p, fmt.Errorf("-pilot %s: %w", path, err)
 	}
 	return p, nil
 }
 
-func printPlan(w io.Writer, pl results.Plan, given bool) error {
+func printPlan(w io.Writer, pl stats.Plan, given bool) error {
 	var b strings.Builder
 	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
 	var effect, detect string

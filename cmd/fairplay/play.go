@@ -13,10 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 // runFlags are the flags every long-running subcommand shares.
@@ -139,8 +141,8 @@ func outDir(out, name string) (string, error) {
 }
 
 // loadResume reads the configuration of an interrupted run.
-func loadResume(dir string, cfg any) (*results.Manifest, error) {
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+func loadResume(dir string, cfg any) (*gamefile.Manifest, error) {
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return nil, usagef("-resume %s: %v", dir, err)
 	}
@@ -227,7 +229,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	gamesFormat, err := results.ParseFormat(*format)
+	gamesFormat, err := gamefile.ParseFormat(*format)
 	if err != nil {
 		return usagef("-format: %v", err)
 	}
@@ -276,7 +278,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintf(stdout, "%s\n%d of %d games in %s (%s)\n\n", m.Title(), out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
-	results.WriteTable(stdout, out.Summary.Stats())
+	tally.WriteTable(stdout, out.Summary.Stats())
 	if w := out.Summary.DistinctWarning(); w != "" {
 		fmt.Fprintln(stderr, w)
 	}

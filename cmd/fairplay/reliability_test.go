@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // Bad agents and flags are refused before any game, in every command that plays: exit 2, a
@@ -117,12 +117,12 @@ func TestKillResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	var man *results.Manifest
+	var man *gamefile.Manifest
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("no checkpoint within 30s")
 		}
-		m, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+		m, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 		if err == nil && m.Checkpoint != nil && m.Checkpoint.Items > 0 {
 			man = m
 			break
@@ -150,7 +150,7 @@ func TestKillResume(t *testing.T) {
 			t.Errorf("%s after kill -9 and resume differs from an uninterrupted run's", f)
 		}
 	}
-	after, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	after, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil || after.Status != "complete" || after.Checkpoint != nil {
 		t.Errorf("manifest after resume: %+v %v", after, err)
 	}

@@ -10,11 +10,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/baran"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -80,7 +81,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // checkReplay compares the replayed end with the record: same length, and the same end unless
 // an agent forfeited (which the rules cannot see).
-func checkReplay(st engine.State, rec *results.Record) error {
+func checkReplay(st engine.State, rec *gamefile.Record) error {
 	if st.Ply() != rec.Plies {
 		return fmt.Errorf("the moves replay to %d plies, the record says %d", st.Ply(), rec.Plies)
 	}
@@ -95,15 +96,15 @@ func checkReplay(st engine.State, rec *results.Record) error {
 }
 
 // findGame reads game i from dir/games.csv, and the tile set text from the run's manifest.
-func findGame(dir string, i int64) (*results.Record, string, error) {
+func findGame(dir string, i int64) (*gamefile.Record, string, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, "", usagef("-run %s: %v", dir, err)
 	}
-	path, _, err := results.FindGames(dir)
+	path, _, err := gamefile.FindGames(dir)
 	if err != nil {
 		return nil, "", usagef("-run %s: %v", dir, err)
 	}
-	cr, err := results.OpenGames(path)
+	cr, err := gamefile.OpenGames(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", dir, err)
 	}
@@ -136,7 +137,7 @@ func findGame(dir string, i int64) (*results.Record, string, error) {
 
 // manifestTiles returns the Katarenga tile set text of the run in dir ("" for the published set).
 func manifestTiles(dir string) string {
-	man, err := results.ReadManifest(filepath.Join(dir, "manifest.json"))
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return ""
 	}
@@ -149,7 +150,7 @@ func manifestTiles(dir string) string {
 
 // startOf builds a record's start position: its start_position, or the standard start of its
 // game, rules and layout with its first colour to move.
-func startOf(rec *results.Record, tilesText string) (engine.State, error) {
+func startOf(rec *gamefile.Record, tilesText string) (engine.State, error) {
 	ts, err := tilesFor(tilesText)
 	if err != nil {
 		return nil, err

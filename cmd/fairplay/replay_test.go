@@ -8,18 +8,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // readGames reads every record of dir's games file (any format).
-func readGames(t *testing.T, dir string) []*results.Record {
+func readGames(t *testing.T, dir string) []*gamefile.Record {
 	t.Helper()
-	cr, err := results.OpenRunGames(dir)
+	cr, err := gamefile.OpenRunGames(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cr.Close()
-	var out []*results.Record
+	var out []*gamefile.Record
 	for {
 		r, err := cr.Read()
 		if err != nil {

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -20,7 +22,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	gf.register(fs, false)
 	a := fs.String("a", "", "agent A, the candidate (run 'fairplay agents' for the list)")
 	b := fs.String("b", "", "agent B, the baseline")
-	test := results.SPRT{}
+	test := stats.SPRT{}
 	fs.Float64Var(&test.Elo0, "elo0", 0, "H0: A is elo0 stronger (nElo for -model normalized, logistic Elo otherwise)")
 	fs.Float64Var(&test.Elo1, "elo1", 5, "H1: A is elo1 stronger")
 	fs.Float64Var(&test.Alpha, "alpha", 0.05, "probability of accepting H1 when H0 holds")
@@ -84,7 +86,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if st.Verdict == results.Continue && !st.complete {
+	if st.Verdict == stats.Continue && !st.complete {
 		fmt.Fprintf(stderr, "interrupted: finished pairs kept; continue with: fairplay sprt -resume %s\n", dir)
 		return errInterrupted
 	}
@@ -99,7 +101,7 @@ type testResult struct {
 
 // sequentialTest runs an SPRT of m's agents in sess.Dir, printing its state every `every`
 // pairs and the verdict, and writes sprt.txt beside the games.
-func sequentialTest(ctx context.Context, m *experiments.Match, test results.SPRT, sess experiments.Session, every int64, stdout, stderr io.Writer) (testResult, error) {
+func sequentialTest(ctx context.Context, m *experiments.Match, test stats.SPRT, sess experiments.Session, every int64, stdout, stderr io.Writer) (testResult, error) {
 	header := fmt.Sprintf("SPRT %s\n  A = %s\n  B = %s\n  H0: %s = %g, H1: %s = %g, alpha %g, beta %g, pentanomial GSPRT; cap %d pairs, seed %d\n",
 		m.Cfg.Game+" ("+m.Cfg.Rules+")", m.Cfg.A, m.Cfg.B, eloName(test), test.Elo0, eloName(test), test.Elo1,
 		test.Alpha, test.Beta, m.Cfg.Games/2, m.Cfg.Seed)
@@ -113,7 +115,7 @@ func sequentialTest(ctx context.Context, m *experiments.Match, test results.SPRT
 	}
 	verdict := st.Verdict.String()
 	complete := !out.Interrupted
-	if st.Verdict == results.Continue {
+	if st.Verdict == stats.Continue {
 		verdict = "inconclusive (the cap was reached)"
 		if !complete {
 			verdict = "interrupted before a decision"
@@ -124,7 +126,7 @@ func sequentialTest(ctx context.Context, m *experiments.Match, test results.SPRT
 		final += "note: every pair scored the same; deterministic agents repeat their games, give -random-opening N\n"
 	}
 	fmt.Fprint(stdout, final)
-	if err := results.WriteFileAtomic(filepath.Join(sess.Dir, "sprt.txt"), []byte(header+final)); err != nil {
+	if err := gamefile.WriteFileAtomic(filepath.Join(sess.Dir, "sprt.txt"), []byte(header+final)); err != nil {
 		return testResult{}, err
 	}
 	if err := experiments.WriteSPRTPage(sess.Dir, m, out, st, verdict); err != nil {
@@ -133,7 +135,7 @@ func sequentialTest(ctx context.Context, m *experiments.Match, test results.SPRT
 	return testResult{st, complete}, nil
 }
 
-func eloName(t results.SPRT) string {
+func eloName(t stats.SPRT) string {
 	if t.Model == "normalized" {
 		return "nElo"
 	}

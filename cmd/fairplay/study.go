@@ -13,8 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -68,7 +69,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		if err := results.WriteFileAtomic(filepath.Join(dir, "study.json"), data); err != nil {
+		if err := gamefile.WriteFileAtomic(filepath.Join(dir, "study.json"), data); err != nil {
 			return err
 		}
 	} else if _, err := os.Stat(dir); err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/internal/reporttest"
 )
 
 // reportPages lists every report.html and index.html under dir.
@@ -42,7 +42,7 @@ func TestStudyEndToEnd(t *testing.T) {
 	wantPlots := map[string]int{"index.html": 0, "play/report.html": 3, "sprt/report.html": 4, "ladder/report.html": 1,
 		"variants/report.html": 22, "layouts/report.html": 4, "layouts-compared/report.html": 4, "tune/report.html": 1, "tune/sprt/report.html": 4}
 	pages := reportPages(t, dir)
-	bin := results.FindBrowser()
+	bin := reporttest.FindBrowser()
 	if testing.Short() {
 		bin = "" // rendering every page takes a few seconds
 	}
@@ -54,7 +54,7 @@ func TestStudyEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := results.CheckReportHTML(bytes.NewReader(page))
+		n, err := reporttest.CheckReportHTML(bytes.NewReader(page))
 		if err != nil {
 			t.Errorf("%s: %v", rel, err)
 			continue
@@ -68,7 +68,7 @@ func TestStudyEndToEnd(t *testing.T) {
 		if bin == "" || !seen[rel] {
 			continue
 		}
-		found, decoded, console, err := results.CheckReportInBrowser(bin, page, t.TempDir())
+		found, decoded, console, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -113,7 +114,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 // isTournament reports whether a manifest is a tournament's (for fairplay merge).
-func isTournament(man *results.Manifest) bool {
+func isTournament(man *gamefile.Manifest) bool {
 	var c struct{ Kind string }
 	return json.Unmarshal(man.Config, &c) == nil && c.Kind == experiments.TournamentKind
 }

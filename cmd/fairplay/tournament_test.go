@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairplay-lab/fairplay/results"
+	"github.com/fairplay-lab/fairplay/internal/reporttest"
 )
 
 func TestTournamentCLI(t *testing.T) {
@@ -30,7 +30,7 @@ func TestTournamentCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := results.CheckReportHTML(page); err != nil || n != 1 {
+	if n, err := reporttest.CheckReportHTML(page); err != nil || n != 1 {
 		t.Errorf("tournament report.html: %d plots, %v; want 1 plot and a self-contained page", n, err)
 	}
 	page.Close()

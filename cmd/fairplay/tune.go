@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/stats"
+
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/experiments"
-	"github.com/fairplay-lab/fairplay/results"
 )
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -29,7 +30,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opening := fs.Int("random-opening", 4, "play the first N plies of every game uniformly at random, the same in both games of a pair")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair (tuning and SPRT) on its own uniformly drawn tile placement")
 	noSPRT := fs.Bool("no-sprt", false, "skip the SPRT of the tuned against the starting weights")
-	test := results.SPRT{Alpha: 0.05, Beta: 0.05}
+	test := stats.SPRT{Alpha: 0.05, Beta: 0.05}
 	fs.Float64Var(&test.Elo0, "sprt-elo0", 0, "SPRT H0 bound (nElo with -sprt-model normalized)")
 	fs.Float64Var(&test.Elo1, "sprt-elo1", 10, "SPRT H1 bound")
 	fs.StringVar(&test.Model, "sprt-model", "normalized", "SPRT Elo model: normalized or logistic")
@@ -133,7 +134,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // tunedSPRT tests the tuned weights against the starting ones in dir/sprt, out of sample: on
 // games seeded apart from every tuning game (the weights were selected on those), scored by
 // pairs (pentanomial).
-func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, test results.SPRT, games int64, dir string, rf runFlags, stdout, stderr io.Writer) error {
+func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, test stats.SPRT, games int64, dir string, rf runFlags, stdout, stderr io.Writer) error {
 	a, err := agents.WithWeightsFile(cfg.Agent, filepath.Join(dir, "tuned.json"))
 	if err != nil {
 		return usageError{err.Error()}
@@ -157,7 +158,7 @@ func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, 
 	if err != nil {
 		return err
 	}
-	if st.Verdict == results.Continue && !st.complete {
+	if st.Verdict == stats.Continue && !st.complete {
 		fmt.Fprintf(stderr, "interrupted: continue the test with: fairplay sprt -resume %s\n", sub)
 		return errInterrupted
 	}

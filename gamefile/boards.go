@@ -1,0 +1,222 @@
+package gamefile
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/stats"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// BoardResult is the tally of the games played on one board of a layout sweep: a row of
+// boards.csv. White moves first on every board.
+type BoardResult struct {
+	Board                         int64  // position in the sweep's board list
+	Key                           string // the layout index, or the colour grid of a custom board
+	Grid                          string
+	N                             int64
+	WhiteWins, BlackWins, Draws   int64
+	Caps, AWins, BWins, PliesSum  int64
+	FirstMoveCaptures, CampsWhite int64
+	// The selection half: the games of even pairs (game j with (j/2) even). Selections ("the
+	// fairest boards", Black's choice) are made on it and measured on the other half.
+	NSelect, WhiteWinsSelect int64
+	Distinct                 int64 // distinct games (move lists) on the board
+}
+
+var boardColumns = []string{"board", "key", "grid", "n", "white_wins", "black_wins", "draws", "caps",
+	"a_wins", "b_wins", "plies_sum", "first_move_captures", "camps_white", "n_select", "white_wins_select", "distinct_games"}
+
+// oldBoardColumns is the header of sweeps written before the selection half was recorded.
+var oldBoardColumns = boardColumns[:13]
+
+// BoardWriter writes boards.csv.
+type BoardWriter struct{ w *csv.Writer }
+
+// NewBoardWriter writes the header.
+func NewBoardWriter(w io.Writer) *BoardWriter {
+	bw := &BoardWriter{csv.NewWriter(w)}
+	bw.w.Write(boardColumns)
+	return bw
+}
+
+// Write writes one board.
+func (b *BoardWriter) Write(r *BoardResult) error {
+	f := func(v int64) string { return strconv.FormatInt(v, 10) }
+	return b.w.Write([]string{f(r.Board), r.Key, r.Grid, f(r.N), f(r.WhiteWins), f(r.BlackWins), f(r.Draws),
+		f(r.Caps), f(r.AWins), f(r.BWins), f(r.PliesSum), f(r.FirstMoveCaptures), f(r.CampsWhite), f(r.NSelect),
+		f(r.WhiteWinsSelect), f(r.Distinct)})
+}
+
+// Flush flushes and reports write errors.
+func (b *BoardWriter) Flush() error {
+	b.w.Flush()
+	return b.w.Error()
+}
+
+// BoardReader reads boards.csv.
+type BoardReader struct {
+	r    *csv.Reader
+	line int
+}
+
+// NewBoardReader checks the header.
+func NewBoardReader(r io.Reader) (*BoardReader, error) {
+	br := &BoardReader{r: csv.NewReader(r), line: 1}
+	h, err := br.r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("boards.csv header: %w", err)
+	}
+	if j := strings.Join(h, ","); j != strings.Join(boardColumns, ",") && j != strings.Join(oldBoardColumns, ",") {
+		return nil, fmt.Errorf("boards.csv header %q: not a fairplay layout sweep", j)
+	}
+	return br, nil
+}
+
+// Read returns the next board, or io.EOF.
+func (b *BoardReader) Read() (*BoardResult, error) {
+	row, err := b.r.Read()
+	if err != nil {
+		return nil, err
+	}
+	b.line++
+	r := &BoardResult{Key: row[1], Grid: row[2]}
+	dst := []*int64{&r.Board, nil, nil, &r.N, &r.WhiteWins, &r.BlackWins, &r.Draws, &r.Caps, &r.AWins, &r.BWins,
+		&r.PliesSum, &r.FirstMoveCaptures, &r.CampsWhite, &r.NSelect, &r.WhiteWinsSelect, &r.Distinct}
+	for i, d := range dst[:len(row)] {
+		if d == nil {
+			continue
+		}
+		if *d, err = strconv.ParseInt(row[i], 10, 64); err != nil {
+			return nil, fmt.Errorf("boards.csv line %d: column %s: %v", b.line, boardColumns[i], err)
+		}
+	}
+	return r, nil
+}
+
+// WhiteRate returns White's win rate with its Wilson interval.
+func (r *BoardResult) WhiteRate() stats.Interval { return stats.Wilson(r.WhiteWins, r.N, stats.Z95) }
+
+// HeldOut returns White's win rate on the games outside the selection half, with its Wilson
+// interval (the board's games are independent self-play draws or colour-swapped pairs, which
+// the halves keep whole). Without a recorded selection half it is the whole board's rate.
+func (r *BoardResult) HeldOut() stats.Interval {
+	if r.NSelect == 0 {
+		return r.WhiteRate()
+	}
+	return stats.Wilson(r.WhiteWins-r.WhiteWinsSelect, r.N-r.NSelect, stats.Z95)
+}
+
+// SelectRate is White's win rate on the selection half (the whole board without one).
+func (r *BoardResult) SelectRate() float64 {
+	if r.NSelect == 0 {
+		return float64(r.WhiteWins) / float64(max(r.N, 1))
+	}
+	return float64(r.WhiteWinsSelect) / float64(r.NSelect)
+}
+
+// PValue is the exact two-sided binomial p-value of White's wins among decisive games against
+// one half.
+func (r *BoardResult) PValue() float64 {
+	return stats.BinomTwoSided(r.WhiteWins, r.WhiteWins+r.BlackWins, 0.5)
+}
+
+// MethodEB names the empirical-Bayes shrunken board rates.
+const MethodEB = "beta-binomial-eb-moments"
+
+// ShrinkRates returns each board's White win rate shrunk towards the mean over boards by
+// empirical Bayes: a Beta(α, β) prior for the boards' true rates, fitted by the method of
+// moments (mean μ = Σw/Σn; between-board variance τ² = var(p̂) − mean(μ(1−μ)/n), at least 0;
+// α + β = μ(1−μ)/τ² − 1), and the Beta(α + w, β + n − w) posterior's mean with its central
+// 95% interval (Efron & Morris 1975; Kleinman 1973 for the moments). Rankings by these rates
+// do not reward a board for its sampling luck. With no between-board variance left all boards
+// get the pooled rate.
+func ShrinkRates(boards []BoardResult) []stats.Interval {
+	out := make([]stats.Interval, len(boards))
+	sh := FitShrink(len(boards), func(i int) (int64, int64) { return boards[i].WhiteWins, boards[i].N })
+	for i := range boards {
+		out[i] = sh.Rate(boards[i].WhiteWins, boards[i].N)
+	}
+	return out
+}
+
+// Shrink is the fitted Beta prior of ShrinkRates.
+type Shrink struct {
+	a0, b0 float64
+	none   bool // too few boards: each board keeps its own rate
+}
+
+// FitShrink fits ShrinkRates' prior to n boards, board i having w of n games won by White.
+func FitShrink(nb int, board func(i int) (w, n int64)) Shrink {
+	var f ShrinkFitter
+	for i := 0; i < nb; i++ {
+		f.First(board(i))
+	}
+	for i := 0; i < nb; i++ {
+		f.Second(board(i))
+	}
+	return f.Fit()
+}
+
+// ShrinkFitter fits ShrinkRates' prior in two passes over boards streamed in order (from
+// disk: no slice of them is needed): First for every board, then Second for every board in
+// the same order, then Fit. The result is FitShrink's, bit for bit.
+type ShrinkFitter struct {
+	w, n, k, mean float64
+	ss, noise     float64
+}
+
+// First adds a board (w of n games won by White) to the first pass: the pooled rate and the
+// mean rate.
+func (f *ShrinkFitter) First(w, n int64) {
+	if n > 0 {
+		f.w += float64(w)
+		f.n += float64(n)
+		f.k++
+		f.mean += float64(w) / float64(n)
+	}
+}
+
+func (f *ShrinkFitter) none() bool { return f.k < 2 || f.n == 0 }
+
+// Second adds a board to the second pass: the spread of the rates and the sampling noise.
+func (f *ShrinkFitter) Second(w, n int64) {
+	if n <= 0 || f.none() {
+		return
+	}
+	mu, mean := f.w/f.n, f.mean/f.k
+	p := float64(w) / float64(n)
+	f.ss += (p - mean) * (p - mean)
+	f.noise += mu * (1 - mu) / float64(n)
+}
+
+// Fit returns the prior after both passes.
+func (f *ShrinkFitter) Fit() Shrink {
+	if f.none() {
+		return Shrink{none: true}
+	}
+	mu, k := f.w/f.n, f.k
+	tau2 := f.ss/(k-1) - f.noise/k
+	m := 1e9 // α + β: complete pooling when no between-board variance is left
+	if tau2 > 0 && mu > 0 && mu < 1 {
+		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))
+	}
+	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9)}
+}
+
+// Rate is the shrunken rate of a board with w of n games won by White.
+func (s Shrink) Rate(w, n int64) stats.Interval {
+	if s.none {
+		iv := stats.Wilson(w, n, stats.Z95)
+		iv.Method = MethodEB
+		return iv
+	}
+	a, bb := s.a0+float64(w), s.b0+float64(n-w)
+	post := distuv.Beta{Alpha: a, Beta: bb}
+	return stats.Interval{Value: a / (a + bb), Low: post.Quantile(0.025), High: post.Quantile(0.975), Method: MethodEB}
+}

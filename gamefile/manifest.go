@@ -1,0 +1,223 @@
+package gamefile
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Manifest describes a run: what was asked, by which tool, and how it went. It is the only
+// output that holds host- and time-dependent facts.
+type Manifest struct {
+	Tool           string          `json:"tool"`
+	ToolVersion    string          `json:"tool_version"`
+	GoVersion      string          `json:"go_version"`
+	VCSRevision    string          `json:"vcs_revision"`
+	Command        string          `json:"command"`
+	Config         json.RawMessage `json:"config"`
+	ConfigSHA256   string          `json:"config_sha256"`
+	Seed           string          `json:"seed"`
+	Shard          int             `json:"shard"`
+	Shards         int             `json:"shards"`
+	FirstGame      int64           `json:"first_game"`
+	EndGame        int64           `json:"end_game"` // one past the last game of this shard
+	Unit           string          `json:"unit"`     // what planned and completed count: games or boards
+	Planned        int64           `json:"planned_games"`
+	Completed      int64           `json:"completed_games"`
+	Status         string          `json:"status"`                  // complete, interrupted, or running (also a killed run)
+	StoppedEarly   bool            `json:"stopped_early,omitempty"` // a sequential test ended the run before its planned games
+	Reproducible   bool            `json:"reproducible"`
+	Started        time.Time       `json:"started"`
+	Ended          time.Time       `json:"ended"`
+	Seconds        float64         `json:"seconds"`
+	GamesPerSecond float64         `json:"games_per_second"`
+	PliesPerSecond float64         `json:"plies_per_second"`
+	Workers        int             `json:"workers"`
+	GOMAXPROCS     int             `json:"gomaxprocs"`
+	PeakRSSBytes   int64           `json:"peak_rss_bytes"`
+	Host           string          `json:"host"`
+	Outputs        []string        `json:"outputs"`
+	// Checkpoint, while a run is running (and after it was killed), says how much of its
+	// temporary output is complete; nil once the run ended.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+}
+
+// Checkpoint is a complete prefix of a running session's temporary output file: its first
+// Bytes bytes hold Items whole items (games or boards) in index order, with the old items of a
+// resumed run merged in.
+type Checkpoint struct {
+	File  string `json:"file"`
+	Bytes int64  `json:"bytes"`
+	Items int64  `json:"items"`
+}
+
+// ToolVersion is the toolkit's version.
+const ToolVersion = "0.1.0"
+
+// HashConfig returns the canonical JSON of a configuration and its SHA-256 in hex.
+func HashConfig(cfg any) (json.RawMessage, string, error) {
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(b)
+	return b, hex.EncodeToString(sum[:]), nil
+}
+
+// NewManifest fills the tool and host facts.
+func NewManifest(args []string) *Manifest {
+	m := &Manifest{Tool: "fairplay", ToolVersion: ToolVersion, GoVersion: runtime.Version(), Unit: "games",
+		VCSRevision: "unknown", Command: strings.Join(args, " "), GOMAXPROCS: runtime.GOMAXPROCS(0)}
+	m.VCSRevision = revisionOnce()
+	m.Host, _ = os.Hostname()
+	return m
+}
+
+// Revision, when set at link time (go build -ldflags "-X
+// github.com/fairplay-lab/fairplay/gamefile.Revision=$(git rev-parse HEAD)"), is the source
+// revision recorded in manifests.
+var Revision string
+
+// revisionOnce is vcsRevision, looked up once per process (a study makes many manifests).
+var revisionOnce = sync.OnceValue(vcsRevision)
+
+// vcsRevision finds the source revision of the running binary: the link-time Revision, else
+// the revision Go stamped into the build (go build and go install in a checkout, "-dirty" when
+// the tree had changes), else, for go run and builds with -buildvcs=false, the HEAD of the git
+// checkout of this module that holds the working directory; "unknown" when nothing works.
+func vcsRevision() string {
+	if Revision != "" {
+		return Revision
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, dirty := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if rev != "" {
+			if dirty {
+				rev += "-dirty"
+			}
+			return rev
+		}
+	}
+	if rev := gitRevision(); rev != "" {
+		return rev
+	}
+	return "unknown"
+}
+
+// gitRevision is `git rev-parse HEAD` (with "-dirty" for uncommitted changes to tracked files)
+// when the working directory is inside a git checkout of this module, else "".
+func gitRevision() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	top, err := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return ""
+	}
+	mod, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(top)), "go.mod"))
+	if err != nil || !strings.HasPrefix(string(mod), "module github.com/fairplay-lab/fairplay\n") {
+		return "" // another project's checkout: its HEAD says nothing about this binary
+	}
+	head, err := exec.CommandContext(ctx, "git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	rev := strings.TrimSpace(string(head))
+	if err := exec.CommandContext(ctx, "git", "diff", "--quiet", "HEAD").Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
+			rev += "-dirty"
+		}
+	}
+	return rev
+}
+
+// PeakRSS returns the process's peak resident set size in bytes (Linux VmHWM), or the Go
+// runtime's total obtained memory elsewhere.
+func PeakRSS() int64 {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, ln := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(ln, "VmHWM:") {
+				f := strings.Fields(ln)
+				if len(f) >= 2 {
+					if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+						return kb * 1024
+					}
+				}
+			}
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.Sys)
+}
+
+// WriteManifest writes manifest.json (indented).
+func WriteManifest(path string, m *Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(b, '\n'))
+}
+
+// ReadManifest reads manifest.json.
+func ReadManifest(path string) (*Manifest, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &m, nil
+}
+
+// WriteFileAtomic writes data to a temporary file beside path and renames it into place: path
+// holds the old content or the new, never a part. On error (a full disk) the temporary file is
+// removed and path is unchanged.
+func WriteFileAtomic(path string, data []byte) error {
+	return WriteAtomic(path, func(f *os.File) error { _, err := f.Write(data); return err })
+}
+
+// writeAtomic writes path through write into a temporary file beside it, then renames it
+// into place; on error it removes the temporary file.
+func WriteAtomic(path string, write func(*os.File) error) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package gamefile
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// games.csv written before the start_position and moves columns still reads (fields empty);
+// the new columns must come last.
+func TestCSVReaderOldAndNewHeaders(t *testing.T) {
+	old := "game,pair,seed,game_name,layout,rules,first_agent,second_agent,first_is,first_colour,winner,winner_agent,reason,plies,legal_actions_total,c1\n" +
+		"0,0,00000000000000ff,baran,,x=y,random,random,a,red,first,a,throne,12,99,3\n"
+	r, err := NewCSVReader(strings.NewReader(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := r.Read()
+	if err != nil || rec.Moves != "" || rec.Start != "" || len(rec.Counters) != 1 || rec.Counters[0] != 3 {
+		t.Fatalf("old file: %+v, %v", rec, err)
+	}
+	if _, err := r.Read(); err != io.EOF {
+		t.Errorf("want EOF, got %v", err)
+	}
+	bad := strings.Replace(old, "legal_actions_total,c1", "legal_actions_total,moves,c1", 1)
+	if _, err := NewCSVReader(strings.NewReader(bad)); err == nil {
+		t.Error("moves before a counter column accepted")
+	}
+}
+
+// Empirical-Bayes shrinkage: boards of one true rate shrink almost to the pooled rate; boards
+// of very different true rates barely shrink; intervals contain their estimates.
+func TestShrinkRates(t *testing.T) {
+	same := make([]BoardResult, 50)
+	spread := make([]BoardResult, 50)
+	for i := range same {
+		same[i] = BoardResult{N: 100, WhiteWins: int64(45 + i%11)} // 0.45–0.55: binomial noise only
+		spread[i] = BoardResult{N: 100, WhiteWins: int64(5 + 90*(i%2))}
+	}
+	for i, iv := range ShrinkRates(same) {
+		if math.Abs(iv.Value-0.4982) > 0.02 || iv.Low > iv.Value || iv.High < iv.Value || iv.Method != MethodEB {
+			t.Errorf("same rates, board %d: %+v", i, iv)
+		}
+	}
+	for i, iv := range ShrinkRates(spread) {
+		raw := float64(spread[i].WhiteWins) / 100
+		if math.Abs(iv.Value-raw) > 0.02 {
+			t.Errorf("spread rates, board %d: shrunk %g from %g", i, iv.Value, raw)
+		}
+	}
+}
+
+// CSVWriter writes byte for byte what encoding/csv writes, tricky fields included.
+func TestCSVWriterMatchesEncodingCSV(t *testing.T) {
+	tricky := []string{"", " x", "\tx", "a,b", `say "hi"`, "l1\nl2", "cr\rlf", `\.`, `\.x`, "\u00a0nbsp", "é", "x y", `"`, `""`,
+		"\vx", "\fx", "\u0085nel", "\u2003em"}
+	// The same around the short-field length (csvShortField), scanned the other way.
+	for _, n := range []int{31, 32, 33, 100} {
+		pad := strings.Repeat("m", n)
+		for _, f := range []string{"a,b", `"q`, "l\n", "c\r", " s", "\u00a0"} {
+			tricky = append(tricky, f+pad, pad+f)
+		}
+	}
+	var got, want bytes.Buffer
+	cw, _ := NewCSVWriter(&got, []string{"c,1", "c2"})
+	ew := csv.NewWriter(&want)
+	ew.Write(Header([]string{"c,1", "c2"}))
+	for i, f := range tricky {
+		reason := engine.Cap
+		if f != "" {
+			reason = engine.Forfeit
+		}
+		r := &Record{Game: int64(i), Pair: int64(i / 2), Seed: uint64(i) * 0x9e3779b97f4a7c15, GameName: f, Layout: f,
+			Rules: "a=1,b=2", FirstAgent: f, SecondAgent: "random", FirstIs: "a", FirstColour: f, Winner: "first",
+			Reason: reason, Plies: i, LegalTotal: -int64(i), Counters: []int64{int64(i), -1}, Forfeit: f, Start: f, Moves: f}
+		if err := cw.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		legal := strconv.FormatInt(r.LegalTotal, 10)
+		if r.LegalTotal == NotCounted { // written empty
+			legal = ""
+		}
+		ew.Write([]string{strconv.FormatInt(r.Game, 10), strconv.FormatInt(r.Pair, 10), fmt.Sprintf("%016x", r.Seed),
+			f, f, r.Rules, f, r.SecondAgent, r.FirstIs, f, r.Winner, r.WinnerAgent(), r.Reason.String(),
+			strconv.Itoa(r.Plies), legal, f, strconv.Itoa(i), "-1", f, f})
+	}
+	cw.Flush()
+	ew.Flush()
+	if got.String() != want.String() {
+		t.Errorf("CSVWriter wrote\n%q\nencoding/csv\n%q", got.String(), want.String())
+	}
+	back, err := NewCSVReader(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tricky {
+		r, err := back.Read()
+		if err != nil || r.Moves != f || r.Layout != f {
+			t.Fatalf("read back %+v, %v; want moves %q", r, err, f)
+		}
+	}
+}
+
+// Rows encoded by AppendCSVRow and written with WriteRows, in batches of any size (below and
+// above the writer's buffer), give the bytes Write gives, for csv and csv.gz.
+func TestWriteRowsMatchesWrite(t *testing.T) {
+	counters := []string{"c1", "c2", "c3"}
+	recs := testRecords(3000, len(counters))
+	for i, r := range recs {
+		r.Moves += strings.Repeat(" a1-b2", i%200) // rows up to ~1.2 kB: batches cross csvFlushAt
+	}
+	for _, f := range []Format{CSV, CSVGzip} {
+		var want, got bytes.Buffer
+		w, _ := NewGamesWriter(&want, f, counters)
+		for _, r := range recs {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		gw, _ := NewGamesWriter(&got, f, counters)
+		rw, ok := gw.(RowWriter)
+		if !ok {
+			t.Fatalf("%s: the games writer takes no rows", f)
+		}
+		var rows []byte
+		for i, size := 0, 1; i < len(recs); i, size = i+size, size*2%97+1 {
+			rows = rows[:0]
+			for _, r := range recs[i:min(i+size, len(recs))] {
+				rows = AppendCSVRow(rows, r)
+			}
+			if err := rw.WriteRows(rows); err != nil {
+				t.Fatal(err)
+			}
+		}
+		gw.Close()
+		if !bytes.Equal(want.Bytes(), got.Bytes()) {
+			t.Errorf("%s: WriteRows wrote %d bytes differing from Write's %d", f, got.Len(), want.Len())
+		}
+	}
+}

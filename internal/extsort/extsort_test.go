@@ -1,0 +1,112 @@
+package extsort
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+)
+
+type sortRec struct {
+	key string
+	seq int64 // insertion order: checks stability
+}
+
+var sortRecCodec = Codec[sortRec]{
+	Append: func(dst []byte, v sortRec) []byte {
+		dst = binary.AppendVarint(dst, v.seq)
+		return append(dst, v.key...)
+	},
+	Decode: func(src []byte) (sortRec, error) {
+		seq, n := binary.Varint(src)
+		if n <= 0 {
+			return sortRec{}, errors.New("bad record")
+		}
+		return sortRec{key: string(src[n:]), seq: seq}, nil
+	},
+}
+
+// The external sort equals a stable in-memory sort for every run length and fan-in, with
+// many equal keys (stability), empty keys and a single run, and leaves no files behind.
+func TestExternalSortMatchesStableSort(t *testing.T) {
+	for _, tc := range []struct{ n, runLen, fanIn int }{
+		{0, 4, 2}, {1, 4, 2}, {5, 16, 2}, {1000, 7, 2}, {1000, 7, 3}, {5000, 16, 0}, {5000, 100000, 0}, {3000, 1, 5},
+	} {
+		r := rand.New(rand.NewPCG(uint64(tc.n), uint64(tc.runLen)))
+		var in []sortRec
+		for i := 0; i < tc.n; i++ {
+			k := string(rune('a' + r.IntN(5))) // few distinct keys: long runs of ties
+			if r.IntN(10) == 0 {
+				k = ""
+			}
+			if r.IntN(3) == 0 {
+				k += string(rune('a' + r.IntN(26)))
+			}
+			in = append(in, sortRec{k, int64(i)})
+		}
+		dir := t.TempDir()
+		s := &ExternalSorter[sortRec]{Dir: dir, RunLen: tc.runLen, FanIn: tc.fanIn,
+			Cmp: func(a, b sortRec) int { return cmp.Compare(a.key, b.key) }, Codec: sortRecCodec}
+		for _, v := range in {
+			if err := s.Add(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if wantRuns := tc.n / tc.runLen; s.Runs() != wantRuns {
+			t.Errorf("%+v: %d runs before Sort, want %d", tc, s.Runs(), wantRuns)
+		}
+		it, err := s.Sort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(in)
+		slices.SortStableFunc(want, func(a, b sortRec) int { return cmp.Compare(a.key, b.key) })
+		var got []sortRec
+		for {
+			v, err := it.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, v)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: external sort differs from the stable sort", tc)
+		}
+		if err := s.Add(sortRec{}); err == nil {
+			t.Errorf("%+v: Add after Sort accepted", tc)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("%+v: %d entries left in the directory after Close", tc, len(ents))
+		}
+	}
+}
+
+// A damaged run file is an error, not a panic or a silent short stream.
+func TestExternalSortDamagedRun(t *testing.T) {
+	dir := t.TempDir()
+	s := &ExternalSorter[sortRec]{Dir: dir, RunLen: 2, Cmp: func(a, b sortRec) int { return cmp.Compare(a.key, b.key) }, Codec: sortRecCodec}
+	defer s.Close()
+	for i := 0; i < 6; i++ {
+		s.Add(sortRec{"key", int64(i)})
+	}
+	if err := os.Truncate(s.runs[1], 3); err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.Sort()
+	for err == nil {
+		_, err = it.Next()
+	}
+	if err == io.EOF {
+		t.Fatal("a truncated run read as a complete stream")
+	}
+}

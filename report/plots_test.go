@@ -1,0 +1,114 @@
+package report
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+func TestCountTicks(t *testing.T) {
+	for _, r := range [][2]float64{{0, 3}, {0, 7}, {0, 1600}, {2, 5}} {
+		for _, tk := range (countTicks{}).Ticks(r[0], r[1]) {
+			if tk.Label != "" && (tk.Value != math.Trunc(tk.Value) || strings.Contains(tk.Label, ".")) {
+				t.Errorf("range %v: tick %v labelled %q", r, tk.Value, tk.Label)
+			}
+		}
+	}
+}
+
+// Rates of boards with 20 games each are multiples of 1/20: every bin must hold a whole number
+// of those values, so a dense sample leaves no empty bin between full ones (no comb).
+func TestAlignedHistNoComb(t *testing.T) {
+	var vals plotter.Values
+	for k := 4; k <= 16; k++ {
+		for j := 0; j < 1+k%3; j++ {
+			vals = append(vals, float64(k)/20)
+		}
+	}
+	h, err := alignedHist(vals, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for i, b := range h.Bins {
+		if b.Weight == 0 {
+			t.Errorf("bin %d [%g, %g] is empty", i, b.Min, b.Max)
+		}
+		total += b.Weight
+	}
+	if total != float64(len(vals)) {
+		t.Errorf("binned %g of %d values", total, len(vals))
+	}
+}
+
+func TestWrapCaption(t *testing.T) {
+	c := "layout rybgrygb/grgbgyry/yybrbbgr/bgryyrbg/rgbyrgby/yygryybr/bbrgbgrg/grybgryb: White 0.500 [0.299, 0.701]"
+	for _, line := range strings.Split(wrapCaption(c, 36), "\n") {
+		if len(line) > 36 {
+			t.Errorf("line %q longer than 36", line)
+		}
+	}
+	if strings.ReplaceAll(wrapCaption(c, 36), "\n", "") != c {
+		t.Errorf("wrapping lost text: %q", wrapCaption(c, 36))
+	}
+}
+
+// The length plot marks the ply cap (with its share of games) when games reached it.
+func TestPlotLengthsMarksCap(t *testing.T) {
+	s := tally.NewSummary(nil)
+	for i := int64(0); i < 20; i++ {
+		r := &gamefile.Record{Game: i, Pair: i / 2, FirstIs: "a", Winner: "first", Reason: engine.Throne, Plies: 30 + int(i)}
+		if i%4 == 0 {
+			r.Winner, r.Reason, r.Plies = "draw", engine.Cap, 120
+		}
+		s.Add(r)
+	}
+	dir := t.TempDir()
+	if _, err := PlotLengths(s, "t", dir); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "lengths.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "ply cap 120: 5 games (25.0%) ended there") {
+		t.Error("the ply cap is not marked")
+	}
+}
+
+func TestPlotRatings(t *testing.T) {
+	res := []stats.PairingResult{{A: 0, B: 1, Penta: stats.Penta{0, 0, 5, 0, 5}}}
+	tab, err := stats.Ratings([]string{"alphabeta:depth=2", "random"}, res, stats.RatingOptions{Bootstrap: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := PlotRatings(tab, "test", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no plot files")
+	}
+}
+
+func TestPlotStrengthTrend(t *testing.T) {
+	nan := math.NaN()
+	trends := []tally.Trend{{Metric: "first_win_rate", Variant: "v=b", Baseline: "v=a",
+		Points: []tally.TrendPoint{{Level: 0, Elo: 0, EloLow: nan, EloHigh: nan, Effect: 0, SE: 0.05},
+			{Level: 1, Elo: 100, EloLow: 60, EloHigh: 140, Effect: 0.1, SE: 0.05},
+			{Level: 2, Elo: 200, EloLow: nan, EloHigh: nan, Effect: 0.2, SE: 0.05}},
+		Slope: 0.1, SE: 0.035, Low: 0.03, High: 0.17, P: 0.004}}
+	if files, err := PlotStrengthTrend(t.TempDir(), "t", "first_win_rate", trends); err != nil || len(files) != 2 {
+		t.Errorf("plot: %v %v", files, err)
+	}
+}

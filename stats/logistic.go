@@ -1,0 +1,183 @@
+package stats
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// LogisticFit is a binomial logistic regression: coefficients, their covariance and standard
+// errors.
+type LogisticFit struct {
+	Beta       []float64
+	SE         []float64
+	Cov        *mat.SymDense
+	Iterations int
+	Deviance   float64
+}
+
+// Logistic fits P(success) = 1/(1+exp(−x·β)) to grouped binomial data — row i of X with
+// successes[i] out of trials[i] — by Newton's method (iteratively reweighted least squares) on
+// gonum/mat, halving steps that do not improve the objective. penalty (nil for none) adds a
+// ridge term ½·Σ penalty[j]·β_j² to the negative log-likelihood: it makes rank-deficient
+// designs solvable (the smallest-norm effects consistent with the data). The covariance is the
+// inverse of the penalised information, H⁻¹ with H = I + Λ: the posterior covariance under
+// independent N(0, 1/penalty[j]) priors, which keeps the prior's uncertainty in directions the
+// data cannot identify (and is the plain inverse information without a penalty).
+func Logistic(X *mat.Dense, successes, trials []float64, penalty []float64) (*LogisticFit, error) {
+	n, p := X.Dims()
+	return LogisticRows(n, p, func(i int, r *SparseRow) {
+		for j := 0; j < p; j++ {
+			if v := X.At(i, j); v != 0 {
+				r.Cols, r.Vals = append(r.Cols, j), append(r.Vals, v)
+			}
+		}
+	}, successes, trials, penalty)
+}
+
+// SparseRow is one row of a design matrix: its nonzero columns (each at most once) and values.
+type SparseRow struct {
+	Cols []int
+	Vals []float64
+}
+
+// LogisticRows is Logistic for a design given row by row: row(i, r) appends row i's nonzero
+// entries to r (emptied before each call). It keeps no n×p matrix — memory is O(p²) whatever
+// the number of rows n — and costs O(Σ nnz²) per iteration, so that sparse designs (a layout
+// sweep's square-colour indicators) of any size fit in little memory.
+func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []float64, penalty []float64) (*LogisticFit, error) {
+	if len(successes) != n || len(trials) != n {
+		return nil, errors.New("logistic: data, design and penalty sizes differ")
+	}
+	var r SparseRow
+	return LogisticScan(p, func(visit func(r *SparseRow, successes, trials float64)) error {
+		for i := 0; i < n; i++ {
+			r.Cols, r.Vals = r.Cols[:0], r.Vals[:0]
+			row(i, &r)
+			visit(&r, successes[i], trials[i])
+		}
+		return nil
+	}, penalty)
+}
+
+// LogisticScan is LogisticRows for rows read in order from a source that can be read again
+// (a file): every pass over the data calls scan, which calls visit once for each row, in the
+// same order every time, with its nonzero entries, successes and trials. Nothing is kept per
+// row, so memory is O(p²) whatever the number of rows; an error from scan ends the fit.
+func LogisticScan(p int, scan func(visit func(r *SparseRow, successes, trials float64)) error, penalty []float64) (*LogisticFit, error) {
+	if penalty != nil && len(penalty) != p {
+		return nil, errors.New("logistic: data, design and penalty sizes differ")
+	}
+	pen := func(j int) float64 {
+		if penalty == nil {
+			return 0
+		}
+		return penalty[j]
+	}
+	etaOf := func(r *SparseRow, b []float64) float64 {
+		e := 0.0
+		for k, j := range r.Cols {
+			e += r.Vals[k] * b[j]
+		}
+		return e
+	}
+	beta := make([]float64, p)
+	objective := func(b []float64) (float64, error) {
+		dev := 0.0
+		err := scan(func(r *SparseRow, y, t float64) {
+			dev += binomDeviance(y, t, 1/(1+math.Exp(-etaOf(r, b))))
+		})
+		for j := 0; j < p; j++ {
+			dev += pen(j) * b[j] * b[j]
+		}
+		return dev, err
+	}
+	fit := &LogisticFit{}
+	cur, err := objective(beta)
+	if err != nil {
+		return nil, err
+	}
+	infoData := make([]float64, p*p)
+	grad := mat.NewVecDense(p, nil)
+	for it := 1; ; it++ {
+		if it > 100 {
+			return nil, errors.New("logistic: no convergence in 100 iterations (separated data?)")
+		}
+		clear(infoData)
+		grad.Zero()
+		err := scan(func(r *SparseRow, y, t float64) {
+			mu := 1 / (1 + math.Exp(-etaOf(r, beta)))
+			resid, w := y-t*mu, t*mu*(1-mu)
+			for k, a := range r.Cols {
+				grad.SetVec(a, grad.AtVec(a)+r.Vals[k]*resid)
+				wa := w * r.Vals[k]
+				for l, b := range r.Cols {
+					if b >= a { // the upper triangle
+						infoData[a*p+b] += wa * r.Vals[l]
+					}
+				}
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		info := mat.NewSymDense(p, infoData)
+		for j := 0; j < p; j++ {
+			info.SetSym(j, j, info.At(j, j)+pen(j)+1e-10)
+			grad.SetVec(j, grad.AtVec(j)-pen(j)*beta[j])
+		}
+		var chol mat.Cholesky
+		if ok := chol.Factorize(info); !ok {
+			return nil, errors.New("logistic: information matrix is not positive definite (give a penalty for rank-deficient designs)")
+		}
+		step := mat.NewVecDense(p, nil)
+		if err := chol.SolveVecTo(step, grad); err != nil {
+			return nil, err
+		}
+		next := make([]float64, p)
+		var obj float64
+		for h := 0; h < 30; h++ { // step halving
+			for j := range next {
+				next[j] = beta[j] + step.AtVec(j)
+			}
+			if obj, err = objective(next); err != nil {
+				return nil, err
+			}
+			if obj <= cur+1e-12*math.Abs(cur) {
+				break
+			}
+			step.ScaleVec(0.5, step)
+		}
+		beta = next
+		done := math.Abs(cur-obj) <= 1e-10*(1+math.Abs(obj)) || mat.Norm(step, math.Inf(1)) < 1e-10
+		cur = obj
+		fit.Iterations = it
+		if done {
+			var cov mat.SymDense
+			if err := chol.InverseTo(&cov); err != nil {
+				return nil, err
+			}
+			fit.Cov = &cov
+			break
+		}
+	}
+	fit.Deviance = cur
+	fit.Beta = beta
+	fit.SE = make([]float64, p)
+	for j := 0; j < p; j++ {
+		fit.SE[j] = math.Sqrt(fit.Cov.At(j, j))
+	}
+	return fit, nil
+}
+
+func binomDeviance(y, n, mu float64) float64 {
+	d := 0.0
+	if y > 0 {
+		d += y * math.Log(y/(n*mu))
+	}
+	if n-y > 0 {
+		d += (n - y) * math.Log((n-y)/(n*(1-mu)))
+	}
+	return 2 * d
+}

@@ -1,0 +1,230 @@
+package stats
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// pentaOf builds pair counts: twos pairs won twice, ones pairs split (1 point), zeros lost twice.
+func pentaOf(twos, ones, zeros int64) Penta { return Penta{zeros, 0, ones, 0, twos} }
+
+// TestFitRatingsHandComputed: A scores 15/20 against B, B 15/20 against C, A 18/20 against C.
+// The odds 3:1, 3:1 and 9:1 multiply consistently, so the score equations hold exactly at
+// r_B = −400·log10(3) = −190.8485 and r_C = −800·log10(3) = −381.6970 (computed by hand:
+// E(190.8485) = 1/(1+10^(−log10 3)) = 3/4, E(381.6970) = 9/10), which is then the unique MLE.
+func TestFitRatingsHandComputed(t *testing.T) {
+	res := []PairingResult{
+		{A: 0, B: 1, Penta: pentaOf(5, 5, 0)}, // 15 of 20
+		{A: 1, B: 2, Penta: pentaOf(5, 5, 0)}, // 15 of 20
+		{A: 0, B: 2, Penta: pentaOf(8, 2, 0)}, // 18 of 20
+	}
+	r, err := FitRatings(3, res, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0, -400 * math.Log10(3), -800 * math.Log10(3)}
+	for i := range want {
+		near(t, "elo", r[i], want[i], 1e-7)
+	}
+	// Two agents: the rating difference is EloFromScore of the score, 0.75 -> +190.85.
+	r, err = FitRatings(2, res[:1], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "two agents", r[1], -EloFromScore(0.75), 1e-7)
+}
+
+// zermelo fits the same model by an independent algorithm: Zermelo's fixed-point iteration
+// (the MM algorithm of Hunter 2004, eq. 3) on strengths π_i, π_i ← W_i / Σ_j N_ij/(π_i+π_j),
+// with fractional wins W_i (draws ½).
+func zermelo(n int, res []PairingResult) []float64 {
+	W, N := make([]float64, n), make([][]float64, n)
+	for i := range N {
+		N[i] = make([]float64, n)
+	}
+	for _, p := range res {
+		s, g := p.Points()
+		W[p.A] += s
+		W[p.B] += g - s
+		N[p.A][p.B] += g
+		N[p.B][p.A] += g
+	}
+	pi := make([]float64, n)
+	for i := range pi {
+		pi[i] = 1
+	}
+	for it := 0; it < 100000; it++ {
+		for i := 0; i < n; i++ {
+			d := 0.0
+			for j := 0; j < n; j++ {
+				if N[i][j] > 0 {
+					d += N[i][j] / (pi[i] + pi[j])
+				}
+			}
+			pi[i] = W[i] / d
+		}
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 400 * math.Log10(pi[i]/pi[0])
+	}
+	return out
+}
+
+func TestFitRatingsAgreesWithZermelo(t *testing.T) {
+	// Unbalanced, incomplete design with draws (split pairs) and a cycle.
+	res := []PairingResult{
+		{A: 0, B: 1, Penta: Penta{3, 4, 10, 6, 7}},
+		{A: 1, B: 2, Penta: Penta{1, 2, 5, 9, 3}},
+		{A: 2, B: 0, Penta: Penta{6, 3, 8, 2, 1}},
+		{A: 3, B: 0, Penta: Penta{2, 1, 3, 5, 9}},
+		{A: 3, B: 2, Penta: Penta{0, 3, 4, 2, 1}},
+	}
+	got, err := FitRatings(4, res, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := zermelo(4, res)
+	for i := range want {
+		near(t, "elo vs Zermelo", got[i], want[i], 1e-6)
+	}
+}
+
+func TestFitRatingsPerfectScore(t *testing.T) {
+	res := []PairingResult{{A: 0, B: 1, Penta: pentaOf(10, 0, 0)}, {A: 1, B: 2, Penta: pentaOf(3, 4, 3)}}
+	if _, err := FitRatings(3, res, 0); !errors.Is(err, ErrNoFiniteRatings) {
+		t.Fatalf("perfect score without prior: err %v, want ErrNoFiniteRatings", err)
+	}
+	r, err := FitRatings(3, res, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// With 2 virtual draws agent 0 scores 21 of 22 against agent 1, and agents 1 and 2 are
+	// level (10 of 20 + 1 of 2): r1 = −EloFromScore(21/22) exactly, r2 = r1.
+	near(t, "r1", r[1], -EloFromScore(21.0/22), 1e-7)
+	near(t, "r2", r[2], r[1], 1e-7)
+	// Agents 2 and 3 never meet anyone of the rest: not connected.
+	if _, err := FitRatings(4, []PairingResult{{A: 0, B: 1, Penta: pentaOf(3, 4, 3)}, {A: 2, B: 3, Penta: pentaOf(3, 4, 3)}}, 1); !errors.Is(err, ErrNoFiniteRatings) {
+		t.Fatalf("disconnected pairings: err %v", err)
+	}
+	for _, bad := range [][]PairingResult{{{A: 0, B: 0}}, {{A: 0, B: 5}}} {
+		if _, err := FitRatings(2, bad, 1); err == nil {
+			t.Errorf("pairing %+v: no error", bad[0])
+		}
+	}
+	if _, err := FitRatings(2, res[:1], -1); err == nil {
+		t.Error("negative prior: no error")
+	}
+}
+
+// simulate plays a tournament between agents of known Elo: every pairing (or the first agent
+// against the rest) in pairs colour-swapped pairs; a game is a draw with probability
+// 0.4·min(E, 1−E) and otherwise won so that the expected score is E (the model's).
+func simulate(elo []float64, pairs int, gauntlet bool, rng *rand.Rand) []PairingResult {
+	var res []PairingResult
+	for i := range elo {
+		for j := i + 1; j < len(elo); j++ {
+			if gauntlet && i > 0 {
+				continue
+			}
+			e := Expected(elo[i], elo[j])
+			d := 0.4 * math.Min(e, 1-e)
+			var p Penta
+			for range pairs {
+				k := 0
+				for range 2 {
+					u := rng.Float64()
+					switch {
+					case u < e-d/2:
+						k += 2
+					case u < e+d/2:
+						k++
+					}
+				}
+				p[k]++
+			}
+			res = append(res, PairingResult{A: i, B: j, Penta: p})
+		}
+	}
+	return res
+}
+
+// TestRatingsRecoverKnownStrengths simulates a round robin of six agents of known Elo (200
+// pairs = 400 games per pairing, seed 1) and asks the joint fit to recover every rating within
+// 40 Elo: the asymptotic standard error of a difference to the anchor is about 15 Elo here, so
+// 40 is over 2.5 standard errors. The 95% bootstrap intervals (B = 300) must each contain the
+// truth and be 20 to 120 Elo wide.
+func TestRatingsRecoverKnownStrengths(t *testing.T) {
+	truth := []float64{0, -150, 100, 250, -400, 50}
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	res := simulate(truth, 200, false, rand.New(rand.NewPCG(1, 2)))
+	tab, err := Ratings(names, res, RatingOptions{Bootstrap: 300, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range tab.Ratings {
+		if math.Abs(r.Elo-truth[i]) > 40 {
+			t.Errorf("%s: elo %.1f, true %.0f", r.Agent, r.Elo, truth[i])
+		}
+		if r.Games != 2000 {
+			t.Errorf("%s: %d games, want 2000", r.Agent, r.Games)
+		}
+		if i == 0 {
+			if r.Low != 0 || r.High != 0 {
+				t.Errorf("anchor interval [%v, %v], want [0, 0]", r.Low, r.High)
+			}
+			continue
+		}
+		if truth[i] < r.Low || truth[i] > r.High || r.High-r.Low < 20 || r.High-r.Low > 120 {
+			t.Errorf("%s: interval [%.1f, %.1f] for true %.0f", r.Agent, r.Low, r.High, truth[i])
+		}
+	}
+	if o := tab.Order(); o[0] != 3 || o[5] != 4 {
+		t.Errorf("order %v: want d first, e last", o)
+	}
+}
+
+// TestRatingsGauntletCoverage: over 40 simulated gauntlets (the first agent against four others,
+// 50 pairs per pairing), the 95% bootstrap intervals (B = 200) should contain the true rating
+// about 95% of the time; we accept 85–100% per agent (binomial sd of a 95% rate over 40 runs is
+// 3.4 points).
+func TestRatingsGauntletCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("coverage study")
+	}
+	truth := []float64{0, -200, -50, 80, 300}
+	names := []string{"a", "b", "c", "d", "e"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	cover := make([]int, len(truth))
+	const runs = 40
+	for run := 0; run < runs; run++ {
+		res := simulate(truth, 50, true, rng)
+		tab, err := Ratings(names, res, RatingOptions{Prior: 1, Bootstrap: 200, Seed: uint64(run)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range tab.Ratings {
+			if r.Low <= truth[i] && truth[i] <= r.High {
+				cover[i]++
+			}
+		}
+	}
+	for i := 1; i < len(truth); i++ {
+		if c := float64(cover[i]) / runs; c < 0.85 {
+			t.Errorf("agent %d: coverage %.2f", i, c)
+		}
+	}
+}
+
+func TestResamplePentaKeepsPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	p := Penta{0, 3, 0, 7, 2}
+	for range 100 {
+		q := resamplePenta(p, rng)
+		if q.Pairs() != p.Pairs() || q[0] != 0 || q[2] != 0 {
+			t.Fatalf("resample %v of %v", q, p)
+		}
+	}
+}

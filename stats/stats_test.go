@@ -1,0 +1,195 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol || math.IsNaN(got) != math.IsNaN(want) {
+		t.Errorf("%s = %.6f, want %.6f (±%g)", what, got, want, tol)
+	}
+}
+
+// Wilson and Clopper–Pearson 95% intervals against R. G. Newcombe, "Two-sided confidence
+// intervals for the single proportion: comparison of seven methods", Statistics in Medicine 17
+// (1998) 857–872, Table II (methods 3 and 5), examples (a)–(d); the last row (all successes) was
+// computed independently by bisection on the exact binomial distribution.
+func TestProportionIntervals(t *testing.T) {
+	for _, c := range []struct {
+		k, n                 int64
+		wLo, wHi, cpLo, cpHi float64
+	}{
+		{81, 263, 0.2553, 0.3662, 0.2527, 0.3676},
+		{15, 148, 0.0624, 0.1605, 0.0578, 0.1617},
+		{0, 20, 0, 0.1611, 0, 0.1684},
+		{1, 29, 0.0061, 0.1718, 0.0009, 0.1776},
+		{29, 29, 0.8830, 1, 0.8806, 1},
+	} {
+		w := Wilson(c.k, c.n, Z95)
+		near(t, "wilson low", w.Low, c.wLo, 6e-5)
+		near(t, "wilson high", w.High, c.wHi, 6e-5)
+		cp := ClopperPearson(c.k, c.n, 0.05)
+		near(t, "clopper-pearson low", cp.Low, c.cpLo, 6e-5)
+		near(t, "clopper-pearson high", cp.High, c.cpHi, 6e-5)
+		if w.Value != float64(c.k)/float64(c.n) || w.Low > w.Value || w.High < w.Value {
+			t.Errorf("%d/%d: estimate %v outside its interval", c.k, c.n, w)
+		}
+	}
+	// The ends are exact at k = 0 and k = n, for any n.
+	for _, n := range []int64{1, 7, 1000, 123_456_789} {
+		if lo, hi := Wilson(0, n, Z95).Low, Wilson(n, n, Z95).High; lo != 0 || hi != 1 {
+			t.Errorf("n = %d: Wilson low at 0 = %g, high at n = %g, want exactly 0 and 1", n, lo, hi)
+		}
+	}
+	if w := Wilson(0, 0, Z95); !math.IsNaN(w.Value) || w.Low != 0 || w.High != 1 {
+		t.Errorf("no games: %v, want NaN in [0, 1]", w)
+	}
+}
+
+// Exact two-sided binomial p-values against R's binom.test: its documentation example (Mendel's
+// peas, 682 of 925 against 3/4: p = 0.3825) and small cases computed independently by summing
+// the probabilities no larger than the observed one.
+func TestBinomTwoSided(t *testing.T) {
+	for _, c := range []struct {
+		k, n int64
+		p    float64
+		want float64
+	}{
+		{682, 925, 0.75, 0.3824915595748515},
+		{7, 20, 0.5, 0.26317596435546875},
+		{0, 10, 0.5, 0.001953125},
+		{10, 10, 0.5, 0.001953125},
+		{5, 10, 0.5, 1},
+		{60, 100, 0.5, 0.05688793364098078},
+		{0, 0, 0.5, 1},
+	} {
+		near(t, "p-value", BinomTwoSided(c.k, c.n, c.p), c.want, 1e-9)
+	}
+	// Large n near the centre, where gonum's Binomial CDF is off by ~1e-8 relative: reference
+	// values from testdata/binom_reference.py (term-by-term sums at 50 digits with mpmath),
+	// relative tolerance 1e-10.
+	for _, c := range []struct {
+		k, n int64
+		want float64
+	}{
+		{4_997_000, 10_000_000, 0.057821285315837547089},
+		{4_999_000, 10_000_000, 0.52729585620664379774},
+		{5_000_100, 10_000_000, 0.94982278321094231972},
+		{49_980_000, 100_000_000, 0.000063369241677943565304},
+		{499_970_000, 1_000_000_000, 0.05778374190450853069},
+	} {
+		near(t, fmt.Sprintf("p-value of %d in %d", c.k, c.n), BinomTwoSided(c.k, c.n, 0.5), c.want, 1e-10*c.want)
+	}
+	// Large n: the symmetric case must give 1 and a far-off count a vanishing p-value.
+	near(t, "p-value at the mean", BinomTwoSided(5_000_000, 10_000_000, 0.5), 1, 1e-9)
+	if p := BinomTwoSided(4_900_000, 10_000_000, 0.5); p > 1e-100 {
+		t.Errorf("p-value of a 2%% excess in 10^7 trials = %g, want ~0", p)
+	}
+}
+
+// Binomial tails at large n and p ≠ ½ against testdata/binom_reference.py (relative 1e-10),
+// and small cases against the sum of exact probabilities.
+func TestBinomCDF(t *testing.T) {
+	for _, c := range []struct {
+		a, n         int64
+		p            float64
+		lower, upper float64 // P(X ≤ a), P(X ≥ a)
+	}{
+		{2_999_000, 10_000_000, 0.3, 0.24519256374145397099, 0.75502442228439414002},
+		{6_001_500, 10_000_000, 0.6, 0.83361942587617155064, 0.16654173053022218492},
+	} {
+		near(t, "lower tail", BinomCDF(c.a, c.n, c.p), c.lower, 1e-10*c.lower)
+		near(t, "upper tail", 1-BinomCDF(c.a-1, c.n, c.p), c.upper, 1e-10*c.upper)
+	}
+	// 10 fair coins: P(X ≤ 3) = (1+10+45+120)/1024.
+	near(t, "P(X<=3), n=10", BinomCDF(3, 10, 0.5), 176.0/1024, 1e-15)
+	near(t, "P(X<=7), n=10", BinomCDF(7, 10, 0.5), 1-56.0/1024, 1e-15)
+	near(t, "P(X<=-1)", BinomCDF(-1, 10, 0.5), 0, 0)
+	near(t, "P(X<=10)", BinomCDF(10, 10, 0.5), 1, 0)
+	// n = 3, p = 0.2: P(X ≤ 1) = 0.8³ + 3·0.2·0.8² = 0.896.
+	near(t, "P(X<=1), n=3, p=0.2", BinomCDF(1, 3, 0.2), 0.896, 1e-15)
+}
+
+// FormatPValue (results/summary.go) on the p-values of BinomTwoSided: an underflowed tail prints
+// as "<1e-300", never 0.
+func TestFormatPValue(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		want string
+	}{{0.05, "0.05"}, {1, "1"}, {3.2e-12, "3.2e-12"}, {1e-300, "1e-300"}, {9e-301, "<1e-300"}, {0, "<1e-300"}} {
+		if got := FormatPValue(c.p); got != c.want {
+			t.Errorf("FormatPValue(%g) = %q, want %q", c.p, got, c.want)
+		}
+	}
+	if p := BinomTwoSided(0, 2000, 0.5); FormatPValue(p) != "<1e-300" {
+		t.Errorf("0 of 2000: p = %g prints %q, want <1e-300", p, FormatPValue(p))
+	}
+}
+
+// Pentanomial Elo, nElo and LOS against an independent computation of the formulas of
+// fastchess's EloPentanomial (score and per-pair variance, Elo = -400·log10(1/s-1),
+// nElo = (s-½)/√(2σ²)·800/ln10, LOS = Φ((s-½)/se)).
+func TestPentanomial(t *testing.T) {
+	p := Penta{5, 10, 30, 35, 20}
+	s, v := p.ScoreVar()
+	near(t, "score", s, 0.6375, 1e-12)
+	near(t, "variance", v, 0.07171875, 1e-12)
+	e := p.Elo()
+	near(t, "elo", e.Value, 98.068871, 1e-5)
+	near(t, "elo low", e.Low, 59.651312, 1e-5)
+	near(t, "elo high", e.High, 138.985647, 1e-5)
+	ne := p.NElo()
+	near(t, "nelo", ne.Value, 126.137913, 1e-5)
+	near(t, "nelo low", ne.Low, 77.986683, 1e-5)
+	near(t, "nelo high", ne.High, 174.289144, 1e-5)
+	near(t, "los", p.LOS(), 0.99999986, 1e-8)
+
+	sym := Penta{10, 20, 40, 20, 10}
+	near(t, "symmetric elo", sym.Elo().Value, 0, 1e-9)
+	near(t, "symmetric elo high", sym.Elo().High, 37.442060, 1e-5)
+	near(t, "symmetric los", sym.LOS(), 0.5, 1e-12)
+	// Edge cases: every pair won or lost gives the exact one-sided bound, never ±Inf: 100 of 100
+	// pairs won put the pair-win probability at ≥ 0.05^(1/100) = 0.970487, i.e. ≥ +606.79 Elo
+	// (−400·log10(1/0.970487 − 1), computed in Python); 7 of 7: ≥ 0.651836, +108.94.
+	for _, c := range []struct {
+		p     Penta
+		bound float64
+	}{{Penta{0, 0, 0, 0, 100}, 606.79}, {Penta{0, 0, 0, 0, 7}, 108.94}, {Penta{7, 0, 0, 0, 0}, -108.94}} {
+		e := c.p.Elo()
+		near(t, fmt.Sprintf("%v bound", c.p), e.Value, c.bound, 0.005)
+		if e.Method != OneSidedMethod || math.IsInf(e.Value, 0) || (c.bound > 0 && (e.Low != e.Value || !math.IsNaN(e.High))) ||
+			(c.bound < 0 && (e.High != e.Value || !math.IsNaN(e.Low))) {
+			t.Errorf("%v: Elo %+v, want a finite one-sided bound", c.p, e)
+		}
+		if ne := c.p.NElo(); !math.IsNaN(ne.Value) {
+			t.Errorf("%v: nElo %v, want NaN (zero variance)", c.p, ne.Value)
+		}
+	}
+	if all := (Penta{0, 0, 0, 0, 7}); all.LOS() != 1 || FormatElo(all.Elo()) != "≥ +109 (one-sided 95%)" {
+		t.Errorf("all won: LOS %v, printed %q", all.LOS(), FormatElo(all.Elo()))
+	}
+	if got := FormatElo(Penta{7, 0, 0, 0, 0}.Elo()); got != "≤ -109 (one-sided 95%)" {
+		t.Errorf("all lost printed %q", got)
+	}
+	if got := FormatElo(p.Elo()); got != "+98 [+60, +139]" {
+		t.Errorf("printed %q, want +98 [+60, +139]", got)
+	}
+	// Nearly all won: a finite estimate whose upper end is open.
+	if e := (Penta{0, 0, 0, 1, 9}).Elo(); math.IsInf(e.Value, 0) || math.IsInf(e.Low, 0) || !math.IsNaN(e.High) || e.Method != "pentanomial" {
+		t.Errorf("9 of 10 pairs won, one split: %+v, want finite value, open upper end", e)
+	}
+	if d := (Penta{0, 0, 9, 0, 0}); d.Elo().Value != 0 || d.LOS() != 0.5 {
+		t.Errorf("all drawn: elo %v los %v, want 0 and 0.5", d.Elo(), d.LOS())
+	}
+}
+
+func TestNormalMean(t *testing.T) {
+	// values 1..5: mean 3, sample sd sqrt(2.5), se sqrt(0.5)
+	iv := NormalMean(15, 55, 5, Z95)
+	near(t, "mean", iv.Value, 3, 1e-12)
+	near(t, "low", iv.Low, 3-Z95*math.Sqrt(0.5), 1e-12)
+	near(t, "sd", SampleSD(15, 55, 5), math.Sqrt(2.5), 1e-12)
+}

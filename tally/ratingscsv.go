@@ -1,0 +1,56 @@
+package tally
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+)
+
+// WriteRatingsCSV writes ratings.csv: agent, elo, ci_low, ci_high, games, score, in rating
+// order (strongest first), with distinct_games when distinct is not nil (one count per agent,
+// in the agents' order).
+func WriteRatingsCSV(w io.Writer, t *stats.RatingTable, distinct []int64) error {
+	var b strings.Builder
+	b.WriteString("agent,elo,ci_low,ci_high,games,score")
+	if distinct != nil {
+		b.WriteString(",distinct_games")
+	}
+	b.WriteString("\n")
+	for _, i := range t.Order() {
+		r := t.Ratings[i]
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%d,%s", csvField(r.Agent), stats.FormatFloat(r.Elo), stats.FormatFloat(r.Low), stats.FormatFloat(r.High), r.Games, stats.FormatFloat(r.Score))
+		if distinct != nil {
+			fmt.Fprintf(&b, ",%d", distinct[i])
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WritePairingsCSV writes pairings.csv: per pairing, the games, A's wins, draws and B's wins,
+// A's score, the pentanomial pair counts, the pairing's own Elo difference with its 95%
+// interval (pentanomial), and the score the fitted ratings expect.
+func WritePairingsCSV(w io.Writer, names []string, res []stats.PairingResult, outcomes [][3]int64, t *stats.RatingTable) error {
+	var b strings.Builder
+	b.WriteString("a,b,games,a_wins,draws,b_wins,a_score,pairs_0,pairs_1,pairs_2,pairs_3,pairs_4,elo_diff,elo_low,elo_high,model_score\n")
+	for k, p := range res {
+		s, g := p.Points()
+		e := p.Penta.Elo()
+		fmt.Fprintf(&b, "%s,%s,%d,%d,%d,%d,%s", csvField(names[p.A]), csvField(names[p.B]), int64(g),
+			outcomes[k][0], outcomes[k][1], outcomes[k][2], stats.FormatFloat(s/g))
+		for _, c := range p.Penta {
+			fmt.Fprintf(&b, ",%d", c)
+		}
+		fmt.Fprintf(&b, ",%s,%s,%s,%s\n", stats.FormatFloat(e.Value), stats.FormatFloat(e.Low), stats.FormatFloat(e.High),
+			stats.FormatFloat(stats.Expected(t.Ratings[p.A].Elo, t.Ratings[p.B].Elo)))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// csvField quotes a field as games.csv does (agent specs hold commas).
+func csvField(s string) string { return string(gamefile.AppendCSVField(nil, s)) }

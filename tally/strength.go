@@ -1,0 +1,227 @@
+package tally
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/fairplay-lab/fairplay/stats"
+)
+
+// MethodStrengthTrend names the regression behind strength_trend.csv: weighted least squares
+// of the per-level effect on the level's rating, weights 1/se² from the pair-clustered
+// standard errors, the slope's standard error taken from those known variances.
+const MethodStrengthTrend = "wls-known-variance-cluster-robust-pairs"
+
+// TrendPoint is one level's variant effect: variant minus baseline, with the standard error of
+// the difference of two independent cells.
+type TrendPoint struct {
+	Level int
+	Elo   float64 // the level's rating
+	// EloLow, EloHigh are the rating's 95% interval (NaN when not bootstrapped); drawn, not
+	// used in the fit.
+	EloLow, EloHigh float64
+	Effect          float64
+	SE              float64
+}
+
+// Trend is how one metric's variant effect changes with strength: the weighted least-squares
+// slope of the effect on the level rating, per 100 Elo, with its 95% interval and the two-sided
+// p-value of "no trend" (z = slope / se).
+type Trend struct {
+	Metric, Variant, Baseline string
+	Points                    []TrendPoint // the levels used (finite rating, positive standard error)
+	Slope, SE, Low, High, P   float64      // per 100 Elo; NaN when fewer than two levels qualify
+	Verdict                   string       // see TrendVerdict
+}
+
+// TrendVerdict classifies a trend from its per-level 95% intervals (unadjusted) and its slope's
+// interval: "reversing" when some level's effect is above 0 and another's below, else
+// "trending" when the slope's interval excludes 0, else "stable" when some level's effect
+// excludes 0 (an effect with no detected trend), else "none-detected"; "" without a fit.
+func TrendVerdict(t Trend) string {
+	if math.IsNaN(t.Slope) {
+		return ""
+	}
+	up, down := false, false
+	for _, q := range t.Points {
+		up = up || q.Effect-stats.Z95*q.SE > 0
+		down = down || q.Effect+stats.Z95*q.SE < 0
+	}
+	switch {
+	case up && down:
+		return "reversing"
+	case t.Low > 0 || t.High < 0:
+		return "trending"
+	case up || down:
+		return "stable"
+	}
+	return "none-detected"
+}
+
+// WLSSlope fits y = a + b·x by weighted least squares with weights w_i = 1/se_i² and returns
+// b and its standard error. With known variances (the weights are exact inverse variances)
+// the slope's variance is 1 / Σ w_i (x_i − x̄_w)², x̄_w the weighted mean of x (e.g. Draper &
+// Smith, Applied Regression Analysis, 3rd ed., §9.2; Bevington & Robinson, Data Reduction and
+// Error Analysis, eq. 6.21–6.22). ok is false with fewer than two points of positive finite se
+// or when every x is the same.
+func WLSSlope(x, y, se []float64) (slope, slopeSE float64, ok bool) {
+	if len(y) != len(x) || len(se) != len(x) {
+		return math.NaN(), math.NaN(), false
+	}
+	var sw, swx, swy float64
+	n := 0
+	for i := range x {
+		if !(se[i] > 0) || math.IsInf(se[i], 0) || math.IsNaN(x[i]) || math.IsNaN(y[i]) {
+			continue
+		}
+		w := 1 / (se[i] * se[i])
+		sw, swx, swy = sw+w, swx+w*x[i], swy+w*y[i]
+		n++
+	}
+	if n < 2 {
+		return math.NaN(), math.NaN(), false
+	}
+	mx, my := swx/sw, swy/sw
+	var sxx, sxy float64
+	for i := range x {
+		if !(se[i] > 0) || math.IsInf(se[i], 0) || math.IsNaN(x[i]) || math.IsNaN(y[i]) {
+			continue
+		}
+		w := 1 / (se[i] * se[i])
+		sxx += w * (x[i] - mx) * (x[i] - mx)
+		sxy += w * (x[i] - mx) * (y[i] - my)
+	}
+	if !(sxx > 0) {
+		return math.NaN(), math.NaN(), false
+	}
+	return sxy / sxx, math.Sqrt(1 / sxx), true
+}
+
+// StrengthTrends regresses, for every metric of CellMetrics and every variant other than the
+// baseline (the first variant of the first level, i.e. the first value of each -vary), the
+// per-level effect (variant minus baseline, standard error √(se_v² + se_b²): the cells have
+// independent seeds) on the level's rating (VariantCell.Elo). Levels without a finite rating
+// and effects with no variance (a metric constant in both cells) are left out of the fit.
+func StrengthTrends(cells []VariantCell) []Trend {
+	if len(cells) == 0 {
+		return nil
+	}
+	baseline := cells[0].Variant
+	type key struct {
+		level   int
+		variant string
+	}
+	byCell := map[key][]CellMetric{}
+	elo := map[int]VariantCell{}
+	var variants, metrics []string
+	var levels []int
+	for _, c := range cells {
+		ms := CellMetrics(c.Summary)
+		byCell[key{c.Level, c.Variant}] = ms
+		elo[c.Level] = c
+		if !slices.Contains(levels, c.Level) {
+			levels = append(levels, c.Level)
+		}
+		if c.Variant != baseline && !slices.Contains(variants, c.Variant) {
+			variants = append(variants, c.Variant)
+		}
+		for _, m := range ms {
+			if !slices.Contains(metrics, m.Name) {
+				metrics = append(metrics, m.Name)
+			}
+		}
+	}
+	find := func(ms []CellMetric, name string) (CellMetric, bool) {
+		for _, m := range ms {
+			if m.Name == name {
+				return m, true
+			}
+		}
+		return CellMetric{}, false
+	}
+	var out []Trend
+	for _, name := range metrics {
+		for _, v := range variants {
+			t := Trend{Metric: name, Variant: v, Baseline: baseline}
+			var x, y, se []float64
+			for _, l := range levels {
+				b, okB := find(byCell[key{l, baseline}], name)
+				a, okA := find(byCell[key{l, v}], name)
+				lc := elo[l]
+				e := lc.Elo
+				if !okA || !okB || math.IsNaN(e) || math.IsNaN(a.Value) || math.IsNaN(b.Value) {
+					continue
+				}
+				s := math.Sqrt(a.SE()*a.SE() + b.SE()*b.SE())
+				if !(s > 0) {
+					continue
+				}
+				t.Points = append(t.Points, TrendPoint{Level: l, Elo: e, EloLow: lc.EloLow, EloHigh: lc.EloHigh, Effect: a.Value - b.Value, SE: s})
+				x, y, se = append(x, e), append(y, a.Value-b.Value), append(se, s)
+			}
+			t.Slope, t.SE, t.Low, t.High, t.P = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+			if b, s, ok := WLSSlope(x, y, se); ok {
+				t.Slope, t.SE = 100*b, 100*s
+				t.Low, t.High = t.Slope-stats.Z95*t.SE, t.Slope+stats.Z95*t.SE
+				t.P = 2 * stats.Phi(-math.Abs(b/s))
+			}
+			t.Verdict = TrendVerdict(t)
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// WriteStrengthTrendCSV writes strength_trend.csv: metric, variant, slope_per_100_elo, ci_low,
+// ci_high, p_value, then the baseline, the levels in the fit, the verdict (TrendVerdict) and
+// the method.
+func WriteStrengthTrendCSV(w io.Writer, trends []Trend) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"metric", "variant", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "baseline", "levels", "verdict", "method"})
+	for _, t := range trends {
+		cw.Write([]string{t.Metric, t.Variant, stats.FormatFloat(t.Slope), stats.FormatFloat(t.Low), stats.FormatFloat(t.High), stats.FormatPValue(t.P),
+			t.Baseline, strconv.Itoa(len(t.Points)), t.Verdict, MethodStrengthTrend})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteStrengthReport writes the markdown section on the level ratings and the strength trends
+// (levels: the ladder labels; cells give each level's rating).
+func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, trends []Trend) {
+	fmt.Fprintln(w, "\n### Level ratings (baseline rules)\n\n| level | Elo | 95% interval | distinct games (all cells of the level) |\n|---|---:|---|---:|")
+	done := map[int]bool{}
+	distinct := map[int]int64{}
+	for _, c := range cells {
+		distinct[c.Level] += CellDistinct(c.Summary)
+	}
+	for _, c := range cells {
+		if done[c.Level] {
+			continue
+		}
+		done[c.Level] = true
+		iv := ""
+		if !math.IsNaN(c.EloLow) {
+			iv = fmt.Sprintf("[%+.0f, %+.0f]", c.EloLow, c.EloHigh)
+		}
+		fmt.Fprintf(w, "| `%s` | %+.0f | %s | %d |\n", levels[c.Level], c.Elo, iv, distinct[c.Level])
+	}
+	fmt.Fprintln(w, "\n### Strength trends (effect vs baseline per 100 Elo, weighted least squares, weights 1/se²)")
+	fmt.Fprintln(w, "\nVerdict: reversing (per-level effects on both sides of 0), trending (slope interval excludes 0), stable (an effect, no trend detected), none-detected; per-level intervals unadjusted.")
+	fmt.Fprintln(w, "\n| metric | variant | slope per 100 Elo [95% CI] | p | levels | verdict |\n|---|---|---|---:|---:|---|")
+	for _, t := range trends {
+		if math.IsNaN(t.Slope) {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s | %s [%s, %s] | %s | %d | %s |\n", t.Metric, t.Variant, stats.FormatShort(t.Slope), stats.FormatShort(t.Low), stats.FormatShort(t.High), pShort(t.P), len(t.Points), t.Verdict)
+	}
+}
+
+// CellDistinct is the number of distinct games (by layout, start and moves) of a summary.
+func CellDistinct(s *Summary) int64 {
+	return s.clusters.distinct()
+}

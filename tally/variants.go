@@ -1,0 +1,310 @@
+package tally
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/stats"
+)
+
+// CellMetric is one metric of a variant comparison cell, with its 95% interval and standard
+// error (both pair-clustered). Variants are compared with Welch's z-test on those standard
+// errors: each variant has its own seeds, so the cells are independent samples.
+type CellMetric struct {
+	Name string
+	stats.Interval
+	N      int64
+	Count  int64 // the count behind a rate
+	Rate   bool
+	StdErr float64
+	// Constant is set when every game of the cell has the same value (a metric zero by rule,
+	// such as first_move_captures under the ban): there is nothing to test.
+	Constant bool
+}
+
+// SE is the metric's standard error.
+func (m CellMetric) SE() float64 { return m.StdErr }
+
+// CellMetrics returns the metrics a variant report compares: outcome rates (first-player win,
+// Ludii's completion, draw, cap), the first player's score, duration, branching factor and the
+// per-game means of the game's counters (per-side counters summed), with pair-clustered
+// intervals and standard errors.
+func CellMetrics(s *Summary) []CellMetric {
+	n := s.N
+	c := s.clusters.flushed()
+	rate := func(name string, k int64, ind int) CellMetric {
+		cr := &c.rates[ind]
+		p := cr.Ratio()
+		se := math.Sqrt(p * (1 - p) / float64(n))
+		if cs := cr.SE(); cs > se {
+			se = cs
+		}
+		return CellMetric{Name: name, Interval: cr.Rate(), N: n, Count: k, Rate: true, StdErr: se, Constant: k == 0 || k == n}
+	}
+	out := []CellMetric{
+		rate("first_win_rate", s.FirstWins, indFirst),
+		rate("completion", s.FirstWins+s.SecondWins, indComplete),
+		rate("draw_rate", s.Draws, indDraw),
+		rate("cap_rate", s.Caps, indCap),
+	}
+	for _, st := range s.Stats() {
+		switch {
+		case st.Name == "first_score", st.Name == "duration_mean", st.Name == "branching_mean":
+		case strings.HasSuffix(st.Name, "_mean") && !perSide(st.Name):
+		default:
+			continue
+		}
+		se := (st.High - st.Low) / (2 * stats.Z95)
+		out = append(out, CellMetric{Name: st.Name, Interval: st.Interval, N: st.N, StdErr: se, Constant: se == 0})
+	}
+	return out
+}
+
+func perSide(name string) bool {
+	for _, s := range []string{"_red_mean", "_black_mean", "_white_mean"} {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// VariantCell is one combination of variant values played at one ladder level.
+type VariantCell struct {
+	Level   int      // index in the ladder
+	Agent   string   // the level's agent spec
+	Variant string   // "name=value,..." of the varied switches
+	Values  []string // the varied switches' values, in -vary order
+	Summary *Summary
+	// Elo is the level's rating on the study's joint scale (the ladder's tournament on the
+	// baseline rules, first level 0), EloLow/EloHigh its bootstrap 95% interval; NaN when the
+	// levels were not rated.
+	Elo, EloLow, EloHigh float64
+}
+
+// Difference is one tested difference between two variants at a level (or, for the metric
+// "outcomes", a chi-square test across all variants at the level).
+type Difference struct {
+	Level          int
+	Agent, Metric  string
+	A, B           string
+	ValueA, ValueB float64
+	Diff           stats.Interval
+	stats.Test
+	PHolm float64
+}
+
+// Significant reports a Holm-adjusted p below 0.05.
+func (d Difference) Significant() bool { return d.PHolm < 0.05 }
+
+// Tested reports whether the difference was tested (and is in the Holm family).
+func (d Difference) Tested() bool { return !math.IsNaN(d.PHolm) }
+
+// CompareVariants tests, at every level, every pair of variants on every metric, plus a
+// chi-square test of the outcome distribution (first wins, second wins, draws) across all the
+// level's variants; the p-values are Holm-adjusted over the whole family. A metric constant in
+// both cells (zero by rule, say) is listed untested (p NaN) and kept out of the family.
+func CompareVariants(cells []VariantCell) []Difference {
+	var out []Difference
+	levels := map[int][]VariantCell{}
+	var order []int
+	for _, c := range cells {
+		if _, ok := levels[c.Level]; !ok {
+			order = append(order, c.Level)
+		}
+		levels[c.Level] = append(levels[c.Level], c)
+	}
+	for _, l := range order {
+		cs := levels[l]
+		if len(cs) < 2 {
+			continue
+		}
+		var table [][]int64
+		var names []string
+		for _, c := range cs {
+			s := c.Summary
+			table = append(table, []int64{s.FirstWins, s.SecondWins, s.Draws})
+			names = append(names, c.Variant)
+		}
+		out = append(out, Difference{Level: l, Agent: cs[0].Agent, Metric: "outcomes", A: strings.Join(names, " vs "),
+			Diff: stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: ""}, ValueA: math.NaN(), ValueB: math.NaN(), Test: stats.ChiSquare(table)})
+		metrics := make([][]CellMetric, len(cs))
+		for i, c := range cs {
+			metrics[i] = CellMetrics(c.Summary)
+		}
+		for i := 0; i < len(cs); i++ {
+			for j := i + 1; j < len(cs); j++ {
+				for k, a := range metrics[i] {
+					if k >= len(metrics[j]) || metrics[j][k].Name != a.Name {
+						continue
+					}
+					b := metrics[j][k]
+					iv, tt := stats.MeanDifference(a.Value, a.SE(), b.Value, b.SE())
+					tt.Method = "welch-z-" + stats.MethodClusterPairs + "-independent-seeds"
+					if a.Constant && b.Constant {
+						tt = stats.Test{Method: "not-tested-constant", Statistic: math.NaN(), P: math.NaN()}
+					}
+					out = append(out, Difference{Level: l, Agent: cs[i].Agent, Metric: a.Name, A: cs[i].Variant, B: cs[j].Variant,
+						ValueA: a.Value, ValueB: b.Value, Diff: iv, Test: tt})
+				}
+			}
+		}
+	}
+	var ps []float64
+	var idx []int
+	for i, d := range out {
+		out[i].PHolm = math.NaN()
+		if d.Method == "not-tested-constant" {
+			continue
+		}
+		p := d.P
+		if math.IsNaN(p) {
+			p = 1
+		}
+		ps, idx = append(ps, p), append(idx, i)
+	}
+	for k, p := range stats.Holm(ps) {
+		out[idx[k]].PHolm = p
+	}
+	return out
+}
+
+// WriteVariantsCSV writes variants.csv: one row per variant combination × level × metric,
+// with a column per varied switch and the level's rating (level_elo, level_elo_ci_low/high,
+// empty when not rated); each cell ends with a distinct_games row (distinct move sequences).
+func WriteVariantsCSV(w io.Writer, game string, vary []string, levels []string, cells []VariantCell) error {
+	cw := csv.NewWriter(w)
+	head := []string{"game", "level", "agent", "variant"}
+	for _, v := range vary {
+		head = append(head, strings.ReplaceAll(v, "-", "_"))
+	}
+	cw.Write(append(head, "level_elo", "level_elo_ci_low", "level_elo_ci_high", "metric", "value", "ci_low", "ci_high", "method", "n"))
+	for _, c := range cells {
+		row := []string{game, strconv.Itoa(c.Level), c.Agent, c.Variant}
+		row = append(row, c.Values...)
+		row = append(row, stats.FormatFloat(c.Elo), stats.FormatFloat(c.EloLow), stats.FormatFloat(c.EloHigh))
+		for _, m := range CellMetrics(c.Summary) {
+			cw.Write(append(slices.Clip(row), m.Name, stats.FormatFloat(m.Value), stats.FormatFloat(m.Low), stats.FormatFloat(m.High), m.Method, strconv.FormatInt(m.N, 10)))
+		}
+		cw.Write(append(slices.Clip(row), "distinct_games", strconv.FormatInt(CellDistinct(c.Summary), 10), "", "", MethodDistinct, strconv.FormatInt(c.Summary.N, 10)))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteDifferencesCSV writes differences.csv: every test with raw and Holm-adjusted p-values.
+func WriteDifferencesCSV(w io.Writer, diffs []Difference) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"level", "agent", "metric", "variant_a", "variant_b", "value_a", "value_b", "difference", "diff_ci_low", "diff_ci_high",
+		"test", "statistic", "p_value", "p_holm", "significant"})
+	for _, d := range diffs {
+		cw.Write([]string{strconv.Itoa(d.Level), d.Agent, d.Metric, d.A, d.B, stats.FormatFloat(d.ValueA), stats.FormatFloat(d.ValueB),
+			stats.FormatFloat(d.Diff.Value), stats.FormatFloat(d.Diff.Low), stats.FormatFloat(d.Diff.High), d.Method, stats.FormatFloat(d.Statistic),
+			stats.FormatPValue(d.P), stats.FormatPValue(d.PHolm), strconv.FormatBool(d.Significant())})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteVariantsReport writes the markdown report: per metric a table of levels × variants
+// (value and 95% interval), then the differences that survive Holm's correction.
+func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diffs []Difference) {
+	var variants []string
+	seen := map[string]bool{}
+	byKey := map[string]CellMetric{}
+	var metricNames []string
+	for _, c := range cells {
+		if !seen[c.Variant] {
+			seen[c.Variant] = true
+			variants = append(variants, c.Variant)
+		}
+		for _, m := range CellMetrics(c.Summary) {
+			k := fmt.Sprintf("%d|%s|%s", c.Level, c.Variant, m.Name)
+			if !slices.Contains(metricNames, m.Name) {
+				metricNames = append(metricNames, m.Name)
+			}
+			byKey[k] = m
+		}
+	}
+	for _, name := range metricNames {
+		fmt.Fprintf(w, "\n### %s\n\n| level |", name)
+		for _, v := range variants {
+			fmt.Fprintf(w, " %s |", v)
+		}
+		fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(variants)))
+		for l, lv := range levels {
+			fmt.Fprintf(w, "| `%s` |", lv)
+			for _, v := range variants {
+				m, ok := byKey[fmt.Sprintf("%d|%s|%s", l, v, name)]
+				if !ok {
+					fmt.Fprint(w, " |")
+					continue
+				}
+				fmt.Fprintf(w, " %s [%s, %s] |", stats.FormatShort(m.Value), stats.FormatShort(m.Low), stats.FormatShort(m.High))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintf(w, "\n### distinct games\n\n| level |")
+	for _, v := range variants {
+		fmt.Fprintf(w, " %s |", v)
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(variants)))
+	for l, lv := range levels {
+		fmt.Fprintf(w, "| `%s` |", lv)
+		for _, v := range variants {
+			d, n := int64(-1), int64(0)
+			for _, c := range cells {
+				if c.Level == l && c.Variant == v {
+					d, n = c.Summary.Distinct()
+				}
+			}
+			if d < 0 {
+				fmt.Fprint(w, " |")
+				continue
+			}
+			fmt.Fprintf(w, " %d of %d |", d, n)
+		}
+		fmt.Fprintln(w)
+	}
+	real, tested := 0, 0
+	for _, d := range diffs {
+		if d.Significant() {
+			real++
+		}
+		if d.Tested() {
+			tested++
+		}
+	}
+	fmt.Fprintf(w, "\n### Differences that hold after Holm's correction (%d of %d tests, family-wise α = 0.05)\n\n", real, tested)
+	if real == 0 {
+		fmt.Fprintln(w, "None.")
+		return
+	}
+	fmt.Fprintln(w, "| level | metric | variant a | variant b | a | b | a − b [95% CI] | test | p (Holm) |")
+	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---|---|---:|")
+	for _, d := range diffs {
+		if !d.Significant() {
+			continue
+		}
+		if d.Metric == "outcomes" {
+			fmt.Fprintf(w, "| `%s` | outcomes | %s | | | | | χ² = %.1f | %s |\n", levels[d.Level], d.A, d.Statistic, pShort(d.PHolm))
+			continue
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s [%s, %s] | %s | %s |\n", levels[d.Level], d.Metric, d.A, d.B,
+			stats.FormatShort(d.ValueA), stats.FormatShort(d.ValueB), stats.FormatShort(d.Diff.Value), stats.FormatShort(d.Diff.Low), stats.FormatShort(d.Diff.High), d.Method, pShort(d.PHolm))
+	}
+}
+
+// pShort prints a p-value with two significant digits, "<1e-300" below that.
+func pShort(p float64) string {
+	if p < 1e-300 {
+		return "<1e-300"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
+}
