@@ -197,7 +197,7 @@ func AppendCSVRow(b []byte, r *Record) []byte { return appendCSVRow(b, r, false,
 // space separated, as a match records them. Such text never holds a comma, quote, CR or LF
 // nor starts with a space, so CSV never quotes it, and the ~1 kB field is copied without the
 // scan for those characters: the same bytes as AppendCSVRow
-// (experiments.TestNotationNeedsNoQuotes checks it for both games).
+// (runner.TestNotationNeedsNoQuotes checks it for both games).
 func AppendCSVRowNotation(b []byte, r *Record) []byte { return appendCSVRow(b, r, true, nil) }
 
 // AppendCSVRowNotation is the package's AppendCSVRowNotation, remembering how it wrote the

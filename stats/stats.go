@@ -1,5 +1,5 @@
-// Package results turns finished games into what researchers publish: game records and tidy CSV,
-// statistics with confidence intervals (each naming its method), run manifests and plots.
+// Package stats is pure statistics: intervals (Wilson, Clopper-Pearson, cluster-robust), tests,
+// Elo and pentanomial counts, the GSPRT, ratings, logistic regression and sample-size planning.
 package stats
 
 import (

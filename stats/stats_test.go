@@ -113,7 +113,7 @@ func TestBinomCDF(t *testing.T) {
 	near(t, "P(X<=1), n=3, p=0.2", BinomCDF(1, 3, 0.2), 0.896, 1e-15)
 }
 
-// FormatPValue (results/summary.go) on the p-values of BinomTwoSided: an underflowed tail prints
+// FormatPValue (format.go) on the p-values of BinomTwoSided: an underflowed tail prints
 // as "<1e-300", never 0.
 func TestFormatPValue(t *testing.T) {
 	for _, c := range []struct {

@@ -11,10 +11,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/runner"
+
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 // bench -play: how fast `fairplay play` runs random games against the engine alone, measured
@@ -25,7 +26,7 @@ import (
 // behind — dirty pages, a warm or cold cache — weighs on each kind alike) — so the ratios within
 // a round compare runs made under the same conditions; the
 // report gives each ratio's median over the rounds with a distribution-free 95% interval
-// (stats.MedianCI). play's slices are real runs (experiments.RunMatch: summary, games file in
+// (stats.MedianCI). play's slices are real runs (runner.RunMatch: summary, games file in
 // csv on disk, the workers' queued writes), their games/s timed over the games only, as
 // manifest.json's games_per_second; their reports are written after the timing and removed.
 // Every slice is shorter than 2^18 games, the games a run hashes for distinct_games, and writes
@@ -93,8 +94,8 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	if err != nil {
 		return err
 	}
-	cfg := experiments.MatchConfig{Game: gm.Name(), Rules: gf.rules, Layout: gf.layout, Tiles: tiles, A: "random", B: "random",
-		RandomOpening: experiments.AutoRandomOpening(false), NoBranching: !o.branching}
+	cfg := runner.MatchConfig{Game: gm.Name(), Rules: gf.rules, Layout: gf.layout, Tiles: tiles, A: "random", B: "random",
+		RandomOpening: runner.AutoRandomOpening(false), NoBranching: !o.branching}
 
 	// Calibration: the games of a slice, from one worker's bench speed.
 	t0 := time.Now()
@@ -224,7 +225,7 @@ func benchSlice(ctx context.Context, gm *games.Game, seed uint64, w int, n int64
 
 // playSlice runs cfg as `fairplay play` would, at w workers, into a new directory under parent
 // (removed afterwards), and returns the run's games per second.
-func playSlice(ctx context.Context, cfg experiments.MatchConfig, parent string, w int) (float64, error) {
+func playSlice(ctx context.Context, cfg runner.MatchConfig, parent string, w int) (float64, error) {
 	m, err := matchFor(cfg)
 	if err != nil {
 		return 0, err
@@ -234,8 +235,8 @@ func playSlice(ctx context.Context, cfg experiments.MatchConfig, parent string, 
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
-	out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: dir, Workers: w, Progress: "never", Stderr: io.Discard,
-		Shard: experiments.Shard{Index: 0, Count: 1}})
+	out, err := runner.RunMatch(ctx, m, runner.Session{Dir: dir, Workers: w, Progress: "never", Stderr: io.Discard,
+		Shard: runner.Shard{Index: 0, Count: 1}})
 	if err != nil {
 		return 0, err
 	}

@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/runner"
+
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 // defaultLadder lists the strength steps checked by `fairplay ladder`: stronger>weaker.
@@ -27,7 +28,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	gf.register(fs, false)
 	steps := fs.String("steps", defaultLadder, "strength steps stronger>weaker, separated by ';'")
 	n := fs.Int64("games", 200, "games per step (colour-swapped pairs)")
-	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (so deterministic agents do not repeat one pair; default 0 with -random-layouts)")
+	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (so deterministic agents do not repeat one pair; default 0 with -random-layouts)")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own random tile placement (the published set-up); -layout is then ignored")
 	var rf runFlags
 	rf.register(fs)
@@ -59,9 +60,9 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		pairs = append(pairs, [2]string{strings.TrimSpace(a), strings.TrimSpace(b)})
 	}
-	var matches []*experiments.Match
+	var matches []*runner.Match
 	for _, p := range pairs {
-		m, err := experiments.NewMatch(experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout,
+		m, err := runner.NewMatch(runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout,
 			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}, gm)
 		if err == nil {
 			err = m.Check()
@@ -88,8 +89,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		fmt.Fprintf(stderr, "step %d: %s vs %s, %d games\n", k+1, m.Cfg.A, m.Cfg.B, m.Cfg.Games)
-		out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: sub, Workers: rf.workers, Progress: rf.progress,
-			Stderr: stderr, Args: append([]string{"fairplay", "ladder"}, args...), Shard: experiments.Shard{Index: 0, Count: 1}})
+		out, err := runner.RunMatch(ctx, m, runner.Session{Dir: sub, Workers: rf.workers, Progress: rf.progress,
+			Stderr: stderr, Args: append([]string{"fairplay", "ladder"}, args...), Shard: runner.Shard{Index: 0, Count: 1}})
 		if err != nil {
 			return err
 		}

@@ -11,9 +11,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/layouts"
+	"github.com/fairplay-lab/fairplay/study/variants"
 
-	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // ladderFlags are the flags of `fairplay layouts -ladder`.
@@ -28,9 +30,9 @@ type ladderFlags struct {
 func (l *ladderFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.spec, "ladder", "", "play the sweep at several strength levels: agents weakest first, separated by ';' (each level self-play on the same boards, its own seeds; rated on one scale); writes DIR/level-K/, ladder.csv, fair-at-every-level.csv, report.md; 'default' is variants' five-level ladder from both searcher families, "+defaultVariantLadder+"")
 	fs.IntVar(&l.replicates, "replicates", 1, "with -ladder: independent sweeps per level (2 measures the noise ceiling: the rank correlation between replicates)")
-	fs.Int64Var(&l.ratingGames, "rating-games", experiments.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
-	fs.IntVar(&l.ratingBoot, "rating-bootstrap", experiments.DefaultRatingBootstrap, "with -ladder: bootstrap resamples for the level ratings' 95% intervals")
-	fs.IntVar(&l.top, "top", experiments.DefaultLadderTop, "with -ladder: boards in the held-out top list fair-at-every-level.csv")
+	fs.Int64Var(&l.ratingGames, "rating-games", variants.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
+	fs.IntVar(&l.ratingBoot, "rating-bootstrap", variants.DefaultRatingBootstrap, "with -ladder: bootstrap resamples for the level ratings' 95% intervals")
+	fs.IntVar(&l.top, "top", layouts.DefaultLadderTop, "with -ladder: boards in the held-out top list fair-at-every-level.csv")
 }
 
 // isLadderDir reports whether dir holds a layout ladder (its manifest's configuration says so).
@@ -45,19 +47,19 @@ func isLadderDir(dir string) bool {
 	var k struct {
 		Kind string `json:"kind"`
 	}
-	return json.Unmarshal(man.Config, &k) == nil && k.Kind == experiments.LayoutLadderKind
+	return json.Unmarshal(man.Config, &k) == nil && k.Kind == layouts.LayoutLadderKind
 }
 
 // runLayoutLadder is `fairplay layouts -ladder` (and -resume of a ladder's directory): the
 // sweep flags of fs decide the sweep played at every level.
-func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf *runFlags, shard experiments.Shard, args []string, stdout, stderr io.Writer) error {
+func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf *runFlags, shard runner.Shard, args []string, stdout, stderr io.Writer) error {
 	if shard.Count != 1 {
 		return usagef("-shard: a ladder runs whole (shard a level by running fairplay layouts -a SPEC -b SPEC per level)")
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	val := func(name string) string { return fs.Lookup(name).Value.String() }
-	var cfg experiments.LayoutLadderConfig
+	var cfg layouts.LayoutLadderConfig
 	dir := rf.resume
 	if rep := val("report"); rep != "" && lf.spec == "" {
 		// Re-derive a complete ladder's reports: every level and the ratings are re-read (nothing
@@ -103,12 +105,12 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		if err != nil {
 			return usagef("-random-opening %q: %v", val("random-opening"), err)
 		}
-		sweep := experiments.LayoutsConfig{Layouts: val("layouts"), Games: n, BandLow: l, BandHigh: h, Rules: val("rules"),
+		sweep := layouts.LayoutsConfig{Layouts: val("layouts"), Games: n, BandLow: l, BandHigh: h, Rules: val("rules"),
 			Seed: rf.seed, RandomOpening: opening, Batch: 2}
 		switch s := sweep.Layouts; {
 		case s == "all", s == "distinct", strings.HasPrefix(s, "sample:"), strings.HasPrefix(s, "random:"):
 		default:
-			list, err := experiments.ParseLayoutList(s)
+			list, err := layouts.ParseLayoutList(s)
 			if err != nil {
 				return usagef("-layouts: %v", err)
 			}
@@ -118,13 +120,13 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 			return usagef("-rating-games %d: want 0 (levels not rated) or more", lf.ratingGames)
 		}
 		if c := val("compare"); c != "" {
-			if err := experiments.CheckLadderCompare(c); err != nil {
+			if err := layouts.CheckLadderCompare(c); err != nil {
 				return usageError{err.Error()}
 			}
 		}
-		cfg = experiments.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(ladderSpec(lf.spec)), Replicates: lf.replicates,
+		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(ladderSpec(lf.spec)), Replicates: lf.replicates,
 			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
-		if cfg, err = experiments.NewLayoutLadderConfig(cfg); err != nil {
+		if cfg, err = layouts.NewLayoutLadderConfig(cfg); err != nil {
 			return usageError{err.Error()}
 		}
 		if dir, err = outDir(rf.out, "layouts-ladder"); err != nil {
@@ -132,13 +134,13 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		}
 	}
 	if cfg.Compare != "" {
-		if err := experiments.CheckLadderCompare(cfg.Compare); err != nil {
+		if err := layouts.CheckLadderCompare(cfg.Compare); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(stderr, "fairplay layouts -ladder: %d levels × %d replicate(s), %s, %d games per board -> %s\n",
 		len(cfg.Ladder), cfg.Replicates, orList(cfg), cfg.Sweep.Games, dir)
-	out, err := experiments.RunLayoutLadder(ctx, cfg, experiments.Session{Dir: dir, Resume: rf.resume != "" || val("report") != "", Workers: rf.workers,
+	out, err := layouts.RunLayoutLadder(ctx, cfg, runner.Session{Dir: dir, Resume: rf.resume != "" || val("report") != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...)})
 	if err != nil {
 		return err
@@ -155,7 +157,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	return nil
 }
 
-func orList(cfg experiments.LayoutLadderConfig) string {
+func orList(cfg layouts.LayoutLadderConfig) string {
 	if cfg.Sweep.Layouts == "list" {
 		return fmt.Sprintf("%d layouts", cfg.Sweep.ListLen)
 	}

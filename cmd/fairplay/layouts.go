@@ -13,9 +13,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/layouts"
 
-	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,7 +42,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
-	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
+	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
 	branching := fs.Bool("branching", true, "false: random agents and openings draw by rejection sampling (other games, equally uniform, faster; a sweep records no legal counts)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
@@ -75,7 +76,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	var cfg experiments.LayoutsConfig
+	var cfg layouts.LayoutsConfig
 	dir := rf.resume
 	if dir != "" {
 		var complete bool
@@ -92,19 +93,19 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if !ok || err1 != nil || err2 != nil {
 			return usagef("-band %q: want low,high like 0.45,0.55", *band)
 		}
-		cfg = experiments.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
+		cfg = layouts.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
 			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening, NoBranching: !*branching}
 		switch {
 		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"), strings.HasPrefix(*set, "random:"):
 		default:
-			list, err := experiments.ParseLayoutList(*set)
+			list, err := layouts.ParseLayoutList(*set)
 			if err != nil {
 				return usagef("-layouts: %v", err)
 			}
 			cfg.SetList(list)
 		}
 	}
-	sw, err := experiments.NewSweep(cfg)
+	sw, err := layouts.NewSweep(cfg)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -118,7 +119,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer limitMemory(sw.NumBoards())()
 	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
 		sw.NumRows()/2, sw.NumBoards(), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
-	out, err := experiments.RunLayouts(ctx, sw, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+	out, err := layouts.RunLayouts(ctx, sw, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard})
 	if err != nil {
 		return err
@@ -142,15 +143,15 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-func printLayoutReport(w io.Writer, sw *experiments.Sweep, r *experiments.LayoutReport) {
-	fmt.Fprintf(w, "\n%s\n", strings.Join(experiments.LayoutFindings(sw, r), "\n"))
+func printLayoutReport(w io.Writer, sw *layouts.Sweep, r *layouts.LayoutReport) {
+	fmt.Fprintf(w, "\n%s\n", strings.Join(layouts.LayoutFindings(sw, r), "\n"))
 }
 
 // reportLayouts re-derives a complete sweep's reports from its boards.csv.
 func reportLayouts(stdout io.Writer, dir, compare string) error {
 	lean := leanGC()
 	defer lean()
-	var cfg experiments.LayoutsConfig
+	var cfg layouts.LayoutsConfig
 	man, err := loadResume(dir, &cfg)
 	if err != nil {
 		return err
@@ -161,14 +162,14 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if man.Status != "complete" || man.Shards != 1 {
 		return usagef("-report %s: the sweep is %s (shard %d/%d); finish or merge it first", dir, man.Status, man.Shard, man.Shards)
 	}
-	sw, err := experiments.NewSweep(cfg)
+	sw, err := layouts.NewSweep(cfg)
 	if err != nil {
 		return err
 	}
 	cfg.List = nil
 	lean()
 	defer limitMemory(sw.NumBoards())()
-	rep, _, err := experiments.WriteLayoutReportsFile(dir, sw, filepath.Join(dir, "boards.csv"))
+	rep, _, err := layouts.WriteLayoutReportsFile(dir, sw, filepath.Join(dir, "boards.csv"))
 	if err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func compareSweeps(w io.Writer, dir, other string) error {
 	if err := checkCompare(other); err != nil {
 		return err
 	}
-	s, n, err := experiments.CompareSweeps(filepath.Join(dir, "boards.csv"), filepath.Join(other, "boards.csv"), dir)
+	s, n, err := layouts.CompareSweeps(filepath.Join(dir, "boards.csv"), filepath.Join(other, "boards.csv"), dir)
 	if err != nil {
 		return fmt.Errorf("-compare %s: %w", other, err)
 	}

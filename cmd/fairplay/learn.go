@@ -7,8 +7,9 @@ import (
 	"math"
 	"os"
 
+	"github.com/fairplay-lab/fairplay/study/tune"
+
 	"github.com/fairplay-lab/fairplay/agents"
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -16,7 +17,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"fairplay learn -game katarenga -random-layouts -agent alphabeta:depth=2 -games 2000 -out learned.json",
 		"fairplay learn -game baran -agent alphabeta:nodes=5000 -games 400 -out baran.json",
 		"fairplay sprt -game katarenga -random-layouts -a alphabeta:depth=2,weights=learned.json -b alphabeta:depth=2 -elo0 0 -elo1 20 -model logistic")
-	var cfg experiments.LearnConfig
+	var cfg tune.LearnConfig
 	fs.StringVar(&cfg.Game, "game", "katarenga", "game: baran or katarenga")
 	fs.StringVar(&cfg.Rules, "rules", "", "rule switches name=value,... (empty: the published rules)")
 	fs.StringVar(&cfg.Layout, "layout", "", "Katarenga layout: index, layout string or colour grid (default 0)")
@@ -62,7 +63,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("learn: -agent: %v", err)
 	}
-	res, err := experiments.Learn(ctx, cfg)
+	res, err := tune.Learn(ctx, cfg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterrupted
@@ -78,11 +79,11 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "%-22s %10s %9s %9s\n", "model", "positions", "log-loss", "accuracy")
 	for _, r := range []struct {
 		name string
-		f    experiments.LearnFit
+		f    tune.LearnFit
 	}{{"learned (train)", res.Train}, {"learned (held out)", res.Test}, {"current (held out)", res.Current}} {
 		fmt.Fprintf(stdout, "%-22s %10d %9.4f %9.4f\n", r.name, r.f.Positions, r.f.LogLoss, r.f.Accuracy)
 	}
-	fmt.Fprintf(stdout, "\nweights (evaluation units, %d per logit):\n", experiments.EvalScale)
+	fmt.Fprintf(stdout, "\nweights (evaluation units, %d per logit):\n", tune.EvalScale)
 	for _, w := range res.Weights {
 		fmt.Fprintf(stdout, "  %-14s %8g\n", w.Name, w.Value)
 	}

@@ -139,7 +139,7 @@ func TestGoldenSPRT(t *testing.T) {
 }
 
 // A short tuning run prints its weights table and the SPRT verdict; the interrupted-run path
-// is covered in experiments.
+// is covered in runner.
 func TestTuneCommand(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tune")
 	out, _, err := runCmd(t, "tune", "-game", "katarenga", "-agent", "greedy", "-params", "camps,advance", "-iterations", "30",

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/layouts"
+
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,9 +43,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		man *gamefile.Manifest
 	}
 	var shards []shard
-	var cfg experiments.MatchConfig
+	var cfg runner.MatchConfig
 	for i, d := range dirs {
-		var c experiments.MatchConfig
+		var c runner.MatchConfig
 		man, err := loadResume(d, &c)
 		if err != nil {
 			return usagef("shard %s: %v", d, err)
@@ -88,14 +90,14 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer limitMemory(maxLimitBoards)() // while the list is read (see runLayouts)
 		lean := leanGC()
 		defer lean()
-		var lc experiments.LayoutsConfig
+		var lc layouts.LayoutsConfig
 		if _, err := loadResume(shards[0].dir, &lc); err != nil {
 			return err
 		}
 		if err := lc.LoadList(shards[0].dir); err != nil { // every shard's hash pins the same list
 			return usagef("shard %s", err)
 		}
-		sw, err := experiments.NewSweep(lc)
+		sw, err := layouts.NewSweep(lc)
 		if err != nil {
 			return err
 		}
@@ -110,7 +112,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			files = append(files, filepath.Join(s.dir, "boards.csv"))
 		}
 		defer limitMemory(sw.NumBoards())()
-		res, err := experiments.MergeLayouts(sw, files, dir, append([]string{"fairplay", "merge"}, args...))
+		res, err := layouts.MergeLayouts(sw, files, dir, append([]string{"fairplay", "merge"}, args...))
 		if err != nil {
 			return err
 		}
@@ -126,7 +128,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	m, err := experiments.NewMatch(cfg, gm)
+	m, err := runner.NewMatch(cfg, gm)
 	if err != nil {
 		return err
 	}
@@ -149,7 +151,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("-format: %v", err)
 	}
-	res, err := experiments.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, args...), gamesFormat)
+	res, err := runner.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, args...), gamesFormat)
 	if err != nil {
 		return err
 	}

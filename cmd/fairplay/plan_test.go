@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The planner's outputs; the numbers themselves are checked against R in results/plan_test.go.
+// The planner's outputs; the numbers themselves are checked against R in stats/plan_test.go.
 func TestGoldenPlan(t *testing.T) {
 	pilot := filepath.Join(t.TempDir(), "pilot")
 	if _, _, err := runCmd(t, "play", "-game", "baran", "-games", "40", "-seed", "3", "-out", pilot, "-progress", "never"); err != nil {

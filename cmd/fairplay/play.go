@@ -13,12 +13,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/runner"
+
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 // runFlags are the flags every long-running subcommand shares.
@@ -58,7 +59,7 @@ func (r *runFlags) parseUnsharded(fs *flag.FlagSet, args []string, stderr io.Wri
 }
 
 // matchFor builds the game and the match of a configuration; errors are usage errors.
-func matchFor(cfg experiments.MatchConfig) (*experiments.Match, error) {
+func matchFor(cfg runner.MatchConfig) (*runner.Match, error) {
 	ts, err := tilesFor(cfg.Tiles)
 	if err != nil {
 		return nil, usagef("-tiles: %v", err)
@@ -67,7 +68,7 @@ func matchFor(cfg experiments.MatchConfig) (*experiments.Match, error) {
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
-	m, err := experiments.NewMatch(cfg, gm)
+	m, err := runner.NewMatch(cfg, gm)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
@@ -78,31 +79,31 @@ func matchFor(cfg experiments.MatchConfig) (*experiments.Match, error) {
 }
 
 // check validates the shared flags and resolves the shard.
-func (r *runFlags) check(getenv func(string) string) (experiments.Shard, error) {
+func (r *runFlags) check(getenv func(string) string) (runner.Shard, error) {
 	if r.workers < 1 || r.workers > 4096 {
-		return experiments.Shard{}, usagef("-workers %d: want 1..4096", r.workers)
+		return runner.Shard{}, usagef("-workers %d: want 1..4096", r.workers)
 	}
 	switch r.progress {
 	case "auto", "always", "never":
 	default:
-		return experiments.Shard{}, usagef("-progress %q: want auto, always or never", r.progress)
+		return runner.Shard{}, usagef("-progress %q: want auto, always or never", r.progress)
 	}
 	return resolveShard(r.shard, r.shards, getenv)
 }
 
-func resolveShard(spec string, shards int, getenv func(string) string) (experiments.Shard, error) {
-	parse := func(i, m string, what string) (experiments.Shard, error) {
+func resolveShard(spec string, shards int, getenv func(string) string) (runner.Shard, error) {
+	parse := func(i, m string, what string) (runner.Shard, error) {
 		a, err1 := strconv.Atoi(strings.TrimSpace(i))
 		b, err2 := strconv.Atoi(strings.TrimSpace(m))
 		if err1 != nil || err2 != nil || b < 1 || a < 0 || a >= b {
-			return experiments.Shard{}, usagef("%s %q: want i/M with 0 <= i < M", what, i+"/"+m)
+			return runner.Shard{}, usagef("%s %q: want i/M with 0 <= i < M", what, i+"/"+m)
 		}
-		return experiments.Shard{Index: a, Count: b}, nil
+		return runner.Shard{Index: a, Count: b}, nil
 	}
 	if spec != "" {
 		i, m, ok := strings.Cut(spec, "/")
 		if !ok {
-			return experiments.Shard{}, usagef("-shard %q: want i/M with 0 <= i < M", spec)
+			return runner.Shard{}, usagef("-shard %q: want i/M with 0 <= i < M", spec)
 		}
 		sh, err := parse(i, m, "-shard")
 		if err == nil && shards != 0 && shards != sh.Count {
@@ -114,12 +115,12 @@ func resolveShard(spec string, shards int, getenv func(string) string) (experime
 		return parse(v, strconv.Itoa(shards), "JOB_COMPLETION_INDEX/-shards")
 	}
 	if shards < 0 {
-		return experiments.Shard{}, usagef("-shards %d: want a positive count", shards)
+		return runner.Shard{}, usagef("-shards %d: want a positive count", shards)
 	}
 	if id, n := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"); id != "" && n != "" {
 		return parse(id, n, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
 	}
-	return experiments.Shard{Index: 0, Count: 1}, nil
+	return runner.Shard{Index: 0, Count: 1}, nil
 }
 
 // outDir picks and checks the output directory: a new one named after the run by default.
@@ -134,7 +135,7 @@ func outDir(out, name string) (string, error) {
 			out = fmt.Sprintf("%s-%d", base, k)
 		}
 	}
-	if err := experiments.CheckDir(out); err != nil {
+	if err := runner.CheckDir(out); err != nil {
 		return "", usageError{err.Error()}
 	}
 	return out, nil
@@ -157,7 +158,7 @@ func loadResume(dir string, cfg any) (*gamefile.Manifest, error) {
 
 // resumeRun loads the configuration of the run in dir into cfg for -resume. It refuses
 // configuration flags, and reports complete (after saying so on stderr) when nothing is left.
-func resumeRun(fs *flag.FlagSet, dir string, cfg any, stderr io.Writer) (shard experiments.Shard, complete bool, err error) {
+func resumeRun(fs *flag.FlagSet, dir string, cfg any, stderr io.Writer) (shard runner.Shard, complete bool, err error) {
 	if err := onlyRunFlags(fs); err != nil {
 		return shard, false, err
 	}
@@ -169,7 +170,7 @@ func resumeRun(fs *flag.FlagSet, dir string, cfg any, stderr io.Writer) (shard e
 		fmt.Fprintf(stderr, "%s: the run is already complete (%d %s)\n", dir, man.Completed, man.Unit)
 		return shard, true, nil
 	}
-	return experiments.Shard{Index: man.Shard, Count: man.Shards}, false, nil
+	return runner.Shard{Index: man.Shard, Count: man.Shards}, false, nil
 }
 
 // onlyRunFlags rejects configuration flags given together with -resume.
@@ -214,7 +215,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	a := fs.String("a", "random", "agent A (run 'fairplay agents' for the list)")
 	b := fs.String("b", "random", "agent B")
 	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
-	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (default 0 with -random-layouts)")
+	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (default 0 with -random-layouts)")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
 	openings := fs.String("openings", "", "file of start positions, one per line in the game's notation: pair p starts from line p mod n (both games of the pair)")
 	pos := fs.String("pos", "", "one start position in the game's notation for every game")
@@ -233,7 +234,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usagef("-format: %v", err)
 	}
-	var cfg experiments.MatchConfig
+	var cfg runner.MatchConfig
 	dir := rf.resume
 	if dir != "" {
 		var complete bool
@@ -248,7 +249,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("-games %d: want a positive number", *n)
 		}
 		autoOpening(fs, opening, *randomLayouts)
-		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
+		cfg = runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts, NoBranching: !*branching}
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
@@ -272,7 +273,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	fmt.Fprintf(stderr, "fairplay play: %s, %d games (shard %d/%d), seed %d -> %s\n", m.Title(), m.Cfg.Games, shard.Index, shard.Count, m.Cfg.Seed, dir)
-	out, err := experiments.RunMatch(ctx, m, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+	out, err := runner.RunMatch(ctx, m, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard, Format: gamesFormat})
 	if err != nil {
 		return err
@@ -291,7 +292,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // playOpenings reads the start positions of -openings FILE or -pos P (nil for neither),
 // checking every one under the match's game and rules; errors are usage errors naming the line.
-func playOpenings(cfg experiments.MatchConfig, file, pos string) ([]string, error) {
+func playOpenings(cfg runner.MatchConfig, file, pos string) ([]string, error) {
 	if file == "" && pos == "" {
 		return nil, nil
 	}
@@ -310,7 +311,7 @@ func playOpenings(cfg experiments.MatchConfig, file, pos string) ([]string, erro
 		return nil, usageError{err.Error()}
 	}
 	if pos != "" {
-		list, err := experiments.ReadOpenings(gm, strings.NewReader(pos))
+		list, err := runner.ReadOpenings(gm, strings.NewReader(pos))
 		if err != nil {
 			return nil, usagef("-pos %q: %v", pos, strings.TrimPrefix(err.Error(), "line 1: "))
 		}
@@ -321,7 +322,7 @@ func playOpenings(cfg experiments.MatchConfig, file, pos string) ([]string, erro
 		return nil, usagef("-openings: %v", err)
 	}
 	defer f.Close()
-	list, err := experiments.ReadOpenings(gm, f)
+	list, err := runner.ReadOpenings(gm, f)
 	if err != nil {
 		return nil, usagef("-openings %s: %v", file, err)
 	}
@@ -329,11 +330,11 @@ func playOpenings(cfg experiments.MatchConfig, file, pos string) ([]string, erro
 }
 
 // autoOpening sets the random opening to its automatic default when -random-opening was not
-// given: experiments.DefaultRandomOpening plies on a fixed board, none with random layouts.
+// given: runner.DefaultRandomOpening plies on a fixed board, none with random layouts.
 func autoOpening(fs *flag.FlagSet, opening *int, randomLayouts bool) {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "random-opening" })
 	if !given {
-		*opening = experiments.AutoRandomOpening(randomLayouts)
+		*opening = runner.AutoRandomOpening(randomLayouts)
 	}
 }

@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/tune"
+
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/stats"
-
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -37,7 +38,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)"); err != nil {
 		return err
 	}
-	var cfg experiments.MatchConfig
+	var cfg runner.MatchConfig
 	dir := rf.resume
 	if dir != "" {
 		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
@@ -63,7 +64,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *every < 0 {
 			return usagef("-report %d: want 0 or more pairs", *every)
 		}
-		cfg = experiments.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
+		cfg = runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
 			Games: 2 * *maxPairs, Seed: rf.seed, RandomOpening: *opening, SPRT: &test, RandomLayouts: *randomLayouts}
 		tiles, err := gf.tilesText()
 		if err != nil {
@@ -80,8 +81,8 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	sess := experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers, Progress: rf.progress,
-		Stderr: stderr, Args: append([]string{"fairplay", "sprt"}, args...), Shard: experiments.Shard{Index: 0, Count: 1}}
+	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers, Progress: rf.progress,
+		Stderr: stderr, Args: append([]string{"fairplay", "sprt"}, args...), Shard: runner.Shard{Index: 0, Count: 1}}
 	st, err := sequentialTest(ctx, m, test, sess, *every, stdout, stderr)
 	if err != nil {
 		return err
@@ -95,19 +96,19 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // testResult is a finished (or interrupted) sequential test.
 type testResult struct {
-	experiments.SPRTStatus
+	tune.SPRTStatus
 	complete bool // false when interrupted before a decision or the cap
 }
 
 // sequentialTest runs an SPRT of m's agents in sess.Dir, printing its state every `every`
 // pairs and the verdict, and writes sprt.txt beside the games.
-func sequentialTest(ctx context.Context, m *experiments.Match, test stats.SPRT, sess experiments.Session, every int64, stdout, stderr io.Writer) (testResult, error) {
+func sequentialTest(ctx context.Context, m *runner.Match, test stats.SPRT, sess runner.Session, every int64, stdout, stderr io.Writer) (testResult, error) {
 	header := fmt.Sprintf("SPRT %s\n  A = %s\n  B = %s\n  H0: %s = %g, H1: %s = %g, alpha %g, beta %g, pentanomial GSPRT; cap %d pairs, seed %d\n",
 		m.Cfg.Game+" ("+m.Cfg.Rules+")", m.Cfg.A, m.Cfg.B, eloName(test), test.Elo0, eloName(test), test.Elo1,
 		test.Alpha, test.Beta, m.Cfg.Games/2, m.Cfg.Seed)
 	fmt.Fprint(stdout, header)
 	fmt.Fprintf(stderr, "fairplay sprt: results in %s\n", sess.Dir)
-	out, st, err := experiments.RunSPRT(ctx, m, test, sess, every, func(st experiments.SPRTStatus) {
+	out, st, err := tune.RunSPRT(ctx, m, test, sess, every, func(st tune.SPRTStatus) {
 		fmt.Fprintln(stdout, st.Line())
 	})
 	if err != nil {
@@ -129,7 +130,7 @@ func sequentialTest(ctx context.Context, m *experiments.Match, test stats.SPRT, 
 	if err := gamefile.WriteFileAtomic(filepath.Join(sess.Dir, "sprt.txt"), []byte(header+final)); err != nil {
 		return testResult{}, err
 	}
-	if err := experiments.WriteSPRTPage(sess.Dir, m, out, st, verdict); err != nil {
+	if err := tune.WriteSPRTPage(sess.Dir, m, out, st, verdict); err != nil {
 		return testResult{}, err
 	}
 	return testResult{st, complete}, nil

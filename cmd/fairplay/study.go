@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
-
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -43,7 +41,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("study: want one study file, got %d (%s)", len(files), strings.Join(files, " "))
 	}
 	file := files[0]
-	st, err := experiments.LoadStudy(file)
+	st, err := LoadStudy(file)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -74,7 +72,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	} else if _, err := os.Stat(dir); err != nil {
 		return usagef("-resume %s: %v", dir, err)
-	} else if prev, err := experiments.LoadStudy(filepath.Join(dir, "study.json")); err != nil {
+	} else if prev, err := LoadStudy(filepath.Join(dir, "study.json")); err != nil {
 		return usagef("-resume %s: %v (not a study directory?)", dir, err)
 	} else if !reflect.DeepEqual(prev, st) {
 		return usagef("-resume %s: %s differs from the study the directory was started with (%s/study.json); runs already done would be taken for its runs", dir, file, dir)
@@ -83,27 +81,27 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	t0, finished := time.Now(), 0
 	for i, r := range st.Runs {
 		sub := filepath.Join(dir, r.Name)
-		state := experiments.RunState(sub)
-		if state == experiments.RunDone {
+		state := RunState(sub)
+		if state == RunDone {
 			fmt.Fprintf(stderr, "study %s: run %d/%d %s is done\n", st.Name, i+1, len(st.Runs), r.Name)
 			continue
 		}
 		fmt.Fprintf(stderr, "study %s: run %d/%d %s: fairplay %s %s (study elapsed %s, ETA %s)\n", st.Name, i+1, len(st.Runs), r.Name,
-			r.Command, strings.Join(r.Args, " "), time.Since(t0).Round(time.Second), experiments.StudyETA(finished, time.Since(t0), len(st.Runs)-i))
+			r.Command, strings.Join(r.Args, " "), time.Since(t0).Round(time.Second), StudyETA(finished, time.Since(t0), len(st.Runs)-i))
 		// The study's own flags come first, so that a run's arguments may end with positional
 		// ones (tournament -combine DIR...).
 		runArgs := []string{r.Command, "-out", sub}
-		if state == experiments.RunPartial {
+		if state == RunPartial {
 			runArgs = []string{r.Command, "-resume", sub}
 		}
 		runArgs = append(runArgs, "-workers", fmt.Sprint(*workers), "-progress", *progress)
-		if state != experiments.RunPartial {
+		if state != RunPartial {
 			for _, a := range r.Args {
 				runArgs = append(runArgs, strings.ReplaceAll(a, "{study}", dir))
 			}
 		}
 		err := run(ctx, runArgs, stdout, stderr)
-		if ierr := experiments.WriteStudyIndex(dir, st, file); ierr != nil && err == nil {
+		if ierr := WriteStudyIndex(dir, st, file); ierr != nil && err == nil {
 			err = ierr
 		}
 		switch {
@@ -121,7 +119,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		finished++
 	}
-	if err := experiments.WriteStudyIndex(dir, st, file); err != nil {
+	if err := WriteStudyIndex(dir, st, file); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "study %s: %d runs in %s; index: %s\n", st.Name, len(st.Runs), dir, filepath.Join(dir, "index.html"))

@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/tournament"
 
-	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,14 +50,14 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	var cfg experiments.TournamentConfig
+	var cfg tournament.TournamentConfig
 	dir := rf.resume
 	if dir != "" {
 		var complete bool
 		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
 			return err
 		}
-		if cfg.Kind != experiments.TournamentKind {
+		if cfg.Kind != tournament.TournamentKind {
 			return usagef("-resume %s: not a tournament (resume it with its own command)", dir)
 		}
 	} else {
@@ -69,7 +70,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if *opening == -1 {
 			*opening = map[string]int{"baran": 4}[gf.game]
 		}
-		cfg = experiments.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
+		cfg = tournament.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, Prior: *prior, Bootstrap: *boot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
 		cfg.Agents = splitSpecs(*agentList)
@@ -78,11 +79,11 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		cfg.Tiles = tiles
-		if _, err := matchFor(experiments.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+		if _, err := matchFor(runner.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
 			A: "random", B: "random", Games: 2}); err != nil {
 			return err
 		}
-		if cfg, err = experiments.NewTournamentConfig(cfg); err != nil {
+		if cfg, err = tournament.NewTournamentConfig(cfg); err != nil {
 			return usageError{err.Error()}
 		}
 	}
@@ -97,7 +98,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stderr, "fairplay tournament: %s, %d agents, %d pairings × %d games (shard %d/%d), seed %d -> %s\n",
 		cfg.Game, len(cfg.Agents), len(cfg.Pairings()), cfg.Games, shard.Index, shard.Count, cfg.Seed, dir)
-	out, err := experiments.RunTournament(ctx, cfg, ts, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+	out, err := tournament.RunTournament(ctx, cfg, ts, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "tournament"}, args...), Shard: shard})
 	if err != nil {
 		return err
@@ -116,13 +117,13 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 // isTournament reports whether a manifest is a tournament's (for fairplay merge).
 func isTournament(man *gamefile.Manifest) bool {
 	var c struct{ Kind string }
-	return json.Unmarshal(man.Config, &c) == nil && c.Kind == experiments.TournamentKind
+	return json.Unmarshal(man.Config, &c) == nil && c.Kind == tournament.TournamentKind
 }
 
 // mergeTournament merges the shard directories of a tournament (checked and in shard order)
 // into out, for fairplay merge.
 func mergeTournament(dirs []string, out string, args []string, stdout io.Writer) error {
-	var cfg experiments.TournamentConfig
+	var cfg tournament.TournamentConfig
 	if _, err := loadResume(dirs[0], &cfg); err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func mergeTournament(dirs []string, out string, args []string, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	res, err := experiments.MergeTournament(cfg, ts, dirs, dir, append([]string{"fairplay", "merge"}, args...))
+	res, err := tournament.MergeTournament(cfg, ts, dirs, dir, append([]string{"fairplay", "merge"}, args...))
 	if err != nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, arg
 	if err != nil {
 		return err
 	}
-	out, err := experiments.CombineTournaments(dirs, prior, boot, rf.seed, dir, append([]string{"fairplay", "tournament"}, args...))
+	out, err := tournament.CombineTournaments(dirs, prior, boot, rf.seed, dir, append([]string{"fairplay", "tournament"}, args...))
 	if err != nil {
 		return err
 	}

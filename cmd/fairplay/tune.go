@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/tune"
+
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine/games"
-	"github.com/fairplay-lab/fairplay/experiments"
 )
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -40,7 +42,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: SPSA iterations depend on each other and cannot be sharded"); err != nil {
 		return err
 	}
-	var cfg experiments.TuneConfig
+	var cfg tune.TuneConfig
 	dir := rf.resume
 	if dir != "" {
 		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
@@ -67,7 +69,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := test.Check(); err != nil {
 			return usagef("-sprt: %v", err)
 		}
-		cfg = experiments.TuneConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Agent: *agent,
+		cfg = tune.TuneConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Agent: *agent,
 			Iterations: *iters, GamesPerIteration: *gpi, Seed: rf.seed, RandomOpening: *opening, C: *c, REnd: *rEnd, RandomLayouts: *randomLayouts}
 		if !*noSPRT {
 			cfg.SPRT, cfg.SPRTMaxPairs = &test, *maxPairs
@@ -83,7 +85,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				names = append(names, strings.TrimSpace(p))
 			}
 		}
-		if cfg, err = experiments.NewTuneConfig(cfg, names); err != nil {
+		if cfg, err = tune.NewTuneConfig(cfg, names); err != nil {
 			return usageError{err.Error()}
 		}
 	}
@@ -103,7 +105,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stderr, "fairplay tune: %s %s, %d weights, %d iterations × %d games, seed %d -> %s\n",
 		cfg.Game, cfg.Agent, len(cfg.Params), cfg.Iterations, cfg.GamesPerIteration, cfg.Seed, dir)
-	out, err := experiments.RunTune(ctx, cfg, gm, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+	out, err := tune.RunTune(ctx, cfg, gm, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "tune"}, args...)})
 	if err != nil {
 		return err
@@ -127,14 +129,14 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := tunedSPRT(ctx, cfg, gm, *cfg.SPRT, 2*cfg.SPRTMaxPairs, dir, rf, stdout, stderr); err != nil {
 		return err
 	}
-	_, err = experiments.WriteTunePage(dir, cfg, out) // now with the SPRT's verdict
+	_, err = tune.WriteTunePage(dir, cfg, out) // now with the SPRT's verdict
 	return err
 }
 
 // tunedSPRT tests the tuned weights against the starting ones in dir/sprt, out of sample: on
 // games seeded apart from every tuning game (the weights were selected on those), scored by
 // pairs (pentanomial).
-func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, test stats.SPRT, games int64, dir string, rf runFlags, stdout, stderr io.Writer) error {
+func tunedSPRT(ctx context.Context, cfg tune.TuneConfig, gm *games.Game, test stats.SPRT, games int64, dir string, rf runFlags, stdout, stderr io.Writer) error {
 	a, err := agents.WithWeightsFile(cfg.Agent, filepath.Join(dir, "tuned.json"))
 	if err != nil {
 		return usageError{err.Error()}
@@ -143,17 +145,17 @@ func tunedSPRT(ctx context.Context, cfg experiments.TuneConfig, gm *games.Game, 
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	m, err := experiments.NewMatch(experiments.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
-		A: a, B: b, Games: games, Seed: experiments.HeldOutSeed(cfg.Seed), RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test, RandomLayouts: cfg.RandomLayouts}, gm)
+	m, err := runner.NewMatch(runner.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+		A: a, B: b, Games: games, Seed: tune.HeldOutSeed(cfg.Seed), RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test, RandomLayouts: cfg.RandomLayouts}, gm)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	sub := filepath.Join(dir, "sprt")
-	if err := experiments.CheckDir(sub); err != nil {
+	if err := runner.CheckDir(sub); err != nil {
 		return err
 	}
-	sess := experiments.Session{Dir: sub, Workers: rf.workers, Progress: rf.progress, Stderr: stderr,
-		Args: []string{"fairplay", "tune", "(sprt of tuned vs start)"}, Shard: experiments.Shard{Index: 0, Count: 1}}
+	sess := runner.Session{Dir: sub, Workers: rf.workers, Progress: rf.progress, Stderr: stderr,
+		Args: []string{"fairplay", "tune", "(sprt of tuned vs start)"}, Shard: runner.Shard{Index: 0, Count: 1}}
 	st, err := sequentialTest(ctx, m, test, sess, 0, stdout, stderr)
 	if err != nil {
 		return err

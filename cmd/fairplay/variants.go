@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fairplay-lab/fairplay/experiments"
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/variants"
 )
 
 // defaultVariantLadder is the strength ladder of `fairplay variants`, weakest first: five
@@ -24,7 +25,7 @@ import (
 const defaultVariantLadder = "random;greedy;alphabeta:depth=2;mcts:playouts=1000,cutoff=4;alphabeta:depth=3"
 
 // varyFlag collects repeated -vary NAME=v1,v2 flags.
-type varyFlag []experiments.Vary
+type varyFlag []variants.Vary
 
 func (v *varyFlag) String() string {
 	var parts []string
@@ -39,7 +40,7 @@ func (v *varyFlag) Set(s string) error {
 	if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(vals) == "" {
 		return fmt.Errorf("%q: want NAME=value1,value2[,...]", s)
 	}
-	x := experiments.Vary{Name: strings.TrimSpace(name)}
+	x := variants.Vary{Name: strings.TrimSpace(name)}
 	for _, val := range strings.Split(vals, ",") {
 		x.Values = append(x.Values, strings.TrimSpace(val))
 	}
@@ -60,16 +61,16 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Var(&vary, "vary", "a rule switch and the values to compare, NAME=v1,v2 (repeat for a factorial design)")
 	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play; the levels are rated against each other, see -rating-games). Seconds per game measured on a shared 2-core machine, Katarenga / Baran: greedy 0.06 / 0.03, mcts:playouts=1000,cutoff=4 0.10 / 0.53, alphabeta:depth=2 0.13 / 0.17, alphabeta:depth=3 0.52 / 1.15, alphabeta:depth=4 3.0 / 6.0")
 	n := fs.Int64("games", 200, "games per cell (variant combination × level), in colour-swapped pairs")
-	ratingGames := fs.Int64("rating-games", experiments.DefaultRatingGames, "games per pairing of the round robin that rates the ladder's levels on the baseline rules (the first value of each -vary), in colour-swapped pairs; 0: no level ratings and no strength_trend.csv")
-	ratingBoot := fs.Int("rating-bootstrap", experiments.DefaultRatingBootstrap, "bootstrap resamples for the level ratings' 95% intervals")
-	opening := fs.Int("random-opening", experiments.DefaultRandomOpening, "play the first N plies of every game uniformly at random (same in both games of a pair; default 0 with random layouts)")
+	ratingGames := fs.Int64("rating-games", variants.DefaultRatingGames, "games per pairing of the round robin that rates the ladder's levels on the baseline rules (the first value of each -vary), in colour-swapped pairs; 0: no level ratings and no strength_trend.csv")
+	ratingBoot := fs.Int("rating-bootstrap", variants.DefaultRatingBootstrap, "bootstrap resamples for the level ratings' 95% intervals")
+	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random (same in both games of a pair; default 0 with random layouts)")
 	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
 	var rf runFlags
 	rf.register(fs)
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: shard a study by running one fairplay play per cell; variants runs whole"); err != nil {
 		return err
 	}
-	var cfg experiments.VariantsConfig
+	var cfg variants.VariantsConfig
 	dir := rf.resume
 	if dir != "" {
 		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
@@ -86,7 +87,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}
-		cfg = experiments.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
+		cfg = variants.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RatingGames: *ratingGames + *ratingGames%2, RatingBootstrap: *ratingBoot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
 		cfg.Ladder = splitSpecs(*ladder)
@@ -95,7 +96,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		cfg.Tiles = tiles
-		if cfg, err = experiments.NewVariantsConfig(cfg); err != nil {
+		if cfg, err = variants.NewVariantsConfig(cfg); err != nil {
 			return usageError{err.Error()}
 		}
 	}
@@ -110,7 +111,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	cells, _ := cfg.Cells()
 	fmt.Fprintf(stderr, "fairplay variants: %s, %d cells × %d games, seed %d -> %s\n", cfg.Game, len(cells), cfg.Games, cfg.Seed, dir)
-	out, err := experiments.RunVariants(ctx, cfg, ts, experiments.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+	out, err := variants.RunVariants(ctx, cfg, ts, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)})
 	if err != nil {
 		return err

@@ -1,0 +1,179 @@
+package durable
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+)
+
+// tempFile writes a result file under path+".tmp" through a buffer; Commit puts it in place.
+// Results are never half-written under their real name. Besides buffered writes in order it
+// takes queued writes (writeAsync), done later by other goroutines at reserved offsets.
+type tempFile struct {
+	*bufio.Writer
+	path string
+	f    *os.File
+	fw   *fileWriter
+	Q    *WriteQueue // nil when the file takes no positional writes
+	db   *dropBehind // nil where not supported
+	done bool
+}
+
+// wrapTemp, when set (by tests), wraps the file under every temporary output: a writer that
+// fails simulates a full disk. Queued writes need the wrapper to implement io.WriterAt.
+var WrapTemp func(path string, w io.Writer) io.Writer
+
+func CreateTemp(path string) (*tempFile, error) {
+	f, err := os.Create(path + ".tmp")
+	if err != nil {
+		return nil, err
+	}
+	var w io.Writer = f
+	if WrapTemp != nil {
+		w = WrapTemp(path, f)
+	}
+	fw := &fileWriter{w: w}
+	t := &tempFile{path: path, f: f, fw: fw}
+	if at, ok := w.(io.WriterAt); ok {
+		fw.at = at
+		t.Q = &WriteQueue{At: at}
+	}
+	fw.reserved = func(end int64) { t.db.reserved(end) }
+	t.db = newDropBehind(f)
+	t.Writer = bufio.NewWriterSize(fw, 1<<16)
+	return t, nil
+}
+
+// writeAsync queues rows to be written after everything written so far (buffered or queued)
+// and calls release once they are; false (nothing queued) when the file takes no queued
+// writes. The caller must not touch rows until release.
+func (t *tempFile) WriteAsync(rows []byte, release func()) (bool, error) {
+	if t.Q == nil {
+		return false, nil
+	}
+	if err := t.Flush(); err != nil { // buffered bytes go before these rows
+		return true, err
+	}
+	t.Q.Push(WriteJob{Rows: rows, Off: t.fw.off, Release: release})
+	t.fw.off += int64(len(rows))
+	t.db.reserved(t.fw.off)
+	if n := t.Q.N.Load(); n > 4*MaxQueued {
+		t.Q.runWaiting()
+	} else if n > MaxQueued {
+		t.Q.Run()
+	}
+	return true, t.Q.failed()
+}
+
+// sync flushes the buffer, waits for the queued writes and returns the file's length: every
+// byte up to it is in the file (in the operating system's cache: it survives the process being
+// killed).
+func (t *tempFile) sync() (int64, error) {
+	if err := t.Flush(); err != nil {
+		return 0, err
+	}
+	if t.Q != nil {
+		if err := t.Q.Wait(); err != nil {
+			return 0, err
+		}
+	}
+	return t.fw.off, nil
+}
+
+// Commit flushes and closes the file and renames it over path.
+func (t *tempFile) Commit() error {
+	t.done = true
+	_, err := t.sync()
+	t.db.stop()
+	t.db = nil
+	if err != nil {
+		t.f.Close()
+		return err
+	}
+	if err := t.f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(t.path+".tmp", t.path)
+}
+
+// Abort closes an uncommitted file (its temporary name stays: it holds the checkpointed
+// items a resumed run recovers); after Commit it does nothing.
+func (t *tempFile) Abort() {
+	if !t.done {
+		if t.Q != nil {
+			t.Q.Wait() // the queued writes may still read rows their owners will recycle
+		}
+		t.db.stop()
+		t.db = nil
+		t.f.Close()
+	}
+}
+
+// CheckpointEvery is how often a running session records a checkpoint at most.
+var CheckpointEvery = 2 * time.Second
+
+// checkpointer records, every CheckpointEvery, how far a run's temporary output file is
+// complete: it flushes the output (flush, then the temporary file) and rewrites manifest.json
+// with status "running" and a Checkpoint naming the file, its complete length and the items in
+// it. See the design note at the top of session.go.
+type checkpointer struct {
+	tf      *tempFile
+	flush   func() error // flushes the format's writer into tf
+	man     *gamefile.Manifest
+	manPath string
+	items   int64 // items written so far
+	saved   int64 // items in the last checkpoint
+	last    time.Time
+}
+
+func NewCheckpointer(dir string, tf *tempFile, flush func() error, man *gamefile.Manifest) (*checkpointer, error) {
+	c := &checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json")}
+	man.Status = "running"
+	return c, c.save()
+}
+
+// add counts one item written and checkpoints when the last checkpoint is old, or always when
+// now is set (the run is stopping: every finished item is made safe at once).
+func (c *checkpointer) Add(now bool) error {
+	c.items++
+	if !now && time.Since(c.last) < CheckpointEvery {
+		return nil
+	}
+	return c.save()
+}
+
+func (c *checkpointer) save() error {
+	if err := c.flush(); err != nil {
+		return c.Failed(err)
+	}
+	n, err := c.tf.sync()
+	if err != nil {
+		return c.Failed(err)
+	}
+	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items}
+	if err := gamefile.WriteManifest(c.manPath, c.man); err != nil {
+		return c.Failed(err)
+	}
+	c.saved, c.last = c.items, time.Now()
+	return nil
+}
+
+// failed explains a failed write: what is kept and how to go on.
+func (c *checkpointer) Failed(err error) error {
+	return fmt.Errorf("writing %s: %w (the %d %s of the last checkpoint are kept: free space, then resume with -resume %s)",
+		filepath.Base(c.tf.path), err, c.saved, c.man.Unit, filepath.Dir(c.tf.path))
+}
+
+// addN counts n items written, as n calls of add would.
+func (c *checkpointer) AddN(n int, now bool) error {
+	if n <= 0 {
+		return nil
+	}
+	c.items += int64(n - 1)
+	return c.Add(now)
+}

@@ -1,0 +1,3 @@
+// Package reporttest checks report pages in tests: the HTML parses, is self-contained, and renders
+// in a headless Chromium without console errors.
+package reporttest

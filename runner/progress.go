@@ -1,0 +1,241 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progress draws a run's progress: a progressbar/v3 bar redrawn in place on a terminal, or a
+// plain line every few seconds otherwise. Workers only bump done; one goroutine draws, under mu,
+// which also guards lines other code prints while the bar is up (see printAbove). The bar's
+// text (count, rate, ETA) is ours, so that the rate is this session's recent one and a capped
+// run shows no ETA: progressbar's own rate and time prediction are off.
+type progress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	bar     bool
+	total   int64 // items planned; with capped, the most there can be (a sequential test's cap)
+	capped  bool
+	unit    string
+	done    *atomic.Int64
+	start   time.Time
+	samples []sample                 // recent (time, done) pairs for the rate, oldest first
+	pb      *progressbar.ProgressBar // the terminal bar, made on the first draw
+	drawn   bool                     // a bar line is on screen without its newline
+}
+
+type sample struct {
+	t time.Time
+	n int64
+}
+
+// rateWindow is how far back the displayed rate looks: long enough to be steady, short enough
+// to follow a change of speed.
+const rateWindow = 20 * time.Second
+
+// progressHolder lets code that runs inside a session (a sequential test's reports) print
+// lines above the session's progress bar.
+type ProgressHolder struct {
+	mu sync.Mutex
+	p  *progress
+}
+
+// printAbove runs print (which writes whole lines to the terminal) with the progress bar, if
+// one is up, cleared first and redrawn after, so that neither garbles the other.
+func (h *ProgressHolder) PrintAbove(print func()) {
+	if h == nil {
+		print()
+		return
+	}
+	h.mu.Lock()
+	p := h.p
+	h.mu.Unlock()
+	if p == nil || !p.bar {
+		print()
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	print()
+	p.draw(time.Now())
+}
+
+// startProgress shows progress of total work items (unit: "games", "boards", "iterations") on w
+// until the returned stop is called: a bar (items done, rate, ETA) when mode is "always", or
+// "auto" and w is a terminal; a plain line every five seconds when mode is "auto" and w is not
+// a terminal; nothing for "never". A negative total is a cap rather than a goal (a sequential
+// test stops when it decides): the display then shows no ETA (and on a terminal a spinner
+// rather than a bar toward the cap). The rate counts only the items of this session (not
+// those of a resumed run's earlier sessions) over the last rateWindow. stop ends the bar's
+// line, so that what is printed next starts on a line of its own.
+func StartProgress(mode string, w io.Writer, total int64, done *atomic.Int64, unit string, holder ...*ProgressHolder) (stop func()) {
+	if mode == "never" || w == nil || total == 0 {
+		return func() {}
+	}
+	p := &progress{w: w, bar: mode == "always" || (mode == "auto" && isTerminal(w)), total: total, unit: unit,
+		done: done, start: time.Now(), capped: total < 0}
+	if p.capped {
+		p.total = -total
+	}
+	for _, h := range holder {
+		if h != nil { // a session with no one printing above its display passes a nil holder
+			h.mu.Lock()
+			h.p = p
+			h.mu.Unlock()
+		}
+	}
+	quit, finished := make(chan struct{}), make(chan struct{})
+	every := 5 * time.Second
+	if p.bar {
+		every = 200 * time.Millisecond
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				p.mu.Lock()
+				if p.bar {
+					p.draw(time.Now())
+				}
+				p.end()
+				p.mu.Unlock()
+				return
+			case now := <-t.C:
+				p.mu.Lock()
+				p.draw(now)
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-finished
+		for _, h := range holder {
+			if h != nil {
+				h.mu.Lock()
+				h.p = nil
+				h.mu.Unlock()
+			}
+		}
+	}
+}
+
+// newBar makes the terminal bar: progressbar/v3 drawing on p.w, with our text after it.
+// Nothing in it draws on its own (no spinner goroutine, no throttle): all drawing happens in
+// draw, clear and end, under p.mu. A capped run gets a spinner (max -1) rather than a bar
+// filling toward a cap it will likely never reach.
+func (p *progress) newBar() *progressbar.ProgressBar {
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetTheme(progressbar.Theme{Saucer: "=", SaucerHead: ">", SaucerPadding: " ", BarStart: "[", BarEnd: "]"}),
+		progressbar.OptionSetWidth(24),
+		// No OptionShowIts: our own rate, over this session's recent window, is in the description.
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(false),
+		progressbar.OptionSetSpinnerChangeInterval(0),
+		progressbar.OptionThrottle(0),
+	}
+	max := p.total
+	if p.capped {
+		max = -1
+	} else {
+		opts = append(opts, progressbar.OptionShowDescriptionAtLineEnd()) // the bar first, then our text
+	}
+	return progressbar.NewOptions64(max, opts...)
+}
+
+// clear erases the bar's line, if one is on screen, and leaves the cursor at its start.
+// p.mu is held.
+func (p *progress) clear() {
+	if p.pb != nil && p.drawn {
+		p.pb.Clear()
+	}
+	p.drawn = false
+}
+
+// end finishes the bar's line (a newline after it), so that what follows starts on a line of
+// its own. p.mu is held.
+func (p *progress) end() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+		p.drawn = false
+	}
+}
+
+// draw shows the state at now: the bar in place, or one plain line. p.mu is held.
+func (p *progress) draw(now time.Time) {
+	n := p.done.Load()
+	p.samples = append(p.samples, sample{now, n})
+	for len(p.samples) > 2 && now.Sub(p.samples[1].t) > rateWindow {
+		p.samples = p.samples[1:]
+	}
+	first := p.samples[0]
+	if now.Sub(p.start) < rateWindow {
+		first = sample{p.start, 0}
+	}
+	rate, eta := "-", "-"
+	if el := now.Sub(first.t).Seconds(); el >= 1 && n > first.n {
+		r := float64(n-first.n) / el
+		rate = humanRate(r)
+		if !p.capped && n < p.total {
+			eta = (time.Duration(float64(p.total-n)/r) * time.Second).Round(time.Second).String()
+		}
+	}
+	if p.bar {
+		var desc string
+		if p.capped {
+			desc = fmt.Sprintf("%d %s (stops at its decision, at most %d), %s %s/s", n, p.unit, p.total, rate, p.unit)
+		} else {
+			desc = fmt.Sprintf("%d/%d %s, %s %s/s, ETA %s", n, p.total, p.unit, rate, p.unit, eta)
+		}
+		if p.pb == nil {
+			p.pb = p.newBar()
+		}
+		if !p.capped {
+			p.pb.Set64(min(n, p.total))
+		}
+		// Describe redraws the line (also once the bar is full; a spinner turns once per
+		// redraw), with the count, rate and ETA just computed.
+		p.pb.Describe(desc)
+		p.drawn = true
+		return
+	}
+	var line string
+	if p.capped {
+		line = fmt.Sprintf("%d %s (stops at its decision, at most %d), %s %s/s", n, p.unit, p.total, rate, p.unit)
+	} else {
+		frac := min(float64(n)/float64(p.total), 1)
+		line = fmt.Sprintf("%d/%d %s (%.1f%%), %s %s/s, ETA %s", n, p.total, p.unit, 100*frac, rate, p.unit, eta)
+	}
+	fmt.Fprintln(p.w, "progress: "+line)
+}
+
+// humanRate prints a rate with three significant digits: 873, 12.4k, 2.61M.
+func humanRate(r float64) string {
+	switch {
+	case r >= 1e6:
+		return fmt.Sprintf("%.3gM", r/1e6)
+	case r >= 1e4:
+		return fmt.Sprintf("%.3gk", r/1e3)
+	case r >= 10:
+		return fmt.Sprintf("%.0f", r)
+	}
+	return fmt.Sprintf("%.2g", r)
+}

@@ -1,0 +1,180 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestProgressLines(t *testing.T) {
+	var done atomic.Int64
+	var b bytes.Buffer
+	t0 := time.Now()
+	// The terminal bar (progressbar/v3), with our count, rate and ETA after it.
+	p := &progress{w: &b, bar: true, total: 1000, unit: "games", done: &done, start: t0}
+	done.Store(100)
+	p.draw(t0.Add(2 * time.Second))
+	if got := screen(b.String()); len(got) != 1 || !strings.Contains(got[0], "10% [=>") || !strings.Contains(got[0], "100/1000 games, 50 games/s, ETA 18s") {
+		t.Errorf("bar %q (raw %q)", got, b.String())
+	}
+	// Non-terminal output: plain periodic lines.
+	b.Reset()
+	p = &progress{w: &b, total: 1000, unit: "games", done: &done, start: t0}
+	p.draw(t0.Add(2 * time.Second))
+	if got := b.String(); got != "progress: 100/1000 games (10.0%), 50 games/s, ETA 18s\n" {
+		t.Errorf("line %q", got)
+	}
+	// A resumed run: done counts this session's games only, so the rate is this session's.
+	b.Reset()
+	p = &progress{w: &b, total: 50000, capped: true, unit: "games", done: &done, start: t0}
+	done.Store(300)
+	p.draw(t0.Add(3 * time.Second))
+	if got := b.String(); got != "progress: 300 games (stops at its decision, at most 50000), 100 games/s\n" {
+		t.Errorf("capped line %q (no ETA from the cap)", got)
+	}
+	// Before a second has passed there is no rate (no "2.6M games/s" from a first tiny interval).
+	b.Reset()
+	p = &progress{w: &b, total: 10, unit: "games", done: &done, start: t0}
+	p.draw(t0.Add(time.Millisecond))
+	if got := b.String(); !strings.Contains(got, "- games/s, ETA -") {
+		t.Errorf("early line %q", got)
+	}
+}
+
+// screen returns what a terminal shows after out: its lines, trailing blanks trimmed. It knows
+// what the progress display writes: text, \r, \n and the erase-line sequences ESC[K, ESC[0K
+// and ESC[2K; lines do not wrap.
+func screen(out string) []string {
+	lines := [][]rune{nil}
+	row, col := 0, 0
+	rs := []rune(out)
+	for i := 0; i < len(rs); i++ {
+		switch c := rs[i]; {
+		case c == '\r':
+			col = 0
+		case c == '\n':
+			row, col = row+1, 0
+			if row == len(lines) {
+				lines = append(lines, nil)
+			}
+		case c == '\033' && i+1 < len(rs) && rs[i+1] == '[':
+			j := i + 2
+			for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+				j++
+			}
+			if j < len(rs) && rs[j] == 'K' {
+				if string(rs[i+2:j]) == "2" {
+					lines[row] = nil
+				} else if col < len(lines[row]) {
+					lines[row] = lines[row][:col]
+				}
+			}
+			i = j
+		default:
+			for len(lines[row]) <= col {
+				lines[row] = append(lines[row], ' ')
+			}
+			lines[row][col] = c
+			col++
+		}
+	}
+	s := make([]string, len(lines))
+	for i, l := range lines {
+		s[i] = strings.TrimRight(string(l), " ")
+	}
+	return s
+}
+
+// TestProgressBarTerminal forces the terminal path ("always", on a buffer) and checks what a
+// terminal would show: each line printed above the bar whole on a line of its own, the bar
+// redrawn under them, and the bar's line finished (a newline) when the display stops.
+func TestProgressBarTerminal(t *testing.T) {
+	var done atomic.Int64
+	var b bytes.Buffer
+	h := &ProgressHolder{}
+	stop := StartProgress("always", &b, 100, &done, "games", h)
+	h.mu.Lock()
+	p := h.p
+	h.mu.Unlock()
+	const reports = 12
+	for i := range reports {
+		done.Store(min(int64(10*i), 100))
+		p.mu.Lock()
+		p.draw(time.Now()) // a bar on screen, as the ticker would draw it
+		p.mu.Unlock()
+		h.PrintAbove(func() { fmt.Fprintf(&b, "SPRT report %d: LLR %.2f\n", i, 0.1*float64(i)) })
+	}
+	stop() // the bar is full by now: the last reports printed above a finished bar
+	out := b.String()
+	if !strings.HasSuffix(out, "\n") {
+		t.Errorf("stop leaves the bar's line open: %q", out)
+	}
+	got := screen(out)
+	if len(got) != reports+2 {
+		t.Fatalf("screen %q (raw %q)", got, out)
+	}
+	for i := range reports {
+		if want := fmt.Sprintf("SPRT report %d: LLR %.2f", i, 0.1*float64(i)); got[i] != want {
+			t.Errorf("line %d: %q, want %q (raw %q)", i, got[i], want, out)
+		}
+	}
+	if bar := got[reports]; !strings.Contains(bar, "100% [====") || !strings.Contains(bar, "100/100 games") {
+		t.Errorf("the bar under the reports: %q", bar)
+	}
+	if got[reports+1] != "" {
+		t.Errorf("after the bar: %q", got[reports+1])
+	}
+	if h.p != nil {
+		t.Error("the holder keeps a stopped display")
+	}
+	var nb bytes.Buffer
+	h.PrintAbove(func() { nb.WriteString("x\n") }) // no display: printed as is
+	if nb.String() != "x\n" {
+		t.Errorf("%q", nb.String())
+	}
+}
+
+// TestProgressBarCapped: a sequential test's display (a cap, not a goal) on a terminal is a
+// spinner with our count and rate, and no ETA; lines printed while the ticker draws come out
+// whole.
+func TestProgressBarCapped(t *testing.T) {
+	var done atomic.Int64
+	var b bytes.Buffer
+	h := &ProgressHolder{}
+	stop := StartProgress("always", &b, -50000, &done, "games", h)
+	for i := range 5 {
+		done.Add(7)
+		h.PrintAbove(func() { fmt.Fprintf(&b, "report %d\n", i) })
+		time.Sleep(250 * time.Millisecond) // the ticker redraws in between
+	}
+	stop()
+	out := b.String()
+	got := screen(out)
+	if len(got) != 7 || !strings.HasSuffix(out, "\n") || got[6] != "" {
+		t.Fatalf("screen %q (raw %q)", got, out)
+	}
+	for i := range 5 {
+		if want := fmt.Sprintf("report %d", i); got[i] != want {
+			t.Errorf("line %d: %q, want %q", i, got[i], want)
+		}
+	}
+	if s := got[5]; !strings.Contains(s, "35 games (stops at its decision, at most 50000)") || strings.Contains(s, "ETA") ||
+		strings.Contains(s, "[") {
+		t.Errorf("capped display %q (no bar toward the cap, no ETA)", s)
+	}
+}
+
+// TestProgressNilHolder: a session nobody prints above passes a nil holder.
+func TestProgressNilHolder(t *testing.T) {
+	var done atomic.Int64
+	var b bytes.Buffer
+	var h *ProgressHolder
+	StartProgress("always", &b, 10, &done, "games", h)()
+	h.PrintAbove(func() { b.WriteString("x\n") })
+	if !strings.HasSuffix(b.String(), "x\n") {
+		t.Errorf("%q", b.String())
+	}
+}

@@ -1,0 +1,168 @@
+package runner
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+)
+
+// recoverCheckpoint folds a checkpointed temporary output (left by a killed run, recorded in
+// dir's manifest.json) into the output file dir/name before a resume: the temporary file is cut to its checkpointed length,
+// its items and those of path (both in index order; an index in both is kept once) are merged
+// into path atomically, and the temporary file is removed. Without a checkpoint it does
+// nothing (a stale temporary file is overwritten by the resumed run).
+func RecoverCheckpoint[R any](dir, name string, open func(string) (FileSource[R], error),
+	index func(*R) int64, create func(w io.Writer) (write func(*R) error, flush func() error, err error)) error {
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil // no manifest: nothing was checkpointed
+	}
+	path := filepath.Join(dir, name)
+	ck := man.Checkpoint
+	tmp := path + ".tmp"
+	if ck == nil || ck.File != filepath.Base(tmp) {
+		return nil
+	}
+	st, err := os.Stat(tmp)
+	if err != nil || ck.Bytes <= 0 {
+		return nil
+	}
+	if st.Size() < ck.Bytes {
+		return fmt.Errorf("%s: %d bytes, its checkpoint says %d: the file was damaged", tmp, st.Size(), ck.Bytes)
+	}
+	if err := os.Truncate(tmp, ck.Bytes); err != nil {
+		return err
+	}
+	var srcs []FileSource[R]
+	defer func() {
+		for _, s := range srcs {
+			s.Close()
+		}
+	}()
+	for _, p := range []string{tmp, path} {
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		s, err := open(p)
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, s)
+	}
+	out := path + ".recovered"
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(out)
+	bw := bufio.NewWriter(f)
+	write, flush, err := create(bw)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	heads := make([]*R, len(srcs))
+	next := func(i int) error {
+		r, err := srcs[i].Read()
+		if err == io.EOF {
+			heads[i] = nil
+			return nil
+		}
+		heads[i] = r
+		return err
+	}
+	for i := range srcs {
+		if err := next(i); err != nil {
+			f.Close()
+			return fmt.Errorf("recovering %s: %w", tmp, err)
+		}
+	}
+	for {
+		k := -1
+		for i, h := range heads {
+			if h != nil && (k < 0 || index(h) < index(heads[k])) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break
+		}
+		if err := write(heads[k]); err != nil {
+			f.Close()
+			return err
+		}
+		at := index(heads[k])
+		for i := range heads { // the same item in both files is written once
+			for heads[i] != nil && index(heads[i]) == at {
+				if err := next(i); err != nil {
+					f.Close()
+					return fmt.Errorf("recovering %s: %w", tmp, err)
+				}
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(out, path); err != nil {
+		return err
+	}
+	return os.Remove(tmp)
+}
+
+// fileSource is a Source read from a file.
+type FileSource[R any] interface {
+	Source[R]
+	Close() error
+}
+
+// resumePlan builds the plan of a resumed run from the items already in path (if it exists):
+// they must lie in [start, end) once each. It returns the plan, the number of items found and a
+// function that closes the re-opened file of old items.
+func ResumePlan[R any](path string, open func(string) (FileSource[R], error), index func(*R) int64, start, end int64) (PlanOf[R], int64, func(), error) {
+	plan := PlanOf[R]{Start: start, End: end}
+	if _, err := os.Stat(path); err != nil {
+		return plan, 0, func() {}, nil
+	}
+	plan.Done = NewBitset(end - start)
+	src, err := open(path)
+	if err != nil {
+		return plan, 0, nil, err
+	}
+	var n int64
+	for {
+		r, err := src.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			src.Close()
+			return plan, 0, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if i := index(r); i < start || i >= end || plan.Done.Has(i-start) {
+			src.Close()
+			return plan, 0, nil, fmt.Errorf("%s: item %d is outside this run or repeated", path, i)
+		}
+		plan.Done.Set(index(r) - start)
+		n++
+	}
+	src.Close()
+	old, err := open(path)
+	if err != nil {
+		return plan, 0, nil, err
+	}
+	plan.Old = old
+	return plan, n, func() { old.Close() }, nil
+}

@@ -1,0 +1,260 @@
+package runner
+
+import (
+	"context"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+)
+
+// Bitset marks game indices relative to a start index.
+type Bitset []uint64
+
+// NewBitset holds n bits.
+func NewBitset(n int64) Bitset { return make(Bitset, (n+63)/64) }
+
+// Set marks bit i.
+func (b Bitset) Set(i int64) { b[i>>6] |= 1 << (i & 63) }
+
+// Has reports bit i.
+func (b Bitset) Has(i int64) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+
+// Source yields finished items in increasing index order, io.EOF at the end.
+type Source[R any] interface {
+	Read() (*R, error)
+}
+
+// RecordSource yields game records in increasing game order.
+type RecordSource = Source[gamefile.Record]
+
+// PlanOf says which work items a run must do: every index in [Start, End) not marked in Done
+// (Done may be nil), and the already finished items (Old, in order) to merge into the output.
+type PlanOf[R any] struct {
+	Start, End int64
+	Done       Bitset
+	Old        Source[R]
+	// Chunk caps the items handed to a worker at once (0: automatic). Small chunks waste less
+	// work when a sequential test stops the run early.
+	Chunk int64
+	// chunk, when positive, is the chunk size whatever the plan's size (tests).
+	chunk int64
+}
+
+// Plan is the plan of a match: its items are games.
+type Plan = PlanOf[gamefile.Record]
+
+// ItemPlayer does work item i; ok is false when stop said so before the item was finished.
+// run's workers come from chunkWorker, and after each chunk endChunk completes the chunk's
+// finished items (a Match fills in their moves and counters from per-chunk buffers: copies, or
+// with a non-nil arena views of the arena's buffers, which are reused once the chunk is
+// written).
+type ItemPlayer[W, R any] interface {
+	NewWorker() W
+	ChunkWorker() W
+	Play(w W, i int64, stop func() bool) (R, bool)
+	EndChunk(w W, recs []R, a *Arena)
+}
+
+// defaultChunkCap caps the items of a chunk: 64 keeps the last chunks of a run of slow items
+// (searching agents) short.
+const defaultChunkCap = 64
+
+// chunkCapper is an ItemPlayer whose items are cheap enough for a larger cap than
+// defaultChunkCap: every chunk costs a hand-off to the collector (a wake-up: ~10–20 µs measured
+// on this machine, 4% of the time of a chunk of 64 random Katarenga games; chunks above the
+// default cap wake it every fourth chunk, see handoff).
+type chunkCapper interface{ chunkCap() int64 }
+
+type chunk[R any] struct {
+	seq   int
+	recs  []R
+	prep  *prepared // what the worker prepared for the collector (nil without sink.prepare)
+	arena *Arena    // the buffers recs point into, when sink.recycle (nil otherwise)
+}
+
+// Run plays the plan's games on workers goroutines and hands every finished game, the old ones
+// merged in, to sink in increasing game order. On cancellation of ctx it stops dispatching,
+// abandons games in progress, and still delivers every finished game. done counts finished new
+// games as they finish (for progress displays). It returns whether the run was interrupted.
+func Run(ctx context.Context, m *Match, plan Plan, workers int, done *atomic.Int64, sink func(*gamefile.Record) error) (interrupted bool, err error) {
+	return RunItems(ctx, m, plan, workers, done, sink, func(r *gamefile.Record) int64 { return r.Game })
+}
+
+// run is Run for any kind of work item; index tells an item's index.
+func RunItems[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[R], workers int, done *atomic.Int64, sink func(*R) error, index func(*R) int64) (bool, error) {
+	return runBatched(ctx, gp, plan, workers, done, perItem(sink), index)
+}
+
+// runBatched is run with a sink that takes a chunk's items at once, with what the worker
+// prepared for them (see batchSink).
+func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[R], workers int, done *atomic.Int64, sink batchSink[R], index func(*R) int64) (bool, error) {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	todo := plan.End - plan.Start
+	size := todo / int64(workers*64)
+	size = max(1, min(size, defaultChunkCap))
+	if c, ok := any(gp).(chunkCapper); ok {
+		size = max(1, min(todo/int64(workers*64), c.chunkCap()))
+	}
+	if plan.Chunk > 0 {
+		size = min(size, plan.Chunk)
+	}
+	if plan.chunk > 0 {
+		size = plan.chunk
+	}
+	// Workers claim chunks themselves: chunk k holds the indices in [Start+k·size,
+	// Start+(k+1)·size) not marked done (possibly none, on a resume), so chunks come in index
+	// order by k. A worker takes a token before it claims a chunk and always returns what it
+	// claimed, so the collector sees every k up to the last claimed; the tokens bound the
+	// chunks in flight or waiting to be written. No dispatcher goroutine stands between a
+	// worker and its next chunk, and out never blocks a worker (it holds every token's chunk).
+	// Chunks of cheap items (random games: above defaultChunkCap) wake the collector every
+	// few chunks instead of every chunk (handoff), with twice the tokens so that the workers
+	// keep playing while it catches up, when a core is left for the collector (fewer workers
+	// than GOMAXPROCS): waking it there costs a futex call per chunk, 2% of a one-worker
+	// run. With every core playing, waking it late cost two-worker runs 4.8% (10 pairs of
+	// alternating runs), so it is woken at every chunk. Slower items always wake it at once, so
+	// that their games reach the file (and a checkpoint) as soon as they are done.
+	wakeAt, perWorker := 1, 4
+	if size > defaultChunkCap && workers < runtime.GOMAXPROCS(0) {
+		wakeAt, perWorker = 4, 8
+	}
+	out := newHandoff[R](wakeAt)
+	tokens := make(chan struct{}, perWorker*workers)
+	stopped := func() bool { return ctx.Err() != nil }
+	pool := newPrepPool(workers)
+	var chunks chunkPool[R]
+	if sink.recycle {
+		chunks = make(chunkPool[R], 8*workers)
+	}
+	var claimed atomic.Int64
+	nChunks := (todo + size - 1) / size
+
+	var wg sync.WaitGroup
+	for k := 0; k < workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := gp.ChunkWorker()
+			for ctx.Err() == nil {
+				select {
+				case tokens <- struct{}{}:
+				default: // the collector holds every token: wake it, then wait
+					out.signal()
+					select {
+					case tokens <- struct{}{}:
+					case <-ctx.Done():
+						return
+					}
+				}
+				// A claimed chunk is always returned (empty when the run was stopped meanwhile:
+				// play then abandons its first game), so that no later chunk's games wait for it.
+				seq := claimed.Add(1) - 1
+				if seq >= nChunks {
+					<-tokens
+					return
+				}
+				c := chunks.get(size)
+				c.seq = int(seq)
+				lo := plan.Start + seq*size
+				for i := lo; i < min(lo+size, plan.End); i++ {
+					if plan.Done != nil && plan.Done.Has(i-plan.Start) {
+						continue
+					}
+					rec, ok := gp.Play(w, i, stopped)
+					if !ok {
+						break
+					}
+					c.recs = append(c.recs, rec)
+				}
+				gp.EndChunk(w, c.recs, c.arena)
+				if sink.prepare != nil {
+					c.prep = pool.get()
+					sink.prepare(c.recs, c.prep)
+				}
+				if done != nil {
+					done.Add(int64(len(c.recs)))
+				}
+				out.put(c)
+				if sink.help != nil {
+					sink.help()
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); out.close() }()
+
+	// Collector: emit chunks in claim order, merging the old records in.
+	var oldNext *R
+	oldErr := error(nil)
+	readOld := func() {
+		if plan.Old == nil || oldErr != nil {
+			oldNext = nil
+			return
+		}
+		r, err := plan.Old.Read()
+		if err != nil {
+			if err != io.EOF {
+				oldErr = err
+			}
+			oldNext = nil
+			return
+		}
+		oldNext = r
+	}
+	readOld()
+	var sinkErr error
+	flushOld := func(before int64) {
+		for oldNext != nil && index(oldNext) < before {
+			if sinkErr == nil {
+				sinkErr = sink.old(oldNext)
+			}
+			readOld()
+		}
+	}
+	pending := map[int]*chunk[R]{}
+	next := 0
+	var batch []*chunk[R]
+	for {
+		if batch = out.take(batch); batch == nil {
+			break
+		}
+		for _, c := range batch {
+			pending[c.seq] = c
+		}
+		for {
+			c, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			// Hand the chunk over in runs of consecutive new items, old items merged in between.
+			for lo := 0; lo < len(c.recs); {
+				flushOld(index(&c.recs[lo]))
+				hi := lo + 1
+				for hi < len(c.recs) && (oldNext == nil || index(&c.recs[hi]) < index(oldNext)) {
+					hi++
+				}
+				if sinkErr == nil {
+					sinkErr = sink.items(c.recs, c.prep, lo, hi)
+				}
+				lo = hi
+			}
+			pool.put(c.prep)
+			c.prep = nil
+			chunks.put(c)
+			<-tokens
+		}
+	}
+	flushOld(math.MaxInt64)
+	if oldErr != nil {
+		return stopped(), oldErr
+	}
+	return stopped(), sinkErr
+}

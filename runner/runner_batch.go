@@ -1,0 +1,292 @@
+package runner
+
+import (
+	"unsafe"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+)
+
+// Batching between the workers and the collector. The collector is the one goroutine that sees
+// every game in order (the summary and the games file need that order), so whatever does not
+// depend on the order is done by the worker that played the game, a chunk at a time: the
+// games-file row (gamefile.AppendCSVRow), the distinct-game hash (tally.DistinctHash), in
+// csv.gz at two or more workers the rows' compression (a gzip member), and in csv the write
+// itself (asyncwrite.go: the collector reserves the rows' place in the file and queues the
+// write, which the workers do between chunks). The collector adds the games to the summary
+// (about 0.15 µs a random Katarenga game while the distinct-games set fills, 0.09 after) and
+// orders the output; no lock, channel operation or allocation per game
+// (the prepared buffers are recycled). So a run of W workers uses W cores' worth of play, and the
+// one collector keeps up with dozens of workers of random games. Before, a one-worker run also
+// moved the rows, hashes and (Baran) notation to the collector's core: faster at one worker on
+// two cores, but then two workers could not be twice one (README "Speed").
+
+// prepared is what a worker computes for a chunk's items besides the records.
+type prepared struct {
+	rows   []byte   // the items' games-file rows, in order (empty when the sink wants none)
+	ends   []int    // ends[k]: where item k's row ends in rows
+	hashes []uint64 // hashes[k]: item k's tally.DistinctHash, for a prefix of the chunk
+	// gz is the rows compressed as one gzip member, when the sink takes members (csv.gz at
+	// several workers); zc is the compressor, kept with the buffers.
+	gz []byte
+	zc gamefile.GzipMember
+	// memo remembers the rows' short text fields (they repeat from game to game).
+	memo gamefile.RowMemo
+}
+
+// row returns the rows of items lo to hi−1.
+func (p *prepared) rowsOf(lo, hi int) []byte {
+	start := 0
+	if lo > 0 {
+		start = p.ends[lo-1]
+	}
+	return p.rows[start:p.ends[hi-1]]
+}
+
+// prepPool recycles prepared buffers between the collector and the workers (a chunk's rows are
+// ~70 kB for random Katarenga games: allocating them per chunk kept the GC busy). It never
+// blocks: an empty pool allocates, a full one drops.
+type prepPool chan *prepared
+
+func newPrepPool(workers int) prepPool { return make(prepPool, 8*workers) }
+
+func (p prepPool) get() *prepared {
+	select {
+	case b := <-p:
+		b.rows, b.ends, b.hashes = b.rows[:0], b.ends[:0], b.hashes[:0]
+		return b
+	default:
+		return &prepared{}
+	}
+}
+
+func (p prepPool) put(b *prepared) {
+	if b == nil {
+		return
+	}
+	select {
+	case p <- b:
+	default:
+	}
+}
+
+// arena holds the bytes and counters a chunk's records point into (Record.Moves and
+// Record.Counters) when the sink lets the run reuse them: a chunk's moves are ~70 kB for random
+// Katarenga games, and copying them into a new string per chunk was most of the runner's
+// garbage.
+type Arena struct {
+	moves []byte
+	cnts  []int64
+}
+
+// chunkPool recycles whole chunks (records, arena) between the collector and the workers when
+// the sink keeps no reference to an item once it has taken it (batchSink.recycle). A nil pool
+// allocates every chunk and recycles none; like prepPool it never blocks.
+type chunkPool[R any] chan *chunk[R]
+
+// get returns an empty chunk with room for size items (and an arena, from a non-nil pool).
+func (p chunkPool[R]) get(size int64) *chunk[R] {
+	if p == nil {
+		return &chunk[R]{recs: make([]R, 0, size)}
+	}
+	select {
+	case c := <-p:
+		c.recs = c.recs[:0]
+		return c
+	default:
+		return &chunk[R]{recs: make([]R, 0, size), arena: &Arena{}}
+	}
+}
+
+// put hands back a chunk the sink is done with.
+func (p chunkPool[R]) put(c *chunk[R]) {
+	if p == nil {
+		return
+	}
+	select {
+	case p <- c:
+	default:
+	}
+}
+
+// batchSink takes a run's finished items in increasing index order.
+type batchSink[R any] struct {
+	// prepare, when set, runs in the worker after each chunk and fills p for the chunk's
+	// finished items (in chunk order).
+	prepare func(recs []R, p *prepared)
+	// items takes recs[lo:hi], consecutive finished items of one chunk (no old item falls
+	// between them), with the chunk's prepared data (nil without prepare).
+	items func(recs []R, p *prepared, lo, hi int) error
+	// old takes one already finished item of plan.Old, merged in by index.
+	old func(r *R) error
+	// recycle says that neither items nor anything it feeds keeps a reference into an item
+	// (its strings, its slices) once it returns: the run may then reuse a written chunk's
+	// records and buffers for a later chunk.
+	recycle bool
+	// help, when set, is called by every worker after it hands over a chunk: it does work the
+	// collector queued (the games file's writes).
+	help func()
+}
+
+// perItem is the batchSink that hands every item to sink, one at a time.
+func perItem[R any](sink func(*R) error) batchSink[R] {
+	return batchSink[R]{
+		items: func(recs []R, _ *prepared, lo, hi int) error {
+			for k := lo; k < hi; k++ {
+				if err := sink(&recs[k]); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		old: sink,
+	}
+}
+
+// prepareGames returns a batchSink.prepare for games: the distinct-game hash of every game
+// among the first tally.DistinctExamined of [start, …) (the summary looks at no others),
+// and, with rows set, each game's CSV row; with gz set too, the rows compressed as a gzip
+// member.
+func prepareGames(start int64, rows, gz bool) func(recs []gamefile.Record, p *prepared) {
+	return func(recs []gamefile.Record, p *prepared) {
+		if gz {
+			defer func() { p.gz = p.zc.Compress(p.gz[:0], p.rows) }()
+		}
+		for k := range recs {
+			r := &recs[k]
+			if rows {
+				p.rows = p.memo.AppendCSVRowNotation(p.rows, r) // Match.play records: engine notation
+				p.ends = append(p.ends, len(p.rows))
+			}
+			if r.Game-start < tally.DistinctExamined && len(p.hashes) == k {
+				p.hashes = append(p.hashes, tally.DistinctHash(r))
+			}
+		}
+	}
+}
+
+// gamesSink feeds a match's finished games, in game order, to a summary and a games file: the
+// collector's work in RunMatch. New games come a chunk at a time with their rows and hashes
+// prepared (batch); old games of a resume come one by one and are encoded here.
+type gamesSink struct {
+	sum *tally.Summary
+	w   gamefile.GamesWriter
+	rw  gamefile.RowWriter // w when it takes prepared rows, else nil
+	// stop, when set, is a sequential test's rule, asked after every game: once it says so,
+	// that game is the last one counted and written, and onStop is called.
+	stop   func(*tally.Summary) bool
+	onStop func()
+	// failed, when set, explains a failed write; written, when set, learns that n more games
+	// are in the games file (checkpoints). Both are called in the collector.
+	failed  func(error) error
+	written func(n int) error
+	plies   int64 // plies of the games counted
+	stopped bool
+	// queue, when set, queues a chunk's prepared rows for a write by the workers (see
+	// asyncwrite.go): tempFile.writeAsync behind the games writer, whose own buffer flushRows
+	// empties first. rowBufs recycles the rows' buffers once written.
+	// mw, when set, takes the workers' gzip members (csv.gz at several workers: the compression,
+	// several times a random game's cost, is then parallel).
+	mw        gamefile.MemberWriter
+	queue     func(rows []byte, release func()) (bool, error)
+	flushRows func() error
+	help      func()
+	rowBufs   chan []byte
+}
+
+// writeRows writes prepared rows lo to hi−1: queued for the workers when the sink has a queue
+// and the call took the whole chunk (whole: items' lo and hi were 0 and len(recs); a stop rule
+// may have cut hi since), else through the games writer. A queued buffer leaves p: p gets
+// another (recycled) one, so the run may reuse p at once.
+func (g *gamesSink) writeRows(p *prepared, lo, hi int, whole bool) error {
+	rows := p.rowsOf(lo, hi)
+	if g.queue == nil || !whole {
+		return g.rw.WriteRows(rows)
+	}
+	if err := g.flushRows(); err != nil {
+		return err
+	}
+	buf := p.rows
+	select {
+	case p.rows = <-g.rowBufs:
+	default:
+		p.rows = nil
+	}
+	queued, err := g.queue(rows, func() {
+		select {
+		case g.rowBufs <- buf[:0]:
+		default:
+		}
+	})
+	if !queued {
+		p.rows = buf
+		return g.rw.WriteRows(rows)
+	}
+	return err
+}
+
+func newGamesSink(sum *tally.Summary, w gamefile.GamesWriter) *gamesSink {
+	g := &gamesSink{sum: sum, w: w}
+	g.rw, _ = w.(gamefile.RowWriter)
+	return g
+}
+
+// batch returns the batchSink of a run whose first game is start.
+func (g *gamesSink) batch(start int64) batchSink[gamefile.Record] {
+	// With prepared rows the games file copies bytes and the summary keeps only numbers and
+	// hashes, so chunks can be recycled; other writers (Parquet) may hold a record's strings
+	// until they flush.
+	prep := prepareGames(start, g.rw != nil, g.mw != nil)
+	b := batchSink[gamefile.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.rw != nil}
+	if g.queue != nil {
+		b.help = g.help
+	}
+	return b
+}
+
+func (g *gamesSink) old(r *gamefile.Record) error { return g.items(unsafe.Slice(r, 1), nil, 0, 1) }
+
+// items counts and writes recs[lo:hi], with their prepared rows and hashes when p is not nil.
+func (g *gamesSink) items(recs []gamefile.Record, p *prepared, lo, hi int) error {
+	if g.stopped {
+		return nil
+	}
+	whole := lo == 0 && hi == len(recs)
+	for k := lo; k < hi; k++ {
+		r := &recs[k]
+		if p != nil && k < len(p.hashes) {
+			g.sum.AddHashed(r, p.hashes[k])
+		} else {
+			g.sum.Add(r)
+		}
+		g.plies += int64(r.Plies)
+		if g.stop != nil && g.stop(g.sum) {
+			g.stopped = true
+			if g.onStop != nil {
+				g.onStop()
+			}
+			hi = k + 1
+			break
+		}
+	}
+	var err error
+	if p != nil && g.mw != nil && whole && hi == len(recs) && len(p.gz) > 0 {
+		err = g.mw.WriteMember(p.gz)
+	} else if p != nil && g.rw != nil {
+		err = g.writeRows(p, lo, hi, whole)
+	} else {
+		for k := lo; k < hi && err == nil; k++ {
+			err = g.w.Write(&recs[k])
+		}
+	}
+	if err != nil {
+		if g.failed != nil {
+			err = g.failed(err)
+		}
+		return err
+	}
+	if g.written != nil {
+		return g.written(hi - lo)
+	}
+	return nil
+}

@@ -1,0 +1,164 @@
+package layouts
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/fairplay-lab/fairplay/internal/extsort"
+	"github.com/fairplay-lab/fairplay/stats"
+)
+
+// keyRate is a board's key, White's rate on it and its position.
+type keyRate struct {
+	key string
+	v   float64
+	i   int64
+}
+
+var keyRateCodec = extsort.Codec[keyRate]{
+	Append: func(dst []byte, v keyRate) []byte {
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.v))
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.i))
+		return append(dst, v.key...)
+	},
+	Decode: func(src []byte) (keyRate, error) {
+		if len(src) < 16 {
+			return keyRate{}, fmt.Errorf("a key record of %d bytes", len(src))
+		}
+		le := binary.LittleEndian
+		return keyRate{string(src[16:]), math.Float64frombits(le.Uint64(src)), int64(le.Uint64(src[8:]))}, nil
+	},
+}
+
+// matchRec is a board both sweeps played: its position in the other sweep, White's rate in
+// this sweep (x) and in the other (y).
+type matchRec struct {
+	i    int64
+	x, y float64
+}
+
+var matchCodec = extsort.Codec[matchRec]{
+	Append: func(dst []byte, v matchRec) []byte {
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.i))
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.x))
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.y))
+	},
+	Decode: func(src []byte) (matchRec, error) {
+		if len(src) != 24 {
+			return matchRec{}, fmt.Errorf("a match record of %d bytes", len(src))
+		}
+		le := binary.LittleEndian
+		return matchRec{int64(le.Uint64(src)), math.Float64frombits(le.Uint64(src[8:])), math.Float64frombits(le.Uint64(src[16:]))}, nil
+	},
+}
+
+func byKey(a, b keyRate) int {
+	if c := cmp.Compare(a.key, b.key); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.i, b.i)
+}
+
+// sortBoardRates sorts a boards.csv's boards (those with games, when played is set) by key,
+// with White's rate and position among the boards kept.
+func sortBoardRates(path, tmp string, played bool) (*extsort.ExternalSorter[keyRate], error) {
+	src, err := openBoards(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	s := newSorter(tmp, byKey, keyRateCodec)
+	for n := int64(0); ; {
+		b, err := src.Read()
+		if err == io.EOF {
+			return s, nil
+		}
+		if err == nil && (!played || b.N > 0) {
+			err = s.Add(keyRate{b.Key, float64(b.WhiteWins) / math.Max(1, float64(b.N)), n})
+			n++
+		}
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// CompareSweeps returns the rank correlation (stats.Spearman) of White's rate on the boards
+// of two sweeps, given by their boards.csv files, over the boards both played (matched by key;
+// the other sweep's boards without games are left out), and how many boards that is. The join
+// and the ranks go through external sorts in a temporary directory in tmp: memory does not
+// grow with the number of boards.
+func CompareSweeps(thisCSV, otherCSV, tmp string) (stats.Interval, int64, error) {
+	dir, err := os.MkdirTemp(tmp, ".compare-spill-")
+	if err != nil {
+		return stats.Interval{}, 0, err
+	}
+	defer os.RemoveAll(dir)
+	mine, err := sortBoardRates(thisCSV, dir, false)
+	if err != nil {
+		return stats.Interval{}, 0, err
+	}
+	defer mine.Close()
+	other, err := sortBoardRates(otherCSV, dir, true)
+	if err != nil {
+		return stats.Interval{}, 0, err
+	}
+	defer other.Close()
+	a, err := mine.Sort()
+	if err != nil {
+		return stats.Interval{}, 0, err
+	}
+	b, err := other.Sort()
+	if err != nil {
+		return stats.Interval{}, 0, err
+	}
+	// The matches, put back in the other sweep's order (the order Spearman sees the pairs in).
+	matched := newSorter(dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
+	defer matched.Close()
+	ha, erra := a.Next()
+	for {
+		hb, err := b.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return stats.Interval{}, 0, err
+		}
+		for erra == nil && ha.key < hb.key {
+			ha, erra = a.Next()
+		}
+		if erra != nil && erra != io.EOF {
+			return stats.Interval{}, 0, erra
+		}
+		if erra == nil && ha.key == hb.key {
+			if err := matched.Add(matchRec{hb.i, ha.v, hb.v}); err != nil {
+				return stats.Interval{}, 0, err
+			}
+		}
+	}
+	ms, err := matched.Sort()
+	if err != nil {
+		return stats.Interval{}, 0, err
+	}
+	sp := &extsort.ExternalSpearman{Dir: dir, RunLen: reportRunLen}
+	defer sp.Close()
+	for {
+		m, err := ms.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return stats.Interval{}, 0, err
+		}
+		if err := sp.Add(m.x, m.y); err != nil {
+			return stats.Interval{}, 0, err
+		}
+	}
+	s, err := sp.Result()
+	return s, sp.Len(), err
+}

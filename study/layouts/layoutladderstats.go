@@ -1,0 +1,414 @@
+package layouts
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// LadderBootstrap is the number of bootstrap resamples (over boards) for the
+// reliability-corrected rank correlations of a layout ladder.
+const LadderBootstrap = 1000
+
+// LadderLevel is one row of ladder.csv: a level's rating, its sweep's headline figures and how
+// its board ranking relates to the previous level's, to a reference sweep's and to its own
+// replicate's.
+type LadderLevel struct {
+	Level                int // 0-based
+	Agent                string
+	Elo, EloLow, EloHigh float64 // NaN when not rated
+	Boards               int
+	Games, Distinct      int64 // over all replicates
+	// White is White's win rate pooled over boards and replicates, clustered by board.
+	White stats.Interval
+	SD    float64 // standard deviation of the boards' White rates (first replicate)
+	// Prev, Compare and Ceiling are Spearman rank correlations of the boards' White rates
+	// (first replicate) with the previous level's (first replicate), with the reference
+	// sweep's, and with the level's second replicate (the noise ceiling), Fisher-z intervals;
+	// NaN where there is none.
+	Prev, Compare, Ceiling stats.Interval
+	// PrevCorrected and CompareCorrected divide Prev and Compare by the square root of the
+	// product of the two measurements' reliabilities (replicate correlations; the reference's
+	// split-half correlation stepped up by Spearman–Brown), bootstrap percentile intervals over
+	// boards.
+	PrevCorrected, CompareCorrected stats.Interval
+	// Black's choice of seating, chosen on the selection half of each board's games and
+	// measured on the held-out half, averaged over replicates: mean |White − ½| as dealt and
+	// after the choice over Choices choices, and the benefit (dealt − chosen) with a normal
+	// interval over choices.
+	Choices        int
+	Dealt, Chosen  float64
+	Benefit        stats.Interval
+	TopWhite       stats.Interval // the held-out top list's pooled held-out rate, clustered by board
+	TopDistance    float64        // its mean held-out |White − ½|
+	AllDistance    float64        // the same over every board
+	TopInsideBand  int            // top-list boards whose held-out interval lies inside the band
+	CompareMissing int            // boards the reference sweep did not play
+}
+
+// TopBoard is a row of fair-at-every-level.csv.
+type TopBoard struct {
+	Board          int
+	Key, Layout    string
+	SelectDistance float64          // max over levels and replicates of |selection-half White rate − ½|
+	HeldOut        []stats.Interval // per level: held-out White rate over the replicates, Wilson
+	InsideAll      bool             // every level's held-out interval lies inside the band
+}
+
+// LadderStats are a finished ladder's findings.
+type LadderStats struct {
+	Levels             []LadderLevel
+	Top                []TopBoard
+	CompareReliability float64 // the reference sweep's split-half reliability (Spearman–Brown); NaN without
+	CompareBoards      int     // boards in common with the reference
+	Resamples          int     // valid bootstrap resamples (of LadderBootstrap)
+}
+
+// compareBoards is a reference sweep's boards.csv by key.
+type compareBoards struct {
+	byKey map[string]gamefile.BoardResult
+}
+
+func readCompare(dir string) (*compareBoards, error) {
+	f, err := os.Open(filepath.Join(dir, "boards.csv"))
+	if err != nil {
+		return nil, fmt.Errorf("-compare %s: %v (want the directory of a layouts sweep)", dir, err)
+	}
+	defer f.Close()
+	br, err := gamefile.NewBoardReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("-compare %s: %v", dir, err)
+	}
+	c := &compareBoards{byKey: map[string]gamefile.BoardResult{}}
+	for {
+		b, err := br.Read()
+		if err == io.EOF {
+			return c, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("-compare %s: %v", dir, err)
+		}
+		c.byKey[b.Key] = *b
+	}
+}
+
+// CheckLadderCompare makes sure dir holds a sweep's boards.csv that -compare can read.
+func CheckLadderCompare(dir string) error {
+	_, err := readCompare(dir)
+	return err
+}
+
+func rateOf(b gamefile.BoardResult) float64 { return float64(b.WhiteWins) / math.Max(1, float64(b.N)) }
+
+// spearmanValue is the rank correlation alone (NaN when undefined).
+func spearmanValue(x, y []float64) float64 { return stats.Spearman(x, y).Value }
+
+// ladderStats derives the findings from the sweeps ([level][replicate]), the level ratings
+// (nil when not rated) and the reference sweep (nil without one).
+func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, ratings []stats.Rating, ref *compareBoards) *LadderStats {
+	st := &LadderStats{CompareReliability: math.NaN()}
+	nb := sw.NumBoards()
+	L, R := len(levels), cfg.Replicates
+	rates := make([][][]float64, L) // [level][replicate][board]
+	for l := range levels {
+		for r := 0; r < R; r++ {
+			v := make([]float64, nb)
+			for i := range v {
+				v[i] = rateOf(levels[l][r].Boards.Counts(i))
+			}
+			rates[l] = append(rates[l], v)
+		}
+	}
+	// The reference sweep on the boards it shares with the ladder.
+	var common []int
+	var refRate, refSel, refHeld []float64
+	if ref != nil {
+		for i := 0; i < nb; i++ {
+			if b, ok := ref.byKey[levels[0][0].Boards.Key(i)]; ok && b.N > 0 {
+				common = append(common, i)
+				refRate = append(refRate, rateOf(b))
+				refSel = append(refSel, b.SelectRate())
+				refHeld = append(refHeld, b.HeldOut().Value)
+			}
+		}
+		st.CompareBoards = len(common)
+	}
+	sb := func(r float64) float64 { return 2 * r / (1 + r) } // Spearman–Brown: two halves → whole
+	if len(common) >= 4 && !math.IsNaN(refHeld[0]) {
+		st.CompareReliability = sb(spearmanValue(refSel, refHeld))
+	}
+	all := make([]int, nb)
+	for i := range all {
+		all[i] = i
+	}
+	// point estimates and bootstrap resamples of the corrected correlations
+	corrected := func(idx []int, refIdx []int) (prev, cmp []float64) {
+		prev, cmp = make([]float64, L), make([]float64, L)
+		rel := make([]float64, L)
+		for l := 0; l < L; l++ {
+			rel[l] = math.NaN()
+			if R >= 2 {
+				rel[l] = spearmanValue(pickK(rates[l][0], idx), pickK(rates[l][1], idx))
+			}
+		}
+		for l := 0; l < L; l++ {
+			prev[l], cmp[l] = math.NaN(), math.NaN()
+			if l > 0 {
+				prev[l] = spearmanValue(pickK(rates[l][0], idx), pickK(rates[l-1][0], idx)) / math.Sqrt(rel[l]*rel[l-1])
+			}
+			if refIdx != nil {
+				x := make([]float64, len(refIdx))
+				y := make([]float64, len(refIdx))
+				relRef := sb(spearmanValue(pickK(refSel, refIdx), pickK(refHeld, refIdx)))
+				for k, j := range refIdx {
+					x[k], y[k] = refRate[j], rates[l][0][common[j]]
+				}
+				cmp[l] = spearmanValue(x, y) / math.Sqrt(rel[l]*relRef)
+			}
+		}
+		return prev, cmp
+	}
+	var refAll []int
+	if len(common) >= 4 {
+		refAll = make([]int, len(common))
+		for k := range refAll {
+			refAll[k] = k
+		}
+	}
+	prev0, cmp0 := corrected(all, refAll)
+	// Bootstrap over boards (the reference's common boards resampled alongside, by board).
+	boot := make([][2][]float64, L)
+	if R >= 2 && nb >= 4 {
+		rng := engine.NewRand(engine.Derive(cfg.Sweep.Seed, 0x4c414444)) // "LADD"
+		pos := make([]int, nb)                                           // board → its index in common, or −1
+		for i := range pos {
+			pos[i] = -1
+		}
+		for k, i := range common {
+			pos[i] = k
+		}
+		for b := 0; b < LadderBootstrap; b++ {
+			idx := make([]int, nb)
+			var refIdx []int
+			for k := range idx {
+				idx[k] = rng.IntN(nb)
+				if refAll != nil && pos[idx[k]] >= 0 {
+					refIdx = append(refIdx, pos[idx[k]])
+				}
+			}
+			if refAll == nil || len(refIdx) < 4 {
+				refIdx = nil
+			}
+			p, c := corrected(idx, refIdx)
+			ok := true
+			for l := 0; l < L; l++ {
+				if (l > 0 && math.IsNaN(p[l])) || (refAll != nil && math.IsNaN(c[l])) {
+					ok = false
+				}
+			}
+			if !ok {
+				continue
+			}
+			st.Resamples++
+			for l := 0; l < L; l++ {
+				boot[l][0] = append(boot[l][0], p[l])
+				boot[l][1] = append(boot[l][1], c[l])
+			}
+		}
+	}
+	percentile := func(v float64, s []float64) stats.Interval {
+		iv := stats.Interval{Value: v, Low: math.NaN(), High: math.NaN(), Method: "spearman-reliability-corrected-bootstrap-boards"}
+		if math.IsNaN(v) || len(s) < 100 {
+			return iv
+		}
+		sort.Float64s(s)
+		iv.Low, iv.High = s[int(0.025*float64(len(s)))], s[int(math.Ceil(0.975*float64(len(s))))-1]
+		return iv
+	}
+	nan := stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "spearman-fisher-z"}
+	top := ladderTopBoards(cfg, sw, levels)
+	st.Top = top
+	for l := range levels {
+		lv := LadderLevel{Level: l, Agent: cfg.Labels[l], Elo: math.NaN(), EloLow: math.NaN(), EloHigh: math.NaN(),
+			Boards: nb, Prev: nan, Compare: nan, Ceiling: nan}
+		if ratings != nil {
+			lv.Elo, lv.EloLow, lv.EloHigh = ratings[l].Elo, ratings[l].Low, ratings[l].High
+		}
+		var pooled stats.ClusterRatio
+		for i := 0; i < nb; i++ {
+			var w, n int64
+			for r := 0; r < R; r++ {
+				b := levels[l][r].Boards.Counts(i)
+				w, n = w+b.WhiteWins, n+b.N
+			}
+			if n > 0 {
+				pooled.Add(float64(w), float64(n))
+			}
+		}
+		lv.White = pooled.Rate()
+		lv.White.Method = "cluster-robust-boards"
+		for r := 0; r < R; r++ {
+			lv.Games += levels[l][r].Report.Games
+			lv.Distinct += levels[l][r].Report.Distinct
+		}
+		lv.SD = levels[l][0].Report.SDRate
+		if l > 0 {
+			lv.Prev = stats.Spearman(rates[l][0], rates[l-1][0])
+		}
+		if len(common) >= 4 {
+			lv.Compare = stats.Spearman(refRate, pickK(rates[l][0], common))
+			lv.CompareMissing = nb - len(common)
+		}
+		if R >= 2 {
+			lv.Ceiling = stats.Spearman(rates[l][0], rates[l][1])
+		}
+		lv.PrevCorrected = percentile(prev0[l], boot[l][0])
+		lv.CompareCorrected = percentile(cmp0[l], boot[l][1])
+		choiceBenefit(&lv, cfg, sw, levels[l])
+		var tp stats.ClusterRatio
+		for _, t := range top {
+			var w, n int64
+			for r := 0; r < R; r++ {
+				b := levels[l][r].Boards.Counts(t.Board)
+				w, n = w+b.WhiteWins-b.WhiteWinsSelect, n+b.N-b.NSelect
+			}
+			if n > 0 {
+				tp.Add(float64(w), float64(n))
+				lv.TopDistance += math.Abs(float64(w)/float64(n) - 0.5)
+			}
+			if iv := t.HeldOut[l]; iv.Low >= cfg.Sweep.BandLow && iv.High <= cfg.Sweep.BandHigh {
+				lv.TopInsideBand++
+			}
+		}
+		lv.TopWhite = tp.Rate()
+		lv.TopWhite.Method = "cluster-robust-boards-held-out"
+		lv.TopDistance /= math.Max(1, float64(len(top)))
+		for i := 0; i < nb; i++ {
+			var w, n int64
+			for r := 0; r < R; r++ {
+				b := levels[l][r].Boards.Counts(i)
+				w, n = w+b.WhiteWins-b.WhiteWinsSelect, n+b.N-b.NSelect
+			}
+			lv.AllDistance += math.Abs(float64(w)/math.Max(1, float64(n)) - 0.5)
+		}
+		lv.AllDistance /= math.Max(1, float64(nb))
+		st.Levels = append(st.Levels, lv)
+	}
+	return st
+}
+
+func pickK(v []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
+
+// choiceBenefit sets a level's Black's-choice figures: per choice (the first requested layout
+// of each set of symmetric placements) and replicate, Black picks the seating with the lower
+// White rate on the selection half; the benefit is |dealt − ½| − |chosen − ½| on the held-out
+// half, averaged over replicates; its interval is the normal one over choices.
+func choiceBenefit(lv *LadderLevel, cfg LayoutLadderConfig, sw *Sweep, reps []*LayoutsOutcome) {
+	seen := map[string]bool{}
+	var sum, sq float64
+	for k := 0; k+1 < sw.NumRows(); k += 2 {
+		dealt, rot := sw.Row(k), sw.Row(k+1)
+		if seen[dealt.Choice] {
+			continue
+		}
+		seen[dealt.Choice] = true
+		var d, c, ok float64
+		for _, o := range reps {
+			bd, br := o.Boards.Counts(dealt.Board), o.Boards.Counts(rot.Board)
+			a, b := bd.HeldOut(), br.HeldOut()
+			if bd.NSelect == 0 || br.NSelect == 0 || math.IsNaN(a.Value) || math.IsNaN(b.Value) {
+				continue
+			}
+			v := a.Value
+			if br.SelectRate() < bd.SelectRate() {
+				v = b.Value
+			}
+			d += math.Abs(a.Value - 0.5)
+			c += math.Abs(v - 0.5)
+			ok++
+		}
+		if ok == 0 {
+			continue
+		}
+		d, c = d/ok, c/ok
+		lv.Choices++
+		lv.Dealt += d
+		lv.Chosen += c
+		sum += d - c
+		sq += (d - c) * (d - c)
+	}
+	lv.Benefit = stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "held-out-half-normal-over-choices"}
+	if n := float64(lv.Choices); n > 0 {
+		lv.Dealt /= n
+		lv.Chosen /= n
+		m := sum / n
+		lv.Benefit.Value = m
+		if n > 1 {
+			se := math.Sqrt(math.Max(0, sq-n*m*m) / (n - 1) / n)
+			lv.Benefit.Low, lv.Benefit.High = m-stats.Z95*se, m+stats.Z95*se
+		}
+	}
+}
+
+// topBoards is the held-out top list: the boards whose selection-half White rate is closest to
+// ½ at the worst of all levels and replicates (ties by board order), with their held-out rates
+// per level.
+func ladderTopBoards(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome) []TopBoard {
+	nb := sw.NumBoards()
+	type cand struct {
+		i int
+		d float64
+	}
+	var cs []cand
+	for i := 0; i < nb; i++ {
+		d, ok := 0.0, true
+		for l := range levels {
+			for _, o := range levels[l] {
+				b := o.Boards.Counts(i)
+				if b.NSelect == 0 || b.N == b.NSelect {
+					ok = false
+				}
+				d = math.Max(d, math.Abs(b.SelectRate()-0.5))
+			}
+		}
+		if ok {
+			cs = append(cs, cand{i, d})
+		}
+	}
+	sort.SliceStable(cs, func(a, b int) bool { return cs[a].d < cs[b].d })
+	var out []TopBoard
+	for _, c := range cs[:min(cfg.Top, len(cs))] {
+		t := TopBoard{Board: c.i, Key: levels[0][0].Boards.Key(c.i), SelectDistance: c.d, InsideAll: true}
+		if lay := sw.Board(c.i); lay.Index >= 0 {
+			t.Layout = lay.Placement.String()
+		}
+		for l := range levels {
+			var w, n int64
+			for _, o := range levels[l] {
+				b := o.Boards.Counts(c.i)
+				w, n = w+b.WhiteWins-b.WhiteWinsSelect, n+b.N-b.NSelect
+			}
+			iv := stats.Wilson(w, n, stats.Z95)
+			t.HeldOut = append(t.HeldOut, iv)
+			if !(iv.Low >= cfg.Sweep.BandLow && iv.High <= cfg.Sweep.BandHigh) {
+				t.InsideAll = false
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}

@@ -1,0 +1,557 @@
+package layouts
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/fairplay-lab/fairplay/report"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/extsort"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
+)
+
+// LayoutReport holds the headline findings of a sweep.
+type LayoutReport struct {
+	Boards              int
+	Games               int64
+	Pooled              stats.Interval // White's win rate over all games (clustered by board)
+	Distinct            int64          // distinct games, summed over boards
+	MeanRate, SDRate    float64        // over boards
+	InBand, OutOfBand   int            // boards whose interval lies inside / outside the band
+	SignificantBH       int            // boards with BH q < 0.05 against one half
+	Choices             int
+	ImbalanceDealt      float64 // mean |White rate − ½| as dealt, over choices (held-out half)
+	ImbalanceChosen     float64 // the same after Black's best choice of seating, chosen on the selection half, measured on the held-out half
+	InSample            float64 // ImbalanceChosen measured on the same games it was chosen on (the optimistic figure)
+	BlackPicksRotated   int
+	Fairest, Unbalanced []string
+	EffectsFitted       bool
+	Effects, EffectSE   [4][64]float64
+	TopEffects          []string
+	Dispersion          float64 // the colour-effect fit's Pearson dispersion over boards (at least 1)
+}
+
+func f64(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
+func i64(x int64) string   { return strconv.FormatInt(x, 10) }
+
+// WriteLayoutReports derives layouts.csv, choices.csv, colour_effects.csv and the plots from the
+// boards of a whole sweep (boards[i] is board i).
+func WriteLayoutReports(dir string, sw *Sweep, boards []gamefile.BoardResult) (*LayoutReport, []string, error) {
+	i := 0
+	return WriteLayoutReportsFrom(dir, sw, func() (*gamefile.BoardResult, error) {
+		if i == len(boards) {
+			return nil, io.EOF
+		}
+		i++
+		return &boards[i-1], nil
+	})
+}
+
+// WriteLayoutReportsStore is WriteLayoutReports from a compact store of the boards.
+func WriteLayoutReportsStore(dir string, sw *Sweep, store *tally.BoardStore) (*LayoutReport, []string, error) {
+	i := 0
+	return WriteLayoutReportsFrom(dir, sw, func() (*gamefile.BoardResult, error) {
+		if i == store.Len() {
+			return nil, io.EOF
+		}
+		b := store.At(i)
+		i++
+		return &b, nil
+	})
+}
+
+// WriteLayoutReportsFile is WriteLayoutReports from a sweep's boards.csv.
+func WriteLayoutReportsFile(dir string, sw *Sweep, boardsCSV string) (*LayoutReport, []string, error) {
+	src, err := openBoards(boardsCSV)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer src.Close()
+	rep, files, err := WriteLayoutReportsFrom(dir, sw, src.Read)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", boardsCSV, err)
+	}
+	return rep, files, nil
+}
+
+// topBoards keeps the k boards that sort first by (value, board): a bounded-memory stand-in
+// for a stable sort of every board by value.
+type topBoards struct {
+	k      int
+	before func(a, b float64) bool // a sorts before b
+	v      []float64
+	i      []int32
+}
+
+func (t *topBoards) add(v float64, i int32) {
+	// Boards arrive in increasing order, so a board goes after every board of equal value.
+	pos := len(t.v)
+	for pos > 0 && t.before(v, t.v[pos-1]) {
+		pos--
+	}
+	if pos >= t.k {
+		return
+	}
+	t.v, t.i = append(t.v, 0), append(t.i, 0)
+	copy(t.v[pos+1:], t.v[pos:])
+	copy(t.i[pos+1:], t.i[pos:])
+	t.v[pos], t.i[pos] = v, i
+	if len(t.v) > t.k {
+		t.v, t.i = t.v[:t.k], t.i[:t.k]
+	}
+}
+
+// WriteLayoutReportsFrom derives the reports from the boards of a whole sweep, read in order
+// (board 0 first) from next until io.EOF. Memory does not grow with the number of boards: the
+// boards go to a spill directory in dir (removed afterwards) and the reports are derived in
+// passes over it (see layoutspill.go).
+func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardResult, error)) (*LayoutReport, []string, error) {
+	tmp, err := os.MkdirTemp(dir, ".report-spill-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	spill, err := newBoardSpill(sw, tmp)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer spill.close()
+	rep := &LayoutReport{}
+	rate := func(b *boardRec) float64 { return float64(b.white) / math.Max(1, float64(b.n)) }
+	var white, total int64
+	var pooled stats.ClusterRatio
+	var fit gamefile.ShrinkFitter
+	var rates tally.RateCounts
+	byP := newSorter(tmp, extsort.ByValue, extsort.IndexedValueCodec)
+	defer byP.Close()
+	// The fairest and most unbalanced boards: ranked by |rate − ½| on the selection half (then
+	// index), their rates reported on the held-out half.
+	fairest := topBoards{k: 6, before: func(a, b float64) bool { return a < b }}
+	worst := topBoards{k: 6, before: func(a, b float64) bool { return a >= b }}
+	effects, err := newColourRows(tmp)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer effects.close()
+	// Pass 1: the boards into the spill; totals, the first pass of the shrinkage fit, the
+	// p-values to sort, the histogram of rates, the extreme boards and the fit's rows.
+	for {
+		r, err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		i := int(spill.recs.n)
+		b, err := spill.add(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := byP.Add(extsort.IndexedValue{V: b.p, I: int64(i)}); err != nil {
+			return nil, nil, err
+		}
+		white += b.white
+		total += b.n
+		rep.Distinct += b.distinct
+		if b.n > 0 {
+			pooled.Add(float64(b.white), float64(b.n))
+		}
+		c := b.counts(i)
+		iv := c.WhiteRate()
+		if iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh {
+			rep.InBand++
+		} else if iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh {
+			rep.OutOfBand++
+		}
+		rep.MeanRate += rate(&b)
+		rates.Add(rate(&b))
+		fit.First(b.white, b.n)
+		sel := math.Abs(c.SelectRate() - 0.5)
+		fairest.add(sel, int32(i))
+		worst.add(sel, int32(i))
+		if b.white+b.black > 0 {
+			if err := effects.add(b.white, b.white+b.black, r.Grid); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if err := spill.finish(); err != nil {
+		return nil, nil, err
+	}
+	nb := int(spill.recs.n)
+	if nb != sw.NumBoards() {
+		return nil, nil, fmt.Errorf("%d boards, the sweep has %d", nb, sw.NumBoards())
+	}
+	rep.Boards = nb
+	rep.Games = total
+	rep.Pooled = pooled.Rate()
+	rep.Pooled.Method = "cluster-robust-boards"
+	// Pass 2: the spread of the rates around their mean, the second pass of the shrinkage fit.
+	if nb > 0 {
+		rep.MeanRate /= float64(nb)
+	}
+	for i := 0; i < nb; i++ {
+		b, err := spill.at(i)
+		if err != nil {
+			return nil, nil, err
+		}
+		r := rate(&b)
+		rep.SDRate += (r - rep.MeanRate) * (r - rep.MeanRate)
+		fit.Second(b.white, b.n)
+	}
+	if nb > 0 {
+		rep.SDRate = math.Sqrt(rep.SDRate / math.Max(1, float64(nb-1)))
+	}
+	shrink := fit.Fit()
+	if rep.SignificantBH, err = adjustP(spill, byP); err != nil {
+		return nil, nil, err
+	}
+	byP.Close()
+	var files []string
+	err = tally.WriteAtomicFunc(filepath.Join(dir, "layouts.csv"), func(f io.Writer) error {
+		return writeLayoutRows(f, sw, spill, shrink)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	files = append(files, "layouts.csv")
+	values, err := writeChoices(dir, sw, spill, rep)
+	if err != nil {
+		return nil, nil, err
+	}
+	files = append(files, "choices.csv")
+
+	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
+	rulesLine := "\nrules: " + report.RulesText(sw.Cfg.Rules)
+	out, err := report.PlotRateCounts(&rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
+	if err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+	out, err = report.PlotRateCounts(values, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": after Black's best seating"+rulesLine, "White's win rate after Black chooses", dir, "after_choice")
+	if err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+
+	pick := func(idx []int32) ([]string, []string, []string, error) {
+		var grids, caps, desc []string
+		for _, i := range idx {
+			bc, err := spill.result(int(i))
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			b := &bc
+			iv := b.HeldOut()
+			grids = append(grids, b.Grid)
+			caps = append(caps, fmt.Sprintf("layout %s: White %.3f [%.3f, %.3f]", b.Key, iv.Value, iv.Low, iv.High))
+			desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f] held out, n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N-b.NSelect))
+		}
+		return grids, caps, desc, nil
+	}
+	g, c, d, err := pick(fairest.i)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Fairest = d
+	if out, err = report.PlotBoards(g, c, "The fairest boards", dir, "boards_fairest"); err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+	if g, c, d, err = pick(worst.i); err != nil {
+		return nil, nil, err
+	}
+	rep.Unbalanced = d
+	if out, err = report.PlotBoards(g, c, "The most unbalanced boards", dir, "boards_unbalanced"); err != nil {
+		return nil, nil, err
+	}
+	files = append(files, out...)
+
+	if err := effects.finish(); err != nil {
+		return nil, nil, err
+	}
+	if err := colourEffects(rep, effects); err == nil {
+		rep.EffectsFitted = true
+		var eb bytes.Buffer
+		cw := csv.NewWriter(&eb)
+		cw.Write([]string{"square", "colour", "effect", "se", "z", "method"})
+		for col := 0; col < 4; col++ {
+			for sq := 0; sq < 64; sq++ {
+				e, se := rep.Effects[col][sq], rep.EffectSE[col][sq]
+				cw.Write([]string{string(rune('a'+sq%8)) + string(rune('1'+sq/8)), string("rygb"[col]), f64(e), f64(se), f64(e / se), effectsMethod})
+			}
+		}
+		cw.Flush()
+		if err := gamefile.WriteFileAtomic(filepath.Join(dir, "colour_effects.csv"), eb.Bytes()); err != nil {
+			return nil, nil, err
+		}
+		files = append(files, "colour_effects.csv")
+		if out, err = report.PlotColourEffects(rep.Effects, "Where a square's colour helps White: "+title+rulesLine, dir, "colour_effects"); err != nil {
+			return nil, nil, err
+		}
+		files = append(files, out...)
+	} else if errors.Is(err, errSpill) {
+		return nil, nil, err
+	} else {
+		rep.TopEffects = []string{"not fitted: " + err.Error()}
+	}
+	page, err := writeLayoutsPage(dir, sw, rep, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rep, append(files, page), nil
+}
+
+// writeChoices writes choices.csv: one row per choice of Black, from its first requested
+// layout. Black's pick is made on the selection half of each board's games and its value
+// measured on the other half, so the reported benefit is not inflated by the selection
+// (in-sample figure kept apart for comparison). It returns the values for the histogram.
+func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (*tally.RateCounts, error) {
+	first, err := firstOfChoices(sw, spill.dir)
+	if err != nil {
+		return nil, err
+	}
+	var values tally.RateCounts
+	err = tally.WriteAtomicFunc(filepath.Join(dir, "choices.csv"), func(f io.Writer) error {
+		bw := bufio.NewWriterSize(f, 1<<16)
+		cw := csv.NewWriter(bw)
+		cw.Write([]string{"choice", "layout_index", "layout", "white_rate_as_dealt", "ci_low_as_dealt", "ci_high_as_dealt",
+			"white_rate_rotated", "ci_low_rotated", "ci_high_rotated", "black_picks", "value", "value_ci_low", "value_ci_high",
+			"difference", "difference_ci_low", "difference_ci_high", "picked_on", "measured_on"})
+		for k := 0; k+1 < sw.NumRows(); k += 2 {
+			if !first.Has(int64(k / 2)) {
+				continue
+			}
+			dealt, rot := sw.Row(k), sw.Row(k+1)
+			bdr, err := spill.at(dealt.Board)
+			if err != nil {
+				return err
+			}
+			brr, err := spill.at(rot.Board)
+			if err != nil {
+				return err
+			}
+			bdc, brc := bdr.counts(dealt.Board), brr.counts(rot.Board)
+			bd, br := &bdc, &brc
+			a, b := bd.HeldOut(), br.HeldOut()
+			pick, v := "as_dealt", a
+			if br.SelectRate() < bd.SelectRate() {
+				pick, v = "rotated", b
+				rep.BlackPicksRotated++
+			}
+			inSample := math.Min(bd.WhiteRate().Value, br.WhiteRate().Value) // chosen and measured on all games
+			if !math.IsNaN(a.Value) && !math.IsNaN(b.Value) {                // boards too short for a held-out half are not counted
+				values.Add(v.Value)
+				rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
+				rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
+				rep.InSample += math.Abs(inSample - 0.5)
+			}
+			na, nb := float64(bd.N-bd.NSelect), float64(br.N-br.NSelect)
+			d := b.Value - a.Value
+			se := math.Sqrt(a.Value*(1-a.Value)/na + b.Value*(1-b.Value)/nb)
+			idx, name := "", ""
+			if dealt.Layout.Index >= 0 {
+				idx, name = strconv.Itoa(dealt.Layout.Index), dealt.Layout.Placement.String()
+			}
+			picked, measured := "selection-half", "held-out-half"
+			if bd.NSelect == 0 {
+				picked, measured = "all-games", "all-games-in-sample"
+			}
+			cw.Write([]string{dealt.Choice, idx, name, f64(a.Value), f64(a.Low), f64(a.High), f64(b.Value), f64(b.Low), f64(b.High),
+				pick, f64(v.Value), f64(v.Low), f64(v.High), f64(d), f64(d - stats.Z95*se), f64(d + stats.Z95*se), picked, measured})
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Choices = values.Len()
+	if rep.Choices > 0 {
+		rep.ImbalanceDealt /= float64(rep.Choices)
+		rep.ImbalanceChosen /= float64(rep.Choices)
+		rep.InSample /= float64(rep.Choices)
+	}
+	return &values, nil
+}
+
+// ridge is the penalty on each colour coefficient of the colour-effect regression (a N(0, 1)
+// prior on the log-odds effects).
+const ridge = 1.0
+
+// effectsMethod names the colour-effect fit.
+const effectsMethod = "logistic-ridge1-symmetric-colours-quasibinomial-boards"
+
+// colourEffects fits a logistic regression of White winning (decisive games per board) on
+// square-colour indicators: an intercept and, per square, one indicator for each of the four
+// colours, all four under the same ridge penalty, so the coding is symmetric in the colours (no
+// colour is a baseline the penalty shrinks towards). The effects are centred per square (sum to
+// zero over the four colours). Their standard errors come from the fit's covariance, scaled by
+// the Pearson dispersion over boards when it exceeds 1 (quasi-binomial: games on one board are
+// not independent draws when they share seeds or pairs, so the board is the cluster).
+func colourEffects(rep *LayoutReport, rows *colourRows) error {
+	const params = 1 + 4*64
+	if rows.len() < 200 {
+		return fmt.Errorf("%d boards with decisive games; the colour-effect fit needs at least 200", rows.len())
+	}
+	// The design is read row by row from the spill in every pass (257 columns × every board
+	// would take hundreds of megabytes for a full sweep; even the counts are not kept).
+	scan := func(visit func(r *stats.SparseRow, succ, trials float64)) error {
+		var r stats.SparseRow
+		for k := 0; k < rows.len(); k++ {
+			s, t, colour, err := rows.row(k)
+			if err != nil {
+				return err
+			}
+			r.Cols, r.Vals = append(r.Cols[:0], 0), append(r.Vals[:0], 1)
+			for sq := 0; sq < 64; sq++ {
+				if c := colour(sq); c >= 0 {
+					r.Cols, r.Vals = append(r.Cols, 1+4*sq+c), append(r.Vals, 1)
+				}
+			}
+			visit(&r, float64(s), float64(t))
+		}
+		return nil
+	}
+	// Each quarter shows one of 32 tile faces, so its colour indicators span at most 31
+	// dimensions (and the four colours of a square sum to the intercept): the design is
+	// rank-deficient and the ridge penalty picks the smallest effects consistent with the data.
+	penalty := make([]float64, params)
+	for j := 1; j < params; j++ {
+		penalty[j] = ridge
+	}
+	fit, err := stats.LogisticScan(params, scan, penalty)
+	if err != nil {
+		return err
+	}
+	// Pearson dispersion: X² over the residual degrees of freedom (at most 193 identifiable
+	// parameters: the intercept and 3 contrasts per square).
+	x2 := 0.0
+	err = scan(func(row *stats.SparseRow, succ, trials float64) {
+		eta := 0.0
+		for j, c := range row.Cols {
+			eta += row.Vals[j] * fit.Beta[c]
+		}
+		p := 1 / (1 + math.Exp(-eta))
+		if v := trials * p * (1 - p); v > 0 {
+			x2 += (succ - trials*p) * (succ - trials*p) / v
+		}
+	})
+	if err != nil {
+		return err
+	}
+	disp := 1.0
+	if df := rows.len() - 193; df > 0 {
+		disp = math.Max(1, x2/float64(df))
+	}
+	for sq := 0; sq < 64; sq++ {
+		var beta [4]float64
+		for c := range beta {
+			beta[c] = fit.Beta[1+4*sq+c]
+		}
+		m := (beta[0] + beta[1] + beta[2] + beta[3]) / 4
+		for col := 0; col < 4; col++ {
+			rep.Effects[col][sq] = beta[col] - m
+			// e_col = a·β_sq with a_j = [j == col] − ¼
+			v := 0.0
+			for i := 0; i < 4; i++ {
+				for j := 0; j < 4; j++ {
+					ai, aj := -0.25, -0.25
+					if i == col {
+						ai++
+					}
+					if j == col {
+						aj++
+					}
+					v += ai * aj * fit.Cov.At(1+4*sq+i, 1+4*sq+j)
+				}
+			}
+			rep.EffectSE[col][sq] = math.Sqrt(v * disp)
+		}
+	}
+	rep.Dispersion = disp
+	type eff struct {
+		sq, col int
+		z       float64
+	}
+	var all []eff
+	for sq := 0; sq < 64; sq++ {
+		for col := 0; col < 4; col++ {
+			all = append(all, eff{sq, col, rep.Effects[col][sq] / rep.EffectSE[col][sq]})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return math.Abs(all[i].z) > math.Abs(all[j].z) })
+	describe := func(e eff) string {
+		side := "White"
+		if e.z < 0 {
+			side = "Black"
+		}
+		return fmt.Sprintf("%s on %c%c helps %s (log-odds %+.3f ± %.3f, z = %+.1f)",
+			[]string{"red", "yellow", "green", "blue"}[e.col], 'a'+e.sq%8, '1'+e.sq/8, side,
+			rep.Effects[e.col][e.sq], rep.EffectSE[e.col][e.sq], e.z)
+	}
+	// Only effects that hold over the family of all 256 count as findings (Bonferroni, two-sided).
+	for _, e := range all[:8] {
+		if p := math.Erfc(math.Abs(e.z)/math.Sqrt2) * float64(len(all)); p < 0.05 {
+			rep.TopEffects = append(rep.TopEffects, describe(e))
+		}
+	}
+	if len(rep.TopEffects) == 0 {
+		rep.TopEffects = []string{fmt.Sprintf("none distinguishable from zero (Bonferroni over %d effects); the largest: %s", len(all), describe(all[0]))}
+	}
+	return nil
+}
+
+// writeLayoutRows writes layouts.csv: one row per requested layout and seating.
+func writeLayoutRows(f io.Writer, sw *Sweep, spill *boardSpill, shrink gamefile.Shrink) error {
+	bw := bufio.NewWriterSize(f, 1<<16)
+	cw := csv.NewWriter(bw)
+	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
+		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "mean_plies", "distinct_games"})
+	for k := 0; k < sw.NumRows(); k++ {
+		r := sw.Row(k)
+		rec, err := spill.at(r.Board)
+		if err != nil {
+			return err
+		}
+		bc := rec.counts(r.Board)
+		b := &bc
+		if b.Key, b.Grid, err = spill.keyGrid(r.Board, &rec); err != nil {
+			return err
+		}
+		ebr := shrink.Rate(b.WhiteWins, b.N)
+		iv := b.WhiteRate()
+		idx, name := "", ""
+		if r.Layout.Index >= 0 {
+			idx, name = strconv.Itoa(r.Layout.Index), r.Layout.Placement.String()
+		}
+		mc := ""
+		if r.Mirror >= 0 {
+			mc = strconv.Itoa(r.Mirror)
+		}
+		cw.Write([]string{idx, name, b.Grid, mc, r.Seating, b.Key, i64(b.N), i64(b.WhiteWins), i64(b.BlackWins),
+			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), f64(ebr.Value), f64(ebr.Low),
+			f64(ebr.High), f64(rec.p), f64(rec.holm), f64(rec.bh),
+			f64(float64(b.PliesSum) / math.Max(1, float64(b.N))), i64(b.Distinct)})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}

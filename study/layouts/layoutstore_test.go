@@ -1,0 +1,237 @@
+package layouts
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// syntheticBoards tallies made-up games on every board of sw: varied counts, selection halves,
+// draws and distinct games, so every column of the reports is exercised.
+func syntheticBoards(sw *Sweep, seed uint64) []gamefile.BoardResult {
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
+	r := engine.NewRand(seed)
+	for i := 0; i < sw.NumBoards(); i++ {
+		l := sw.Board(i)
+		n := int64(2 * (1 + r.IntN(20)))
+		w := int64(r.IntN(int(n) + 1))
+		d := int64(r.IntN(int(n-w) + 1))
+		nsel := n / 2
+		if nsel%2 != 0 {
+			nsel--
+		}
+		wsel := min(w, int64(r.IntN(int(nsel)+1)))
+		boards[i] = gamefile.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: n,
+			WhiteWins: w, BlackWins: n - w - d, Draws: d, Caps: int64(r.IntN(3)), AWins: w / 2, BWins: (n - w - d) / 2,
+			PliesSum: n * int64(30+r.IntN(60)), NSelect: nsel, WhiteWinsSelect: wsel, Distinct: n - int64(r.IntN(2))}
+	}
+	return boards
+}
+
+// The reports of a larger synthetic sweep are byte for byte those derived before the compact
+// board store (the hashes were recorded with the []BoardResult implementation).
+func TestLayoutReportsUnchanged(t *testing.T) {
+	cases := []struct {
+		cfg  LayoutsConfig
+		want string
+	}{
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, "4a43e4b328c5a19b0122226be341d02e3474393f84df0505770e46d50c395e80"},
+		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, "c179b4391ebe688336206caa65050aae7167d083245e8ac6784fc86e9f45fa5d"},
+	}
+	for _, c := range cases {
+		sw := sweep(t, c.cfg)
+		dir := t.TempDir()
+		boards := syntheticBoards(sw, 11)
+		rep, files, err := WriteLayoutReports(dir, sw, boards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(h, "%s %d\n", f, len(b))
+			h.Write(b)
+		}
+		fmt.Fprintf(h, "%+v", reportFields(rep))
+		for i := 0; i < sw.NumBoards(); i++ { // what the report's RateOf(key) returned then
+			b := boards[i]
+			fmt.Fprintf(h, "%s %v\n", boardKey(sw.Board(i)), float64(b.WhiteWins)/math.Max(1, float64(b.N)))
+		}
+		if got := fmt.Sprintf("%x", h.Sum(nil)); got != c.want {
+			t.Errorf("%s: reports hash %s, want %s (files %v)", c.cfg.Layouts, got, c.want, files)
+		}
+	}
+}
+
+// legacyReport has the exported fields of LayoutReport as the hashes were recorded (with a
+// RateByKey map, printed empty).
+type legacyReport struct {
+	Boards              int
+	Games               int64
+	Pooled              stats.Interval
+	Distinct            int64
+	MeanRate, SDRate    float64
+	InBand, OutOfBand   int
+	SignificantBH       int
+	Choices             int
+	ImbalanceDealt      float64
+	ImbalanceChosen     float64
+	InSample            float64
+	BlackPicksRotated   int
+	Fairest, Unbalanced []string
+	EffectsFitted       bool
+	Effects, EffectSE   [4][64]float64
+	TopEffects          []string
+	Dispersion          float64
+	RateByKey           map[string]float64
+}
+
+func reportFields(r *LayoutReport) legacyReport {
+	return legacyReport{r.Boards, r.Games, r.Pooled, r.Distinct, r.MeanRate, r.SDRate, r.InBand, r.OutOfBand,
+		r.SignificantBH, r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.InSample, r.BlackPicksRotated,
+		r.Fairest, r.Unbalanced, r.EffectsFitted, r.Effects, r.EffectSE, r.TopEffects, r.Dispersion, nil}
+}
+
+// The reports derived with tiny external-sort runs (so that every sort merges hundreds of runs
+// from disk, in several passes) are byte for byte those derived with everything in one run in
+// memory; the spill directory is removed afterwards.
+func TestLayoutReportsStreamingRuns(t *testing.T) {
+	for _, cfg := range []LayoutsConfig{
+		{Layouts: "random:1500", Games: 40, Seed: 3},
+		{Layouts: "sample:2000", Games: 40, Seed: 5},
+	} {
+		sw := sweep(t, cfg)
+		boards := syntheticBoards(sw, 11)
+		derive := func(runLen int) (string, map[string][]byte) {
+			old := reportRunLen
+			reportRunLen = runLen
+			defer func() { reportRunLen = old }()
+			dir := t.TempDir()
+			rep, files, err := WriteLayoutReports(dir, sw, boards)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string][]byte{}
+			for _, f := range files {
+				if out[f], err = os.ReadFile(filepath.Join(dir, f)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ents, _ := os.ReadDir(dir)
+			if len(ents) != len(files) {
+				t.Errorf("%s: %d entries in the directory, %d outputs: the spill was left behind", cfg.Layouts, len(ents), len(files))
+			}
+			return fmt.Sprintf("%+v", reportFields(rep)), out
+		}
+		repMem, mem := derive(1 << 30)
+		repDisk, disk := derive(7)
+		if repMem != repDisk {
+			t.Errorf("%s: the report differs with runs of 7 records", cfg.Layouts)
+		}
+		if len(mem) != len(disk) {
+			t.Errorf("%s: %d files in memory, %d streamed", cfg.Layouts, len(mem), len(disk))
+		}
+		for f, b := range mem {
+			if string(disk[f]) != string(b) {
+				t.Errorf("%s: %s differs with runs of 7 records", cfg.Layouts, f)
+			}
+		}
+	}
+}
+
+// CompareSweeps (a join by key and ranks through external sorts) equals stats.Spearman over
+// the pairs matched in memory, with tiny sort runs; boards of the other sweep without games
+// are left out.
+func TestCompareSweepsExternal(t *testing.T) {
+	old := reportRunLen
+	reportRunLen = 5
+	defer func() { reportRunLen = old }()
+	sa := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 1})
+	sb := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 2}) // overlaps sa in part
+	ba, bb := syntheticBoards(sa, 1), syntheticBoards(sb, 2)
+	for i := range bb {
+		if i%7 == 0 {
+			bb[i].N, bb[i].WhiteWins, bb[i].BlackWins, bb[i].Draws = 0, 0, 0, 0
+		}
+	}
+	write := func(boards []gamefile.BoardResult) string {
+		path := filepath.Join(t.TempDir(), "boards.csv")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := gamefile.NewBoardWriter(f)
+		for i := range boards {
+			w.Write(&boards[i])
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return path
+	}
+	pa, pb := write(ba), write(bb)
+	rate := map[string]float64{}
+	for _, b := range ba {
+		rate[b.Key] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
+	}
+	var x, y []float64
+	for _, b := range bb {
+		if v, ok := rate[b.Key]; ok && b.N > 0 {
+			x, y = append(x, v), append(y, float64(b.WhiteWins)/float64(b.N))
+		}
+	}
+	if len(x) < 50 {
+		t.Fatalf("only %d common boards: the test needs overlapping sweeps", len(x))
+	}
+	tmp := t.TempDir()
+	got, n, err := CompareSweeps(pa, pb, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := stats.Spearman(x, y); n != int64(len(x)) || got != want {
+		t.Errorf("CompareSweeps: %+v over %d boards, want %+v over %d", got, n, want, len(x))
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Errorf("%d entries left in the spill directory", len(ents))
+	}
+}
+
+// boardSet finds every board inserted, by value, through many growths, and nothing else.
+func TestBoardSet(t *testing.T) {
+	r := engine.NewRand(4)
+	var boards []sweepBoard
+	var set boardSet
+	want := map[sweepBoard]int{}
+	for n := 0; n < 20000; n++ {
+		b := sweepBoard{index: int32(r.IntN(600)) - 300}
+		if b.index < 0 {
+			b.index = -1
+			b.grid[r.IntN(16)] = byte(r.IntN(256))
+			b.grid[r.IntN(16)] = byte(r.IntN(8)) // repeats: some grids come again
+		}
+		i, ok := set.find(boards, b)
+		if j, seen := want[b]; ok != seen || (ok && i != j) {
+			t.Fatalf("board %+v: found %v at %d, want %v at %d", b, ok, i, seen, j)
+		}
+		if !ok {
+			want[b] = len(boards)
+			boards = append(boards, b)
+			set.insert(boards, len(boards)-1)
+		}
+	}
+	if len(boards) < 5000 {
+		t.Fatalf("only %d distinct boards", len(boards))
+	}
+}

@@ -1,0 +1,505 @@
+package tournament
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/runner"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
+
+	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// TournamentKind marks a tournament's configuration (and so its manifest) for merge.
+const TournamentKind = "tournament"
+
+// TournamentConfig is everything that decides a tournament. Every pairing is a match with its
+// own seed derived from the tournament's (see pairingSeed).
+type TournamentConfig struct {
+	Kind     string   `json:"kind"` // TournamentKind
+	Game     string   `json:"game"`
+	Rules    string   `json:"rules"`
+	Layout   string   `json:"layout"`
+	Tiles    string   `json:"tiles"`
+	Agents   []string `json:"agents"` // canonical specs; the first is the anchor (Elo 0)
+	Labels   []string `json:"labels"` // the agents as the user wrote them (table and plot labels)
+	Gauntlet bool     `json:"gauntlet"`
+	// Band, when positive, pairs each agent only with the next Band agents of the list (agents
+	// listed by expected strength: a ladder with overlaps, no games between far-apart agents).
+	Band          int    `json:"band,omitempty"`
+	Games         int64  `json:"games"` // per pairing, even
+	Seed          uint64 `json:"seed"`
+	RandomOpening int    `json:"random_opening"`
+	RandomLayouts bool   `json:"random_layouts"` // Katarenga: each pair on a random tile placement
+	// Sources are the tournament directories of a combined fit (Kind CombinedKind).
+	Sources   []string `json:"sources,omitempty"`
+	Prior     float64  `json:"prior"`     // virtual draws per pairing in the rating fit
+	Bootstrap int      `json:"bootstrap"` // resamples for the rating intervals
+}
+
+// NewTournamentConfig checks a tournament's agents, sizes and rating options, canonicalises the
+// agent specs and checks each agent for the game (agents.Check) before any game is played.
+func NewTournamentConfig(cfg TournamentConfig) (TournamentConfig, error) {
+	cfg.Kind = TournamentKind
+	if len(cfg.Agents) < 2 {
+		return cfg, fmt.Errorf("-agents: %d agent(s); want at least two, separated by ';'", len(cfg.Agents))
+	}
+	cfg.Labels = append([]string(nil), cfg.Agents...)
+	seen := map[string]int{}
+	for i, spec := range cfg.Agents {
+		a, err := agents.Parse(spec)
+		if err != nil {
+			return cfg, fmt.Errorf("-agents, agent %d: %v", i+1, err)
+		}
+		if err := agents.Check(a, cfg.Game); err != nil {
+			return cfg, fmt.Errorf("-agents, agent %d (%s): %v", i+1, spec, err)
+		}
+		cfg.Agents[i] = a.Spec()
+		if j, ok := seen[a.Spec()]; ok {
+			return cfg, fmt.Errorf("-agents: agent %d (%s) is agent %d (%s) again", i+1, spec, j+1, cfg.Labels[j])
+		}
+		seen[a.Spec()] = i
+	}
+	if cfg.Band < 0 || (cfg.Band > 0 && cfg.Gauntlet) {
+		return cfg, fmt.Errorf("-band %d: want 0 (every pairing) or a positive count, and not with -gauntlet", cfg.Band)
+	}
+	if cfg.Games <= 0 || cfg.Games%2 != 0 {
+		return cfg, fmt.Errorf("-games %d: want a positive even number per pairing (colour-swapped pairs)", cfg.Games)
+	}
+	if cfg.RandomLayouts && cfg.Game != "katarenga" {
+		return cfg, fmt.Errorf("random layouts are for Katarenga")
+	}
+	if cfg.RandomOpening < 0 {
+		return cfg, fmt.Errorf("-random-opening %d: want 0 or more plies", cfg.RandomOpening)
+	}
+	if cfg.Prior < 0 || math.IsNaN(cfg.Prior) || math.IsInf(cfg.Prior, 0) {
+		return cfg, fmt.Errorf("-prior %v: want 0 or more virtual draws", cfg.Prior)
+	}
+	if cfg.Bootstrap < 0 || cfg.Bootstrap > 1000000 {
+		return cfg, fmt.Errorf("-bootstrap %d: want 0..1000000 resamples", cfg.Bootstrap)
+	}
+	return cfg, nil
+}
+
+// Pairings lists the pairings (agent indices, A first): every pair i < j in order, with
+// Gauntlet the first agent against each of the others, with Band only pairs j−i ≤ Band.
+func (cfg TournamentConfig) Pairings() [][2]int {
+	var out [][2]int
+	for i := range cfg.Agents {
+		for j := i + 1; j < len(cfg.Agents); j++ {
+			if (cfg.Gauntlet && i > 0) || (cfg.Band > 0 && j-i > cfg.Band) {
+				break
+			}
+			out = append(out, [2]int{i, j})
+		}
+	}
+	return out
+}
+
+// pairingDir is the match directory of pairing p under a tournament's directory.
+func pairingDir(dir string, p [2]int) string {
+	return filepath.Join(dir, "pairings", fmt.Sprintf("%d-%d", p[0]+1, p[1]+1))
+}
+
+// pairingSeed is the master seed of pairing p's match: derived from the tournament's seed and
+// the two agents' positions in the list, so that pairings share no seed material (an agent
+// that draws random numbers would otherwise repeat its games against similar opponents), and
+// a pairing keeps its games whether the tournament is a round robin, a band or a gauntlet.
+func pairingSeed(seed uint64, p [2]int) uint64 {
+	return engine.Derive(engine.Derive(seed, uint64(p[0])), uint64(p[1]))
+}
+
+// pairingMatch builds the match of pairing p.
+func (cfg TournamentConfig) pairingMatch(p [2]int, tiles *katarenga.TileSet) (*runner.Match, error) {
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, tiles)
+	if err != nil {
+		return nil, err
+	}
+	return runner.NewMatch(runner.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+		A: cfg.Agents[p[0]], B: cfg.Agents[p[1]], Games: cfg.Games, Seed: pairingSeed(cfg.Seed, p),
+		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
+}
+
+// TournamentOutcome is a finished (or interrupted) tournament.
+type TournamentOutcome struct {
+	Pairs     [][2]int         // the pairings played (agent indices), in order
+	Summaries []*tally.Summary // per pairing of Pairs
+	Table     *stats.RatingTable
+	// Distinct counts, per agent, the distinct games it played (by start position, layout,
+	// first colour and moves); DistinctTotal those of the whole tournament.
+	Distinct      []int64
+	DistinctTotal int64
+	Report        string // report.md
+	Outputs       []string
+	Interrupted   bool
+}
+
+// RunTournament plays every pairing (this session's shard of each) into
+// s.Dir/pairings/<i>-<j> (each an ordinary match directory, agent numbers from 1) and then fits
+// the ratings and writes ratings.csv, pairings.csv, ratings.png/.svg, report.md and the
+// tournament's manifest. With s.Resume, finished pairings are re-read and unfinished ones
+// resumed. A shard's ratings use only its own games; `fairplay merge` joins the shards.
+func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.TileSet, s runner.Session) (*TournamentOutcome, error) {
+	pairings := cfg.Pairings()
+	man, err := runner.NewManifest(s, cfg, cfg.Seed, "pairings", int64(len(pairings)))
+	if err != nil {
+		return nil, err
+	}
+	man.Shard, man.Shards = s.Shard.Index, s.Shard.Count
+	man.Reproducible = true
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	manPath := filepath.Join(s.Dir, "manifest.json")
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
+		return nil, err
+	}
+	out := &TournamentOutcome{}
+	for k, p := range pairings {
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
+		m, err := cfg.pairingMatch(p, tiles)
+		if err != nil {
+			return nil, err
+		}
+		man.Reproducible = man.Reproducible && m.Reproducible()
+		sub := pairingDir(s.Dir, p)
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return nil, err
+		}
+		if s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "pairing %d/%d: %s vs %s (%d games)\n", k+1, len(pairings), cfg.Labels[p[0]], cfg.Labels[p[1]], cfg.Games)
+		}
+		ps := s
+		ps.Dir = sub
+		o, err := runner.RunMatch(ctx, m, ps)
+		if err != nil && ctx.Err() != nil {
+			// Interrupted before the pairing's first game finished: its (empty) games.csv is
+			// written, but its plots of zero games fail. Resume replays the pairing.
+			out.Interrupted = true
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if o.Interrupted {
+			out.Interrupted = true
+			break
+		}
+		out.Pairs, out.Summaries = append(out.Pairs, p), append(out.Summaries, o.Summary)
+		man.Completed++
+	}
+	if out.Interrupted {
+		man.Ended = time.Now().UTC()
+		return out, gamefile.WriteManifest(manPath, man)
+	}
+	if err := countDistinct(s.Dir, cfg, out); err != nil {
+		return nil, err
+	}
+	if err := writeTournamentReports(s.Dir, cfg, out); err != nil {
+		return nil, err
+	}
+	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
+	man.Seconds = man.Ended.Sub(man.Started).Seconds()
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	return out, gamefile.WriteManifest(manPath, man)
+}
+
+// MergeTournament merges the shard directories of a tournament (given in shard order) into
+// dir: every pairing's games.csv files are merged as `fairplay merge` merges a match, then the
+// ratings are fitted on the whole tournament.
+func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs []string, dir string, args []string) (*TournamentOutcome, error) {
+	pairings := cfg.Pairings()
+	man, err := runner.NewManifest(runner.Session{Args: args}, cfg, cfg.Seed, "pairings", int64(len(pairings)))
+	if err != nil {
+		return nil, err
+	}
+	man.Reproducible = true
+	out := &TournamentOutcome{}
+	for _, p := range pairings {
+		m, err := cfg.pairingMatch(p, tiles)
+		if err != nil {
+			return nil, err
+		}
+		man.Reproducible = man.Reproducible && m.Reproducible()
+		var files []string
+		for _, d := range shardDirs {
+			files = append(files, filepath.Join(pairingDir(d, p), "games.csv"))
+		}
+		sub := pairingDir(dir, p)
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return nil, err
+		}
+		o, err := runner.MergeRuns(m, files, sub, args, gamefile.CSV)
+		if err != nil {
+			return nil, fmt.Errorf("pairing %s vs %s: %w", cfg.Labels[p[0]], cfg.Labels[p[1]], err)
+		}
+		out.Pairs, out.Summaries = append(out.Pairs, p), append(out.Summaries, o.Summary)
+		man.Completed++
+	}
+	if err := countDistinct(dir, cfg, out); err != nil {
+		return nil, err
+	}
+	if err := writeTournamentReports(dir, cfg, out); err != nil {
+		return nil, err
+	}
+	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	return out, gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+}
+
+// Results turns the pairings' summaries into the rating fit's input and the outcome counts
+// (A wins, draws, B wins) per pairing.
+func (out *TournamentOutcome) Results() ([]stats.PairingResult, [][3]int64) {
+	var res []stats.PairingResult
+	var outcomes [][3]int64
+	for k, p := range out.Pairs {
+		s := out.Summaries[k]
+		res = append(res, stats.PairingResult{A: p[0], B: p[1], Penta: s.Penta})
+		outcomes = append(outcomes, [3]int64{s.AWins, s.N - s.AWins - s.BWins, s.BWins})
+	}
+	return res, outcomes
+}
+
+// writeTournamentReports fits the ratings and writes ratings.csv, pairings.csv, the plot and
+// report.md into dir.
+func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOutcome) error {
+	res, outcomes := out.Results()
+	tab, err := stats.Ratings(cfg.Labels, res, stats.RatingOptions{Prior: cfg.Prior, Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
+	if err != nil {
+		return err
+	}
+	out.Table = tab
+	var b bytes.Buffer
+	if err := tally.WriteRatingsCSV(&b, tab, out.Distinct); err != nil {
+		return err
+	}
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ratings.csv"), b.Bytes()); err != nil {
+		return err
+	}
+	b.Reset()
+	if err := tally.WritePairingsCSV(&b, cfg.Labels, res, outcomes, tab); err != nil {
+		return err
+	}
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "pairings.csv"), b.Bytes()); err != nil {
+		return err
+	}
+	title := cfg.Game + " ratings"
+	if cfg.Games > 0 {
+		title += fmt.Sprintf(" (%d games per pairing)", cfg.Games)
+	}
+	plots, err := report.PlotRatings(tab, title, dir)
+	if err != nil {
+		return err
+	}
+	out.Report = tournamentReport(cfg, res, outcomes, out)
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(out.Report)); err != nil {
+		return err
+	}
+	out.Outputs = append([]string{"ratings.csv", "pairings.csv", "report.md"}, plots...)
+	page, err := writeTournamentPage(dir, cfg, out, plots)
+	if err != nil {
+		return err
+	}
+	out.Outputs = append(out.Outputs, page)
+	return nil
+}
+
+// writeTournamentPage writes report.html of a tournament: the rating table in words, the ratings
+// plot, ratings.csv, pairings.csv and report.md (set-up and method).
+func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcome, plots []string) (string, error) {
+	cfgJSON, hash, err := gamefile.HashConfig(cfg)
+	if err != nil {
+		return "", err
+	}
+	rep := &report.Report{Kind: "tournament", Title: fmt.Sprintf("%s tournament: %d agents", cfg.Game, len(cfg.Labels)),
+		Facts: []report.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}}}
+	if t := out.Table; t != nil {
+		for _, r := range t.Ratings {
+			rep.Findings = append(rep.Findings, fmt.Sprintf("%s: %s Elo [%s, %s] (95%% bootstrap over pairs; %d games, score %.3f)",
+				r.Agent, report.EloText(r.Elo), report.EloText(r.Low), report.EloText(r.High), r.Games, r.Score))
+		}
+	}
+	if err := rep.AddPlots(dir, plots); err != nil {
+		return "", err
+	}
+	for _, f := range []struct{ file, caption string }{{"ratings.csv", "Ratings (ratings.csv)"}, {"pairings.csv", "Pairings (pairings.csv)"}} {
+		if err := rep.AddCSV(dir, f.file, f.caption, 200); err != nil {
+			return "", err
+		}
+	}
+	if err := rep.AddTextFile(dir, "report.md", "Set-up, method and tables (report.md)"); err != nil {
+		return "", err
+	}
+	return report.WriteReportHTML(dir, rep)
+}
+
+// tournamentReport is report.md: the set-up, the method, the rating table and the pairings.
+func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes [][3]int64, out *TournamentOutcome) string {
+	tab := out.Table
+	var b strings.Builder
+	kind := "round robin"
+	if cfg.Gauntlet {
+		kind = "gauntlet (the first agent against each other)"
+	} else if cfg.Band > 0 {
+		kind = fmt.Sprintf("band (each agent against the next %d of the list)", cfg.Band)
+	}
+	if cfg.Kind == CombinedKind {
+		fmt.Fprintf(&b, "## %s ratings from %d tournaments\n\n%d agents, %d pairings from the tournaments in %s (see their report.md for their set-up), rules `%s`",
+			cfg.Game, len(cfg.Sources), len(cfg.Agents), len(res), "`"+strings.Join(cfg.Sources, "`, `")+"`", report.RulesText(cfg.Rules))
+	} else {
+		fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
+			cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, report.RulesText(cfg.Rules))
+	}
+	if cfg.RandomLayouts {
+		b.WriteString(", a random tile placement per pair")
+	} else if cfg.Layout != "" {
+		fmt.Fprintf(&b, ", layout %s", cfg.Layout)
+	}
+	if cfg.RandomOpening > 0 {
+		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
+	}
+	b.WriteString(".\n\nRatings: joint maximum likelihood, Bradley–Terry on the logistic Elo scale with a draw as half a win (Ordo's model), anchored at ")
+	fmt.Fprintf(&b, "`%s` = 0", cfg.Labels[0])
+	if cfg.Prior > 0 {
+		fmt.Fprintf(&b, ", with %g virtual draw(s) added to every pairing", cfg.Prior)
+	}
+	if cfg.Bootstrap > 0 {
+		fmt.Fprintf(&b, "; 95%% intervals: bootstrap percentiles over %d resamples of the colour-swapped pairs within each pairing (seed %d)", cfg.Bootstrap, cfg.Seed)
+		if tab.Failed > 0 {
+			fmt.Fprintf(&b, ", %d resamples without finite ratings left out", tab.Failed)
+		}
+	}
+	b.WriteString(".\n")
+	if k := PerfectScores(res); k > 0 {
+		fmt.Fprintf(&b, "\n%d pairing(s) ended with a perfect score: their rating gap is set by the prior (a lower bound), and the bootstrap, which cannot vary a perfect score, understates its uncertainty.\n", k)
+	}
+	var games int64
+	for _, p := range res {
+		games += 2 * p.Penta.Pairs()
+	}
+	fmt.Fprintf(&b, "\n%d games, %d distinct (same start, layout, first colour and moves counted once).\n", games, out.DistinctTotal)
+	b.WriteString("\n| rank | agent | Elo | 95% interval | games | distinct games | score |\n|---:|---|---:|---|---:|---:|---:|\n")
+	for k, i := range tab.Order() {
+		r := tab.Ratings[i]
+		fmt.Fprintf(&b, "| %d | `%s` | %+.0f | %s | %d | %d | %.3f |\n", k+1, r.Agent, r.Elo, ratingInterval(r), r.Games, out.Distinct[i], r.Score)
+	}
+	b.WriteString("\n| A | B | games | A wins / draws / B wins | A score | model score | Elo A−B (pairing alone) |\n|---|---|---:|---|---:|---:|---|\n")
+	for k, p := range res {
+		e := p.Penta.Elo()
+		s, _ := p.Penta.ScoreVar()
+		fmt.Fprintf(&b, "| `%s` | `%s` | %d | %d / %d / %d | %.3f | %.3f | %s [%s, %s] |\n", cfg.Labels[p.A], cfg.Labels[p.B],
+			2*p.Penta.Pairs(), outcomes[k][0], outcomes[k][1], outcomes[k][2], s,
+			stats.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), report.EloText(e.Value), report.EloText(e.Low), report.EloText(e.High))
+	}
+	return b.String()
+}
+
+// perfectScores counts the pairings one side won (or lost) entirely.
+func PerfectScores(res []stats.PairingResult) int {
+	k := 0
+	for _, p := range res {
+		if n := p.Penta.Pairs(); n > 0 && (p.Penta[0] == n || p.Penta[4] == n) {
+			k++
+		}
+	}
+	return k
+}
+
+func ratingInterval(r stats.Rating) string {
+	if math.IsNaN(r.Low) {
+		return ""
+	}
+	return fmt.Sprintf("[%+.0f, %+.0f]", r.Low, r.High)
+}
+
+// countDistinct reads back the games.csv of every pairing played and counts distinct games.
+func countDistinct(dir string, cfg TournamentConfig, out *TournamentOutcome) error {
+	dc := newDistinctCounter(len(cfg.Agents))
+	for _, p := range out.Pairs {
+		if err := scanPairing(filepath.Join(pairingDir(dir, p), "games.csv"), nil, dc, p); err != nil {
+			return err
+		}
+	}
+	out.Distinct, out.DistinctTotal = dc.counts()
+	return nil
+}
+
+// distinctCounter counts distinct games per agent and in all: two games are the same when
+// their layout, first colour, start position and moves agree (a 128-bit FNV hash of those
+// fields stands for the game).
+type distinctCounter struct {
+	per []map[[16]byte]bool
+	all map[[16]byte]bool
+	h   hash.Hash
+}
+
+func newDistinctCounter(agents int) *distinctCounter {
+	dc := &distinctCounter{all: map[[16]byte]bool{}, h: fnv.New128a()}
+	for range agents {
+		dc.per = append(dc.per, map[[16]byte]bool{})
+	}
+	return dc
+}
+
+func (dc *distinctCounter) add(r *gamefile.Record, p [2]int) {
+	dc.h.Reset()
+	for _, f := range []string{r.Layout, r.FirstColour, r.Start, r.Moves} {
+		dc.h.Write([]byte(f))
+		dc.h.Write([]byte{0})
+	}
+	var key [16]byte
+	dc.h.Sum(key[:0])
+	dc.all[key], dc.per[p[0]][key], dc.per[p[1]][key] = true, true, true
+}
+
+func (dc *distinctCounter) counts() ([]int64, int64) {
+	c := make([]int64, len(dc.per))
+	for i, m := range dc.per {
+		c[i] = int64(len(m))
+	}
+	return c, int64(len(dc.all))
+}
+
+// scanPairing reads the games.csv of pairing p (agent indices) into sum and dc (either may be
+// nil).
+func scanPairing(path string, sum *tally.Summary, dc *distinctCounter, p [2]int) error {
+	src, err := runner.OpenGames(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	for {
+		r, err := src.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if sum != nil {
+			sum.Add(r)
+		}
+		if dc != nil {
+			dc.add(r, p)
+		}
+	}
+}

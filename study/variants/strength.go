@@ -1,0 +1,130 @@
+package variants
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/layouts"
+	"github.com/fairplay-lab/fairplay/study/tournament"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/tally"
+
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// DefaultRatingGames is the default number of games per pairing of the ladder's rating
+// tournament in a variant study (colour-swapped pairs, every pair of levels).
+const DefaultRatingGames = 40
+
+// DefaultRatingBootstrap is the default number of bootstrap resamples for the level ratings'
+// intervals.
+const DefaultRatingBootstrap = 500
+
+// BaselineRules are the rules the ladder's levels are rated on: the study's fixed rules with the
+// first value of every varied switch (the rules of the first cell).
+func (cfg VariantsConfig) BaselineRules() (string, error) {
+	specs, err := cfg.Cells()
+	if err != nil {
+		return "", err
+	}
+	return specs[0].Rules, nil
+}
+
+// ratingTournament is the tournament that rates a variant study's ladder: a round robin of the
+// levels on the baseline rules, anchored at the first level, with its own seed.
+func (cfg VariantsConfig) ratingTournament() (tournament.TournamentConfig, error) {
+	rules, err := cfg.BaselineRules()
+	if err != nil {
+		return tournament.TournamentConfig{}, err
+	}
+	tc, err := tournament.NewTournamentConfig(tournament.TournamentConfig{Game: cfg.Game, Rules: rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+		Agents: append([]string(nil), cfg.Ladder...), Games: cfg.RatingGames, Seed: layouts.RulesSeed(cfg.Seed, "level-ratings|"+rules),
+		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts, Prior: 1, Bootstrap: cfg.RatingBootstrap})
+	if err != nil {
+		return tc, fmt.Errorf("-ladder: rating the levels (-rating-games 0 to skip): %v", err)
+	}
+	tc.Labels = append([]string(nil), cfg.Labels...)
+	return tc, nil
+}
+
+// rateLevels plays the ladder's rating tournament into s.Dir/ratings (resumable like any
+// tournament) and sets every cell's Elo and interval. With RatingGames 0 or a single level the
+// cells keep NaN ratings (a single level is rated 0).
+// It returns the tournament's outcome (nil when not played).
+func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s runner.Session, cells []tally.VariantCell) (rated *tournament.TournamentOutcome, interrupted bool, err error) {
+	for i := range cells {
+		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = math.NaN(), math.NaN(), math.NaN()
+	}
+	if cfg.RatingGames == 0 {
+		return nil, false, nil
+	}
+	if len(cfg.Ladder) == 1 {
+		for i := range cells {
+			cells[i].Elo = 0
+		}
+		return nil, false, nil
+	}
+	tc, err := cfg.ratingTournament()
+	if err != nil {
+		return nil, false, err
+	}
+	ts := s
+	ts.Dir, ts.Shard = filepath.Join(s.Dir, "ratings"), runner.Shard{Index: 0, Count: 1}
+	if s.Stderr != nil {
+		fmt.Fprintf(s.Stderr, "rating the %d levels on %s: %d pairings × %d games\n", len(cfg.Ladder), tc.Rules, len(tc.Pairings()), tc.Games)
+	}
+	o, err := tournament.RunTournament(ctx, tc, tiles, ts)
+	if err != nil {
+		return nil, false, err
+	}
+	if o.Interrupted {
+		return nil, true, nil
+	}
+	for i := range cells {
+		r := o.Table.Ratings[cells[i].Level]
+		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = r.Elo, r.Low, r.High
+	}
+	return o, false, nil
+}
+
+// ratingNote is the report's sentence on the level ratings' method and, when some pairing
+// ended with a perfect score, on what that does to the intervals.
+func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome) string {
+	s := fmt.Sprintf("\nLevels rated by a round robin of %d games per pairing on the baseline rules (joint Bradley–Terry, first level = 0, one virtual draw per pairing, bootstrap intervals; games and the full table in ratings/). "+
+		"Strength trend: per metric and variant, weighted least squares of the per-level effect (variant − baseline, standard error √(se_v² + se_b²) from the pair-clustered cells) on the level rating, weights 1/se², slope standard error 1/√Σw(x − x̄)² (known variances; the ratings' own uncertainty is not propagated), z-test.\n", cfg.RatingGames)
+	if rated == nil {
+		return s
+	}
+	res, _ := rated.Results()
+	if k := tournament.PerfectScores(res); k > 0 {
+		s += fmt.Sprintf("\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their bootstrap intervals are too narrow; more -rating-games or closer levels fix it.\n", k)
+	}
+	return s
+}
+
+// writeStrengthTrends writes strength_trend.csv and one effect-vs-rating plot per metric, and
+// returns the files written.
+func writeStrengthTrends(dir string, cfg VariantsConfig, trends []tally.Trend, metrics []string) ([]string, error) {
+	var b bytes.Buffer
+	if err := tally.WriteStrengthTrendCSV(&b, trends); err != nil {
+		return nil, err
+	}
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "strength_trend.csv"), b.Bytes()); err != nil {
+		return nil, err
+	}
+	outputs := []string{"strength_trend.csv"}
+	for _, m := range metrics {
+		files, err := report.PlotStrengthTrend(dir, cfg.Game+": "+m+" effect vs level rating", m, trends)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, files...)
+	}
+	return outputs, nil
+}

@@ -1,0 +1,339 @@
+package variants
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/internal/durable"
+	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/layouts"
+	"github.com/fairplay-lab/fairplay/study/tournament"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/tally"
+
+	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
+)
+
+// Vary is one rule switch and the values a variant study compares.
+type Vary struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
+}
+
+// VariantsConfig is everything that decides a variant study. Every cell (a combination of
+// variant values at a ladder level) is a self-play match of the level's agent with the same
+// seed, so the cells share their random openings and layouts pair by pair.
+type VariantsConfig struct {
+	Game          string   `json:"game"`
+	Rules         string   `json:"rules"` // the switches not varied
+	Layout        string   `json:"layout"`
+	Tiles         string   `json:"tiles"`
+	Vary          []Vary   `json:"vary"`
+	Ladder        []string `json:"ladder"` // canonical agent specs, weakest first
+	Labels        []string `json:"labels"` // the ladder as the user wrote it (plot and table labels)
+	Games         int64    `json:"games"`  // per cell, even
+	Seed          uint64   `json:"seed"`
+	RandomOpening int      `json:"random_opening"`
+	RandomLayouts bool     `json:"random_layouts"` // Katarenga: each pair on a random tile placement
+	// RatingGames is the number of games per pairing of the tournament that rates the ladder's
+	// levels on the baseline rules (0: levels not rated, no strength trends).
+	RatingGames     int64 `json:"rating_games"`
+	RatingBootstrap int   `json:"rating_bootstrap"` // bootstrap resamples for the level ratings
+}
+
+// VariantCellSpec is one cell of a study: its level, its variant values and its rules.
+type VariantCellSpec struct {
+	Level   int
+	Values  []string
+	Variant string // the varied switches "name=value,..."
+	Rules   string // the full rules of the cell
+}
+
+// NewVariantsConfig checks the varied switches and the ladder and canonicalises them.
+func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
+	vs, err := games.Variants(cfg.Game)
+	if err != nil {
+		return cfg, err
+	}
+	if len(cfg.Vary) == 0 {
+		return cfg, fmt.Errorf("-vary: give at least one switch to vary (%s switches: %s)", cfg.Game, switchNames(vs))
+	}
+	seen := map[string]bool{}
+	for _, v := range cfg.Vary {
+		if seen[v.Name] {
+			return cfg, fmt.Errorf("-vary %s: given twice", v.Name)
+		}
+		seen[v.Name] = true
+		if len(v.Values) < 2 {
+			return cfg, fmt.Errorf("-vary %s=%s: want at least two values to compare", v.Name, strings.Join(v.Values, ","))
+		}
+		for i, val := range v.Values {
+			if slices.Contains(v.Values[:i], val) {
+				return cfg, fmt.Errorf("-vary %s: value %q given twice", v.Name, val)
+			}
+			if _, err := engine.ParseSwitches(v.Name+"="+val, vs); err != nil {
+				return cfg, fmt.Errorf("-vary %s: %v", v.Name, err)
+			}
+		}
+	}
+	if len(cfg.Ladder) == 0 {
+		return cfg, fmt.Errorf("-ladder: empty")
+	}
+	cfg.Labels = append([]string(nil), cfg.Ladder...)
+	for i, spec := range cfg.Ladder {
+		a, err := agents.Parse(spec)
+		if err != nil {
+			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+		}
+		if err := agents.Check(a, cfg.Game); err != nil {
+			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+		}
+		cfg.Ladder[i] = a.Spec()
+	}
+	if cfg.Games <= 0 || cfg.Games%2 != 0 {
+		return cfg, fmt.Errorf("-games %d: want a positive even number (colour-swapped pairs)", cfg.Games)
+	}
+	if cfg.RandomLayouts && cfg.Game != "katarenga" {
+		return cfg, fmt.Errorf("random layouts are for Katarenga")
+	}
+	if _, err := cfg.Cells(); err != nil {
+		return cfg, err
+	}
+	if cfg.RatingGames < 0 || cfg.RatingGames%2 != 0 {
+		return cfg, fmt.Errorf("-rating-games %d: want 0 (no level ratings) or a positive even number (colour-swapped pairs)", cfg.RatingGames)
+	}
+	if cfg.RatingGames > 0 && len(cfg.Ladder) > 1 {
+		if _, err := cfg.ratingTournament(); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+func switchNames(vs []engine.Variant) string {
+	var n []string
+	for _, v := range vs {
+		n = append(n, v.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// Cells lists the study's cells: levels in ladder order, and within a level every combination
+// of the varied values (the first -vary switch changing slowest).
+func (cfg VariantsConfig) Cells() ([]VariantCellSpec, error) {
+	var combos [][]string
+	var rec func(i int, cur []string)
+	rec = func(i int, cur []string) {
+		if i == len(cfg.Vary) {
+			combos = append(combos, append([]string(nil), cur...))
+			return
+		}
+		for _, v := range cfg.Vary[i].Values {
+			rec(i+1, append(cur, v))
+		}
+	}
+	rec(0, nil)
+	var out []VariantCellSpec
+	for l := range cfg.Ladder {
+		for _, c := range combos {
+			var parts []string
+			for i, v := range c {
+				parts = append(parts, cfg.Vary[i].Name+"="+v)
+			}
+			variant := strings.Join(parts, ",")
+			rules := variant
+			if cfg.Rules != "" {
+				rules = cfg.Rules + "," + variant // later switches win
+			}
+			layout := ""
+			if cfg.Game == "katarenga" {
+				layout = "0"
+			}
+			gm, err := games.New(cfg.Game, rules, layout, nil)
+			if err != nil {
+				return nil, fmt.Errorf("rules %s: %v", rules, err)
+			}
+			out = append(out, VariantCellSpec{Level: l, Values: c, Variant: variant, Rules: gm.Rules()})
+		}
+	}
+	return out, nil
+}
+
+// VariantsOutcome is a finished (or interrupted) study.
+type VariantsOutcome struct {
+	Cells       []tally.VariantCell
+	Differences []tally.Difference
+	Trends      []tally.Trend                 // empty without level ratings
+	Rated       *tournament.TournamentOutcome // the levels' rating tournament (nil without one)
+	Outputs     []string
+	Interrupted bool
+}
+
+// RunVariants plays every cell into s.Dir/cells/<level>-<k> (each an ordinary match directory),
+// rates the ladder's levels with a round-robin tournament on the baseline rules in
+// s.Dir/ratings (see rateLevels), and then writes variants.csv, differences.csv,
+// strength_trend.csv, report.md, the plots per metric and the study's manifest. With
+// s.Resume, finished cells and pairings are re-read and unfinished ones resumed.
+func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s runner.Session) (*VariantsOutcome, error) {
+	specs, err := cfg.Cells()
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := durable.LockDir(s.Dir) // each cell's directory has its own lock
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	man, err := runner.NewManifest(s, cfg, cfg.Seed, "cells", int64(len(specs)))
+	if err != nil {
+		return nil, err
+	}
+	manPath := filepath.Join(s.Dir, "manifest.json")
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
+		return nil, err
+	}
+	out := &VariantsOutcome{}
+	perLevel := len(specs) / len(cfg.Ladder)
+	for i, c := range specs {
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
+		gm, err := games.New(cfg.Game, c.Rules, cfg.Layout, tiles)
+		if err != nil {
+			return nil, err
+		}
+		m, err := runner.NewMatch(runner.MatchConfig{Game: cfg.Game, Rules: c.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+			A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: layouts.RulesSeed(cfg.Seed, gm.Rules()+"|"+cfg.Ladder[c.Level]),
+			RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
+		if err != nil {
+			return nil, err
+		}
+		sub := filepath.Join(s.Dir, "cells", fmt.Sprintf("%d-%d", c.Level+1, i%perLevel+1))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return nil, err
+		}
+		if s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "cell %d/%d: %s, %s (%d games)\n", i+1, len(specs), cfg.Labels[c.Level], c.Variant, cfg.Games)
+		}
+		cs := s
+		cs.Dir, cs.Shard, cs.Resume = sub, runner.Shard{Index: 0, Count: 1}, s.Resume
+		o, err := runner.RunMatch(ctx, m, cs)
+		if err != nil {
+			return nil, err
+		}
+		if o.Interrupted {
+			out.Interrupted = true
+			break
+		}
+		if w := o.Summary.DistinctWarning(); w != "" && s.Stderr != nil {
+			fmt.Fprintf(s.Stderr, "cell %d/%d: %s\n", i+1, len(specs), w)
+		}
+		out.Cells = append(out.Cells, tally.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
+			Values: c.Values, Summary: o.Summary})
+		man.Completed++
+	}
+	if !out.Interrupted {
+		if out.Rated, out.Interrupted, err = rateLevels(ctx, cfg, tiles, s, out.Cells); err != nil {
+			return nil, err
+		}
+	}
+	if out.Interrupted {
+		man.Ended = time.Now().UTC()
+		return out, gamefile.WriteManifest(manPath, man)
+	}
+	out.Differences = tally.CompareVariants(out.Cells)
+	if cfg.RatingGames > 0 {
+		out.Trends = tally.StrengthTrends(out.Cells)
+	}
+	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
+		return nil, err
+	}
+	man.Status = "complete"
+	page, err := writeVariantsPage(s.Dir, cfg, out, out.Outputs, report.ManifestFacts(man))
+	if err != nil {
+		return nil, err
+	}
+	out.Outputs = append(out.Outputs, page)
+	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
+	man.Seconds = man.Ended.Sub(man.Started).Seconds()
+	man.PeakRSSBytes = gamefile.PeakRSS()
+	return out, gamefile.WriteManifest(manPath, man)
+}
+
+// VariantPlotMetrics are the metrics drawn against strength (the game's counters are added).
+var VariantPlotMetrics = []string{"first_win_rate", "first_score", "completion", "draw_rate", "cap_rate", "duration_mean", "branching_mean"}
+
+func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) ([]string, error) {
+	var vary []string
+	for _, v := range cfg.Vary {
+		vary = append(vary, v.Name)
+	}
+	var b bytes.Buffer
+	if err := tally.WriteVariantsCSV(&b, cfg.Game, vary, cfg.Labels, out.Cells); err != nil {
+		return nil, err
+	}
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "variants.csv"), b.Bytes()); err != nil {
+		return nil, err
+	}
+	b.Reset()
+	if err := tally.WriteDifferencesCSV(&b, out.Differences); err != nil {
+		return nil, err
+	}
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "differences.csv"), b.Bytes()); err != nil {
+		return nil, err
+	}
+	b.Reset()
+	fmt.Fprintf(&b, "## %s: %s\n\nRules besides the varied switches: `%s`. Ladder (weakest first): %s. %d games per cell (colour-swapped self-play pairs), seed %d",
+		cfg.Game, strings.Join(vary, " × "), report.RulesText(cfg.Rules), "`"+strings.Join(cfg.Labels, "`, `")+"`", cfg.Games, cfg.Seed)
+	if cfg.RandomOpening > 0 {
+		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
+	}
+	if cfg.RandomLayouts {
+		b.Write([]byte(", a random tile placement per game"))
+	}
+	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch z on those standard errors (every metric), chi-square (outcome distribution), Holm-adjusted over all tests except metrics constant in both cells (zero by rule).\n"))
+	tally.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
+	if cfg.RatingGames > 0 {
+		b.Write([]byte(ratingNote(cfg, out.Rated)))
+		tally.WriteStrengthReport(&b, cfg.Labels, out.Cells, out.Trends)
+	}
+	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), b.Bytes()); err != nil {
+		return nil, err
+	}
+	outputs := []string{"variants.csv", "differences.csv", "report.md"}
+	metrics := append([]string(nil), VariantPlotMetrics...)
+	if len(out.Cells) > 0 {
+		for _, m := range tally.CellMetrics(out.Cells[0].Summary) {
+			if !m.Rate && !slices.Contains(metrics, m.Name) {
+				metrics = append(metrics, m.Name)
+			}
+		}
+	}
+	for _, m := range metrics {
+		files, err := report.PlotVariantMetric(dir, fmt.Sprintf("%s: %s by variant, self-play at each level\nother rules: %s", cfg.Game, m, report.RulesText(cfg.Rules)), m, cfg.Labels, out.Cells)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, files...)
+	}
+	if cfg.RatingGames > 0 {
+		files, err := writeStrengthTrends(dir, cfg, out.Trends, metrics)
+		if err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, files...)
+	}
+	return outputs, nil
+}
