@@ -26,6 +26,8 @@ type Manifest struct {
 	GoVersion      string          `json:"go_version"`
 	VCSRevision    string          `json:"vcs_revision"`
 	Command        string          `json:"command"`
+	Kind           string          `json:"kind"`           // what the run is: a match, a layout sweep, a tournament, ...
+	Schema         int             `json:"schema_version"` // SchemaVersion when written
 	Config         json.RawMessage `json:"config"`
 	ConfigSHA256   string          `json:"config_sha256"`
 	Seed           string          `json:"seed"`
@@ -76,9 +78,14 @@ func HashConfig(cfg any) (json.RawMessage, string, error) {
 	return b, hex.EncodeToString(sum[:]), nil
 }
 
-// NewManifest fills the tool and host facts.
-func NewManifest(args []string) *Manifest {
+// SchemaVersion is the version of the manifest's fields. 2 added Kind; a manifest of version 1
+// (no schema_version) has its kind inferred when read (ReadManifest).
+const SchemaVersion = 2
+
+// NewManifest fills the tool and host facts of a run of the given kind.
+func NewManifest(kind string, args []string) *Manifest {
 	m := &Manifest{Tool: "fairplay", ToolVersion: ToolVersion, GoVersion: runtime.Version(), Unit: "games",
+		Kind: kind, Schema: SchemaVersion,
 		VCSRevision: "unknown", Command: strings.Join(args, " "), GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	m.VCSRevision = revisionOnce()
 	m.Host, _ = os.Hostname()
@@ -189,6 +196,17 @@ func ReadManifest(path string) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if m.Kind == "" && m.Schema < 2 {
+		// Written before manifests had a kind: the studies' configurations said it, a
+		// match's said nothing.
+		var c struct {
+			Kind string `json:"kind"`
+		}
+		m.Kind = "match"
+		if json.Unmarshal(m.Config, &c) == nil && c.Kind != "" {
+			m.Kind = c.Kind
+		}
 	}
 	return &m, nil
 }

@@ -1,7 +1,9 @@
 package gamefile
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,5 +26,33 @@ func TestGitRevision(t *testing.T) {
 	defer func() { Revision = "" }()
 	if rev := vcsRevision(); rev != "abc" {
 		t.Errorf("link-time revision ignored: %q", rev)
+	}
+}
+
+// A manifest written before manifests had a kind gets the kind its configuration names, and a
+// match's (whose configuration named none) is a match.
+func TestReadManifestInfersKind(t *testing.T) {
+	for _, c := range []struct{ config, want string }{
+		{`{"kind":"tournament","game":"baran"}`, "tournament"},
+		{`{"kind":"layouts"}`, "layouts"},
+		{`{"game":"katarenga","a":"random"}`, "match"},
+	} {
+		path := filepath.Join(t.TempDir(), "manifest.json")
+		if err := os.WriteFile(path, []byte(`{"tool":"fairplay","config":`+c.config+`,"shards":1}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadManifest(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind != c.want {
+			t.Errorf("config %s: kind %q, want %q", c.config, m.Kind, c.want)
+		}
+	}
+	// A current manifest's kind is taken as written.
+	path := filepath.Join(t.TempDir(), "manifest.json")
+	os.WriteFile(path, []byte(`{"kind":"tune","schema_version":2,"config":{"kind":"layouts"}}`), 0o644)
+	if m, err := ReadManifest(path); err != nil || m.Kind != "tune" {
+		t.Errorf("schema 2: %+v %v", m, err)
 	}
 }

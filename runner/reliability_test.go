@@ -156,7 +156,7 @@ func TestRecoverCheckpoint(t *testing.T) {
 	tmp = append(tmp, lines[31][:20]...) // torn
 	os.WriteFile(filepath.Join(dir, "games.csv"), old, 0o644)
 	os.WriteFile(filepath.Join(dir, "games.csv.tmp"), tmp, 0o644)
-	man := gamefile.NewManifest(nil)
+	man := gamefile.NewManifest(MatchKind, nil)
 	cfgJSON, cfgHash, _ := gamefile.HashConfig(m.Cfg)
 	man.Config, man.ConfigSHA256, man.Status = cfgJSON, cfgHash, "running"
 	man.Checkpoint = &gamefile.Checkpoint{File: "games.csv.tmp", Bytes: ck, Items: 30}

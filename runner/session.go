@@ -115,15 +115,18 @@ func OpenGames(path string) (FileSource[gamefile.Record], error) {
 	return gamefile.OpenGamesAs(path, f)
 }
 
-// newManifest starts the manifest of a whole (unsharded) run of planned units: its
-// configuration and hash, seed and worker count; the status is "interrupted" until the run
-// says otherwise.
-func NewManifest(s Session, cfg any, seed uint64, unit string, planned int64) (*gamefile.Manifest, error) {
+// MatchKind is the manifest kind of a match's run (play, sprt, and the matches inside studies).
+const MatchKind = "match"
+
+// NewManifest starts the manifest of a whole (unsharded) run of the given kind and planned
+// units: its configuration and hash, seed and worker count; the status is "interrupted" until
+// the run says otherwise.
+func NewManifest(s Session, kind string, cfg any, seed uint64, unit string, planned int64) (*gamefile.Manifest, error) {
 	cfgJSON, cfgHash, err := gamefile.HashConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	man := gamefile.NewManifest(s.Args)
+	man := gamefile.NewManifest(kind, s.Args)
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprintf("%d", seed)
 	man.Shards, man.Unit, man.Planned, man.EndGame = 1, unit, planned, planned
 	man.Workers, man.Started, man.Status, man.Reproducible = s.Workers, time.Now().UTC(), "interrupted", true
@@ -140,7 +143,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	start, end := s.Shard.Range(m.Cfg.Games)
-	man := gamefile.NewManifest(s.Args)
+	man := gamefile.NewManifest(MatchKind, s.Args)
 	man.Config, man.ConfigSHA256 = cfgJSON, cfgHash
 	man.Seed = fmt.Sprintf("%d", m.Cfg.Seed)
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
@@ -369,7 +372,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 	if err != nil {
 		return nil, err
 	}
-	man := gamefile.NewManifest(args)
+	man := gamefile.NewManifest(MatchKind, args)
 	man.Config, man.ConfigSHA256 = cfgJSON, cfgHash
 	man.Seed = fmt.Sprintf("%d", m.Cfg.Seed)
 	man.Shard, man.Shards, man.FirstGame, man.EndGame, man.Planned = 0, 1, 0, m.Cfg.Games, m.Cfg.Games

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -35,19 +34,13 @@ func (l *ladderFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.top, "top", layouts.DefaultLadderTop, "with -ladder: boards in the held-out top list fair-at-every-level.csv")
 }
 
-// isLadderDir reports whether dir holds a layout ladder (its manifest's configuration says so).
+// isLadderDir reports whether dir holds a layout ladder (its manifest's kind says so).
 func isLadderDir(dir string) bool {
 	if dir == "" {
 		return false
 	}
 	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return false
-	}
-	var k struct {
-		Kind string `json:"kind"`
-	}
-	return json.Unmarshal(man.Config, &k) == nil && k.Kind == layouts.LayoutLadderKind
+	return err == nil && man.Kind == layouts.LayoutLadderKind
 }
 
 // runLayoutLadder is `fairplay layouts -ladder` (and -resume of a ladder's directory): the
@@ -64,7 +57,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	if rep := val("report"); rep != "" && lf.spec == "" {
 		// Re-derive a complete ladder's reports: every level and the ratings are re-read (nothing
 		// is played) and ladder.csv, fair-at-every-level.csv, report.md and the plots rewritten.
-		man, err := loadResume(rep, &cfg)
+		man, err := loadResume(rep, layouts.LayoutLadderKind, &cfg)
 		if err != nil {
 			return err
 		}
@@ -79,7 +72,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		}
 		dir = rep
 	} else if dir != "" {
-		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+		if _, complete, err := resumeRun(fs, dir, layouts.LayoutLadderKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
 		if err := cfg.Sweep.LoadList(dir); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -80,7 +79,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dir := rf.resume
 	if dir != "" {
 		var complete bool
-		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+		if shard, complete, err = resumeRun(fs, dir, layouts.SweepKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
 		if err := cfg.LoadList(dir); err != nil {
@@ -152,7 +151,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	lean := leanGC()
 	defer lean()
 	var cfg layouts.LayoutsConfig
-	man, err := loadResume(dir, &cfg)
+	man, err := loadResume(dir, layouts.SweepKind, &cfg)
 	if err != nil {
 		return err
 	}
@@ -253,14 +252,38 @@ func compareSweeps(w io.Writer, dir, other string) error {
 	return nil
 }
 
-// mergeKind tells a layout sweep's manifest from a match's (by the configuration's kind: a
-// manifest read back from disk is indented, so its text is not searched).
-func mergeKind(man *gamefile.Manifest) string {
-	var k struct {
-		Kind string `json:"kind"`
+// mergeSweep merges the shards of a layout sweep.
+func mergeSweep(_ context.Context, job mergeJob) error {
+	defer limitMemory(maxLimitBoards)() // while the list is read (see runLayouts)
+	lean := leanGC()
+	defer lean()
+	var lc layouts.LayoutsConfig
+	if _, err := loadResume(job.dirs[0], layouts.SweepKind, &lc); err != nil {
+		return err
 	}
-	if json.Unmarshal(man.Config, &k) == nil && k.Kind == "layouts" {
-		return "layouts"
+	if err := lc.LoadList(job.dirs[0]); err != nil { // every shard's hash pins the same list
+		return usagef("shard %s", err)
 	}
-	return "match"
+	sw, err := layouts.NewSweep(lc)
+	if err != nil {
+		return err
+	}
+	lc.List = nil
+	lean()
+	dir, err := outDir(job.out, "merge")
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, d := range job.dirs {
+		files = append(files, filepath.Join(d, "boards.csv"))
+	}
+	defer limitMemory(sw.NumBoards())()
+	res, err := layouts.MergeLayouts(sw, files, dir, append([]string{"fairplay", "merge"}, job.args...))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(job.stdout, "%d boards merged from %d shards into %s\n", res.Manifest.Completed, len(job.dirs), dir)
+	printLayoutReport(job.stdout, sw, res.Report)
+	return nil
 }

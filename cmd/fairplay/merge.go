@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 
 	"github.com/fairplay-lab/fairplay/runner"
-	"github.com/fairplay-lab/fairplay/study/layouts"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/tally"
@@ -43,16 +41,15 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		man *gamefile.Manifest
 	}
 	var shards []shard
-	var cfg runner.MatchConfig
-	for i, d := range dirs {
-		var c runner.MatchConfig
-		man, err := loadResume(d, &c)
+	for _, d := range dirs {
+		man, _, err := readRunManifest("shard", d, "")
 		if err != nil {
-			return usagef("shard %s: %v", d, err)
+			return err
 		}
-		if i == 0 {
-			cfg = c
-		} else if man.ConfigSHA256 != shards[0].man.ConfigSHA256 {
+		if len(shards) > 0 && man.Kind != shards[0].man.Kind {
+			return usagef("shard %s holds a %s run, %s a %s run", d, man.Kind, dirs[0], shards[0].man.Kind)
+		}
+		if len(shards) > 0 && man.ConfigSHA256 != shards[0].man.ConfigSHA256 {
 			return usagef("shard %s: configuration hash %s differs from %s's %s", d, man.ConfigSHA256[:12], dirs[0], shards[0].man.ConfigSHA256[:12])
 		}
 		if man.Status != "complete" || man.Completed != man.Planned {
@@ -76,50 +73,30 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(shards) != m0.Shards {
 		return usagef("%d of %d shards given", len(shards), m0.Shards)
 	}
-	if (isTournament(m0) || mergeKind(m0) == "layouts") && *format != "" && *format != string(gamefile.CSV) {
-		return usagef("-format %s: tournament and layouts shards merge as csv only", *format)
+	rk, err := kindOf(m0)
+	if err != nil {
+		return usagef("shard %s: %v", dirs[0], err)
 	}
-	if isTournament(m0) { // tournament.go
-		var sorted []string
-		for _, s := range shards {
-			sorted = append(sorted, s.dir)
-		}
-		return mergeTournament(sorted, *out, args, stdout)
+	if rk.merge == nil {
+		return usagef("shard %s: a %s run is not sharded; nothing to merge", dirs[0], rk.kind)
 	}
-	if mergeKind(m0) == "layouts" {
-		defer limitMemory(maxLimitBoards)() // while the list is read (see runLayouts)
-		lean := leanGC()
-		defer lean()
-		var lc layouts.LayoutsConfig
-		if _, err := loadResume(shards[0].dir, &lc); err != nil {
-			return err
-		}
-		if err := lc.LoadList(shards[0].dir); err != nil { // every shard's hash pins the same list
-			return usagef("shard %s", err)
-		}
-		sw, err := layouts.NewSweep(lc)
-		if err != nil {
-			return err
-		}
-		lc.List = nil
-		lean()
-		dir, err := outDir(*out, "merge")
-		if err != nil {
-			return err
-		}
-		var files []string
-		for _, s := range shards {
-			files = append(files, filepath.Join(s.dir, "boards.csv"))
-		}
-		defer limitMemory(sw.NumBoards())()
-		res, err := layouts.MergeLayouts(sw, files, dir, append([]string{"fairplay", "merge"}, args...))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%d boards merged from %d shards into %s\n", res.Manifest.Completed, len(shards), dir)
-		printLayoutReport(stdout, sw, res.Report)
-		return nil
+	if rk.csvOnly && *format != "" && *format != string(gamefile.CSV) {
+		return usagef("-format %s: %s shards merge as csv only", *format, rk.kind)
 	}
+	job := mergeJob{out: *out, format: *format, args: args, stdout: stdout, stderr: stderr}
+	for _, s := range shards {
+		job.dirs = append(job.dirs, s.dir)
+	}
+	return rk.merge(ctx, job)
+}
+
+// mergeMatch merges the shards of a match (play).
+func mergeMatch(_ context.Context, job mergeJob) error {
+	var cfg runner.MatchConfig
+	if _, err := loadResume(job.dirs[0], runner.MatchKind, &cfg); err != nil {
+		return err
+	}
+	format := &job.format
 	ts, err := tilesFor(cfg.Tiles)
 	if err != nil {
 		return err
@@ -132,15 +109,15 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	dir, err := outDir(*out, "merge")
+	dir, err := outDir(job.out, "merge")
 	if err != nil {
 		return err
 	}
 	var srcs []string
-	for _, s := range shards {
-		path, f, err := gamefile.FindGames(s.dir)
+	for _, d := range job.dirs {
+		path, f, err := gamefile.FindGames(d)
 		if err != nil {
-			return usagef("shard %s: %v", s.dir, err)
+			return usagef("shard %s: %v", d, err)
 		}
 		if *format == "" {
 			*format = string(f)
@@ -151,14 +128,14 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("-format: %v", err)
 	}
-	res, err := runner.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, args...), gamesFormat)
+	res, err := runner.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, job.args...), gamesFormat)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\n%d games merged from %d shards into %s\n\n", m.Title(), res.Manifest.Completed, len(shards), dir)
-	tally.WriteTable(stdout, res.Summary.Stats())
+	fmt.Fprintf(job.stdout, "%s\n%d games merged from %d shards into %s\n\n", m.Title(), res.Manifest.Completed, len(job.dirs), dir)
+	tally.WriteTable(job.stdout, res.Summary.Stats())
 	if w := res.Summary.DistinctWarning(); w != "" {
-		fmt.Fprintln(stderr, w)
+		fmt.Fprintln(job.stderr, w)
 	}
 	return nil
 }

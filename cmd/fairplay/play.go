@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -141,28 +140,25 @@ func outDir(out, name string) (string, error) {
 	return out, nil
 }
 
-// loadResume reads the configuration of an interrupted run.
-func loadResume(dir string, cfg any) (*gamefile.Manifest, error) {
-	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+// loadResume reads the configuration of a run of the given kind (for -resume and -report).
+func loadResume(dir, kind string, cfg any) (*gamefile.Manifest, error) {
+	man, _, err := readRunManifest("-resume", dir, kind)
 	if err != nil {
-		return nil, usagef("-resume %s: %v", dir, err)
+		return nil, err
 	}
 	if err := json.Unmarshal(man.Config, cfg); err != nil {
 		return nil, usagef("-resume %s: manifest config: %v", dir, err)
-	}
-	if man.Shards < 1 || man.Shard < 0 || man.Shard >= man.Shards || len(man.ConfigSHA256) != 64 {
-		return nil, usagef("-resume %s: manifest.json is damaged (shard %d/%d, config hash %q)", dir, man.Shard, man.Shards, man.ConfigSHA256)
 	}
 	return man, nil
 }
 
 // resumeRun loads the configuration of the run in dir into cfg for -resume. It refuses
 // configuration flags, and reports complete (after saying so on stderr) when nothing is left.
-func resumeRun(fs *flag.FlagSet, dir string, cfg any, stderr io.Writer) (shard runner.Shard, complete bool, err error) {
+func resumeRun(fs *flag.FlagSet, dir, kind string, cfg any, stderr io.Writer) (shard runner.Shard, complete bool, err error) {
 	if err := onlyRunFlags(fs); err != nil {
 		return shard, false, err
 	}
-	man, err := loadResume(dir, cfg)
+	man, err := loadResume(dir, kind, cfg)
 	if err != nil {
 		return shard, false, err
 	}
@@ -238,7 +234,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	dir := rf.resume
 	if dir != "" {
 		var complete bool
-		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+		if shard, complete, err = resumeRun(fs, dir, runner.MatchKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
 		if cfg.SPRT != nil {

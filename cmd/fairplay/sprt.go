@@ -41,7 +41,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var cfg runner.MatchConfig
 	dir := rf.resume
 	if dir != "" {
-		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+		if _, complete, err := resumeRun(fs, dir, runner.MatchKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
 		if cfg.SPRT == nil {

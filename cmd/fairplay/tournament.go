@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/tournament"
-
-	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -54,7 +51,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	dir := rf.resume
 	if dir != "" {
 		var complete bool
-		if shard, complete, err = resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+		if shard, complete, err = resumeRun(fs, dir, tournament.TournamentKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
 		if cfg.Kind != tournament.TournamentKind {
@@ -114,17 +111,12 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-// isTournament reports whether a manifest is a tournament's (for fairplay merge).
-func isTournament(man *gamefile.Manifest) bool {
-	var c struct{ Kind string }
-	return json.Unmarshal(man.Config, &c) == nil && c.Kind == tournament.TournamentKind
-}
-
 // mergeTournament merges the shard directories of a tournament (checked and in shard order)
 // into out, for fairplay merge.
-func mergeTournament(dirs []string, out string, args []string, stdout io.Writer) error {
+func mergeTournament(_ context.Context, job mergeJob) error {
+	dirs, out, args, stdout := job.dirs, job.out, job.args, job.stdout
 	var cfg tournament.TournamentConfig
-	if _, err := loadResume(dirs[0], &cfg); err != nil {
+	if _, err := loadResume(dirs[0], tournament.TournamentKind, &cfg); err != nil {
 		return err
 	}
 	ts, err := tilesFor(cfg.Tiles)

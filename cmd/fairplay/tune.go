@@ -45,7 +45,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var cfg tune.TuneConfig
 	dir := rf.resume
 	if dir != "" {
-		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+		if _, complete, err := resumeRun(fs, dir, tune.TuneKind, &cfg, stderr); err != nil || complete {
 			if complete {
 				fmt.Fprintf(stderr, "an interrupted SPRT of the tuned weights resumes with fairplay sprt -resume %s\n", filepath.Join(dir, "sprt"))
 			}

@@ -73,7 +73,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var cfg variants.VariantsConfig
 	dir := rf.resume
 	if dir != "" {
-		if _, complete, err := resumeRun(fs, dir, &cfg, stderr); err != nil || complete {
+		if _, complete, err := resumeRun(fs, dir, variants.VariantsKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
 	} else {

@@ -176,7 +176,7 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 		}
 	}
 	runs := len(cfg.Ladder) * cfg.Replicates
-	man, err := runner.NewManifest(s, cfg, cfg.Sweep.Seed, "sweeps", int64(runs))
+	man, err := runner.NewManifest(s, LayoutLadderKind, cfg, cfg.Sweep.Seed, "sweeps", int64(runs))
 	if err != nil {
 		return nil, err
 	}

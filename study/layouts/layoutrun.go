@@ -63,7 +63,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 	nb := int64(sw.NumBoards())
 	start := nb * int64(s.Shard.Index) / int64(s.Shard.Count)
 	end := nb * int64(s.Shard.Index+1) / int64(s.Shard.Count)
-	man := gamefile.NewManifest(s.Args)
+	man := gamefile.NewManifest(SweepKind, s.Args)
 	man.Unit = "boards"
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
@@ -180,7 +180,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	if err != nil {
 		return nil, err
 	}
-	man := gamefile.NewManifest(args)
+	man := gamefile.NewManifest(SweepKind, args)
 	man.Unit = "boards"
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
 	nb := int64(sw.NumBoards())

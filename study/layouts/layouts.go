@@ -20,6 +20,9 @@ import (
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
+// SweepKind is the manifest kind (and configuration kind) of a layout sweep.
+const SweepKind = "layouts"
+
 // LayoutsConfig decides a Katarenga layout sweep's games. Its canonical JSON is hashed into the
 // manifest.
 type LayoutsConfig struct {
@@ -148,7 +151,7 @@ func (sw *Sweep) rowOf(p sweepPair, seat int) SweepRow {
 
 // NewSweep resolves a configuration: which layouts, and the boards their two seatings need.
 func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
-	cfg.Kind = "layouts"
+	cfg.Kind = SweepKind
 	if cfg.Games <= 0 {
 		return nil, fmt.Errorf("games per layout %d: want a positive number", cfg.Games)
 	}

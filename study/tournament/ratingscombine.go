@@ -45,8 +45,11 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 			return nil, err
 		}
 		var c TournamentConfig
-		if err := json.Unmarshal(man.Config, &c); err != nil || c.Kind != TournamentKind {
-			return nil, fmt.Errorf("%s: not a tournament directory", d)
+		if man.Kind != TournamentKind {
+			return nil, fmt.Errorf("%s: not a tournament directory (it holds a %s run)", d, man.Kind)
+		}
+		if err := json.Unmarshal(man.Config, &c); err != nil {
+			return nil, fmt.Errorf("%s: manifest config: %v", d, err)
 		}
 		if man.Status != "complete" || man.Shards != 1 {
 			return nil, fmt.Errorf("%s: the tournament is %s (shard %d of %d): finish or merge it first", d, man.Status, man.Shard, man.Shards)
@@ -69,7 +72,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 			}
 		}
 	}
-	man, err := runner.NewManifest(runner.Session{Args: args}, cfg, seed, "pairings", 0)
+	man, err := runner.NewManifest(runner.Session{Args: args}, CombinedKind, cfg, seed, "pairings", 0)
 	if err != nil {
 		return nil, err
 	}

@@ -157,7 +157,7 @@ type TournamentOutcome struct {
 // resumed. A shard's ratings use only its own games; `fairplay merge` joins the shards.
 func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.TileSet, s runner.Session) (*TournamentOutcome, error) {
 	pairings := cfg.Pairings()
-	man, err := runner.NewManifest(s, cfg, cfg.Seed, "pairings", int64(len(pairings)))
+	man, err := runner.NewManifest(s, TournamentKind, cfg, cfg.Seed, "pairings", int64(len(pairings)))
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 // ratings are fitted on the whole tournament.
 func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs []string, dir string, args []string) (*TournamentOutcome, error) {
 	pairings := cfg.Pairings()
-	man, err := runner.NewManifest(runner.Session{Args: args}, cfg, cfg.Seed, "pairings", int64(len(pairings)))
+	man, err := runner.NewManifest(runner.Session{Args: args}, TournamentKind, cfg, cfg.Seed, "pairings", int64(len(pairings)))
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,9 @@ import (
 	"github.com/fairplay-lab/fairplay/engine/games"
 )
 
+// TuneKind is the manifest kind of a tuning run.
+const TuneKind = "tune"
+
 // TuneConfig is everything that decides a tuning run; its canonical JSON goes into the
 // manifest and a resumed run takes it from there.
 type TuneConfig struct {
@@ -199,7 +202,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s runner.Sessi
 		return nil, err
 	}
 	defer unlock()
-	man, err := runner.NewManifest(s, cfg, cfg.Seed, "iterations", int64(cfg.Iterations))
+	man, err := runner.NewManifest(s, TuneKind, cfg, cfg.Seed, "iterations", int64(cfg.Iterations))
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,9 @@ type Vary struct {
 	Values []string `json:"values"`
 }
 
+// VariantsKind is the manifest kind of a rule-variant study.
+const VariantsKind = "variants"
+
 // VariantsConfig is everything that decides a variant study. Every cell (a combination of
 // variant values at a ladder level) is a self-play match of the level's agent with the same
 // seed, so the cells share their random openings and layouts pair by pair.
@@ -195,7 +198,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		return nil, err
 	}
 	defer unlock()
-	man, err := runner.NewManifest(s, cfg, cfg.Seed, "cells", int64(len(specs)))
+	man, err := runner.NewManifest(s, VariantsKind, cfg, cfg.Seed, "cells", int64(len(specs)))
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/study/layouts"
+	"github.com/fairplay-lab/fairplay/study/tournament"
+	"github.com/fairplay-lab/fairplay/study/tune"
+	"github.com/fairplay-lab/fairplay/study/variants"
+)
+
+// runKind is one kind of run directory, named by its manifest's kind: the subcommand that makes
+// and resumes it, and how its shards merge. Adding a kind of run is a row here.
+type runKind struct {
+	kind    string
+	command string // the subcommand that makes it and takes -resume DIR
+	// merge joins the shards of a run (checked: one configuration, complete, each once, in
+	// shard order) into out; nil where the kind does not shard.
+	merge   func(ctx context.Context, m mergeJob) error
+	csvOnly bool // its merged games files are CSV whatever -format says
+}
+
+// mergeJob is what fairplay merge hands a kind's merge.
+type mergeJob struct {
+	dirs           []string // the shard directories, in shard order
+	out, format    string   // -out, and -format ("" for the first shard's format)
+	args           []string // merge's arguments, recorded in the manifest
+	stdout, stderr io.Writer
+}
+
+// runKinds is set in init: the merges read manifests through kindOf, which reads the table.
+var runKinds []runKind
+
+func init() {
+	runKinds = []runKind{
+		{kind: runner.MatchKind, command: "play", merge: mergeMatch},
+		{kind: layouts.SweepKind, command: "layouts", merge: mergeSweep, csvOnly: true},
+		{kind: layouts.LayoutLadderKind, command: "layouts -ladder"},
+		{kind: tournament.TournamentKind, command: "tournament", merge: mergeTournament, csvOnly: true},
+		{kind: tournament.CombinedKind, command: "tournament -combine"},
+		{kind: variants.VariantsKind, command: "variants"},
+		{kind: tune.TuneKind, command: "tune"},
+	}
+}
+
+// kindOf finds the kind of run a manifest describes.
+func kindOf(man *gamefile.Manifest) (runKind, error) {
+	for _, k := range runKinds {
+		if k.kind == man.Kind {
+			return k, nil
+		}
+	}
+	return runKind{}, fmt.Errorf("unknown kind of run %q (this fairplay knows %s)", man.Kind, kindNames())
+}
+
+// kindNames lists the known kinds, for messages.
+func kindNames() string {
+	var s []string
+	for _, k := range runKinds {
+		s = append(s, k.kind)
+	}
+	return strings.Join(s, ", ")
+}
+
+// readRunManifest reads dir's manifest for -resume, -report or merge (flag names the flag, for
+// messages) and checks that the run is of the wanted kind ("" for any known kind).
+func readRunManifest(flag, dir, want string) (*gamefile.Manifest, runKind, error) {
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, runKind{}, usagef("%s %s: %v", flag, dir, err)
+	}
+	k, err := kindOf(man)
+	if err != nil {
+		return nil, runKind{}, usagef("%s %s: %v", flag, dir, err)
+	}
+	if man.Shards < 1 || man.Shard < 0 || man.Shard >= man.Shards || len(man.ConfigSHA256) != 64 {
+		return nil, k, usagef("%s %s: manifest.json is damaged (shard %d/%d, config hash %q)", flag, dir, man.Shard, man.Shards, man.ConfigSHA256)
+	}
+	if want != "" && k.kind != want {
+		return nil, k, usagef("%s %s: it holds a %s run, which fairplay %s makes and resumes", flag, dir, k.kind, k.command)
+	}
+	return man, k, nil
+}
