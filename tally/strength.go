@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/stats"
 )
 
@@ -193,7 +194,8 @@ func WriteStrengthTrendCSV(w io.Writer, trends []Trend) error {
 // WriteStrengthReport writes the markdown section on the level ratings and the strength trends
 // (levels: the ladder labels; cells give each level's rating).
 func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, trends []Trend) {
-	fmt.Fprintln(w, "\n### Level ratings (baseline rules)\n\n| level | Elo | 95% interval | distinct games (all cells of the level) |\n|---|---:|---|---:|")
+	fmt.Fprint(w, "\n### Level ratings (baseline rules)\n\n")
+	rt := markdown.NewTable("level", "Elo", "95% interval", "distinct games (all cells of the level)").Right(1, 3)
 	done := map[int]bool{}
 	distinct := map[int]int64{}
 	for _, c := range cells {
@@ -208,17 +210,20 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 		if !math.IsNaN(c.EloLow) {
 			iv = fmt.Sprintf("[%+.0f, %+.0f]", c.EloLow, c.EloHigh)
 		}
-		fmt.Fprintf(w, "| `%s` | %+.0f | %s | %d |\n", levels[c.Level], c.Elo, iv, distinct[c.Level])
+		rt.Row("`"+levels[c.Level]+"`", fmt.Sprintf("%+.0f", c.Elo), iv, distinct[c.Level])
 	}
+	rt.WriteTo(w)
 	fmt.Fprintln(w, "\n### Strength trends (effect vs baseline per 100 Elo, weighted least squares, weights 1/se²)")
 	fmt.Fprintln(w, "\nVerdict: reversing (per-level effects on both sides of 0), trending (slope interval excludes 0), stable (an effect, no trend detected), none-detected; per-level intervals unadjusted.")
-	fmt.Fprintln(w, "\n| metric | variant | slope per 100 Elo [95% CI] | p | levels | verdict |\n|---|---|---|---:|---:|---|")
+	fmt.Fprintln(w)
+	tt := markdown.NewTable("metric", "variant", "slope per 100 Elo [95% CI]", "p", "levels", "verdict").Right(3, 4)
 	for _, t := range trends {
 		if math.IsNaN(t.Slope) {
 			continue
 		}
-		fmt.Fprintf(w, "| %s | %s | %s [%s, %s] | %s | %d | %s |\n", t.Metric, t.Variant, stats.FormatShort(t.Slope), stats.FormatShort(t.Low), stats.FormatShort(t.High), pShort(t.P), len(t.Points), t.Verdict)
+		tt.Row(t.Metric, t.Variant, fmt.Sprintf("%s [%s, %s]", stats.FormatShort(t.Slope), stats.FormatShort(t.Low), stats.FormatShort(t.High)), pShort(t.P), len(t.Points), t.Verdict)
 	}
+	tt.WriteTo(w)
 }
 
 // CellDistinct is the number of distinct games (by layout, start and moves) of a summary.

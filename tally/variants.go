@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/stats"
 )
 
@@ -231,32 +232,33 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 			byKey[k] = m
 		}
 	}
+	byLevel := func() *markdown.Table {
+		t := markdown.NewTable(append([]string{"level"}, variants...)...)
+		for i := range variants {
+			t.Right(i + 1)
+		}
+		return t
+	}
 	for _, name := range metricNames {
-		fmt.Fprintf(w, "\n### %s\n\n| level |", name)
-		for _, v := range variants {
-			fmt.Fprintf(w, " %s |", v)
-		}
-		fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(variants)))
+		fmt.Fprintf(w, "\n### %s\n\n", name)
+		t := byLevel()
 		for l, lv := range levels {
-			fmt.Fprintf(w, "| `%s` |", lv)
+			row := []any{"`" + lv + "`"}
 			for _, v := range variants {
-				m, ok := byKey[fmt.Sprintf("%d|%s|%s", l, v, name)]
-				if !ok {
-					fmt.Fprint(w, " |")
-					continue
+				cell := ""
+				if m, ok := byKey[fmt.Sprintf("%d|%s|%s", l, v, name)]; ok {
+					cell = fmt.Sprintf("%s [%s, %s]", stats.FormatShort(m.Value), stats.FormatShort(m.Low), stats.FormatShort(m.High))
 				}
-				fmt.Fprintf(w, " %s [%s, %s] |", stats.FormatShort(m.Value), stats.FormatShort(m.Low), stats.FormatShort(m.High))
+				row = append(row, cell)
 			}
-			fmt.Fprintln(w)
+			t.Row(row...)
 		}
+		t.WriteTo(w)
 	}
-	fmt.Fprintf(w, "\n### distinct games\n\n| level |")
-	for _, v := range variants {
-		fmt.Fprintf(w, " %s |", v)
-	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(variants)))
+	fmt.Fprintf(w, "\n### distinct games\n\n")
+	t := byLevel()
 	for l, lv := range levels {
-		fmt.Fprintf(w, "| `%s` |", lv)
+		row := []any{"`" + lv + "`"}
 		for _, v := range variants {
 			d, n := int64(-1), int64(0)
 			for _, c := range cells {
@@ -264,14 +266,15 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 					d, n = c.Summary.Distinct()
 				}
 			}
-			if d < 0 {
-				fmt.Fprint(w, " |")
-				continue
+			cell := ""
+			if d >= 0 {
+				cell = fmt.Sprintf("%d of %d", d, n)
 			}
-			fmt.Fprintf(w, " %d of %d |", d, n)
+			row = append(row, cell)
 		}
-		fmt.Fprintln(w)
+		t.Row(row...)
 	}
+	t.WriteTo(w)
 	real, tested := 0, 0
 	for _, d := range diffs {
 		if d.Significant() {
@@ -286,19 +289,20 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 		fmt.Fprintln(w, "None.")
 		return
 	}
-	fmt.Fprintln(w, "| level | metric | variant a | variant b | a | b | a − b [95% CI] | test | p (Holm) |")
-	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---|---|---:|")
+	dt := markdown.NewTable("level", "metric", "variant a", "variant b", "a", "b", "a − b [95% CI]", "test", "p (Holm)").Right(4, 5, 8)
 	for _, d := range diffs {
 		if !d.Significant() {
 			continue
 		}
+		lv := "`" + levels[d.Level] + "`"
 		if d.Metric == "outcomes" {
-			fmt.Fprintf(w, "| `%s` | outcomes | %s | | | | | χ² = %.1f | %s |\n", levels[d.Level], d.A, d.Statistic, pShort(d.PHolm))
+			dt.Row(lv, "outcomes", d.A, "", "", "", "", fmt.Sprintf("χ² = %.1f", d.Statistic), pShort(d.PHolm))
 			continue
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s [%s, %s] | %s | %s |\n", levels[d.Level], d.Metric, d.A, d.B,
-			stats.FormatShort(d.ValueA), stats.FormatShort(d.ValueB), stats.FormatShort(d.Diff.Value), stats.FormatShort(d.Diff.Low), stats.FormatShort(d.Diff.High), d.Method, pShort(d.PHolm))
+		dt.Row(lv, d.Metric, d.A, d.B, stats.FormatShort(d.ValueA), stats.FormatShort(d.ValueB),
+			fmt.Sprintf("%s [%s, %s]", stats.FormatShort(d.Diff.Value), stats.FormatShort(d.Diff.Low), stats.FormatShort(d.Diff.High)), d.Method, pShort(d.PHolm))
 	}
+	dt.WriteTo(w)
 }
 
 // pShort prints a p-value with two significant digits, "<1e-300" below that.

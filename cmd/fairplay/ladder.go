@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -76,9 +77,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	var table strings.Builder
-	fmt.Fprintf(&table, "| step | stronger (A) | weaker (B) | games | distinct | A wins / draws / B wins | pairs 0-½-1-1½-2 | A score | Elo A−B [95%% CI] | LOS | holds |\n")
-	fmt.Fprintf(&table, "|---|---|---|---:|---:|---|---|---:|---|---:|---|\n")
+	table := markdown.NewTable("step", "stronger (A)", "weaker (B)", "games", "distinct", "A wins / draws / B wins", "pairs 0-½-1-1½-2", "A score", "Elo A−B [95% CI]", "LOS", "holds").Right(3, 4, 7, 9)
 	rep := &report.Report{Kind: "ladder", Title: fmt.Sprintf("%s strength ladder, %d games per step\nrules: %s", gf.game, *n+*n%2, gm.Rules()),
 		Facts: []report.Fact{{Name: "command", Value: strings.Join(append([]string{"fairplay", "ladder"}, args...), " ")}, {Name: "seed", Value: fmt.Sprint(rf.seed)}}}
 	var labels []string
@@ -113,9 +112,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d: %s over %s by %s Elo (95%%, %d pairs), LOS %.4f: the step %s.",
 			k+1, pairs[k][0], pairs[k][1], stats.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99)"}[holds]))
 		rep.Links = append(rep.Links, report.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
-		fmt.Fprintf(&table, "| %d | `%s` | `%s` | %d | %d | %d / %d / %d | %d-%d-%d-%d-%d | %.3f | %s | %.4f | %s |\n",
-			k+1, pairs[k][0], pairs[k][1], s.N, distinct, s.AWins, s.N-s.AWins-s.BWins, s.BWins,
-			s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4], sc, stats.FormatElo(e), los, holds)
+		table.Row(k+1, "`"+pairs[k][0]+"`", "`"+pairs[k][1]+"`", s.N, distinct, fmt.Sprintf("%d / %d / %d", s.AWins, s.N-s.AWins-s.BWins, s.BWins),
+			fmt.Sprintf("%d-%d-%d-%d-%d", s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4]), fmt.Sprintf("%.3f", sc), stats.FormatElo(e), fmt.Sprintf("%.4f", los), holds)
 	}
 	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {
 		return err

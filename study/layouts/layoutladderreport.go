@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/study/tournament"
 
@@ -183,7 +184,7 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 	if cfg.Compare != "" {
 		fmt.Fprintf(&b, "Reference sweep: `%s`, %d boards in common, split-half reliability %s.\n\n", cfg.Compare, st.CompareBoards, fcsvOr(st.CompareReliability))
 	}
-	b.WriteString("| level | agent | Elo | games (distinct) | White | board sd | ρ prev | ρ prev corrected | ρ reference | ρ reference corrected | noise ceiling ρ | Black's choice: dealt → chosen, benefit | top list held out | top inside band |\n|---:|---|---|---|---|---:|---|---|---|---|---|---|---|---:|\n")
+	lt := markdown.NewTable("level", "agent", "Elo", "games (distinct)", "White", "board sd", "ρ prev", "ρ prev corrected", "ρ reference", "ρ reference corrected", "noise ceiling ρ", "Black's choice: dealt → chosen, benefit", "top list held out", "top inside band").Right(0, 5, 13)
 	for _, lv := range st.Levels {
 		elo := "–"
 		if !math.IsNaN(lv.Elo) {
@@ -192,11 +193,11 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 				elo += fmt.Sprintf(" [%+.0f, %+.0f]", lv.EloLow, lv.EloHigh)
 			}
 		}
-		fmt.Fprintf(&b, "| %d | `%s` | %s | %d (%d) | %s | %.3f | %s | %s | %s | %s | %s | %.3f → %.3f, %s | %s | %d/%d |\n",
-			lv.Level+1, lv.Agent, elo, lv.Games, lv.Distinct, fmtIv(lv.White, 3), lv.SD, fmtIv(lv.Prev, 2), fmtIv(lv.PrevCorrected, 2),
-			fmtIv(lv.Compare, 2), fmtIv(lv.CompareCorrected, 2), fmtIv(lv.Ceiling, 2), lv.Dealt, lv.Chosen, fmtIv(lv.Benefit, 3),
-			fmtIv(lv.TopWhite, 3), lv.TopInsideBand, len(st.Top))
+		lt.Row(lv.Level+1, "`"+lv.Agent+"`", elo, fmt.Sprintf("%d (%d)", lv.Games, lv.Distinct), fmtIv(lv.White, 3), fmt.Sprintf("%.3f", lv.SD),
+			fmtIv(lv.Prev, 2), fmtIv(lv.PrevCorrected, 2), fmtIv(lv.Compare, 2), fmtIv(lv.CompareCorrected, 2), fmtIv(lv.Ceiling, 2),
+			fmt.Sprintf("%.3f → %.3f, %s", lv.Dealt, lv.Chosen, fmtIv(lv.Benefit, 3)), fmtIv(lv.TopWhite, 3), fmt.Sprintf("%d/%d", lv.TopInsideBand, len(st.Top)))
 	}
+	b.WriteString(lt.String())
 	inside := 0
 	for _, t := range st.Top {
 		if t.InsideAll {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/runner"
 
@@ -397,19 +398,22 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 		games += 2 * p.Penta.Pairs()
 	}
 	fmt.Fprintf(&b, "\n%d games, %d distinct (same start, layout, first colour and moves counted once).\n", games, out.DistinctTotal)
-	b.WriteString("\n| rank | agent | Elo | 95% interval | games | distinct games | score |\n|---:|---|---:|---|---:|---:|---:|\n")
+	rt := markdown.NewTable("rank", "agent", "Elo", "95% interval", "games", "distinct games", "score").Right(0, 2, 4, 5, 6)
 	for k, i := range tab.Order() {
 		r := tab.Ratings[i]
-		fmt.Fprintf(&b, "| %d | `%s` | %+.0f | %s | %d | %d | %.3f |\n", k+1, r.Agent, r.Elo, ratingInterval(r), r.Games, out.Distinct[i], r.Score)
+		rt.Row(k+1, "`"+r.Agent+"`", fmt.Sprintf("%+.0f", r.Elo), ratingInterval(r), r.Games, out.Distinct[i], fmt.Sprintf("%.3f", r.Score))
 	}
-	b.WriteString("\n| A | B | games | A wins / draws / B wins | A score | model score | Elo A−B (pairing alone) |\n|---|---|---:|---|---:|---:|---|\n")
+	b.WriteString("\n" + rt.String())
+	pt := markdown.NewTable("A", "B", "games", "A wins / draws / B wins", "A score", "model score", "Elo A−B (pairing alone)").Right(2, 4, 5)
 	for k, p := range res {
 		e := p.Penta.Elo()
 		s, _ := p.Penta.ScoreVar()
-		fmt.Fprintf(&b, "| `%s` | `%s` | %d | %d / %d / %d | %.3f | %.3f | %s [%s, %s] |\n", cfg.Labels[p.A], cfg.Labels[p.B],
-			2*p.Penta.Pairs(), outcomes[k][0], outcomes[k][1], outcomes[k][2], s,
-			stats.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo), report.EloText(e.Value), report.EloText(e.Low), report.EloText(e.High))
+		pt.Row("`"+cfg.Labels[p.A]+"`", "`"+cfg.Labels[p.B]+"`", 2*p.Penta.Pairs(),
+			fmt.Sprintf("%d / %d / %d", outcomes[k][0], outcomes[k][1], outcomes[k][2]), fmt.Sprintf("%.3f", s),
+			fmt.Sprintf("%.3f", stats.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo)),
+			fmt.Sprintf("%s [%s, %s]", report.EloText(e.Value), report.EloText(e.Low), report.EloText(e.High)))
 	}
+	b.WriteString("\n" + pt.String())
 	return b.String()
 }
 
