@@ -216,9 +216,8 @@ func (h *mergeHeap[T]) Pop() any {
 
 // merger merges runs into one sorted stream.
 type merger[T any] struct {
-	h    mergeHeap[T]
-	rs   []*runReader[T]
-	init bool
+	h  mergeHeap[T]
+	rs []*runReader[T]
 }
 
 func newMerger[T any](paths []string, cmp func(a, b T) int, dec func([]byte) (T, error)) (*merger[T], error) {
