@@ -219,7 +219,7 @@ func (s *boardSpill) close() {
 }
 
 func newSorter[T any](dir string, c func(a, b T) int, codec results.Codec[T]) *results.ExternalSorter[T] {
-	return &results.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec}
+	return &results.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec, WrapRun: wrapTemp}
 }
 
 // adjustP computes Holm's and the Benjamini–Hochberg adjusted p-values of the spilled boards
@@ -247,7 +247,8 @@ func adjustP(s *boardSpill, byP *results.ExternalSorter[results.IndexedValue]) (
 			return 0, err
 		}
 		run = math.Max(run, math.Min(1, float64(m-r)*v.V))
-		if err := holm.Add(results.IndexedValue{V: run, I: v.I}); err == nil {
+		err = holm.Add(results.IndexedValue{V: run, I: v.I})
+		if err == nil {
 			err = down.Add(v)
 		}
 		if err != nil {
