@@ -365,3 +365,24 @@ func TestExtAuto(t *testing.T) {
 		}
 	}
 }
+
+// Close gives the transposition table back to the agent's pool without allocating: the pool
+// holds a pointer, not a table boxed in an interface.
+func TestCloseReturnsTableWithoutAllocating(t *testing.T) {
+	for _, spec := range []string{"alphabeta:depth=2,hash=1", "classic:depth=2,tt=8"} {
+		ag := mustAgent(t, spec)
+		const runs = 50
+		players := make([]Closer, runs+1) // AllocsPerRun calls the function runs+1 times
+		for i := range players {
+			p, err := ag.NewPlayer("katarenga")
+			if err != nil {
+				t.Fatal(err)
+			}
+			players[i] = p.(Closer)
+		}
+		k := 0
+		if n := testing.AllocsPerRun(runs, func() { players[k].Close(); k++ }); n != 0 {
+			t.Errorf("%s: %v allocations per Close, want 0", spec, n)
+		}
+	}
+}

@@ -174,7 +174,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
 	}
-	if t, ok := a.pool.Get().(table); ok {
+	if t, ok := a.pool.Get().(*table); ok {
 		t.clear()
 		t.gen = 0
 		p.tt = t
@@ -193,7 +193,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 type abPlayer struct {
 	cfg       *AlphaBeta
 	w         Weights
-	tt        table
+	tt        *table // from the agent's pool (a pointer: putting it back does not allocate)
 	b         budget
 	tx        tactics
 	bufs      [][]engine.Action
@@ -226,15 +226,15 @@ func (p *abPlayer) SetStop(stop func() bool) { p.b.stop = stop }
 
 // Close returns the transposition table to the agent's pool.
 func (p *abPlayer) Close() error {
-	if p.tt.b != nil {
+	if p.tt != nil {
 		p.cfg.pool.Put(p.tt)
-		p.tt.b = nil
+		p.tt = nil
 	}
 	return nil
 }
 
 func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
-	if p.tt.b == nil {
+	if p.tt == nil {
 		return 0, fmt.Errorf("alphabeta: player used after Close")
 	}
 	p.tx = newTactics(s)

@@ -88,11 +88,12 @@ func (a *Classic) NewPlayer(game string) (Player, error) {
 		return nil, err
 	}
 	p := &classicPlayer{cfg: a, w: w}
-	if t, ok := a.pool.Get().([]classicEntry); ok && len(t) == 1<<a.TTBits {
-		clear(t)
+	if t, ok := a.pool.Get().(*[]classicEntry); ok && len(*t) == 1<<a.TTBits {
+		clear(*t)
 		p.tt = t
 	} else {
-		p.tt = make([]classicEntry, 1<<a.TTBits)
+		t := make([]classicEntry, 1<<a.TTBits)
+		p.tt = &t
 	}
 	p.bufs = make([][]engine.Action, classicMaxPly+1)
 	p.scores = make([][]int32, classicMaxPly+1)
@@ -102,7 +103,7 @@ func (a *Classic) NewPlayer(game string) (Player, error) {
 type classicPlayer struct {
 	cfg     *Classic
 	w       Weights
-	tt      []classicEntry
+	tt      *[]classicEntry // from the agent's pool (a pointer: putting it back does not allocate)
 	bufs    [][]engine.Action
 	scores  [][]int32
 	killers [classicMaxPly][2]engine.Action
@@ -221,7 +222,8 @@ func (p *classicPlayer) search(s engine.State, depth int, alpha, beta int32, ply
 		return int32(Evaluate(s, p.w))
 	}
 	key := s.Hash()
-	e := &p.tt[key&uint64(len(p.tt)-1)]
+	tt := *p.tt
+	e := &tt[key&uint64(len(tt)-1)]
 	var ttMove engine.Action
 	hasTT := false
 	if e.key == key && e.flag != 0 {

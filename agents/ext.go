@@ -76,7 +76,6 @@ type extPlayer struct {
 	err     error
 	Name    string
 	w       *bufio.Writer
-	waited  chan struct{}
 }
 
 func (p *extPlayer) start(argv []string, game string) error {

@@ -32,12 +32,12 @@ type table struct {
 }
 
 // newTable makes a table of at most mb megabytes (a power-of-two number of buckets, at least 1).
-func newTable(mb int) table {
+func newTable(mb int) *table {
 	n := 1
 	for n*2*4*ttEntryBytes <= mb<<20 {
 		n *= 2
 	}
-	return table{b: make([]ttBucket, n)}
+	return &table{b: make([]ttBucket, n)}
 }
 
 // toTT converts a score for storage: win/loss scores become distances from this node.

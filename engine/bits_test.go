@@ -5,12 +5,15 @@ import "testing"
 func TestSelectBit(t *testing.T) {
 	r := NewRand(9)
 	for n := 0; n < 20000; n++ {
+		// Half, a quarter or an eighth of the bits set: each further (distinct) draw ANDed in
+		// halves the density.
 		x := r.Uint64()
 		switch n % 3 {
 		case 1:
 			x &= r.Uint64()
 		case 2:
-			x &= r.Uint64() & r.Uint64()
+			x &= r.Uint64()
+			x &= r.Uint64()
 		}
 		if n == 0 {
 			x = ^uint64(0)

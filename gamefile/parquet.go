@@ -77,7 +77,7 @@ func parquetSchema(cols []parquetCol) *parquet.Schema {
 type parquetWriter struct {
 	dst       io.Writer
 	counters  []string
-	w         *parquet.Writer // nil until the first record (or Close) fixes the schema
+	w         *parquet.GenericWriter[any] // nil until the first record (or Close) fixes the schema
 	uncounted bool
 	rows      []parquet.Row
 	n         int
@@ -97,10 +97,11 @@ func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
 	return &parquetWriter{dst: w, counters: counters, rows: rows}, nil
 }
 
-// start creates the Parquet writer with legal_actions_total optional or required.
+// start creates the Parquet writer with legal_actions_total optional or required. The schema is
+// made at run time, so the writer is a GenericWriter[any] given it and fed parquet.Rows.
 func (p *parquetWriter) start(uncounted bool) {
 	p.uncounted = uncounted
-	p.w = parquet.NewWriter(p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
+	p.w = parquet.NewGenericWriter[any](p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
 		parquet.MaxRowsPerRowGroup(parquetGroupRows),
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}), parquet.CreatedBy("fairplay", "", ""))
 }
@@ -191,7 +192,7 @@ func (p *parquetWriter) Close() error {
 // games.csv columns and types: column order does not matter, extra columns are ignored).
 type parquetReader struct {
 	f        *os.File
-	r        *parquet.Reader
+	r        *parquet.GenericReader[any]
 	counters []string
 	col      map[string]int
 	cnt      []int // columns of the counters
@@ -227,7 +228,7 @@ func newParquetReader(f *os.File) (_ *parquetReader, err error) {
 			return nil, fmt.Errorf("column %s missing: not a fairplay games file", n)
 		}
 	}
-	pr.r = parquet.NewReader(pf)
+	pr.r = parquet.NewGenericReader[any](pf, pf.Schema()) // rows as parquet.Rows, in the file's schema
 	pr.rows = make([]parquet.Row, parquetBatch)
 	return pr, nil
 }

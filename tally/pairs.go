@@ -59,7 +59,7 @@ type clustered struct {
 // pairTotals adds up one pair's games.
 type pairTotals struct {
 	pair                               int64
-	games, decisive, firstWins         float64
+	games                              float64
 	ind                                [nInd]float64
 	score, diff, plies, pliesSq, legal float64
 	counters, totals                   []float64

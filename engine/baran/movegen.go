@@ -15,7 +15,6 @@ type capture struct {
 // generator holds the scratch state of the chain search for one warrior. It lives in the State,
 // so generation never allocates.
 type generator struct {
-	occ      uint64 // occupied cells, the moving warrior's start cell removed
 	jumpable uint64 // warriors of both players (kings may not be jumped)
 	enemy    uint64 // enemy warriors
 	fwd      uint8  // forward directions of the mover

@@ -34,7 +34,9 @@ func TestBoardTargetTables(t *testing.T) {
 				t.Fatalf("layout %d %s: targets %x, reach %x", idx, squareName(sq), all, b.reach[sq])
 			}
 			for trial := 0; trial < 200; trial++ {
-				occ := r.Uint64() & r.Uint64() &^ (1 << sq) // about a quarter of the squares
+				// Two distinct draws ANDed: about a quarter of the squares occupied.
+				occ := r.Uint64()
+				occ &= r.Uint64() &^ (1 << sq)
 				var open uint64
 				for j := 0; j < int(b.nReach[sq]); j++ {
 					if b.path[sq][j]&occ == 0 {

@@ -24,8 +24,9 @@ type tempFile struct {
 	done bool
 }
 
-// wrapTemp, when set (by tests), wraps the file under every temporary output: a writer that
-// fails simulates a full disk. Queued writes need the wrapper to implement io.WriterAt.
+// WrapTemp, when set (by tests), wraps the file under every temporary output, and under the run
+// files of the reports' external sorts made while it is set: a writer that fails simulates a
+// full disk. Queued writes need the wrapper to implement io.WriterAt.
 var WrapTemp func(path string, w io.Writer) io.Writer
 
 func CreateTemp(path string) (*tempFile, error) {

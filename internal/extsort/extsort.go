@@ -35,6 +35,9 @@ type ExternalSorter[T any] struct {
 	FanIn  int              // runs merged at once (0: 64; at least 2)
 	Cmp    func(a, b T) int // the order: negative when a sorts before b
 	Codec  Codec[T]
+	// WrapRun, when set (by tests), wraps the file under each run file as it is written: a
+	// writer that fails simulates a full disk.
+	WrapRun func(path string, w io.Writer) io.Writer
 
 	buf    []T
 	runs   []string
@@ -121,7 +124,11 @@ func (s *ExternalSorter[T]) newRun() (*runWriter[T], error) {
 		return nil, fmt.Errorf("external sort: %w", err)
 	}
 	s.runs = append(s.runs, path)
-	return &runWriter[T]{s: s, f: f, bw: bufio.NewWriterSize(f, 64<<10)}, nil
+	var dst io.Writer = f
+	if s.WrapRun != nil {
+		dst = s.WrapRun(path, f)
+	}
+	return &runWriter[T]{s: s, f: f, bw: bufio.NewWriterSize(dst, 64<<10)}, nil
 }
 
 func (w *runWriter[T]) write(v T) error {
@@ -216,9 +223,8 @@ func (h *mergeHeap[T]) Pop() any {
 
 // merger merges runs into one sorted stream.
 type merger[T any] struct {
-	h    mergeHeap[T]
-	rs   []*runReader[T]
-	init bool
+	h  mergeHeap[T]
+	rs []*runReader[T]
 }
 
 func newMerger[T any](paths []string, cmp func(a, b T) int, dec func([]byte) (T, error)) (*merger[T], error) {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -108,5 +109,53 @@ func TestExternalSortDamagedRun(t *testing.T) {
 	}
 	if err == io.EOF {
 		t.Fatal("a truncated run read as a complete stream")
+	}
+}
+
+// diskFull fails every write, as a full disk does.
+type diskFull struct{}
+
+func (diskFull) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// A full disk is returned, as such, by the Add that spills a run, by the Sort that spills the
+// last one and by the Sort whose merge pass writes one.
+func TestExternalSortFullDisk(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fail int // the run file (in the order they are made) that hits the full disk
+		n    int
+	}{
+		{"spill in Add", 2, 20},
+		{"last spill in Sort", 5, 21}, // 5 runs of 4 in Add, the 21st record spilled by Sort
+		{"merge pass", 6, 24},         // 6 runs of 4, merged 2 at a time: run 6 is the first merge's
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			made := 0
+			s := &ExternalSorter[sortRec]{Dir: t.TempDir(), RunLen: 4, FanIn: 2,
+				Cmp: func(a, b sortRec) int { return cmp.Compare(a.key, b.key) }, Codec: sortRecCodec,
+				WrapRun: func(_ string, w io.Writer) io.Writer {
+					made++
+					if made-1 == tc.fail {
+						return diskFull{}
+					}
+					return w
+				}}
+			defer s.Close()
+			var err error
+			for i := 0; i < tc.n && err == nil; i++ {
+				err = s.Add(sortRec{string(rune('a' + i%7)), int64(i)})
+			}
+			if err == nil {
+				var it *SortedStream[sortRec]
+				if it, err = s.Sort(); err == nil {
+					for err == nil {
+						_, err = it.Next()
+					}
+				}
+			}
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("run %d on a full disk: %v, want the full disk's error", tc.fail, err)
+			}
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/durable"
 	"github.com/fairplay-lab/fairplay/internal/extsort"
 )
 
@@ -222,7 +223,7 @@ func (s *boardSpill) close() {
 }
 
 func newSorter[T any](dir string, c func(a, b T) int, codec extsort.Codec[T]) *extsort.ExternalSorter[T] {
-	return &extsort.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec}
+	return &extsort.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec, WrapRun: durable.WrapTemp}
 }
 
 // adjustP computes Holm's and the Benjamini–Hochberg adjusted p-values of the spilled boards
@@ -250,7 +251,8 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 			return 0, err
 		}
 		run = math.Max(run, math.Min(1, float64(m-r)*v.V))
-		if err := holm.Add(extsort.IndexedValue{V: run, I: v.I}); err == nil {
+		err = holm.Add(extsort.IndexedValue{V: run, I: v.I})
+		if err == nil {
 			err = down.Add(v)
 		}
 		if err != nil {

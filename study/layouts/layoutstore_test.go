@@ -2,13 +2,19 @@ package layouts
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/durable"
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -147,6 +153,49 @@ func TestLayoutReportsStreamingRuns(t *testing.T) {
 				t.Errorf("%s: %s differs with runs of 7 records", cfg.Layouts, f)
 			}
 		}
+	}
+}
+
+// A full disk while the Holm and Benjamini–Hochberg adjustments spill their sorts (the
+// ascending Holm pass feeds two sorters, one by board and one by descending p) stops the
+// reports with the disk's error, whichever sorter hits it, and leaves nothing behind.
+func TestLayoutReportsSpillFullDisk(t *testing.T) {
+	old := reportRunLen
+	reportRunLen = 7
+	defer func() { reportRunLen, durable.WrapTemp = old, nil }()
+	sw := sweep(t, LayoutsConfig{Layouts: "random:300", Games: 40, Seed: 3})
+	boards := syntheticBoards(sw, 11)
+	// The sorters' run directories in the order they first write a run: the p-values' sort
+	// (pass 1), then the Holm adjustments' and the descending p-values' (both first spill at
+	// the same board, the Holm sorter first).
+	for _, tc := range []struct {
+		sorter string
+		k      int // its run directory, in the order above
+	}{{"Holm", 1}, {"descending p", 2}} {
+		t.Run(tc.sorter, func(t *testing.T) {
+			var dirs []string
+			durable.WrapTemp = func(path string, w io.Writer) io.Writer {
+				d := filepath.Dir(path)
+				if !strings.HasPrefix(filepath.Base(d), ".sort-") {
+					return w
+				}
+				if !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+					if len(dirs)-1 == tc.k {
+						return &diskFull{w: w} // no space from its first byte
+					}
+				}
+				return w
+			}
+			dir := t.TempDir()
+			_, _, err := WriteLayoutReports(dir, sw, boards)
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("the %s sorter on a full disk: %v, want the full disk's error", tc.sorter, err)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("%d entries left in the directory after the failed reports", len(ents))
+			}
+		})
 	}
 }
 

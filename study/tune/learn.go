@@ -51,9 +51,8 @@ type LearnResult struct {
 }
 
 type position struct {
-	x    []float64
-	win  bool
-	test bool
+	x   []float64
+	win bool
 }
 
 // Learn plays cfg.Games self-play games, labels every position after the opening with whether
