@@ -51,7 +51,7 @@ func (p *mctsPlayer) reroot(s engine.State) bool {
 // ½ draw, 0 loss; the evaluation's logistic estimate when cut off), undoing its moves.
 func (p *mctsPlayer) rollout(s engine.State, who engine.Player, r *engine.Rand) float32 {
 	plies := 0
-	rc, fast := s.(engine.RandomChooser)
+	rc, fast := s.(engine.Fast)
 	var res float32
 	for {
 		if p.cfg.Cutoff > 0 && plies >= p.cfg.Cutoff {

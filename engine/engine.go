@@ -108,20 +108,6 @@ type Stats interface {
 	Counters(dst []int64) []int64
 }
 
-// RandomChooser is an optional fast path: a State that can pick a uniformly random legal action
-// without building the list. It must choose with exactly the distribution of picking uniformly
-// from Legal. ok is false when the game is over.
-type RandomChooser interface {
-	RandomAction(r *Rand) (a Action, ok bool)
-}
-
-// LegalPicker is an optional fast path for uniformly random agents: a State that returns
-// Legal(buf)[r.IntN(len)] and len — the same action from the same single draw — without
-// building the list. ok is false when Legal would be empty.
-type LegalPicker interface {
-	PickLegal(r *Rand) (a Action, n int, ok bool)
-}
-
 // Tactical is implemented by States that can tell captures apart (for move ordering and
 // quiescence search).
 type Tactical interface {
@@ -132,22 +118,33 @@ type Tactical interface {
 // of this size never reallocates.
 const MaxActions = 4096
 
-// RecordedPlayer is an optional fast path for a runner's games between two uniformly random
-// agents: a State that plays the whole game itself, exactly as the runner's loop of PickLegal
-// (LegalPicker), AppendAction (ActionAppender) and Apply would — the same draws, the same
-// actions, the same notation — with no interface call and no undo history per ply.
-type RecordedPlayer interface {
+// Fast is the optional fast path of a State for the runner, which both engines implement: random
+// play without building legal lists, notation without allocating, and whole random games inside
+// the engine. Each method gives exactly what the plain path (Legal, FormatAction, Apply) gives:
+// the same action from the same draw, the same text. A State without it is played through the
+// plain path alone.
+type Fast interface {
+	// PickLegal returns Legal(buf)[r.IntN(len)] and len, the same action from the same single
+	// draw, without building the list; ok is false when Legal would be empty.
+	PickLegal(r *Rand) (a Action, n int, ok bool)
+	// RandomAction picks a uniformly random legal action by rejection, without counting them: a
+	// different but equally uniform stream of actions than PickLegal's. ok is false when the
+	// game is over.
+	RandomAction(r *Rand) (a Action, ok bool)
+	// AppendAction appends FormatAction(a) to dst without allocating.
+	AppendAction(dst []byte, a Action) []byte
 	// PlayRecorded plays from the current position to the end of the game (or until g.Stop
-	// says so) and reports whether the game ended. Every ply draws from g.Opening while
-	// Ply() < g.OpeningPlies, else from g.Rand[ToMove()], as PickLegal would (RandomAction,
-	// when g.Sample is set); it appends the action's notation to g.Moves (a space before every
-	// action but the first appended by this call) and adds PickLegal's legal count to g.Legal
-	// (nothing, when g.Sample is set). The plies it plays cannot be undone (the undo history is
-	// left as it was); Ply, Status and the Stats counters see them.
+	// says so) and reports whether the game ended, exactly as a loop of PickLegal (RandomAction
+	// when g.Sample is set), AppendAction and Apply would. Every ply draws from g.Opening while
+	// Ply() < g.OpeningPlies, else from g.Rand[ToMove()]; it appends the action's notation to
+	// g.Moves (a space before every action but the first appended by this call) and adds
+	// PickLegal's legal count to g.Legal (nothing, when g.Sample is set). The plies it plays
+	// cannot be undone (the undo history is left as it was); Ply, Status and the Stats
+	// counters see them.
 	PlayRecorded(g *RecordedGame) (ended bool)
 }
 
-// RecordedGame is RecordedPlayer.PlayRecorded's input and output.
+// RecordedGame is Fast.PlayRecorded's input and output.
 type RecordedGame struct {
 	Rand         [2]*Rand    // each colour's stream, indexed by Player
 	Opening      *Rand       // the stream of the plies before OpeningPlies
@@ -155,14 +152,8 @@ type RecordedGame struct {
 	Stop         func() bool // polled every 64 plies (the first ply included); nil: never
 	Moves        []byte      // the actions in notation are appended here
 	Legal        int64       // the legal counts of the plies played are added here
-	// Sample draws every ply with the game's RandomAction (RandomChooser: uniform over the
-	// legal actions, by rejection, without counting them) instead of PickLegal: a different
-	// but equally uniform stream of games, and Legal is left as it was.
+	// Sample draws every ply with RandomAction (uniform over the legal actions, by rejection,
+	// without counting them) instead of PickLegal: a different but equally uniform stream of
+	// games, and Legal is left as it was.
 	Sample bool
-	// Raw, when the game supports it (Baran; others ignore it), appends every action to Moves
-	// as 8 bytes (the Action, little-endian, no separator) instead of its notation, for a
-	// caller that writes the notation later by replaying the game from its start (Baran's
-	// AppendNotation). The runner no longer does (its workers write the notation); tests and
-	// tools that store games compactly may.
-	Raw bool
 }

@@ -5,16 +5,10 @@ import (
 	"strings"
 )
 
-// ActionAppender is an optional fast path of a State: it appends FormatAction(a) to dst
-// without allocating (used to write the moves column of games.csv).
-type ActionAppender interface {
-	AppendAction(dst []byte, a Action) []byte
-}
-
-// AppendAction appends the notation of a legal action of s to dst, through the State's
-// ActionAppender when it has one.
+// AppendAction appends the notation of a legal action of s to dst, through the State's Fast
+// path when it has one.
 func AppendAction(s State, dst []byte, a Action) []byte {
-	if ap, ok := s.(ActionAppender); ok {
+	if ap, ok := s.(Fast); ok {
 		return ap.AppendAction(dst, a)
 	}
 	return append(dst, s.FormatAction(a)...)

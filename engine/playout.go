@@ -2,14 +2,14 @@ package engine
 
 // Playout plays uniformly random legal actions from s until the game ends and returns the
 // final status and the number of plies played. buf is scratch space for action lists (used
-// only when s has no RandomChooser fast path). It allocates nothing once s's history has grown.
+// only when s has no Fast path). It allocates nothing once s's history has grown.
 func Playout(s State, r *Rand, buf []Action) (Status, int) {
 	start := s.Ply()
 	if rp, ok := s.(RandomPlayer); ok {
 		n := rp.PlayRandom(r)
 		return s.Status(), n
 	}
-	if rc, ok := s.(RandomChooser); ok {
+	if rc, ok := s.(Fast); ok {
 		for {
 			a, ok := rc.RandomAction(r)
 			if !ok {

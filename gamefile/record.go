@@ -193,7 +193,7 @@ func (c *CSVWriter) WriteRows(rows []byte) error {
 func AppendCSVRow(b []byte, r *Record) []byte { return appendCSVRow(b, r, false, nil) }
 
 // AppendCSVRowNotation is AppendCSVRow for a record whose Moves is engine notation: actions
-// written by the games' engine.ActionAppender (square and cell names, '-', ':', 'x', "pass"),
+// written by the games' engine.Fast AppendAction (square and cell names, '-', ':', 'x', "pass"),
 // space separated, as a match records them. Such text never holds a comma, quote, CR or LF
 // nor starts with a space, so CSV never quotes it, and the ~1 kB field is copied without the
 // scan for those characters: the same bytes as AppendCSVRow

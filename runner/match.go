@@ -47,7 +47,7 @@ type MatchConfig struct {
 	// NoBranching (the CLI's -branching=false) drops the exact count of legal actions per ply:
 	// every record's LegalTotal is gamefile.NotCounted (an empty legal_actions_total), and uniform
 	// picks (random agents, random openings) draw with the game's RandomAction
-	// (engine.RandomChooser: uniform over the legal actions, by rejection) instead of the
+	// (engine.Fast.RandomAction: uniform over the legal actions, by rejection) instead of the
 	// legal-order PickLegal — a different but equally uniform stream of games, played faster.
 	NoBranching bool `json:"no_branching,omitempty"`
 }
@@ -78,9 +78,6 @@ type Match struct {
 	// randomBoth: both agents are agents.Random, whose players are stateless values that
 	// never fail, stop or need closing: play then makes no player per game.
 	randomBoth bool
-	// loop, in tests, plays random-vs-random games without the engine's RecordedPlayer (1) or
-	// through the per-ply agent loop (2), to compare the fast paths with the plain one.
-	loop int
 }
 
 // NewMatch checks a configuration and prepares its game and agents. Errors name the bad value.
@@ -170,20 +167,13 @@ func (m *Match) Title() string {
 // than once per game.
 type kit struct {
 	s     engine.State
-	pick  bool // s is an engine.LegalPicker (and, with NoBranching, an engine.RandomChooser)
-	app   engine.ActionAppender
-	rp    engine.RecordedPlayer
+	fast  engine.Fast // nil: the plain path alone
 	stats engine.Stats
 }
 
 func (m *Match) kitOf(s engine.State) kit {
 	k := kit{s: s}
-	_, k.pick = s.(engine.LegalPicker)
-	if _, ok := s.(engine.RandomChooser); m.Cfg.NoBranching && !ok {
-		k.pick = false
-	}
-	k.app, _ = s.(engine.ActionAppender)
-	k.rp, _ = s.(engine.RecordedPlayer)
+	k.fast, _ = s.(engine.Fast)
 	k.stats, _ = s.(engine.Stats)
 	return k
 }
@@ -197,7 +187,7 @@ type worker struct {
 	moves    []byte // the game's actions in notation, reused between games
 	mstart   int    // where the current game's actions start in moves
 	rng      [3]engine.Rand
-	rg       engine.RecordedGame // a RecordedPlayer's game (random vs random)
+	rg       engine.RecordedGame // a whole random-vs-random game played by the engine
 	// batch: the worker plays chunks for run. Games then append their actions to moves and
 	// their counters to cnts, and endChunk gives a whole chunk's records their Moves and
 	// Counters from one string and one slice: no allocation per game.
@@ -348,105 +338,79 @@ func (m *Match) Play(w *worker, i int64, stop func() bool) (gamefile.Record, boo
 	}
 	forfeit := -1 // the mover index (0 first, 1 second) that forfeited
 	// Uniform picks (the random opening, the random agent) skip building the legal list when
-	// the game can pick from it directly: the same action from the same draw.
-	canPick := sk.pick
+	// the game has the fast path: the same action from the same draw.
+	fast := sk.fast
 	var uniform [2]bool
 	for i, p := range players {
 		_, uniform[i] = p.(agents.Random)
 	}
-	// Both movers uniform (random vs random): a loop with no per-ply agent dispatch, stop
-	// polled every 64 plies (a stopped game is abandoned either way; the games are the same).
-	app, canAppend := sk.app, sk.app != nil
-	fast := canPick && canAppend && uniform[0] && uniform[1] && errs[0] == nil && errs[1] == nil && m.loop < 2
-	if rp := sk.rp; rp != nil && fast && m.loop == 0 {
-		// The whole game inside the engine: the same draws, actions and notation as the loop
-		// below (TestRecordedPlayerMatchesLoop), no interface call or undo history per ply.
+	if fast != nil && uniform[0] && uniform[1] && errs[0] == nil && errs[1] == nil {
+		// Random vs random: the whole game inside the engine, with the same draws, actions and
+		// notation as the loop below (TestWholeRandomGameMatchesLoop), no interface call or
+		// undo history per ply; stop is polled every 64 plies.
 		g := &w.rg
 		g.Rand[firstColour&1], g.Rand[(firstColour^1)&1] = rands[seat[0]], rands[seat[1]]
 		g.Opening, g.OpeningPlies, g.Stop, g.Sample = opening, m.Cfg.RandomOpening, stop, m.Cfg.NoBranching
 		g.Moves, g.Legal = w.moves, 0
-		ended := rp.PlayRecorded(g)
+		ended := fast.PlayRecorded(g)
 		w.moves, rec.LegalTotal = g.Moves, g.Legal
 		g.Moves, g.Stop = nil, nil
 		if !ended {
 			w.moves = w.moves[:w.mstart]
 			return rec, false
 		}
-	} else if fast {
-		r0, r1 := rands[seat[0]], rands[seat[1]]
-		for ply := 0; ; ply++ {
-			if ply&63 == 0 && stop() {
+	} else {
+		for {
+			if stop() {
 				w.moves = w.moves[:w.mstart]
 				return rec, false
 			}
-			r := r0
-			if s.Ply() < m.Cfg.RandomOpening {
-				r = opening
-			} else if s.ToMove() != firstColour {
-				r = r1
+			if fast != nil {
+				var r *engine.Rand
+				if s.Ply() < m.Cfg.RandomOpening {
+					r = opening
+				} else if ag := seat[b2i(s.ToMove() != firstColour)]; uniform[ag] && errs[ag] == nil {
+					r = rands[ag]
+				}
+				if r != nil {
+					a, n, ok := m.pick(fast, r)
+					if !ok {
+						break
+					}
+					rec.LegalTotal += int64(n)
+					w.apply(s, a)
+					continue
+				}
 			}
-			a, n, ok := m.pick(s, r)
-			if !ok {
+			w.buf = s.Legal(w.buf[:0])
+			if len(w.buf) == 0 {
 				break
 			}
-			rec.LegalTotal += int64(n)
-			if len(w.moves) > w.mstart {
-				w.moves = append(w.moves, ' ')
+			rec.LegalTotal += int64(len(w.buf))
+			k := 0
+			if s.ToMove() != firstColour {
+				k = 1
 			}
-			w.moves = app.AppendAction(w.moves, a)
-			s.Apply(a)
-		}
-	}
-	for !fast {
-		if stop() {
-			w.moves = w.moves[:w.mstart]
-			return rec, false
-		}
-		if canPick {
-			var r *engine.Rand
-			if s.Ply() < m.Cfg.RandomOpening {
-				r = opening
-			} else if ag := seat[b2i(s.ToMove() != firstColour)]; uniform[ag] && errs[ag] == nil {
-				r = rands[ag]
-			}
-			if r != nil {
-				a, n, ok := m.pick(s, r)
-				if !ok {
-					break
-				}
-				rec.LegalTotal += int64(n)
-				w.apply(s, a)
+			if s.Ply()-startPly < m.Cfg.RandomOpening {
+				w.apply(s, w.buf[opening.IntN(len(w.buf))])
 				continue
 			}
+			ag := seat[k]
+			if errs[ag] != nil {
+				forfeit, rec.Forfeit = k, agents.ForfeitReason(errs[ag])
+				break
+			}
+			act, err := players[ag].Choose(s, w.buf, rands[ag])
+			if errors.Is(err, agents.ErrStopped) {
+				w.moves = w.moves[:w.mstart]
+				return rec, false // abandoned: not recorded, replayed on resume
+			}
+			if err != nil {
+				forfeit, rec.Forfeit = k, agents.ForfeitReason(err)
+				break
+			}
+			w.apply(s, act)
 		}
-		w.buf = s.Legal(w.buf[:0])
-		if len(w.buf) == 0 {
-			break
-		}
-		rec.LegalTotal += int64(len(w.buf))
-		k := 0
-		if s.ToMove() != firstColour {
-			k = 1
-		}
-		if s.Ply()-startPly < m.Cfg.RandomOpening {
-			w.apply(s, w.buf[opening.IntN(len(w.buf))])
-			continue
-		}
-		ag := seat[k]
-		if errs[ag] != nil {
-			forfeit, rec.Forfeit = k, agents.ForfeitReason(errs[ag])
-			break
-		}
-		act, err := players[ag].Choose(s, w.buf, rands[ag])
-		if errors.Is(err, agents.ErrStopped) {
-			w.moves = w.moves[:w.mstart]
-			return rec, false // abandoned: not recorded, replayed on resume
-		}
-		if err != nil {
-			forfeit, rec.Forfeit = k, agents.ForfeitReason(err)
-			break
-		}
-		w.apply(s, act)
 	}
 	rec.Plies = s.Ply()
 	if m.Cfg.NoBranching {
@@ -485,15 +449,14 @@ func (m *Match) Play(w *worker, i int64, stop func() bool) (gamefile.Record, boo
 	return rec, true
 }
 
-// pick draws a uniformly random legal action of s (which is a LegalPicker, and with
-// NoBranching a RandomChooser) and returns it with the legal count: PickLegal's, or with
-// NoBranching RandomAction's, with a count of 0.
-func (m *Match) pick(s engine.State, r *engine.Rand) (engine.Action, int, bool) {
+// pick draws a uniformly random legal action through the fast path f and returns it with the
+// legal count: PickLegal's, or with NoBranching RandomAction's, with a count of 0.
+func (m *Match) pick(f engine.Fast, r *engine.Rand) (engine.Action, int, bool) {
 	if m.Cfg.NoBranching {
-		a, ok := s.(engine.RandomChooser).RandomAction(r)
+		a, ok := f.RandomAction(r)
 		return a, 0, ok
 	}
-	return s.(engine.LegalPicker).PickLegal(r)
+	return f.PickLegal(r)
 }
 
 // apply plays a on s and appends it, in the game's notation, to the move list.

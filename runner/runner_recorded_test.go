@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/gamefile"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -62,12 +63,28 @@ func randomOpenings(t *testing.T, gm *games.Game, n int, seed uint64) []string {
 	return out
 }
 
-// The engine's RecordedPlayer (the runner's path for random-vs-random games) gives every record
-// exactly as the runner's random-vs-random loop (PickLegal, AppendAction, Apply) and as the
-// per-ply agent loop do: game by game, under every rule set of both games, with and without a
-// random opening, from openings and on random layouts; and likewise with NoBranching
+// uniformAgent chooses as agents.Random does, through the plain per-ply loop: a uniformly random
+// legal action, from the legal list (legal[r.IntN(len)], PickLegal's draw) or, with sample, by
+// the game's rejection sampler (RandomAction, as NoBranching draws).
+type uniformAgent struct{ sample bool }
+
+func (uniformAgent) Spec() string                              { return "random" }
+func (uniformAgent) Reproducible() bool                        { return true }
+func (a uniformAgent) NewPlayer(string) (agents.Player, error) { return a, nil }
+func (a uniformAgent) Choose(s engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
+	if a.sample {
+		act, _ := s.(engine.Fast).RandomAction(r)
+		return act, nil
+	}
+	return legal[r.IntN(len(legal))], nil
+}
+
+// A random-vs-random game played whole inside the engine (engine.Fast.PlayRecorded, the
+// runner's path for such games) gives every record exactly as the per-ply agent loop does with
+// players that choose the same way: game by game, under every rule set of both games, with and
+// without a random opening, from openings and on random layouts; and likewise with NoBranching
 // (RandomAction's draws, every LegalTotal NotCounted).
-func TestRecordedPlayerMatchesLoop(t *testing.T) {
+func TestWholeRandomGameMatchesLoop(t *testing.T) {
 	type cfg struct {
 		game, rules, layout string
 		opening             int
@@ -83,7 +100,10 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 			}
 			cfgs = append(cfgs, cfg{game: game, rules: rules, layout: layout, opening: k % 4})
 		}
-		cfgs = append(cfgs, cfg{game: game, opening: 2, openings: true}, cfg{game: game, opening: 9, openings: true})
+		// From openings without random plies: with them, uniform picks count the opening plies
+		// from the game's first ply (the start position's ply is past them) while other agents'
+		// games count them from the start position, so the two paths play different games.
+		cfgs = append(cfgs, cfg{game: game, openings: true})
 	}
 	cfgs = append(cfgs, cfg{game: "katarenga", randomLay: true}, cfg{game: "katarenga", randomLay: true, opening: 3,
 		rules: "first-move-capture=banned,no-move=pass"})
@@ -106,31 +126,29 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 		if c.openings {
 			mc.Openings = randomOpenings(t, gm, 5, uint64(k))
 		}
-		var ms [3]*Match
-		var ws [3]*worker
-		for loop := range ms {
-			if ms[loop], err = NewMatch(mc, gm); err != nil {
-				t.Fatal(err)
-			}
-			ms[loop].loop = loop
-			ws[loop] = ms[loop].NewWorker()
+		whole, err := NewMatch(mc, gm)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if ws[0].states[gm.FirstColours()[0]].rp == nil {
-			t.Fatalf("%s: the State is no engine.RecordedPlayer", c.game)
+		loop, err := NewMatchWith(mc, gm, uniformAgent{c.noBranching}, uniformAgent{c.noBranching})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := [2]*worker{whole.NewWorker(), loop.NewWorker()}
+		if ws[0].states[gm.FirstColours()[0]].fast == nil {
+			t.Fatalf("%s: the State has no engine.Fast path", c.game)
 		}
 		for i := int64(0); i < n; i++ {
-			var recs [3]gamefile.Record
-			for loop := range ms {
-				r, ok := ms[loop].Play(ws[loop], i, stop)
+			var recs [2]gamefile.Record
+			for k, m := range []*Match{whole, loop} {
+				r, ok := m.Play(ws[k], i, stop)
 				if !ok {
 					t.Fatalf("%+v game %d: not finished", c, i)
 				}
-				recs[loop] = r
+				recs[k] = r
 			}
-			for loop := 1; loop < 3; loop++ {
-				if !reflect.DeepEqual(recs[0], recs[loop]) {
-					t.Fatalf("%+v game %d: RecordedPlayer and loop %d differ:\n%+v\n%+v", c, i, loop, recs[0], recs[loop])
-				}
+			if !reflect.DeepEqual(recs[0], recs[1]) {
+				t.Fatalf("%+v game %d: the whole game and the loop differ:\n%+v\n%+v", c, i, recs[0], recs[1])
 			}
 			if recs[0].Moves == "" || recs[0].LegalTotal == 0 || (recs[0].LegalTotal == gamefile.NotCounted) != c.noBranching {
 				t.Fatalf("%+v game %d: implausible record %+v", c, i, recs[0])
@@ -139,8 +157,8 @@ func TestRecordedPlayerMatchesLoop(t *testing.T) {
 	}
 }
 
-// A stop request abandons a RecordedPlayer's game, as it does the loop's.
-func TestRecordedPlayerStops(t *testing.T) {
+// A stop request abandons a whole random game, as it does the loop's.
+func TestWholeRandomGameStops(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
 		m := newMatch(t, game, "", "", 2)
 		w := m.ChunkWorker()

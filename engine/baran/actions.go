@@ -48,7 +48,7 @@ func (s *State) withRemoval(rem int, f func()) {
 	s.pieces[opp], s.fast = saved, savedFast
 }
 
-// AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
+// AppendAction appends FormatAction(a) to dst without allocating (engine.Fast).
 func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
 	if a == Pass {
 		return append(dst, "pass"...)

@@ -69,7 +69,10 @@ type State struct {
 	moves moveSet
 }
 
-var _ engine.State = (*State)(nil)
+var (
+	_ engine.State = (*State)(nil)
+	_ engine.Fast  = (*State)(nil)
+)
 
 // New returns the start position (RULES.md §1.2) with first (0 Red, 1 Black) to move.
 func New(r Rules, first engine.Player) *State {
@@ -345,7 +348,7 @@ func (s *State) PlayRandom(r *engine.Rand) int {
 }
 
 // PickLegal returns Legal(buf)[r.IntN(len)] and len — the same action from the same draw —
-// without building the list (engine.LegalPicker).
+// without building the list (engine.Fast).
 func (s *State) PickLegal(r *engine.Rand) (engine.Action, int, bool) {
 	return s.pickUniform(r, true)
 }

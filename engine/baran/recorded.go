@@ -1,18 +1,16 @@
 package baran
 
 import (
-	"bytes"
 	"encoding/binary"
-	"fmt"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
 
 // PlayRecorded plays uniformly random legal actions to the end of the game as the runner's
 // loop of PickLegal, AppendAction and Apply would, without an undo history
-// (engine.RecordedPlayer). Like PlayRandom it hands apply the capturers the pick's scan found;
+// (engine.Fast). Like PlayRandom it hands apply the capturers the pick's scan found;
 // with g.Sample it draws as RandomAction and PlayRandom do (their order of removal choices)
-// and counts nothing. With g.Raw it appends the actions raw (8 bytes each) for AppendNotation.
+// and counts nothing.
 //
 // The notation is AppendAction's text, written without its detours (appendRecorded): a step,
 // three in four actions of a random game, with its space as two stores (4 and 2 bytes, no byte
@@ -45,8 +43,6 @@ func (s *State) PlayRecorded(g *engine.RecordedGame) bool {
 		// (pickUniform's last scan); AppendAction does not touch it.
 		capturers := s.moves.capturers
 		switch u := uint64(a); {
-		case g.Raw:
-			moves = binary.LittleEndian.AppendUint64(moves, u)
 		case spaced && isStep(u) && cap(moves)-len(moves) >= 6: // (appendRecorded's first case, inline)
 			moves = putStep(moves, u)
 		default:
@@ -225,51 +221,4 @@ func (p *pathSearch) find(cur, last uint, landed, jumped uint64, own, back bool,
 		p.n--
 	}
 	return false
-}
-
-// AppendNotation appends to dst the notation of raw, a game's actions as PlayRecorded appends
-// them with engine.RecordedGame.Raw (8 bytes each, little-endian), played from s: exactly the
-// text PlayRecorded would have appended without Raw (the actions separated by spaces). It
-// plays them on s as it goes, without an undo history, so s must be the position the game
-// started from; afterwards s holds the pieces of the game's end but not its removal list or
-// counters (the notation needs neither): Reset it before other use. It fails, naming the
-// action, when raw is not whole actions or an action has no piece to move.
-func (s *State) AppendNotation(dst []byte, raw []byte) ([]byte, error) {
-	if len(raw)%8 != 0 {
-		return dst, fmt.Errorf("baran: raw actions of %d bytes: not whole 8-byte actions", len(raw))
-	}
-	for k := 0; k < len(raw); k += 8 {
-		a := engine.Action(binary.LittleEndian.Uint64(raw[k:]))
-		if a != Pass && s.pieces[s.side]&(1<<(uint64(a)>>fromShift&63)) == 0 {
-			return dst, fmt.Errorf("baran: raw action %d (%#x): no piece of the player to move on its start cell", k/8, uint64(a))
-		}
-		m := len(dst)
-		if k > 0 {
-			m++ // (the space)
-		}
-		dst = s.appendRecorded(dst, a, k > 0, false)
-		if bytes.IndexByte(dst[m:], '?') >= 0 { // AppendAction found no path: not legal here
-			return dst[:m], fmt.Errorf("baran: raw action %d (%#x): not an action of the position reached", k/8, uint64(a))
-		}
-		s.replay(a)
-	}
-	return dst, nil
-}
-
-// replay plays a legal action on the pieces alone, for AppendNotation: the pieces after it are
-// applyWith's (the action carries its removal and captures), but not the hash, the removal
-// list (capture=huff), the pass flag, the ply or the counters, which the notation does not read.
-func (s *State) replay(a engine.Action) {
-	if a != Pass {
-		from, to, capt, rem := decode(a)
-		opp := s.side ^ 1
-		if rem >= 0 {
-			s.pieces[opp] &^= 1 << rem
-			s.fast &^= 1 << rem
-		}
-		s.movePiece(s.side, from, to)
-		s.pieces[opp] &^= capt
-		s.fast &^= capt
-	}
-	s.side ^= 1
 }

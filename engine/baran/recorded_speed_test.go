@@ -17,7 +17,6 @@ import (
 //   - PlayRandom: `fairplay bench`'s loop (RandomAction's draws, an undo history);
 //   - NoHist: the same without the history (pickUniform and applyWith alone), in either draw
 //     order (Sample: RandomAction's; else PickLegal's, with its count);
-//   - Raw: PlayRecorded with RecordedGame.Raw (8 bytes per action, no notation);
 //   - Notation: PlayRecorded writing the notation, as a run's worker does without deferral.
 type recordedLoop struct {
 	name string
@@ -38,10 +37,10 @@ func recordedLoops() []recordedLoop {
 			}
 		}
 	}
-	recorded := func(sample, raw bool) func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte) {
+	recorded := func(sample bool) func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte) {
 		return func(s *State, r0, r1 *engine.Rand, buf []byte) (int, []byte) {
 			start := s.ply
-			g := engine.RecordedGame{Rand: [2]*engine.Rand{r0, r1}, Opening: r0, Sample: sample, Raw: raw, Moves: buf[:0]}
+			g := engine.RecordedGame{Rand: [2]*engine.Rand{r0, r1}, Opening: r0, Sample: sample, Moves: buf[:0]}
 			s.PlayRecorded(&g)
 			return int(s.ply - start), g.Moves
 		}
@@ -50,10 +49,8 @@ func recordedLoops() []recordedLoop {
 		{"PlayRandom", func(s *State, r0, _ *engine.Rand, buf []byte) (int, []byte) { return s.PlayRandom(r0), buf }},
 		{"NoHist/Sample", noHist(true)},
 		{"NoHist/Legal", noHist(false)},
-		{"Raw/Sample", recorded(true, true)},
-		{"Raw/Legal", recorded(false, true)},
-		{"Notation/Sample", recorded(true, false)},
-		{"Notation/Legal", recorded(false, false)},
+		{"Notation/Sample", recorded(true)},
+		{"Notation/Legal", recorded(false)},
 	}
 }
 

@@ -1,8 +1,6 @@
 package baran
 
 import (
-	"math/bits"
-	"slices"
 	"strings"
 	"testing"
 
@@ -28,115 +26,7 @@ func TestPlayRecordedMatchesLoop(t *testing.T) {
 	}
 }
 
-// PlayRecorded with RecordedGame.Raw plays the same game (same draws, plies, end, counters)
-// and AppendNotation, replaying its raw actions from the start, writes exactly the notation
-// PlayRecorded writes without Raw: under several rule sets (huff removals, strict and free
-// capture, per-jump chains, passes, a low cap), from either colour and from a mid-game
-// position with a pending removal, with and without Sample and random opening plies.
-func TestAppendNotationMatchesRecorded(t *testing.T) {
-	seeds := uint64(200)
-	if testing.Short() {
-		seeds = 40
-	}
-	removals := 0
-	for _, rules := range []string{"", "capture=strict,no-move=pass", "capture=free,chain-capture=per-jump,fast-row=4", "chain-capture=per-jump,fast-row=4", "ply-cap=30"} {
-		r, err := ParseRules(rules)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for seed := uint64(0); seed < seeds; seed++ {
-			start := New(r, engine.Player(seed%2))
-			if seed%5 == 4 { // a mid-game start: 64 random plies in
-				var rr engine.Rand
-				rr.Seed(seed)
-				start.PlayRecorded(&engine.RecordedGame{Rand: [2]*engine.Rand{&rr, &rr}, Opening: &rr, Stop: stopAt(start, 20)})
-				if start.Status().Over {
-					continue
-				}
-				if start, err = ParsePosition(start.String(), r); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var out [2]struct {
-				moves  []byte
-				status engine.Status
-				ply    int
-				legal  int64
-				cnt    []int64
-			}
-			for k, raw := range []bool{false, true} {
-				s := start.Clone().(*State)
-				var ra, rb, ro engine.Rand
-				ra.Seed(seed)
-				rb.Seed(seed + 1000)
-				ro.Seed(seed + 2000)
-				g := engine.RecordedGame{Rand: [2]*engine.Rand{&ra, &rb}, Opening: &ro, OpeningPlies: int(seed % 4),
-					Sample: seed%3 == 1, Raw: raw, Moves: []byte("prefix")}
-				if !s.PlayRecorded(&g) {
-					t.Fatal("not ended")
-				}
-				o := &out[k]
-				o.moves, o.status, o.ply, o.legal, o.cnt = g.Moves, s.Status(), s.Ply(), g.Legal, s.Counters(nil)
-			}
-			want, got := out[0], out[1]
-			if got.status != want.status || got.ply != want.ply || got.legal != want.legal || !slices.Equal(got.cnt, want.cnt) {
-				t.Fatalf("%q seed %d: raw game ends %+v ply %d legal %d %v, want %+v ply %d legal %d %v", rules, seed,
-					got.status, got.ply, got.legal, got.cnt, want.status, want.ply, want.legal, want.cnt)
-			}
-			raw := got.moves[len("prefix"):]
-			if len(raw) != 8*(want.ply-start.Ply()) {
-				t.Fatalf("%q seed %d: %d raw bytes for %d plies", rules, seed, len(raw), want.ply-start.Ply())
-			}
-			s := start.Clone().(*State)
-			text, err := s.AppendNotation([]byte("prefix"), raw)
-			if err != nil {
-				t.Fatalf("%q seed %d: %v", rules, seed, err)
-			}
-			if string(text) != string(want.moves) {
-				t.Fatalf("%q seed %d: notation\n%s\nwant\n%s", rules, seed, text, want.moves)
-			}
-			removals += strings.Count(string(text), "x")
-		}
-	}
-	if removals == 0 {
-		t.Error("no removal among the games: the test misses AppendAction's removal case")
-	}
-}
-
-// AppendNotation rejects raw bytes that are not whole actions, or an action without a piece
-// of the player to move on its start cell, with an error naming it.
-func TestAppendNotationBadInput(t *testing.T) {
-	s := New(DefaultRules, 0)
-	if _, err := s.AppendNotation(nil, make([]byte, 7)); err == nil || !strings.Contains(err.Error(), "7 bytes") {
-		t.Errorf("7 bytes: error %v", err)
-	}
-	bad := mkAction(24, 25, 0, -1) // d4, the empty centre
-	raw := []byte{0, 0, 0, 0, 0, 0, 0, 0}
-	for i := range raw {
-		raw[i] = byte(uint64(bad) >> (8 * i))
-	}
-	if _, err := s.AppendNotation(nil, raw); err == nil || !strings.Contains(err.Error(), "action 0") {
-		t.Errorf("empty start cell: error %v", err)
-	}
-	// A capturing jump of a warrior of the side to move that has no such path.
-	s = New(DefaultRules, 0)
-	own := s.pieces[s.side] &^ (1 << uint(s.king[s.side]))
-	from := bits.TrailingZeros64(own)
-	to := 24 // the empty centre, d4
-	bad = mkAction(from, to, 1<<uint(bits.TrailingZeros64(s.pieces[s.side^1])), -1)
-	for i := range raw {
-		raw[i] = byte(uint64(bad) >> (8 * i))
-	}
-	if _, err := s.AppendNotation(nil, raw); err == nil || !strings.Contains(err.Error(), "not an action") {
-		t.Errorf("a jump with no path: error %v", err)
-	}
-}
-
-// stopAt returns a RecordedGame.Stop that stops s's game once it has n plies (polled every 64
-// plies: a game from the start stops at 64).
-func stopAt(s *State, n int) func() bool { return func() bool { return s.Ply() >= n } }
-
-// BenchmarkPlayRecorded measures the runner's random-vs-random game (engine.RecordedPlayer:
+// BenchmarkPlayRecorded measures the runner's random-vs-random game (engine.Fast.PlayRecorded:
 // the legal-order pick with its count, the notation, no undo history) from the start; one op
 // is one ply. Compare with BenchmarkRandomPlayout (`fairplay bench`'s loop).
 func BenchmarkPlayRecorded(b *testing.B) {
@@ -149,40 +39,9 @@ func BenchmarkPlayRecordedSample(b *testing.B) {
 	enginetest.BenchPlayRecorded(b, New(DefaultRules, 0), true)
 }
 
-// BenchmarkAppendNotation measures AppendNotation per ply of a random game recorded raw
-// (RecordedGame.Raw): the replay from the start, writing the notation. One op is one ply.
-func BenchmarkAppendNotation(b *testing.B) {
-	s := New(DefaultRules, 0)
-	var raws [][]byte
-	plies := 0
-	for seed := uint64(1); seed <= 32; seed++ {
-		var r0, r1 engine.Rand
-		r0.Seed(seed)
-		r1.Seed(seed + 100)
-		g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Raw: true}
-		s.Reset()
-		s.PlayRecorded(&g)
-		raws = append(raws, g.Moves)
-		plies += s.Ply()
-	}
-	buf := make([]byte, 0, 1<<16)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for n, k := 0, 0; n < b.N; k++ {
-		raw := raws[k%len(raws)]
-		s.Reset()
-		var err error
-		if buf, err = s.AppendNotation(buf[:0], raw); err != nil {
-			b.Fatal(err)
-		}
-		n += len(raw) / 8
-	}
-}
-
 // Under every combination of the rule switches (and a low ply cap), PlayRecorded writes the
-// notation of the runner's loop (PickLegal or RandomAction, AppendAction, Apply: the plain
-// ActionAppender path) and AppendNotation, replaying PlayRecorded's raw actions, writes it
-// too, in both draw orders. The games must contain every kind of action the notation tells
+// notation of the runner's loop (PickLegal or RandomAction, AppendAction, Apply), in both draw
+// orders. The games must contain every kind of action the notation tells
 // apart (steps, slides, king jumps, single jumps, chains, captures, removals, passes), so a
 // wrong text for any kind fails the test.
 func TestRecordedNotationAllRules(t *testing.T) {
@@ -222,9 +81,8 @@ func TestRecordedNotationAllRules(t *testing.T) {
 	}
 }
 
-// checkRecordedNotation plays one game from start three ways (the runner's loop, PlayRecorded,
-// and PlayRecorded with Raw then AppendNotation) and fails t unless the texts are equal; it
-// counts the kinds of the loop's actions into kinds.
+// checkRecordedNotation plays one game from start two ways (the runner's loop and PlayRecorded)
+// and fails t unless the texts are equal; it counts the kinds of the loop's actions into kinds.
 func checkRecordedNotation(t *testing.T, spec string, start *State, seed uint64, kinds map[string]int) {
 	t.Helper()
 	sample := seed%2 == 0
@@ -283,24 +141,15 @@ func checkRecordedNotation(t *testing.T, spec string, start *State, seed uint64,
 		}
 		b.Apply(a)
 	}
-	for _, raw := range []bool{false, true} {
-		s := start.Clone().(*State)
-		rs := newRands()
-		g := engine.RecordedGame{Rand: [2]*engine.Rand{&rs[0], &rs[1]}, Opening: &rs[2], OpeningPlies: opening,
-			Sample: sample, Raw: raw, Stop: func() bool { return false }}
-		if !s.PlayRecorded(&g) {
-			t.Fatalf("%s seed %d: PlayRecorded did not end the game", spec, seed)
-		}
-		got := g.Moves
-		if raw {
-			var err error
-			if got, err = start.Clone().(*State).AppendNotation(nil, g.Moves); err != nil {
-				t.Fatalf("%s seed %d: AppendNotation: %v", spec, seed, err)
-			}
-		}
-		if string(got) != string(want) || s.String() != b.String() {
-			t.Fatalf("%s seed %d (sample %v, raw %v): notation\n%s\nwant (AppendAction)\n%s", spec, seed, sample, raw, got, want)
-		}
+	s := start.Clone().(*State)
+	rs = newRands()
+	g := engine.RecordedGame{Rand: [2]*engine.Rand{&rs[0], &rs[1]}, Opening: &rs[2], OpeningPlies: opening,
+		Sample: sample, Stop: func() bool { return false }}
+	if !s.PlayRecorded(&g) {
+		t.Fatalf("%s seed %d: PlayRecorded did not end the game", spec, seed)
+	}
+	if string(g.Moves) != string(want) || s.String() != b.String() {
+		t.Fatalf("%s seed %d (sample %v): notation\n%s\nwant (AppendAction)\n%s", spec, seed, sample, g.Moves, want)
 	}
 }
 
@@ -336,7 +185,7 @@ func TestSlideOpen(t *testing.T) {
 	}
 }
 
-// PlayRecorded and AppendNotation append their text as append would: nothing is written into
+// PlayRecorded appends its text as append would: nothing is written into
 // the buffer's capacity beyond the text's end (a caller's bytes there survive).
 func TestRecordedWritesNoSpareCapacity(t *testing.T) {
 	const sentinel = 0xa5
@@ -358,21 +207,6 @@ func TestRecordedWritesNoSpareCapacity(t *testing.T) {
 		for i, c := range text[len(text):cap(text)] {
 			if c != sentinel {
 				t.Fatalf("seed %d: PlayRecorded wrote %q at %d bytes past the text's end", seed, c, i)
-			}
-		}
-		raw := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Raw: true}
-		r0.Seed(seed)
-		r1.Seed(seed + 50)
-		s.Reset()
-		s.PlayRecorded(&raw)
-		s.Reset()
-		notated, err := s.AppendNotation(buf[:3], raw.Moves)
-		if err != nil || string(notated) != string(text) {
-			t.Fatalf("seed %d: AppendNotation gave %q, %v; want %q", seed, notated, err, text)
-		}
-		for i, c := range notated[len(notated):cap(notated)] {
-			if c != sentinel {
-				t.Fatalf("seed %d: AppendNotation wrote %q at %d bytes past the text's end", seed, c, i)
 			}
 		}
 	}

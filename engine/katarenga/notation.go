@@ -230,7 +230,7 @@ func (s *State) FormatAction(a engine.Action) string {
 	return SquareName(int(a&63)) + "-" + SquareName(int(a>>6&127))
 }
 
-// AppendAction appends FormatAction(a) to dst without allocating (engine.ActionAppender).
+// AppendAction appends FormatAction(a) to dst without allocating (engine.Fast).
 func (s *State) AppendAction(dst []byte, a engine.Action) []byte {
 	if a == Pass {
 		return append(dst, "pass"...)

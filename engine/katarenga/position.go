@@ -48,7 +48,10 @@ type State struct {
 	init  Position // the position the state was created or parsed with, for Reset
 }
 
-var _ engine.State = (*State)(nil)
+var (
+	_ engine.State = (*State)(nil)
+	_ engine.Fast  = (*State)(nil)
+)
 
 // New returns the starting position of a layout: White on rank 1, Black on rank 8, White to move.
 func New(b *Board, r Rules) *State {

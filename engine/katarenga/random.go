@@ -142,7 +142,7 @@ func (s *State) PlayRandom(r *engine.Rand) int {
 }
 
 // PickLegal returns Legal(buf)[r.IntN(len)] and len — the same action from the same draw —
-// without building the list (engine.LegalPicker). ok is false when Legal is empty.
+// without building the list (engine.Fast). ok is false when Legal is empty.
 func (s *State) PickLegal(r *engine.Rand) (a engine.Action, n int, ok bool) {
 	if s.ended() {
 		return 0, 0, false

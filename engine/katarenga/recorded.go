@@ -40,7 +40,7 @@ func notationWord(a engine.Action) (w uint64, k int) {
 
 // PlayRecorded plays uniformly random legal actions to the end of the game as the runner's
 // loop of PickLegal, AppendAction and Apply would, without an undo history
-// (engine.RecordedPlayer). With g.Sample it draws with RandomAction instead (no legal count).
+// (engine.Fast). With g.Sample it draws with RandomAction instead (no legal count).
 //
 // It plays blocks of blockLen plies, polling the stop request before each. Room for a block's
 // notation is reserved before it, so a ply writes its notation with one 8-byte store (no

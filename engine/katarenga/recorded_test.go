@@ -22,7 +22,7 @@ func TestPlayRecordedMatchesLoop(t *testing.T) {
 	}
 }
 
-// BenchmarkPlayRecorded measures the runner's random-vs-random game (engine.RecordedPlayer:
+// BenchmarkPlayRecorded measures the runner's random-vs-random game (engine.Fast.PlayRecorded:
 // the legal-order pick with its count, the notation, no undo history) on layout 0; one op is
 // one ply. Compare with BenchmarkRandomPlayout (`fairplay bench`'s loop).
 func BenchmarkPlayRecorded(b *testing.B) { enginetest.BenchPlayRecorded(b, startState(), false) }

@@ -16,7 +16,7 @@ func CheckPlayRandom(t testing.TB, newState func(seed uint64) engine.State, seed
 		a, b := newState(seed), newState(seed)
 		ra, rb := engine.NewRand(seed), engine.NewRand(seed)
 		n := a.(engine.RandomPlayer).PlayRandom(ra)
-		rc := b.(engine.RandomChooser)
+		rc := b.(engine.Fast)
 		m := 0
 		for {
 			act, ok := rc.RandomAction(rb)

@@ -6,11 +6,11 @@ import (
 	"github.com/fairplay-lab/fairplay/engine"
 )
 
-// CheckPlayRecorded fails t unless RecordedPlayer.PlayRecorded plays the same game as the
+// CheckPlayRecorded fails t unless Fast.PlayRecorded plays the same game as the
 // runner's loop of PickLegal, AppendAction and Apply (same actions in notation, legal counts,
 // final position and status), from newState(seed) for seeds 1..seeds, with opening plies
 // 0, 1, 2, ... (by seed), and unless it leaves the undo history empty after Reset. It checks
-// RecordedGame.Sample likewise against the loop of RandomAction (RandomChooser), with no legal
+// RecordedGame.Sample likewise against the loop of RandomAction , with no legal
 // count, and that the sampled game's notation replays legally (engine.ApplyMoves) from the
 // start to the same position and status.
 func CheckPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, seeds int) {
@@ -34,11 +34,11 @@ func checkPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, se
 	}
 	g := engine.RecordedGame{Rand: [2]*engine.Rand{&rs[0][0], &rs[0][1]}, Opening: &rs[0][2],
 		OpeningPlies: int(seed % 5), Moves: []byte("x"), Sample: sample}
-	if !a.(engine.RecordedPlayer).PlayRecorded(&g) {
+	if !a.(engine.Fast).PlayRecorded(&g) {
 		t.Fatalf("seed %d, sample %v: PlayRecorded did not end the game", seed, sample)
 	}
 	moves, legal := []byte("x"), int64(0)
-	pick, app := b.(engine.LegalPicker), b.(engine.ActionAppender)
+	fb := b.(engine.Fast)
 	for first := true; ; first = false {
 		r := &rs[1][b.ToMove()&1]
 		if b.Ply() < g.OpeningPlies {
@@ -48,9 +48,9 @@ func checkPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, se
 		var n int
 		var ok bool
 		if sample {
-			act, ok = b.(engine.RandomChooser).RandomAction(r)
+			act, ok = fb.RandomAction(r)
 		} else {
-			act, n, ok = pick.PickLegal(r)
+			act, n, ok = fb.PickLegal(r)
 		}
 		if !ok {
 			break
@@ -58,7 +58,7 @@ func checkPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, se
 		if !first {
 			moves = append(moves, ' ')
 		}
-		moves = app.AppendAction(moves, act)
+		moves = fb.AppendAction(moves, act)
 		legal += int64(n)
 		b.Apply(act)
 	}
@@ -81,7 +81,7 @@ func checkPlayRecorded(t testing.TB, newState func(seed uint64) engine.State, se
 	}
 }
 
-// BenchPlayRecorded plays games from s's start through RecordedPlayer.PlayRecorded until b.N
+// BenchPlayRecorded plays games from s's start through Fast.PlayRecorded until b.N
 // plies (one op is one ply): the runner's random-vs-random game, to compare with
 // engine.Playout's. With sample, RecordedGame.Sample is set (-branching=false).
 func BenchPlayRecorded(b *testing.B, s engine.State, sample bool) {
@@ -89,7 +89,7 @@ func BenchPlayRecorded(b *testing.B, s engine.State, sample bool) {
 	r0.Seed(1)
 	r1.Seed(2)
 	g := engine.RecordedGame{Rand: [2]*engine.Rand{&r0, &r1}, Opening: &r0, Moves: make([]byte, 0, 8192), Sample: sample}
-	rp := s.(engine.RecordedPlayer)
+	rp := s.(engine.Fast)
 	b.ReportAllocs()
 	plies := 0
 	for plies < b.N {
