@@ -12,13 +12,13 @@ package runner
 //     items. Only the file's length is recorded, so any format that appends items and can be
 //     flushed to an item boundary (CSV; gzip with Flush) checkpoints the same way.
 //   - After kill -9 the directory holds NAME (older items, if the run was itself a resume),
-//     NAME.tmp and the checkpoint manifest. -resume first recovers: NAME.tmp is cut to the
-//     checkpointed length and merged with NAME (both in index order) into NAME atomically;
-//     then the usual resume plays the missing items. Games are pure functions of (config, seed,
+//     NAME.tmp and the checkpoint manifest. A resumed session first recovers: NAME.tmp is
+//     cut to the checkpointed length and merged with NAME (both in index order) into NAME
+//     atomically; then the usual resume plays the missing items. Games are pure functions of (config, seed,
 //     index), so the resumed run ends with the same bytes as an uninterrupted one and loses at
 //     most the games in flight and those finished since the last checkpoint.
 //   - A failed write (a full disk) stops the run with an error naming what is kept: the items
-//     of the last checkpoint, recovered by -resume.
+//     of the last checkpoint, recovered by resuming the session (Session.Resume).
 //   - A session holds an flock on DIR/.fairplay.lock while it runs (LockDir): a second process
 //     resuming or writing the directory gets a clear error; kill -9 releases it.
 
@@ -36,6 +36,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/internal/durable"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -87,7 +88,7 @@ type Outcome struct {
 }
 
 // ErrDirNotEmpty is returned by CheckDir for an existing non-empty directory.
-var ErrDirNotEmpty = errors.New("exists and is not empty (give -resume to finish it, or another -out)")
+var ErrDirNotEmpty error = config.Errorf("", "", "exists and is not empty (give {Resume} to finish it, or another {Dir})")
 
 // CheckDir makes sure dir can take a new run: it must not exist, or be empty, and be writable.
 // It creates dir. Nothing else is written.

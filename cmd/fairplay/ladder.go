@@ -50,7 +50,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	gm, err := games.New(gf.game, gf.rules, gf.layout, nil)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	var pairs [][2]string
 	for _, st := range strings.Split(*steps, ";") {
@@ -68,7 +68,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			err = m.Check()
 		}
 		if err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 		matches = append(matches, m)
 	}
@@ -98,8 +98,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return errInterrupted
 		}
 		s := out.Summary
-		if w := s.DistinctWarning(); w != "" {
-			fmt.Fprintf(stderr, "step %d: %s\n", k+1, w)
+		if w := s.DistinctWarning(); !w.IsZero() {
+			fmt.Fprintf(stderr, "step %d: %s\n", k+1, w.Render(flagName))
 		}
 		distinct, _ := s.Distinct()
 		e := s.Penta.Elo()

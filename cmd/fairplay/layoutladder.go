@@ -121,13 +121,13 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		}
 		if c := val("compare"); c != "" {
 			if err := layouts.CheckLadderCompare(c); err != nil {
-				return usageError{err.Error()}
+				return usageErr(err)
 			}
 		}
 		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(ladderSpec(lf.spec)), Replicates: lf.replicates,
 			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
 		if cfg, err = layouts.NewLayoutLadderConfig(cfg); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 		if dir, err = outDir(rf.out, "layouts-ladder"); err != nil {
 			return err

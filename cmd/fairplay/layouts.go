@@ -107,7 +107,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	sw, err := layouts.NewSweep(cfg)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	cfg.List = nil // the sweep holds the boards
 	lean()

@@ -157,8 +157,8 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "%s\n%d games merged from %d shards into %s\n\n", m.Title(), res.Manifest.Completed, len(shards), dir)
 	tally.WriteTable(stdout, res.Summary.Stats())
-	if w := res.Summary.DistinctWarning(); w != "" {
-		fmt.Fprintln(stderr, w)
+	if w := res.Summary.DistinctWarning(); !w.IsZero() {
+		fmt.Fprintln(stderr, w.Render(flagName))
 	}
 	return nil
 }

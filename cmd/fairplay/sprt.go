@@ -53,7 +53,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("give both agents: -a CANDIDATE -b BASELINE")
 		}
 		if err := test.Check(); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 		if *maxPairs <= 0 {
 			return usagef("-max-pairs %d: want a positive number", *maxPairs)

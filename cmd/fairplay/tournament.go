@@ -84,7 +84,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return err
 		}
 		if cfg, err = tournament.NewTournamentConfig(cfg); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 	}
 	ts, err := tilesFor(cfg.Tiles)

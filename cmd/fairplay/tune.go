@@ -86,7 +86,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		}
 		if cfg, err = tune.NewTuneConfig(cfg, names); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 	}
 	ts, err := tilesFor(cfg.Tiles)
@@ -95,7 +95,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	cfg.Rules, cfg.Layout = gm.Rules(), gm.Layout()
 	if dir == "" {
@@ -139,16 +139,16 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func tunedSPRT(ctx context.Context, cfg tune.TuneConfig, gm *games.Game, test stats.SPRT, games int64, dir string, rf runFlags, stdout, stderr io.Writer) error {
 	a, err := agents.WithWeightsFile(cfg.Agent, filepath.Join(dir, "tuned.json"))
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	b, err := agents.WithWeightsFile(cfg.Agent, filepath.Join(dir, "start.json"))
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	m, err := runner.NewMatch(runner.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
 		A: a, B: b, Games: games, Seed: tune.HeldOutSeed(cfg.Seed), RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test, RandomLayouts: cfg.RandomLayouts}, gm)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	sub := filepath.Join(dir, "sprt")
 	if err := runner.CheckDir(sub); err != nil {

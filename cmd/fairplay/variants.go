@@ -97,7 +97,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		cfg.Tiles = tiles
 		if cfg, err = variants.NewVariantsConfig(cfg); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 	}
 	ts, err := tilesFor(cfg.Tiles)

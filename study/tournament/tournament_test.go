@@ -137,10 +137,10 @@ func TestTournamentGauntletAndConfigErrors(t *testing.T) {
 		{TournamentConfig{Game: "baran", Agents: []string{"random"}, Games: 2}, "at least two"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "nosuch"}, Games: 2}, "agent 2"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy", "greedy:weights="}, Games: 2}, "is agent 2"},
-		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 3}, "-games 3"},
-		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Prior: -1}, "-prior"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 3}, "Games 3"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Prior: -1}, "Prior -1"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, RandomLayouts: true}, "Katarenga"},
-		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Band: 1, Gauntlet: true}, "-band"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Band: 1, Gauntlet: true}, "Band 1"},
 	} {
 		if _, err := NewTournamentConfig(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)

@@ -21,6 +21,7 @@ import (
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // TuneConfig is everything that decides a tuning run; its canonical JSON goes into the
@@ -86,7 +87,7 @@ func NewTuneConfig(cfg TuneConfig, params []string) (TuneConfig, error) {
 	}
 	for _, q := range params {
 		if !seen[q] {
-			return cfg, fmt.Errorf("-params: unknown weight %q for %s (valid: %s)", q, cfg.Game, strings.Join(w.Names(), ", "))
+			return cfg, config.Errorf("Params", "", "unknown weight %q for %s (valid: %s)", q, cfg.Game, strings.Join(w.Names(), ", "))
 		}
 	}
 	if cfg.GamesPerIteration <= 0 || cfg.GamesPerIteration%2 != 0 {
