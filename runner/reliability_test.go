@@ -59,7 +59,7 @@ type seqDisk struct{ d *fullDisk }
 func (s seqDisk) Write(p []byte) (int, error) { return s.d.Write(p) }
 
 func session(dir string, resume bool) Session {
-	return Session{Dir: dir, Resume: resume, Workers: 2, Progress: "never", Shard: Shard{0, 1}}
+	return Session{Dir: dir, Resume: resume, Workers: 2, Shard: Shard{0, 1}}
 }
 
 // A full disk stops the run with a clear error, leaves no temporary file under a final name,

@@ -58,10 +58,11 @@ func (s Shard) Range(games int64) (int64, int64) {
 // Session is where and how a run writes: its directory, worker count, progress display and
 // the command line recorded in the manifest.
 type Session struct {
-	Dir      string
-	Resume   bool
-	Workers  int
-	Progress string // auto, always or never
+	Dir     string
+	Resume  bool
+	Workers int
+	// Progress, when set, shows how far the run has come (nil: nothing is shown).
+	Progress Progress
 	Stderr   io.Writer
 	Args     []string
 	Shard    Shard
@@ -72,11 +73,42 @@ type Session struct {
 	Stop func(*tally.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
-	// progress, when set, learns the session's progress display (see RunSPRT's reports).
-	ProgressBar *ProgressHolder
 	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
 	// file it finds.
 	Format gamefile.Format
+}
+
+// Progress shows how far a session's work has come. The runner only counts finished items;
+// drawing them (a terminal bar, periodic lines) is the front end's: cmd/fairplay draws them on
+// stderr. A session has one display up at a time.
+type Progress interface {
+	// Start shows progress toward total items of unit ("games", "boards", "iterations") until
+	// the returned stop is called. done returns the items this session has finished so far;
+	// any goroutine may call it, often. A negative total is a cap rather than a goal: a
+	// sequential test stops when it decides.
+	Start(total int64, unit string, done func() int64) (stop func())
+	// PrintAbove runs print, which writes whole lines to the terminal the display draws on,
+	// so that neither garbles the other: a terminal bar is cleared first and redrawn after.
+	PrintAbove(print func())
+}
+
+// StartProgress starts s's progress display of total items (see Progress.Start); with no
+// display, or no items, it shows nothing.
+func (s Session) StartProgress(total int64, unit string, done func() int64) (stop func()) {
+	if s.Progress == nil || total == 0 {
+		return func() {}
+	}
+	return s.Progress.Start(total, unit, done)
+}
+
+// PrintAbove runs print above s's progress display (see Progress.PrintAbove), or just runs it
+// when there is none.
+func (s Session) PrintAbove(print func()) {
+	if s.Progress == nil {
+		print()
+		return
+	}
+	s.Progress.PrintAbove(print)
 }
 
 // Outcome is what a finished (or interrupted) session produced.
@@ -242,7 +274,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if s.Stop != nil {
 		total = -total // a cap, not a goal
 	}
-	stopProgress := StartProgress(s.Progress, s.Stderr, total, &done, "games", s.ProgressBar)
+	stopProgress := s.StartProgress(total, "games", done.Load)
 	t0 := time.Now()
 	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *gamefile.Record) int64 { return r.Game })
 	stopped := gs.stopped

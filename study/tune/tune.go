@@ -230,7 +230,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s runner.Sessi
 
 	k0 := len(traj) - 1
 	var done atomic.Int64
-	stopProgress := runner.StartProgress(s.Progress, s.Stderr, int64(cfg.Iterations-k0), &done, "iterations")
+	stopProgress := s.StartProgress(int64(cfg.Iterations-k0), "iterations", done.Load)
 	t0 := time.Now()
 	interrupted := false
 	for k := k0 + 1; k <= cfg.Iterations; k++ {
