@@ -26,7 +26,7 @@ const (
 // Formats lists the formats in the order help texts show them.
 var Formats = []Format{CSV, CSVGzip, Parquet}
 
-// ParseFormat checks a -format value ("" means csv).
+// ParseFormat checks a format name ("" means csv).
 func ParseFormat(s string) (Format, error) {
 	if s == "" {
 		return CSV, nil

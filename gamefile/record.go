@@ -42,7 +42,7 @@ type Record struct {
 }
 
 // NotCounted is Record.LegalTotal of a game whose legal actions were not counted (a run with
-// -branching=false): games.csv leaves legal_actions_total empty, Parquet stores NULL, and the
+// NoBranching): games.csv leaves legal_actions_total empty, Parquet stores NULL, and the
 // summaries report no branching_mean.
 const NotCounted = -1
 

@@ -46,7 +46,7 @@ func TestQueuedWritesMatchSequential(t *testing.T) {
 						}
 						q0 := durable.QueuedWrites.Load()
 						dir := t.TempDir()
-						runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}}, mode)
+						runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Shard: Shard{0, 1}}, mode)
 						if q := durable.QueuedWrites.Load() - q0; (q > 0) != queued {
 							t.Fatalf("queued=%v: %d queued writes", queued, q)
 						}
@@ -161,7 +161,7 @@ func TestGzipMembersMatchOneStream(t *testing.T) {
 				var want []byte
 				for _, workers := range []int{1, 2, 3} {
 					dir := t.TempDir()
-					runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Progress: "never", Shard: Shard{0, 1}, Format: gamefile.CSVGzip}, mode)
+					runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Shard: Shard{0, 1}, Format: gamefile.CSVGzip}, mode)
 					got := gunzip(t, filepath.Join(dir, "games.csv.gz"))
 					if workers == 1 {
 						want = got

@@ -59,7 +59,7 @@ type seqDisk struct{ d *fullDisk }
 func (s seqDisk) Write(p []byte) (int, error) { return s.d.Write(p) }
 
 func session(dir string, resume bool) Session {
-	return Session{Dir: dir, Resume: resume, Workers: 2, Progress: "never", Shard: Shard{0, 1}}
+	return Session{Dir: dir, Resume: resume, Workers: 2, Shard: Shard{0, 1}}
 }
 
 // A full disk stops the run with a clear error, leaves no temporary file under a final name,
@@ -97,7 +97,7 @@ func testFullDiskResumes(t *testing.T, queued bool) {
 	if q := durable.QueuedWrites.Load() - q0; (q > 0) != queued {
 		t.Errorf("%d queued writes; want them only with a file that takes positional writes", q)
 	}
-	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "-resume") {
+	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "Resume") {
 		t.Fatalf("full disk: %v, want an error saying so and how to resume", err)
 	}
 	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))

@@ -147,7 +147,7 @@ func testPairs(t *testing.T, b string) {
 func TestRunMatchFiles(t *testing.T) {
 	dir := t.TempDir()
 	m := newMatch(t, "katarenga", "", "", 200)
-	out, err := RunMatch(context.Background(), m, Session{Dir: dir, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
+	out, err := RunMatch(context.Background(), m, Session{Dir: dir, Workers: 2, Shard: Shard{0, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestForfeitsDoNotStopTheRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		out, err := RunMatch(context.Background(), m, Session{Dir: dir, Workers: 2, Progress: "never", Shard: Shard{0, 1}})
+		out, err := RunMatch(context.Background(), m, Session{Dir: dir, Workers: 2, Shard: Shard{0, 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

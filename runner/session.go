@@ -12,13 +12,13 @@ package runner
 //     items. Only the file's length is recorded, so any format that appends items and can be
 //     flushed to an item boundary (CSV; gzip with Flush) checkpoints the same way.
 //   - After kill -9 the directory holds NAME (older items, if the run was itself a resume),
-//     NAME.tmp and the checkpoint manifest. -resume first recovers: NAME.tmp is cut to the
-//     checkpointed length and merged with NAME (both in index order) into NAME atomically;
-//     then the usual resume plays the missing items. Games are pure functions of (config, seed,
+//     NAME.tmp and the checkpoint manifest. A resumed session first recovers: NAME.tmp is
+//     cut to the checkpointed length and merged with NAME (both in index order) into NAME
+//     atomically; then the usual resume plays the missing items. Games are pure functions of (config, seed,
 //     index), so the resumed run ends with the same bytes as an uninterrupted one and loses at
 //     most the games in flight and those finished since the last checkpoint.
 //   - A failed write (a full disk) stops the run with an error naming what is kept: the items
-//     of the last checkpoint, recovered by -resume.
+//     of the last checkpoint, recovered by resuming the session (Session.Resume).
 //   - A session holds an flock on DIR/.fairplay.lock while it runs (LockDir): a second process
 //     resuming or writing the directory gets a clear error; kill -9 releases it.
 
@@ -36,6 +36,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/internal/durable"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -57,10 +58,11 @@ func (s Shard) Range(games int64) (int64, int64) {
 // Session is where and how a run writes: its directory, worker count, progress display and
 // the command line recorded in the manifest.
 type Session struct {
-	Dir      string
-	Resume   bool
-	Workers  int
-	Progress string // auto, always or never
+	Dir     string
+	Resume  bool
+	Workers int
+	// Progress, when set, shows how far the run has come (nil: nothing is shown).
+	Progress Progress
 	Stderr   io.Writer
 	Args     []string
 	Shard    Shard
@@ -71,11 +73,42 @@ type Session struct {
 	Stop func(*tally.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
-	// progress, when set, learns the session's progress display (see RunSPRT's reports).
-	ProgressBar *ProgressHolder
 	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
 	// file it finds.
 	Format gamefile.Format
+}
+
+// Progress shows how far a session's work has come. The runner only counts finished items;
+// drawing them (a terminal bar, periodic lines) is the front end's: cmd/fairplay draws them on
+// stderr. A session has one display up at a time.
+type Progress interface {
+	// Start shows progress toward total items of unit ("games", "boards", "iterations") until
+	// the returned stop is called. done returns the items this session has finished so far;
+	// any goroutine may call it, often. A negative total is a cap rather than a goal: a
+	// sequential test stops when it decides.
+	Start(total int64, unit string, done func() int64) (stop func())
+	// PrintAbove runs print, which writes whole lines to the terminal the display draws on,
+	// so that neither garbles the other: a terminal bar is cleared first and redrawn after.
+	PrintAbove(print func())
+}
+
+// StartProgress starts s's progress display of total items (see Progress.Start); with no
+// display, or no items, it shows nothing.
+func (s Session) StartProgress(total int64, unit string, done func() int64) (stop func()) {
+	if s.Progress == nil || total == 0 {
+		return func() {}
+	}
+	return s.Progress.Start(total, unit, done)
+}
+
+// PrintAbove runs print above s's progress display (see Progress.PrintAbove), or just runs it
+// when there is none.
+func (s Session) PrintAbove(print func()) {
+	if s.Progress == nil {
+		print()
+		return
+	}
+	s.Progress.PrintAbove(print)
 }
 
 // Outcome is what a finished (or interrupted) session produced.
@@ -87,7 +120,7 @@ type Outcome struct {
 }
 
 // ErrDirNotEmpty is returned by CheckDir for an existing non-empty directory.
-var ErrDirNotEmpty = errors.New("exists and is not empty (give -resume to finish it, or another -out)")
+var ErrDirNotEmpty error = config.Errorf("", "", "exists and is not empty (give {Resume} to finish it, or another {Dir})")
 
 // CheckDir makes sure dir can take a new run: it must not exist, or be empty, and be writable.
 // It creates dir. Nothing else is written.
@@ -244,7 +277,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	if s.Stop != nil {
 		total = -total // a cap, not a goal
 	}
-	stopProgress := StartProgress(s.Progress, s.Stderr, total, &done, "games", s.ProgressBar)
+	stopProgress := s.StartProgress(total, "games", done.Load)
 	t0 := time.Now()
 	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *gamefile.Record) int64 { return r.Game })
 	stopped := gs.stopped

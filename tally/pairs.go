@@ -1,12 +1,12 @@
 package tally
 
 import (
-	"fmt"
 	"hash/maphash"
 	"math"
 	"slices"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -234,11 +234,13 @@ func reasonsOf(game string) []engine.Reason {
 }
 
 // DistinctWarning returns a warning (one line, no newline) when fewer than 90% of the examined
-// games are distinct, or "" otherwise.
-func (s *Summary) DistinctWarning() string {
+// games are distinct, or the zero Text otherwise. Its advice names the configuration fields
+// that vary the games (a front end renders them with its own names).
+func (s *Summary) DistinctWarning() config.Text {
 	d, n := s.Distinct()
 	if n == 0 || float64(d) >= 0.9*float64(n) {
-		return ""
+		return config.Text{}
 	}
-	return fmt.Sprintf("warning: only %d of %d games are distinct (%.0f%%): repeated games are not independent samples; vary the games with -random-opening N, -random-layouts or agents that break ties at random", d, n, 100*float64(d)/float64(n))
+	return config.Textf("warning: only %d of %d games are distinct (%.0f%%): repeated games are not independent samples; "+
+		"vary the games with random openings ({RandomOpening N}), random layouts ({RandomLayouts}) or agents that break ties at random", d, n, 100*float64(d)/float64(n))
 }

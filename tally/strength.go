@@ -103,7 +103,7 @@ func WLSSlope(x, y, se []float64) (slope, slopeSE float64, ok bool) {
 }
 
 // StrengthTrends regresses, for every metric of CellMetrics and every variant other than the
-// baseline (the first variant of the first level, i.e. the first value of each -vary), the
+// baseline (the first variant of the first level, i.e. the first value of each varied switch), the
 // per-level effect (variant minus baseline, standard error √(se_v² + se_b²): the cells have
 // independent seeds) on the level's rating (VariantCell.Elo). Levels without a finite rating
 // and effects with no variance (a metric constant in both cells) are left out of the fit.

@@ -340,7 +340,7 @@ func (s *Summary) balance(c *clustered) stats.Interval {
 }
 
 // MethodNotCounted is the method of branching_mean when the games' legal actions were not
-// counted (-branching=false): its value and interval are blank.
+// counted (MatchConfig.NoBranching): its value and interval are blank.
 const MethodNotCounted = "not-counted"
 
 // WriteSummaryCSV writes summary.csv: statistic, value, ci_low, ci_high, method, n.

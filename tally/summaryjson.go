@@ -115,8 +115,8 @@ func PlayFindings(s *Summary) (findings, warnings []string) {
 	findings = append(findings, fmt.Sprintf("Games last %.1f plies on average [%.1f, %.1f].", d.Value, d.Low, d.High))
 	if dg, ok := StatByName(rows, "distinct_games"); ok {
 		findings = append(findings, fmt.Sprintf("%.0f of the %d games examined are distinct move sequences.", dg.Value, dg.N))
-		if w := s.DistinctWarning(); w != "" {
-			warnings = append(warnings, strings.TrimPrefix(w, "warning: "))
+		if w := s.DistinctWarning(); !w.IsZero() {
+			warnings = append(warnings, strings.TrimPrefix(w.String(), "warning: "))
 		}
 	}
 	if s.Caps > 0 {
@@ -128,7 +128,7 @@ func PlayFindings(s *Summary) (findings, warnings []string) {
 	if p := s.Penta; p.Pairs() >= 20 {
 		for _, c := range p {
 			if c == p.Pairs() {
-				warnings = append(warnings, "every pair scored the same: deterministic agents may repeat their games (give -random-opening N).")
+				warnings = append(warnings, "every pair scored the same: deterministic agents may repeat their games (start them from random openings).")
 				break
 			}
 		}

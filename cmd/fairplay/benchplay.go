@@ -235,7 +235,7 @@ func playSlice(ctx context.Context, cfg runner.MatchConfig, parent string, w int
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
-	out, err := runner.RunMatch(ctx, m, runner.Session{Dir: dir, Workers: w, Progress: "never", Stderr: io.Discard,
+	out, err := runner.RunMatch(ctx, m, runner.Session{Dir: dir, Workers: w, Stderr: io.Discard,
 		Shard: runner.Shard{Index: 0, Count: 1}})
 	if err != nil {
 		return 0, err

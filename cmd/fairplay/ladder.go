@@ -51,7 +51,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	gm, err := games.New(gf.game, gf.rules, gf.layout, nil)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	var pairs [][2]string
 	for _, st := range strings.Split(*steps, ";") {
@@ -69,7 +69,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			err = m.Check()
 		}
 		if err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 		matches = append(matches, m)
 	}
@@ -88,7 +88,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		fmt.Fprintf(stderr, "step %d: %s vs %s, %d games\n", k+1, m.Cfg.A, m.Cfg.B, m.Cfg.Games)
-		out, err := runner.RunMatch(ctx, m, runner.Session{Dir: sub, Workers: rf.workers, Progress: rf.progress,
+		out, err := runner.RunMatch(ctx, m, runner.Session{Dir: sub, Workers: rf.workers, Progress: newProgress(rf.progress, stderr),
 			Stderr: stderr, Args: append([]string{"fairplay", "ladder"}, args...), Shard: runner.Shard{Index: 0, Count: 1}})
 		if err != nil {
 			return err
@@ -97,8 +97,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return errInterrupted
 		}
 		s := out.Summary
-		if w := s.DistinctWarning(); w != "" {
-			fmt.Fprintf(stderr, "step %d: %s\n", k+1, w)
+		if w := s.DistinctWarning(); !w.IsZero() {
+			fmt.Fprintf(stderr, "step %d: %s\n", k+1, w.Render(flagName))
 		}
 		distinct, _ := s.Distinct()
 		e := s.Penta.Elo()

@@ -114,13 +114,13 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		}
 		if c := val("compare"); c != "" {
 			if err := layouts.CheckLadderCompare(c); err != nil {
-				return usageError{err.Error()}
+				return usageErr(err)
 			}
 		}
 		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(ladderSpec(lf.spec)), Replicates: lf.replicates,
 			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
 		if cfg, err = layouts.NewLayoutLadderConfig(cfg); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 		if dir, err = outDir(rf.out, "layouts-ladder"); err != nil {
 			return err
@@ -134,7 +134,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	fmt.Fprintf(stderr, "fairplay layouts -ladder: %d levels × %d replicate(s), %s, %d games per board -> %s\n",
 		len(cfg.Ladder), cfg.Replicates, orList(cfg), cfg.Sweep.Games, dir)
 	out, err := layouts.RunLayoutLadder(ctx, cfg, runner.Session{Dir: dir, Resume: rf.resume != "" || val("report") != "", Workers: rf.workers,
-		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...)})
+		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...)})
 	if err != nil {
 		return err
 	}

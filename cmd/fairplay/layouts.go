@@ -106,7 +106,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	sw, err := layouts.NewSweep(cfg)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	cfg.List = nil // the sweep holds the boards
 	lean()
@@ -119,7 +119,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
 		sw.NumRows()/2, sw.NumBoards(), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
 	out, err := layouts.RunLayouts(ctx, sw, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard})
+		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard})
 	if err != nil {
 		return err
 	}

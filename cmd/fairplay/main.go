@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}
-	return err
+	return withFlagNames(err)
 }
 
 func printUsage(w io.Writer) {

@@ -134,8 +134,8 @@ func mergeMatch(_ context.Context, job mergeJob) error {
 	}
 	fmt.Fprintf(job.stdout, "%s\n%d games merged from %d shards into %s\n\n", m.Title(), res.Manifest.Completed, len(job.dirs), dir)
 	tally.WriteTable(job.stdout, res.Summary.Stats())
-	if w := res.Summary.DistinctWarning(); w != "" {
-		fmt.Fprintln(job.stderr, w)
+	if w := res.Summary.DistinctWarning(); !w.IsZero() {
+		fmt.Fprintln(job.stderr, w.Render(flagName))
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if set["pilot"] && strings.Contains(err.Error(), "pilot") {
 			return err // the pilot's data, not the command line, is at fault
 		}
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	if *asJSON {
 		b, err := json.MarshalIndent(pl, "", "  ")

@@ -65,14 +65,14 @@ func matchFor(cfg runner.MatchConfig) (*runner.Match, error) {
 	}
 	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageErr(err)
 	}
 	m, err := runner.NewMatch(cfg, gm)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageErr(err)
 	}
 	if err := m.Check(); err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageErr(err)
 	}
 	return m, nil
 }
@@ -135,7 +135,7 @@ func outDir(out, name string) (string, error) {
 		}
 	}
 	if err := runner.CheckDir(out); err != nil {
-		return "", usageError{err.Error()}
+		return "", usageErr(err)
 	}
 	return out, nil
 }
@@ -270,14 +270,14 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stderr, "fairplay play: %s, %d games (shard %d/%d), seed %d -> %s\n", m.Title(), m.Cfg.Games, shard.Index, shard.Count, m.Cfg.Seed, dir)
 	out, err := runner.RunMatch(ctx, m, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard, Format: gamesFormat})
+		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard, Format: gamesFormat})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s\n%d of %d games in %s (%s)\n\n", m.Title(), out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
 	tally.WriteTable(stdout, out.Summary.Stats())
-	if w := out.Summary.DistinctWarning(); w != "" {
-		fmt.Fprintln(stderr, w)
+	if w := out.Summary.DistinctWarning(); !w.IsZero() {
+		fmt.Fprintln(stderr, w.Render(flagName))
 	}
 	if out.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: %d finished games kept; finish with: fairplay play -resume %s\n", out.Manifest.Completed, dir)
@@ -304,7 +304,7 @@ func playOpenings(cfg runner.MatchConfig, file, pos string) ([]string, error) {
 	}
 	gm, err := games.New(cfg.Game, cfg.Rules, "", ts)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageErr(err)
 	}
 	if pos != "" {
 		list, err := runner.ReadOpenings(gm, strings.NewReader(pos))

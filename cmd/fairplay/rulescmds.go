@@ -57,7 +57,7 @@ func (g *gameFlags) build() (*games.Game, engine.State, error) {
 	}
 	gm, err := games.New(g.game, g.rules, layout, ts)
 	if err != nil {
-		return nil, nil, usageError{err.Error()}
+		return nil, nil, usageErr(err)
 	}
 	if g.pos == "" {
 		return gm, gm.Start(0), nil

@@ -53,7 +53,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("give both agents: -a CANDIDATE -b BASELINE")
 		}
 		if err := test.Check(); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 		if *maxPairs <= 0 {
 			return usagef("-max-pairs %d: want a positive number", *maxPairs)
@@ -81,7 +81,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers, Progress: rf.progress,
+	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers, Progress: newProgress(rf.progress, stderr),
 		Stderr: stderr, Args: append([]string{"fairplay", "sprt"}, args...), Shard: runner.Shard{Index: 0, Count: 1}}
 	st, err := sequentialTest(ctx, m, test, sess, *every, stdout, stderr)
 	if err != nil {

@@ -43,7 +43,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	file := files[0]
 	st, err := LoadStudy(file)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	if *workers < 1 || *workers > 4096 {
 		return usagef("-workers %d: want 1..4096", *workers)

@@ -86,7 +86,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		}
 		if cfg, err = tune.NewTuneConfig(cfg, names); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 	}
 	ts, err := tilesFor(cfg.Tiles)
@@ -95,7 +95,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	cfg.Rules, cfg.Layout = gm.Rules(), gm.Layout()
 	if dir == "" {
@@ -106,7 +106,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stderr, "fairplay tune: %s %s, %d weights, %d iterations × %d games, seed %d -> %s\n",
 		cfg.Game, cfg.Agent, len(cfg.Params), cfg.Iterations, cfg.GamesPerIteration, cfg.Seed, dir)
 	out, err := tune.RunTune(ctx, cfg, gm, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "tune"}, args...)})
+		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "tune"}, args...)})
 	if err != nil {
 		return err
 	}
@@ -139,22 +139,22 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func tunedSPRT(ctx context.Context, cfg tune.TuneConfig, gm *games.Game, test stats.SPRT, games int64, dir string, rf runFlags, stdout, stderr io.Writer) error {
 	a, err := agents.WithWeightsFile(cfg.Agent, filepath.Join(dir, "tuned.json"))
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	b, err := agents.WithWeightsFile(cfg.Agent, filepath.Join(dir, "start.json"))
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	m, err := runner.NewMatch(runner.MatchConfig{Game: cfg.Game, Rules: cfg.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
 		A: a, B: b, Games: games, Seed: tune.HeldOutSeed(cfg.Seed), RandomOpening: max(cfg.RandomOpening, 1), SPRT: &test, RandomLayouts: cfg.RandomLayouts}, gm)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageErr(err)
 	}
 	sub := filepath.Join(dir, "sprt")
 	if err := runner.CheckDir(sub); err != nil {
 		return err
 	}
-	sess := runner.Session{Dir: sub, Workers: rf.workers, Progress: rf.progress, Stderr: stderr,
+	sess := runner.Session{Dir: sub, Workers: rf.workers, Progress: newProgress(rf.progress, stderr), Stderr: stderr,
 		Args: []string{"fairplay", "tune", "(sprt of tuned vs start)"}, Shard: runner.Shard{Index: 0, Count: 1}}
 	st, err := sequentialTest(ctx, m, test, sess, 0, stdout, stderr)
 	if err != nil {

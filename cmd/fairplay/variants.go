@@ -97,7 +97,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		cfg.Tiles = tiles
 		if cfg, err = variants.NewVariantsConfig(cfg); err != nil {
-			return usageError{err.Error()}
+			return usageErr(err)
 		}
 	}
 	ts, err := tilesFor(cfg.Tiles)
@@ -112,7 +112,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	cells, _ := cfg.Cells()
 	fmt.Fprintf(stderr, "fairplay variants: %s, %d cells × %d games, seed %d -> %s\n", cfg.Game, len(cells), cfg.Games, cfg.Seed, dir)
 	out, err := variants.RunVariants(ctx, cfg, ts, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: rf.progress, Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)})
+		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)})
 	if err != nil {
 		return err
 	}

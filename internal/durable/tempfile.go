@@ -2,13 +2,13 @@ package durable
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // tempFile writes a result file under path+".tmp" through a buffer; Commit puts it in place.
@@ -166,7 +166,7 @@ func (c *checkpointer) save() error {
 
 // failed explains a failed write: what is kept and how to go on.
 func (c *checkpointer) Failed(err error) error {
-	return fmt.Errorf("writing %s: %w (the %d %s of the last checkpoint are kept: free space, then resume with -resume %s)",
+	return config.Errorf("", "", "writing %s: %v (the %d %s of the last checkpoint are kept: free space, then resume with {Resume} %s)",
 		filepath.Base(c.tf.path), err, c.saved, c.man.Unit, filepath.Dir(c.tf.path))
 }
 

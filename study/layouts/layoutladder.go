@@ -21,6 +21,7 @@ import (
 	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // LayoutLadderKind marks a layout ladder's configuration (and so its manifest).
@@ -53,38 +54,38 @@ type LayoutLadderConfig struct {
 func NewLayoutLadderConfig(cfg LayoutLadderConfig) (LayoutLadderConfig, error) {
 	cfg.Kind = LayoutLadderKind
 	if len(cfg.Ladder) < 2 {
-		return cfg, fmt.Errorf("-ladder: %d level(s); want at least two agents separated by ';' (one level is a plain sweep: -a and -b)", len(cfg.Ladder))
+		return cfg, config.Errorf("Ladder", "", "%d level(s); want at least two agents separated by ';' (one level is a plain sweep: {A} and {B})", len(cfg.Ladder))
 	}
 	cfg.Labels = append([]string(nil), cfg.Ladder...)
 	seen := map[string]int{}
 	for i, spec := range cfg.Ladder {
 		a, err := agents.Parse(spec)
 		if err != nil {
-			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", i+1), "%v", err)
 		}
 		if err := agents.Check(a, "katarenga"); err != nil {
-			return cfg, fmt.Errorf("-ladder level %d (%s): %v", i+1, spec, err)
+			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d (%s)", i+1, spec), "%v", err)
 		}
 		cfg.Ladder[i] = a.Spec()
 		if j, ok := seen[a.Spec()]; ok {
-			return cfg, fmt.Errorf("-ladder: level %d (%s) is level %d again", i+1, spec, j+1)
+			return cfg, config.Errorf("Ladder", "", "level %d (%s) is level %d again", i+1, spec, j+1)
 		}
 		seen[a.Spec()] = i
 	}
 	if cfg.Replicates < 1 || cfg.Replicates > 10 {
-		return cfg, fmt.Errorf("-replicates %d: want 1..10 (2 measures the noise ceiling)", cfg.Replicates)
+		return cfg, config.Errorf("Replicates", fmt.Sprint(cfg.Replicates), "want 1..10 (2 measures the noise ceiling)")
 	}
 	if cfg.RatingGames < 0 || cfg.RatingGames%2 != 0 {
-		return cfg, fmt.Errorf("-rating-games %d: want 0 (levels not rated) or a positive even number", cfg.RatingGames)
+		return cfg, config.Errorf("RatingGames", fmt.Sprint(cfg.RatingGames), "want 0 (levels not rated) or a positive even number")
 	}
 	if cfg.RatingBootstrap < 0 {
-		return cfg, fmt.Errorf("-rating-bootstrap %d: want 0 or more", cfg.RatingBootstrap)
+		return cfg, config.Errorf("RatingBootstrap", fmt.Sprint(cfg.RatingBootstrap), "want 0 or more")
 	}
 	if cfg.Top < 1 {
-		return cfg, fmt.Errorf("-top %d: want a positive number of boards", cfg.Top)
+		return cfg, config.Errorf("Top", fmt.Sprint(cfg.Top), "want a positive number of boards")
 	}
 	if cfg.Sweep.Adaptive {
-		return cfg, fmt.Errorf("-adaptive: not with -ladder (the levels must play the same games per board)")
+		return cfg, config.Errorf("Adaptive", "", "not with {Ladder} (the levels must play the same games per board)")
 	}
 	cfg.Sweep.A, cfg.Sweep.B = "random", "random"
 	sw, err := NewSweep(cfg.Sweep)
@@ -138,7 +139,7 @@ func (cfg LayoutLadderConfig) ratingTournament() (tournament.TournamentConfig, e
 		Agents: append([]string(nil), cfg.Ladder...), Games: cfg.RatingGames, Seed: RulesSeed(cfg.Sweep.Seed, "level-ratings|"+cfg.Sweep.Rules),
 		RandomOpening: cfg.Sweep.RandomOpening, RandomLayouts: true, Prior: 1, Bootstrap: cfg.RatingBootstrap})
 	if err != nil {
-		return tc, fmt.Errorf("-ladder: rating the levels (-rating-games 0 to skip): %v", err)
+		return tc, config.Errorf("Ladder", "", "rating the levels ({RatingGames} 0 to skip): %v", err)
 	}
 	tc.Labels = append([]string(nil), cfg.Labels...)
 	return tc, nil
@@ -154,7 +155,7 @@ type LayoutLadderOutcome struct {
 }
 
 // RunLayoutLadder plays the ladder's sweeps (every level, every replicate) into
-// s.Dir/level-K[-rep-R] (ordinary sweep directories: -report, -compare and -resume work on
+// s.Dir/level-K[-rep-R] (ordinary sweep directories: reports, comparisons and resumes work on
 // each), rates the levels in s.Dir/ratings, and writes ladder.csv, fair-at-every-level.csv,
 // report.md, the plots and the ladder's manifest. With s.Resume finished sweeps are re-read
 // and the unfinished one resumed; results do not depend on s.Workers.

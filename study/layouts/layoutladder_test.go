@@ -79,7 +79,7 @@ func TestLayoutLadderRatedDeterministicResumable(t *testing.T) {
 	cfg := ladderCfg(t, []string{"random", "alphabeta:depth=1"}, "sample:3", 6, 2, 20)
 	base := t.TempDir()
 	d1, d2, d3 := filepath.Join(base, "w1"), filepath.Join(base, "w2"), filepath.Join(base, "resumed")
-	out := runLadder(t, context.Background(), cfg, runner.Session{Dir: d1, Workers: 1, Progress: "never"})
+	out := runLadder(t, context.Background(), cfg, runner.Session{Dir: d1, Workers: 1})
 	if out.Interrupted || out.Stats == nil || len(out.Stats.Levels) != 2 {
 		t.Fatalf("outcome %+v", out)
 	}
@@ -104,17 +104,17 @@ func TestLayoutLadderRatedDeterministicResumable(t *testing.T) {
 	if same == r1.Len() {
 		t.Error("the two replicates of the random level played the same games")
 	}
-	runLadder(t, context.Background(), cfg, runner.Session{Dir: d2, Workers: 2, Progress: "never"})
+	runLadder(t, context.Background(), cfg, runner.Session{Dir: d2, Workers: 2})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	o := runLadder(t, ctx, cfg, runner.Session{Dir: d3, Workers: 1, Progress: "never", Stderr: cancelAt{"level 2/2, replicate 1/2", cancel}})
+	o := runLadder(t, ctx, cfg, runner.Session{Dir: d3, Workers: 1, Stderr: cancelAt{"level 2/2, replicate 1/2", cancel}})
 	if !o.Interrupted {
 		t.Fatal("the ladder was not interrupted")
 	}
 	if _, err := os.Stat(filepath.Join(d3, "ladder.csv")); err == nil {
 		t.Error("an interrupted ladder wrote ladder.csv")
 	}
-	runLadder(t, context.Background(), cfg, runner.Session{Dir: d3, Workers: 2, Progress: "never", Resume: true})
+	runLadder(t, context.Background(), cfg, runner.Session{Dir: d3, Workers: 2, Resume: true})
 	for _, f := range []string{"ladder.csv", "fair-at-every-level.csv", "report.md", "level-1/boards.csv", "level-2-rep-2/boards.csv", "ratings/ratings.csv"} {
 		want := readFile(t, filepath.Join(d1, f))
 		for _, d := range []string{d2, d3} {
@@ -130,9 +130,9 @@ func TestLayoutLadderRatedDeterministicResumable(t *testing.T) {
 func TestLayoutLadderCompare(t *testing.T) {
 	cfg := ladderCfg(t, []string{"random", "greedy"}, "sample:4", 8, 1, 0)
 	dir := t.TempDir()
-	out := runLadder(t, context.Background(), cfg, runner.Session{Dir: filepath.Join(dir, "a"), Workers: 1, Progress: "never"})
+	out := runLadder(t, context.Background(), cfg, runner.Session{Dir: filepath.Join(dir, "a"), Workers: 1})
 	cfg.Compare = filepath.Join(dir, "a", "level-1")
-	out2 := runLadder(t, context.Background(), cfg, runner.Session{Dir: filepath.Join(dir, "b"), Workers: 1, Progress: "never"})
+	out2 := runLadder(t, context.Background(), cfg, runner.Session{Dir: filepath.Join(dir, "b"), Workers: 1})
 	if got := out2.Stats.Levels[0].Compare.Value; math.Abs(got-1) > 1e-12 {
 		t.Errorf("level 1 against itself: Spearman %v, want 1", got)
 	}

@@ -101,7 +101,7 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 	}
 	corr := []report.RatingSeries{
 		series("noise ceiling: replicate vs replicate", func(l LadderLevel) stats.Interval { return l.Ceiling }),
-		series("vs the reference sweep (-compare)", func(l LadderLevel) stats.Interval { return l.Compare }),
+		series("vs the reference sweep", func(l LadderLevel) stats.Interval { return l.Compare }),
 		series("vs the previous level", func(l LadderLevel) stats.Interval { return l.Prev }),
 	}
 	files, err := report.PlotAgainstRating(dir, "ladder_rank_correlation",
@@ -114,7 +114,7 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 	files, err = report.PlotAgainstRating(dir, "ladder_corrected_correlation",
 		"Rank correlations corrected for the noise of both measurements (1 = the same ranking)",
 		"corrected Spearman (95% bootstrap interval)", rated, []report.RatingSeries{
-			series("vs the reference sweep (-compare)", func(l LadderLevel) stats.Interval { return l.CompareCorrected }),
+			series("vs the reference sweep", func(l LadderLevel) stats.Interval { return l.CompareCorrected }),
 			series("vs the previous level", func(l LadderLevel) stats.Interval { return l.PrevCorrected }),
 		}, 1)
 	if err != nil {
@@ -167,12 +167,12 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 	fmt.Fprintf(&b, ", rules `%s`, master seed %d, %d replicate(s) per level; every level and replicate on its own seeds (level-K/, level-K-rep-R/: ordinary sweep directories).\n\n",
 		report.RulesText(cfg.Sweep.Rules), cfg.Sweep.Seed, cfg.Replicates)
 	if out.Rated != nil {
-		fmt.Fprintf(&b, "Level ratings: a round robin of %d games per pairing on random tile placements (ratings/; joint Bradley–Terry, first level = 0, one virtual draw per pairing, %d bootstrap resamples), as `fairplay variants -ladder` rates its levels.\n", cfg.RatingGames, cfg.RatingBootstrap)
+		fmt.Fprintf(&b, "Level ratings: a round robin of %d games per pairing on random tile placements (ratings/; joint Bradley–Terry, first level = 0, one virtual draw per pairing, %d bootstrap resamples), as a variants study rates the levels of its ladder.\n", cfg.RatingGames, cfg.RatingBootstrap)
 		if res, _ := out.Rated.Results(); tournament.PerfectScores(res) > 0 {
 			fmt.Fprintf(&b, "\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their intervals are too narrow.\n", tournament.PerfectScores(res))
 		}
 	} else {
-		b.WriteString("Levels not rated (-rating-games 0).\n")
+		b.WriteString("Levels not rated (no rating games).\n")
 	}
 	b.WriteString("\nMethods. White's pooled rate: ratio over boards and replicates, cluster-robust by board (Wilson at the design-effect n). " +
 		"Rank correlations: Spearman of the boards' White rates in the first replicate, Fisher-z interval (se 1.03/√(n−3)); " +

@@ -1,7 +1,6 @@
 package layouts
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // LadderBootstrap is the number of bootstrap resamples (over boards) for the
@@ -80,12 +80,12 @@ type compareBoards struct {
 func readCompare(dir string) (*compareBoards, error) {
 	f, err := os.Open(filepath.Join(dir, "boards.csv"))
 	if err != nil {
-		return nil, fmt.Errorf("-compare %s: %v (want the directory of a layouts sweep)", dir, err)
+		return nil, config.Errorf("Compare", dir, "%v (want the directory of a layouts sweep)", err)
 	}
 	defer f.Close()
 	br, err := gamefile.NewBoardReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("-compare %s: %v", dir, err)
+		return nil, config.Errorf("Compare", dir, "%v", err)
 	}
 	c := &compareBoards{byKey: map[string]gamefile.BoardResult{}}
 	for {
@@ -94,13 +94,13 @@ func readCompare(dir string) (*compareBoards, error) {
 			return c, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("-compare %s: %v", dir, err)
+			return nil, config.Errorf("Compare", dir, "%v", err)
 		}
 		c.byKey[b.Key] = *b
 	}
 }
 
-// CheckLadderCompare makes sure dir holds a sweep's boards.csv that -compare can read.
+// CheckLadderCompare makes sure dir holds a sweep's boards.csv that a ladder can compare with (Compare).
 func CheckLadderCompare(dir string) error {
 	_, err := readCompare(dir)
 	return err

@@ -173,7 +173,7 @@ func (cfg *LayoutsConfig) checkList() error {
 	return nil
 }
 
-// LoadList reads a list sweep's list back from dir/layouts.txt (resume, -report, merge),
+// LoadList reads a list sweep's list back from dir/layouts.txt (resume, report, merge),
 // refusing a missing file or one whose layouts are not those the configuration pins. Other
 // sweeps need nothing.
 func (cfg *LayoutsConfig) LoadList(dir string) error {

@@ -33,7 +33,7 @@ func TestListManifestSmall(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // nothing played: the manifest of an interrupted run
-	if _, err := RunLayouts(ctx, sw, runner.Session{Dir: dir, Workers: 1, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}}); err != nil {
+	if _, err := RunLayouts(ctx, sw, runner.Session{Dir: dir, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	man := read(t, filepath.Join(dir, "manifest.json"))

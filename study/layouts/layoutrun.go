@@ -118,7 +118,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 		return nil
 	}
 	var done atomic.Int64
-	stop := runner.StartProgress(s.Progress, s.Stderr, end-start-already, &done, "boards")
+	stop := s.StartProgress(end-start-already, "boards", done.Load)
 	t0 := time.Now()
 	_, err = runner.RunItems(runCtx, sw, plan, s.Workers, &done, sink, func(r *gamefile.BoardResult) int64 { return r.Board })
 	interrupted := ctx.Err() != nil

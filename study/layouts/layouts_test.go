@@ -31,7 +31,7 @@ func sweep(t *testing.T, cfg LayoutsConfig) *Sweep {
 
 func runSweep(t *testing.T, sw *Sweep, dir string, workers int, shard runner.Shard, resume bool) *LayoutsOutcome {
 	t.Helper()
-	out, err := RunLayouts(context.Background(), sw, runner.Session{Dir: dir, Workers: workers, Progress: "never", Shard: shard, Resume: resume})
+	out, err := RunLayouts(context.Background(), sw, runner.Session{Dir: dir, Workers: workers, Shard: shard, Resume: resume})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestSweepFullDiskResumes(t *testing.T) {
 		}
 		return w
 	}
-	_, err := RunLayouts(context.Background(), sw, runner.Session{Dir: dir, Workers: 2, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}})
+	_, err := RunLayouts(context.Background(), sw, runner.Session{Dir: dir, Workers: 2, Shard: runner.Shard{Index: 0, Count: 1}})
 	if err == nil || !strings.Contains(err.Error(), "no space left") {
 		t.Fatalf("full disk: %v", err)
 	}

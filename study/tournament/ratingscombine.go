@@ -14,6 +14,7 @@ import (
 	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // CombinedKind marks the configuration of ratings fitted over several tournaments.
@@ -87,7 +88,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 			}
 			where := fmt.Sprintf("%s (%s vs %s)", sources[i], c.Labels[p[0]], c.Labels[p[1]])
 			if prev, ok := seenPairing[pm.ConfigSHA256]; ok {
-				return nil, fmt.Errorf("%s replays the games of %s (same agents, seed and rules): they would count twice; play the later tournament with another -seed", where, prev)
+				return nil, config.Errorf("", "", "%s replays the games of %s (same agents, seed and rules): they would count twice; play the later tournament with another {Seed}", where, prev)
 			}
 			seenPairing[pm.ConfigSHA256] = where
 			q := [2]int{slices.Index(cfg.Agents, c.Agents[p[0]]), slices.Index(cfg.Agents, c.Agents[p[1]])}

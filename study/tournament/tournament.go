@@ -25,6 +25,7 @@ import (
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // TournamentKind marks a tournament's configuration (and so its manifest) for merge.
@@ -59,41 +60,41 @@ type TournamentConfig struct {
 func NewTournamentConfig(cfg TournamentConfig) (TournamentConfig, error) {
 	cfg.Kind = TournamentKind
 	if len(cfg.Agents) < 2 {
-		return cfg, fmt.Errorf("-agents: %d agent(s); want at least two, separated by ';'", len(cfg.Agents))
+		return cfg, config.Errorf("Agents", "", "%d agent(s); want at least two, separated by ';'", len(cfg.Agents))
 	}
 	cfg.Labels = append([]string(nil), cfg.Agents...)
 	seen := map[string]int{}
 	for i, spec := range cfg.Agents {
 		a, err := agents.Parse(spec)
 		if err != nil {
-			return cfg, fmt.Errorf("-agents, agent %d: %v", i+1, err)
+			return cfg, config.Errorf("Agents", "", "agent %d: %v", i+1, err)
 		}
 		if err := agents.Check(a, cfg.Game); err != nil {
-			return cfg, fmt.Errorf("-agents, agent %d (%s): %v", i+1, spec, err)
+			return cfg, config.Errorf("Agents", "", "agent %d (%s): %v", i+1, spec, err)
 		}
 		cfg.Agents[i] = a.Spec()
 		if j, ok := seen[a.Spec()]; ok {
-			return cfg, fmt.Errorf("-agents: agent %d (%s) is agent %d (%s) again", i+1, spec, j+1, cfg.Labels[j])
+			return cfg, config.Errorf("Agents", "", "agent %d (%s) is agent %d (%s) again", i+1, spec, j+1, cfg.Labels[j])
 		}
 		seen[a.Spec()] = i
 	}
 	if cfg.Band < 0 || (cfg.Band > 0 && cfg.Gauntlet) {
-		return cfg, fmt.Errorf("-band %d: want 0 (every pairing) or a positive count, and not with -gauntlet", cfg.Band)
+		return cfg, config.Errorf("Band", fmt.Sprint(cfg.Band), "want 0 (every pairing) or a positive count, and not with {Gauntlet}")
 	}
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {
-		return cfg, fmt.Errorf("-games %d: want a positive even number per pairing (colour-swapped pairs)", cfg.Games)
+		return cfg, config.Errorf("Games", fmt.Sprint(cfg.Games), "want a positive even number per pairing (colour-swapped pairs)")
 	}
 	if cfg.RandomLayouts && cfg.Game != "katarenga" {
 		return cfg, fmt.Errorf("random layouts are for Katarenga")
 	}
 	if cfg.RandomOpening < 0 {
-		return cfg, fmt.Errorf("-random-opening %d: want 0 or more plies", cfg.RandomOpening)
+		return cfg, config.Errorf("RandomOpening", fmt.Sprint(cfg.RandomOpening), "want 0 or more plies")
 	}
 	if cfg.Prior < 0 || math.IsNaN(cfg.Prior) || math.IsInf(cfg.Prior, 0) {
-		return cfg, fmt.Errorf("-prior %v: want 0 or more virtual draws", cfg.Prior)
+		return cfg, config.Errorf("Prior", fmt.Sprint(cfg.Prior), "want 0 or more virtual draws")
 	}
 	if cfg.Bootstrap < 0 || cfg.Bootstrap > 1000000 {
-		return cfg, fmt.Errorf("-bootstrap %d: want 0..1000000 resamples", cfg.Bootstrap)
+		return cfg, config.Errorf("Bootstrap", fmt.Sprint(cfg.Bootstrap), "want 0..1000000 resamples")
 	}
 	return cfg, nil
 }

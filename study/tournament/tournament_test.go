@@ -57,8 +57,8 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		}
 		base := t.TempDir()
 		dir1, dir2 := filepath.Join(base, "w1"), filepath.Join(base, "w2")
-		out := runT(t, context.Background(), cfg, runner.Session{Dir: dir1, Workers: 1, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}})
-		runT(t, context.Background(), cfg, runner.Session{Dir: dir2, Workers: 2, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}})
+		out := runT(t, context.Background(), cfg, runner.Session{Dir: dir1, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}})
+		runT(t, context.Background(), cfg, runner.Session{Dir: dir2, Workers: 2, Shard: runner.Shard{Index: 0, Count: 1}})
 		if out.Interrupted || len(out.Summaries) != 3 || out.Table == nil {
 			t.Fatalf("%s: outcome %+v", game, out)
 		}
@@ -83,7 +83,7 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		var shards []string
 		for i := 0; i < 2; i++ {
 			d := filepath.Join(base, "shard", string(rune('0'+i)))
-			runT(t, context.Background(), cfg, runner.Session{Dir: d, Workers: 1, Progress: "never", Shard: runner.Shard{Index: i, Count: 2}})
+			runT(t, context.Background(), cfg, runner.Session{Dir: d, Workers: 1, Shard: runner.Shard{Index: i, Count: 2}})
 			shards = append(shards, d)
 		}
 		merged := filepath.Join(base, "merged")
@@ -93,14 +93,14 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		// Interrupt when the second pairing starts, then resume.
 		resumed := filepath.Join(base, "resumed")
 		ctx, cancel := context.WithCancel(context.Background())
-		o := runT(t, ctx, cfg, runner.Session{Dir: resumed, Workers: 1, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}, Stderr: cancelOn{"pairing 2/3", cancel}})
+		o := runT(t, ctx, cfg, runner.Session{Dir: resumed, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}, Stderr: cancelOn{"pairing 2/3", cancel}})
 		cancel()
 		if !o.Interrupted || len(o.Summaries) != 1 {
 			t.Fatalf("%s: interrupted run: %+v", game, o)
 		}
 		firstMan := filepath.Join(resumed, pairingDir("", cfg.Pairings()[0]), "manifest.json")
 		before := readBytes(t, firstMan)
-		runT(t, context.Background(), cfg, runner.Session{Dir: resumed, Resume: true, Workers: 2, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}})
+		runT(t, context.Background(), cfg, runner.Session{Dir: resumed, Resume: true, Workers: 2, Shard: runner.Shard{Index: 0, Count: 1}})
 		// The pairing finished before the interruption is re-read, not rewritten (its manifest
 		// holds the time it ended, so a rewrite would change it).
 		if !bytes.Equal(before, readBytes(t, firstMan)) {
@@ -137,10 +137,10 @@ func TestTournamentGauntletAndConfigErrors(t *testing.T) {
 		{TournamentConfig{Game: "baran", Agents: []string{"random"}, Games: 2}, "at least two"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "nosuch"}, Games: 2}, "agent 2"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy", "greedy:weights="}, Games: 2}, "is agent 2"},
-		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 3}, "-games 3"},
-		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Prior: -1}, "-prior"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 3}, "Games 3"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Prior: -1}, "Prior -1"},
 		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, RandomLayouts: true}, "Katarenga"},
-		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Band: 1, Gauntlet: true}, "-band"},
+		{TournamentConfig{Game: "baran", Agents: []string{"random", "greedy"}, Games: 2, Band: 1, Gauntlet: true}, "Band 1"},
 	} {
 		if _, err := NewTournamentConfig(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err %v, want %q", tc.cfg, err, tc.want)
@@ -160,7 +160,7 @@ func TestCombineTournaments(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := filepath.Join(base, string(rune('a'+i)))
-		outs = append(outs, runT(t, context.Background(), cfg, runner.Session{Dir: d, Workers: 1, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}}))
+		outs = append(outs, runT(t, context.Background(), cfg, runner.Session{Dir: d, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}}))
 		dirs = append(dirs, d)
 	}
 	out, err := CombineTournaments(dirs, 1, 0, 1, filepath.Join(base, "c"), nil)
@@ -196,7 +196,7 @@ func TestCombineTournaments(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := filepath.Join(base, "again")
-	runT(t, context.Background(), cfg, runner.Session{Dir: again, Workers: 1, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}})
+	runT(t, context.Background(), cfg, runner.Session{Dir: again, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}})
 	if _, err := CombineTournaments([]string{dirs[0], again}, 1, 0, 1, filepath.Join(base, "f"), nil); err == nil || !strings.Contains(err.Error(), "replays") {
 		t.Errorf("a replayed pairing was counted twice: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // EvalScale converts a logistic coefficient into evaluation units: the learned evaluation v
@@ -285,7 +286,7 @@ func fitLogistic(ss []position, n int, l2 float64) ([]float64, error) {
 		}
 	}, wins, ones, penalty)
 	if err != nil {
-		return nil, fmt.Errorf("%w (use a larger -l2)", err)
+		return nil, config.Errorf("", "", "%v (use a larger {L2})", err)
 	}
 	out := make([]float64, n)
 	for k := range out {

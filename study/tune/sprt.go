@@ -50,7 +50,6 @@ func RunSPRT(ctx context.Context, m *runner.Match, test stats.SPRT, s runner.Ses
 		return nil, SPRTStatus{}, err
 	}
 	var traj []float64
-	s.ProgressBar = &runner.ProgressHolder{}
 	s.Stop = func(sum *tally.Summary) bool {
 		if sum.N%2 != 0 {
 			return false
@@ -58,7 +57,7 @@ func RunSPRT(ctx context.Context, m *runner.Match, test stats.SPRT, s runner.Ses
 		st := NewSPRTStatus(test, sum)
 		traj = append(traj, st.LLR)
 		if report != nil && every > 0 && sum.Penta.Pairs()%every == 0 && st.Verdict == stats.Continue {
-			s.ProgressBar.PrintAbove(func() { report(st) })
+			s.PrintAbove(func() { report(st) })
 		}
 		return st.Verdict != stats.Continue
 	}

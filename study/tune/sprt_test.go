@@ -15,7 +15,7 @@ import (
 
 func sprtRun(t *testing.T, ctx context.Context, m *runner.Match, test stats.SPRT, dir string, resume bool, workers int, report func(SPRTStatus)) (*runner.Outcome, SPRTStatus, []byte) {
 	t.Helper()
-	out, st, err := RunSPRT(ctx, m, test, runner.Session{Dir: dir, Resume: resume, Workers: workers, Progress: "never", Shard: runner.Shard{Index: 0, Count: 1}}, 1, report)
+	out, st, err := RunSPRT(ctx, m, test, runner.Session{Dir: dir, Resume: resume, Workers: workers, Shard: runner.Shard{Index: 0, Count: 1}}, 1, report)
 	if err != nil {
 		t.Fatal(err)
 	}

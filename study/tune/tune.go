@@ -21,6 +21,7 @@ import (
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // TuneKind is the manifest kind of a tuning run.
@@ -89,7 +90,7 @@ func NewTuneConfig(cfg TuneConfig, params []string) (TuneConfig, error) {
 	}
 	for _, q := range params {
 		if !seen[q] {
-			return cfg, fmt.Errorf("-params: unknown weight %q for %s (valid: %s)", q, cfg.Game, strings.Join(w.Names(), ", "))
+			return cfg, config.Errorf("Params", "", "unknown weight %q for %s (valid: %s)", q, cfg.Game, strings.Join(w.Names(), ", "))
 		}
 	}
 	if cfg.GamesPerIteration <= 0 || cfg.GamesPerIteration%2 != 0 {
@@ -232,7 +233,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s runner.Sessi
 
 	k0 := len(traj) - 1
 	var done atomic.Int64
-	stopProgress := runner.StartProgress(s.Progress, s.Stderr, int64(cfg.Iterations-k0), &done, "iterations")
+	stopProgress := s.StartProgress(int64(cfg.Iterations-k0), "iterations", done.Load)
 	t0 := time.Now()
 	interrupted := false
 	for k := k0 + 1; k <= cfg.Iterations; k++ {

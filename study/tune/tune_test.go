@@ -21,7 +21,7 @@ func tuneRun(t *testing.T, cfg TuneConfig, dir string, resume bool, workers int)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := RunTune(context.Background(), cfg, gm, runner.Session{Dir: dir, Resume: resume, Workers: workers, Progress: "never"})
+	out, err := RunTune(context.Background(), cfg, gm, runner.Session{Dir: dir, Resume: resume, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error)
 			rep.Findings = append(rep.Findings, "Whether the tuned weights are stronger is decided by the SPRT that follows the tuning.")
 		}
 	} else {
-		rep.Warnings = append(rep.Warnings, "no SPRT was run (-no-sprt): nothing here says the tuned weights are stronger")
+		rep.Warnings = append(rep.Warnings, "no SPRT was run: nothing here says the tuned weights are stronger")
 	}
 	if err := rep.AddPlots(dir, out.Manifest.Outputs); err != nil {
 		return "", err

@@ -16,6 +16,7 @@ import (
 	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // DefaultRatingGames is the default number of games per pairing of the ladder's rating
@@ -47,7 +48,7 @@ func (cfg VariantsConfig) ratingTournament() (tournament.TournamentConfig, error
 		Agents: append([]string(nil), cfg.Ladder...), Games: cfg.RatingGames, Seed: layouts.RulesSeed(cfg.Seed, "level-ratings|"+rules),
 		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts, Prior: 1, Bootstrap: cfg.RatingBootstrap})
 	if err != nil {
-		return tc, fmt.Errorf("-ladder: rating the levels (-rating-games 0 to skip): %v", err)
+		return tc, config.Errorf("Ladder", "", "rating the levels ({RatingGames} 0 to skip): %v", err)
 	}
 	tc.Labels = append([]string(nil), cfg.Labels...)
 	return tc, nil
@@ -103,7 +104,7 @@ func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome) string 
 	}
 	res, _ := rated.Results()
 	if k := tournament.PerfectScores(res); k > 0 {
-		s += fmt.Sprintf("\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their bootstrap intervals are too narrow; more -rating-games or closer levels fix it.\n", k)
+		s += fmt.Sprintf("\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their bootstrap intervals are too narrow; more rating games or closer levels fix it.\n", k)
 	}
 	return s
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
+	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // Vary is one rule switch and the values a variant study compares.
@@ -70,42 +71,42 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		return cfg, err
 	}
 	if len(cfg.Vary) == 0 {
-		return cfg, fmt.Errorf("-vary: give at least one switch to vary (%s switches: %s)", cfg.Game, switchNames(vs))
+		return cfg, config.Errorf("Vary", "", "give at least one switch to vary (%s switches: %s)", cfg.Game, switchNames(vs))
 	}
 	seen := map[string]bool{}
 	for _, v := range cfg.Vary {
 		if seen[v.Name] {
-			return cfg, fmt.Errorf("-vary %s: given twice", v.Name)
+			return cfg, config.Errorf("Vary", v.Name, "given twice")
 		}
 		seen[v.Name] = true
 		if len(v.Values) < 2 {
-			return cfg, fmt.Errorf("-vary %s=%s: want at least two values to compare", v.Name, strings.Join(v.Values, ","))
+			return cfg, config.Errorf("Vary", v.Name+"="+strings.Join(v.Values, ","), "want at least two values to compare")
 		}
 		for i, val := range v.Values {
 			if slices.Contains(v.Values[:i], val) {
-				return cfg, fmt.Errorf("-vary %s: value %q given twice", v.Name, val)
+				return cfg, config.Errorf("Vary", v.Name, "value %q given twice", val)
 			}
 			if _, err := engine.ParseSwitches(v.Name+"="+val, vs); err != nil {
-				return cfg, fmt.Errorf("-vary %s: %v", v.Name, err)
+				return cfg, config.Errorf("Vary", v.Name, "%v", err)
 			}
 		}
 	}
 	if len(cfg.Ladder) == 0 {
-		return cfg, fmt.Errorf("-ladder: empty")
+		return cfg, config.Errorf("Ladder", "", "empty")
 	}
 	cfg.Labels = append([]string(nil), cfg.Ladder...)
 	for i, spec := range cfg.Ladder {
 		a, err := agents.Parse(spec)
 		if err != nil {
-			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", i+1), "%v", err)
 		}
 		if err := agents.Check(a, cfg.Game); err != nil {
-			return cfg, fmt.Errorf("-ladder level %d: %v", i+1, err)
+			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", i+1), "%v", err)
 		}
 		cfg.Ladder[i] = a.Spec()
 	}
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {
-		return cfg, fmt.Errorf("-games %d: want a positive even number (colour-swapped pairs)", cfg.Games)
+		return cfg, config.Errorf("Games", fmt.Sprint(cfg.Games), "want a positive even number (colour-swapped pairs)")
 	}
 	if cfg.RandomLayouts && cfg.Game != "katarenga" {
 		return cfg, fmt.Errorf("random layouts are for Katarenga")
@@ -114,7 +115,7 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		return cfg, err
 	}
 	if cfg.RatingGames < 0 || cfg.RatingGames%2 != 0 {
-		return cfg, fmt.Errorf("-rating-games %d: want 0 (no level ratings) or a positive even number (colour-swapped pairs)", cfg.RatingGames)
+		return cfg, config.Errorf("RatingGames", fmt.Sprint(cfg.RatingGames), "want 0 (no level ratings) or a positive even number (colour-swapped pairs)")
 	}
 	if cfg.RatingGames > 0 && len(cfg.Ladder) > 1 {
 		if _, err := cfg.ratingTournament(); err != nil {
@@ -133,7 +134,7 @@ func switchNames(vs []engine.Variant) string {
 }
 
 // Cells lists the study's cells: levels in ladder order, and within a level every combination
-// of the varied values (the first -vary switch changing slowest).
+// of the varied values (the first switch of Vary changing slowest).
 func (cfg VariantsConfig) Cells() ([]VariantCellSpec, error) {
 	var combos [][]string
 	var rec func(i int, cur []string)
@@ -240,7 +241,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			out.Interrupted = true
 			break
 		}
-		if w := o.Summary.DistinctWarning(); w != "" && s.Stderr != nil {
+		if w := o.Summary.DistinctWarning(); !w.IsZero() && s.Stderr != nil {
 			fmt.Fprintf(s.Stderr, "cell %d/%d: %s\n", i+1, len(specs), w)
 		}
 		out.Cells = append(out.Cells, tally.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,

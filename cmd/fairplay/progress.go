@@ -1,15 +1,16 @@
-package runner
+package main
 
 import (
 	"fmt"
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
+
+	"github.com/fairplay-lab/fairplay/runner"
 )
 
 // isTerminal reports whether w is a terminal.
@@ -18,11 +19,12 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress draws a run's progress: a progressbar/v3 bar redrawn in place on a terminal, or a
-// plain line every few seconds otherwise. Workers only bump done; one goroutine draws, under mu,
-// which also guards lines other code prints while the bar is up (see printAbove). The bar's
-// text (count, rate, ETA) is ours, so that the rate is this session's recent one and a capped
-// run shows no ETA: progressbar's own rate and time prediction are off.
+// progress draws a session's progress: a progressbar/v3 bar redrawn in place on a terminal, or
+// a plain line every few seconds otherwise. Workers only count (done reads their count); one
+// goroutine draws, under mu, which also guards lines other code prints while the bar is up
+// (see PrintAbove). The bar's text (count, rate, ETA) is ours, so that the rate is this
+// session's recent one and a capped run shows no ETA: progressbar's own rate and time
+// prediction are off.
 type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -30,7 +32,7 @@ type progress struct {
 	total   int64 // items planned; with capped, the most there can be (a sequential test's cap)
 	capped  bool
 	unit    string
-	done    *atomic.Int64
+	done    func() int64
 	start   time.Time
 	samples []sample                 // recent (time, done) pairs for the rate, oldest first
 	pb      *progressbar.ProgressBar // the terminal bar, made on the first draw
@@ -46,23 +48,31 @@ type sample struct {
 // to follow a change of speed.
 const rateWindow = 20 * time.Second
 
-// progressHolder lets code that runs inside a session (a sequential test's reports) print
-// lines above the session's progress bar.
-type ProgressHolder struct {
-	mu sync.Mutex
-	p  *progress
+// progressDisplay is the runs' progress display on w (stderr), the runner.Progress of the
+// -progress flag: a bar (items done, rate, ETA) when the mode is "always", or "auto" and w is a
+// terminal; a plain line every five seconds when the mode is "auto" and w is not a terminal.
+// It shows one session's progress at a time (cur, between Start and its stop).
+type progressDisplay struct {
+	w   io.Writer
+	bar bool
+	mu  sync.Mutex
+	cur *progress // the display up now; nil between sessions
 }
 
-// printAbove runs print (which writes whole lines to the terminal) with the progress bar, if
-// one is up, cleared first and redrawn after, so that neither garbles the other.
-func (h *ProgressHolder) PrintAbove(print func()) {
-	if h == nil {
-		print()
-		return
+// newProgress makes the display of -progress mode on w: none (nil) for "never".
+func newProgress(mode string, w io.Writer) runner.Progress {
+	if mode == "never" || w == nil {
+		return nil
 	}
-	h.mu.Lock()
-	p := h.p
-	h.mu.Unlock()
+	return &progressDisplay{w: w, bar: mode == "always" || (mode == "auto" && isTerminal(w))}
+}
+
+// PrintAbove runs print (which writes whole lines to the terminal) with the progress bar, if
+// one is up, cleared first and redrawn after, so that neither garbles the other.
+func (d *progressDisplay) PrintAbove(print func()) {
+	d.mu.Lock()
+	p := d.cur
+	d.mu.Unlock()
 	if p == nil || !p.bar {
 		print()
 		return
@@ -74,30 +84,23 @@ func (h *ProgressHolder) PrintAbove(print func()) {
 	p.draw(time.Now())
 }
 
-// startProgress shows progress of total work items (unit: "games", "boards", "iterations") on w
-// until the returned stop is called: a bar (items done, rate, ETA) when mode is "always", or
-// "auto" and w is a terminal; a plain line every five seconds when mode is "auto" and w is not
-// a terminal; nothing for "never". A negative total is a cap rather than a goal (a sequential
-// test stops when it decides): the display then shows no ETA (and on a terminal a spinner
-// rather than a bar toward the cap). The rate counts only the items of this session (not
-// those of a resumed run's earlier sessions) over the last rateWindow. stop ends the bar's
-// line, so that what is printed next starts on a line of its own.
-func StartProgress(mode string, w io.Writer, total int64, done *atomic.Int64, unit string, holder ...*ProgressHolder) (stop func()) {
-	if mode == "never" || w == nil || total == 0 {
+// Start shows progress of total work items (unit: "games", "boards", "iterations") until the
+// returned stop is called. A negative total is a cap rather than a goal (a sequential test
+// stops when it decides): the display then shows no ETA (and on a terminal a spinner rather
+// than a bar toward the cap). done counts only the items of this session (not those of a
+// resumed run's earlier sessions): the rate is theirs over the last rateWindow. stop ends the
+// bar's line, so that what is printed next starts on a line of its own.
+func (d *progressDisplay) Start(total int64, unit string, done func() int64) (stop func()) {
+	if total == 0 {
 		return func() {}
 	}
-	p := &progress{w: w, bar: mode == "always" || (mode == "auto" && isTerminal(w)), total: total, unit: unit,
-		done: done, start: time.Now(), capped: total < 0}
+	p := &progress{w: d.w, bar: d.bar, total: total, unit: unit, done: done, start: time.Now(), capped: total < 0}
 	if p.capped {
 		p.total = -total
 	}
-	for _, h := range holder {
-		if h != nil { // a session with no one printing above its display passes a nil holder
-			h.mu.Lock()
-			h.p = p
-			h.mu.Unlock()
-		}
-	}
+	d.mu.Lock()
+	d.cur = p
+	d.mu.Unlock()
 	quit, finished := make(chan struct{}), make(chan struct{})
 	every := 5 * time.Second
 	if p.bar {
@@ -127,13 +130,11 @@ func StartProgress(mode string, w io.Writer, total int64, done *atomic.Int64, un
 	return func() {
 		close(quit)
 		<-finished
-		for _, h := range holder {
-			if h != nil {
-				h.mu.Lock()
-				h.p = nil
-				h.mu.Unlock()
-			}
+		d.mu.Lock()
+		if d.cur == p {
+			d.cur = nil
 		}
+		d.mu.Unlock()
 	}
 }
 
@@ -181,7 +182,7 @@ func (p *progress) end() {
 
 // draw shows the state at now: the bar in place, or one plain line. p.mu is held.
 func (p *progress) draw(now time.Time) {
-	n := p.done.Load()
+	n := p.done()
 	p.samples = append(p.samples, sample{now, n})
 	for len(p.samples) > 2 && now.Sub(p.samples[1].t) > rateWindow {
 		p.samples = p.samples[1:]

@@ -1,4 +1,4 @@
-package runner
+package main
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fairplay-lab/fairplay/runner"
 )
 
 func TestProgressLines(t *testing.T) {
@@ -14,7 +16,7 @@ func TestProgressLines(t *testing.T) {
 	var b bytes.Buffer
 	t0 := time.Now()
 	// The terminal bar (progressbar/v3), with our count, rate and ETA after it.
-	p := &progress{w: &b, bar: true, total: 1000, unit: "games", done: &done, start: t0}
+	p := &progress{w: &b, bar: true, total: 1000, unit: "games", done: done.Load, start: t0}
 	done.Store(100)
 	p.draw(t0.Add(2 * time.Second))
 	if got := screen(b.String()); len(got) != 1 || !strings.Contains(got[0], "10% [=>") || !strings.Contains(got[0], "100/1000 games, 50 games/s, ETA 18s") {
@@ -22,14 +24,14 @@ func TestProgressLines(t *testing.T) {
 	}
 	// Non-terminal output: plain periodic lines.
 	b.Reset()
-	p = &progress{w: &b, total: 1000, unit: "games", done: &done, start: t0}
+	p = &progress{w: &b, total: 1000, unit: "games", done: done.Load, start: t0}
 	p.draw(t0.Add(2 * time.Second))
 	if got := b.String(); got != "progress: 100/1000 games (10.0%), 50 games/s, ETA 18s\n" {
 		t.Errorf("line %q", got)
 	}
 	// A resumed run: done counts this session's games only, so the rate is this session's.
 	b.Reset()
-	p = &progress{w: &b, total: 50000, capped: true, unit: "games", done: &done, start: t0}
+	p = &progress{w: &b, total: 50000, capped: true, unit: "games", done: done.Load, start: t0}
 	done.Store(300)
 	p.draw(t0.Add(3 * time.Second))
 	if got := b.String(); got != "progress: 300 games (stops at its decision, at most 50000), 100 games/s\n" {
@@ -37,7 +39,7 @@ func TestProgressLines(t *testing.T) {
 	}
 	// Before a second has passed there is no rate (no "2.6M games/s" from a first tiny interval).
 	b.Reset()
-	p = &progress{w: &b, total: 10, unit: "games", done: &done, start: t0}
+	p = &progress{w: &b, total: 10, unit: "games", done: done.Load, start: t0}
 	p.draw(t0.Add(time.Millisecond))
 	if got := b.String(); !strings.Contains(got, "- games/s, ETA -") {
 		t.Errorf("early line %q", got)
@@ -94,10 +96,10 @@ func screen(out string) []string {
 func TestProgressBarTerminal(t *testing.T) {
 	var done atomic.Int64
 	var b bytes.Buffer
-	h := &ProgressHolder{}
-	stop := StartProgress("always", &b, 100, &done, "games", h)
+	h := newProgress("always", &b).(*progressDisplay)
+	stop := h.Start(100, "games", done.Load)
 	h.mu.Lock()
-	p := h.p
+	p := h.cur
 	h.mu.Unlock()
 	const reports = 12
 	for i := range reports {
@@ -127,8 +129,8 @@ func TestProgressBarTerminal(t *testing.T) {
 	if got[reports+1] != "" {
 		t.Errorf("after the bar: %q", got[reports+1])
 	}
-	if h.p != nil {
-		t.Error("the holder keeps a stopped display")
+	if h.cur != nil {
+		t.Error("the display keeps a stopped session's bar")
 	}
 	var nb bytes.Buffer
 	h.PrintAbove(func() { nb.WriteString("x\n") }) // no display: printed as is
@@ -143,8 +145,8 @@ func TestProgressBarTerminal(t *testing.T) {
 func TestProgressBarCapped(t *testing.T) {
 	var done atomic.Int64
 	var b bytes.Buffer
-	h := &ProgressHolder{}
-	stop := StartProgress("always", &b, -50000, &done, "games", h)
+	h := newProgress("always", &b)
+	stop := h.Start(-50000, "games", done.Load)
 	for i := range 5 {
 		done.Add(7)
 		h.PrintAbove(func() { fmt.Fprintf(&b, "report %d\n", i) })
@@ -167,14 +169,23 @@ func TestProgressBarCapped(t *testing.T) {
 	}
 }
 
-// TestProgressNilHolder: a session nobody prints above passes a nil holder.
-func TestProgressNilHolder(t *testing.T) {
+// TestProgressNever: -progress never is no display, and a session without one shows nothing
+// and prints above nothing.
+func TestProgressNever(t *testing.T) {
 	var done atomic.Int64
 	var b bytes.Buffer
-	var h *ProgressHolder
-	StartProgress("always", &b, 10, &done, "games", h)()
-	h.PrintAbove(func() { b.WriteString("x\n") })
-	if !strings.HasSuffix(b.String(), "x\n") {
+	p := newProgress("never", &b)
+	if p != nil {
+		t.Fatalf("-progress never: display %T", p)
+	}
+	s := runner.Session{Progress: p}
+	s.StartProgress(10, "games", done.Load)()
+	s.PrintAbove(func() { b.WriteString("x\n") })
+	if b.String() != "x\n" {
 		t.Errorf("%q", b.String())
+	}
+	// auto on a buffer (not a terminal): plain lines, not a bar.
+	if d := newProgress("auto", &b).(*progressDisplay); d.bar {
+		t.Error("-progress auto draws a bar on a non-terminal")
 	}
 }
