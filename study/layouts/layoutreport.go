@@ -133,7 +133,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	var pooled stats.ClusterRatio
 	var fit gamefile.ShrinkFitter
 	var rates tally.RateCounts
-	byP := newSorter(tmp, extsort.ByValue, extsort.IndexedValueCodec)
+	byP := newSorter(sw.runLen(), tmp, extsort.ByValue, extsort.IndexedValueCodec)
 	defer byP.Close()
 	// The fairest and most unbalanced boards: ranked by |rate − ½| on the selection half (then
 	// index), their rates reported on the held-out half.

@@ -72,6 +72,8 @@ type Sweep struct {
 	rules  katarenga.Rules
 	a, b   agents.Agent
 	game   *games.Game
+	// reportRunLen, when positive, replaces defaultReportRunLen (tests make it tiny).
+	reportRunLen int
 }
 
 // sweepBoard is a board: a placement index, or (index -1) a custom grid, 2 bits a square.

@@ -25,9 +25,17 @@ import (
 // needed (Holm and Benjamini–Hochberg adjustments, the first layout of each choice of Black).
 // The spill directory is removed when the reports are written.
 
-// reportRunLen is the number of records each external sort of the reports holds in memory
-// (tests make it tiny, so that the sorts merge many runs).
-var reportRunLen = 1 << 16
+// defaultReportRunLen is the number of records each external sort of the reports holds in
+// memory (tests make it tiny, Sweep.reportRunLen, so that the sorts merge many runs).
+const defaultReportRunLen = 1 << 16
+
+// runLen is the number of records each external sort of sw's reports holds in memory.
+func (sw *Sweep) runLen() int {
+	if sw.reportRunLen > 0 {
+		return sw.reportRunLen
+	}
+	return defaultReportRunLen
+}
 
 // recordFile is an on-disk array of fixed-size records: appended in order, then read in any
 // order through a direct-mapped cache of blocks (a few MiB whatever the number of records).
@@ -221,8 +229,8 @@ func (s *boardSpill) close() {
 	s.strs.Close()
 }
 
-func newSorter[T any](dir string, c func(a, b T) int, codec extsort.Codec[T]) *extsort.ExternalSorter[T] {
-	return &extsort.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec}
+func newSorter[T any](runLen int, dir string, c func(a, b T) int, codec extsort.Codec[T]) *extsort.ExternalSorter[T] {
+	return &extsort.ExternalSorter[T]{Dir: dir, RunLen: runLen, Cmp: c, Codec: codec}
 }
 
 // adjustP computes Holm's and the Benjamini–Hochberg adjusted p-values of the spilled boards
@@ -236,9 +244,9 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 	}
 	// Holm walks the p-values up, BH down: the descending order is the ascending one reversed,
 	// made by a second sort (a run file cannot be read backwards).
-	down := newSorter(s.dir, func(a, b extsort.IndexedValue) int { return extsort.ByValue(b, a) }, extsort.IndexedValueCodec)
+	down := newSorter(s.sw.runLen(), s.dir, func(a, b extsort.IndexedValue) int { return extsort.ByValue(b, a) }, extsort.IndexedValueCodec)
 	defer down.Close()
-	holm := newSorter(s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
+	holm := newSorter(s.sw.runLen(), s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer holm.Close()
 	run := 0.0
 	for r := 0; ; r++ {
@@ -257,7 +265,7 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 			return 0, err
 		}
 	}
-	bh := newSorter(s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
+	bh := newSorter(s.sw.runLen(), s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer bh.Close()
 	desc, err := down.Sort()
 	if err != nil {
@@ -345,7 +353,7 @@ var choiceCodec = extsort.Codec[choiceRec]{
 // firstOfChoices marks the pairs whose choice of Black no earlier pair offers (a bit a pair).
 func firstOfChoices(sw *Sweep, dir string) (runner.Bitset, error) {
 	np := int64(sw.NumRows() / 2)
-	s := newSorter(dir, func(a, b choiceRec) int { return cmp.Compare(a.choice, b.choice) }, choiceCodec)
+	s := newSorter(sw.runLen(), dir, func(a, b choiceRec) int { return cmp.Compare(a.choice, b.choice) }, choiceCodec)
 	defer s.Close()
 	for k := int64(0); k < np; k++ {
 		if err := s.Add(choiceRec{sw.Row(int(2 * k)).Choice, k}); err != nil {

@@ -107,6 +107,7 @@ func reportFields(r *LayoutReport) legacyReport {
 // from disk, in several passes) are byte for byte those derived with everything in one run in
 // memory; the spill directory is removed afterwards.
 func TestLayoutReportsStreamingRuns(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []LayoutsConfig{
 		{Layouts: "random:1500", Games: 40, Seed: 3},
 		{Layouts: "sample:2000", Games: 40, Seed: 5},
@@ -114,11 +115,10 @@ func TestLayoutReportsStreamingRuns(t *testing.T) {
 		sw := sweep(t, cfg)
 		boards := syntheticBoards(sw, 11)
 		derive := func(runLen int) (string, map[string][]byte) {
-			old := reportRunLen
-			reportRunLen = runLen
-			defer func() { reportRunLen = old }()
+			sw := *sw
+			sw.reportRunLen = runLen
 			dir := t.TempDir()
-			rep, files, err := WriteLayoutReports(dir, sw, boards)
+			rep, files, err := WriteLayoutReports(dir, &sw, boards)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,9 +154,7 @@ func TestLayoutReportsStreamingRuns(t *testing.T) {
 // the pairs matched in memory, with tiny sort runs; boards of the other sweep without games
 // are left out.
 func TestCompareSweepsExternal(t *testing.T) {
-	old := reportRunLen
-	reportRunLen = 5
-	defer func() { reportRunLen = old }()
+	t.Parallel()
 	sa := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 1})
 	sb := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 2}) // overlaps sa in part
 	ba, bb := syntheticBoards(sa, 1), syntheticBoards(sb, 2)
@@ -196,7 +194,7 @@ func TestCompareSweepsExternal(t *testing.T) {
 		t.Fatalf("only %d common boards: the test needs overlapping sweeps", len(x))
 	}
 	tmp := t.TempDir()
-	got, n, err := CompareSweeps(pa, pb, tmp)
+	got, n, err := compareSweeps(pa, pb, tmp, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
