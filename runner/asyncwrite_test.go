@@ -174,12 +174,11 @@ func TestGzipMembersMatchOneStream(t *testing.T) {
 						t.Fatal(err)
 					}
 					k := 0
-					for ; ; k++ {
-						if _, err := src.Read(); err == io.EOF {
-							break
-						} else if err != nil {
+					for _, err := range gamefile.All(src.Read) {
+						if err != nil {
 							t.Fatal(err)
 						}
+						k++
 					}
 					src.Close()
 					if rows := bytes.Count(want, []byte("\n")) - 1; k != rows {

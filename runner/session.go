@@ -311,11 +311,7 @@ func finishedRun(dir, cfgHash string, start, end int64, counters []string) (*Out
 	}
 	defer src.Close()
 	sum := tally.NewSummary(counters)
-	for {
-		r, err := src.Read()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range gamefile.All(src.Read) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
@@ -396,11 +392,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 		if err != nil {
 			return nil, err
 		}
-		for {
-			r, err := src.Read()
-			if err == io.EOF {
-				break
-			}
+		for r, err := range gamefile.All(src.Read) {
 			if err != nil {
 				src.Close()
 				return nil, fmt.Errorf("%s: %w", path, err)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/internal/extsort"
 	"github.com/fairplay-lab/fairplay/stats"
 )
@@ -72,11 +73,8 @@ func sortBoardRates(path, tmp string, played bool, runLen int) (*extsort.Externa
 	}
 	defer src.Close()
 	s := newSorter(runLen, tmp, byKey, keyRateCodec)
-	for n := int64(0); ; {
-		b, err := src.Read()
-		if err == io.EOF {
-			return s, nil
-		}
+	n := int64(0)
+	for b, err := range gamefile.All(src.Read) {
 		if err == nil && (!played || b.N > 0) {
 			err = s.Add(keyRate{b.Key, float64(b.WhiteWins) / math.Max(1, float64(b.N)), n})
 			n++
@@ -86,6 +84,7 @@ func sortBoardRates(path, tmp string, played bool, runLen int) (*extsort.Externa
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	return s, nil
 }
 
 // CompareSweeps returns the rank correlation (stats.Spearman) of White's rate on the boards
@@ -126,11 +125,7 @@ func compareSweeps(thisCSV, otherCSV, tmp string, runLen int) (stats.Interval, i
 	matched := newSorter(runLen, dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
 	defer matched.Close()
 	ha, erra := a.Next()
-	for {
-		hb, err := b.Next()
-		if err == io.EOF {
-			break
-		}
+	for hb, err := range b.All() {
 		if err != nil {
 			return stats.Interval{}, 0, err
 		}
@@ -152,11 +147,7 @@ func compareSweeps(thisCSV, otherCSV, tmp string, runLen int) (stats.Interval, i
 	}
 	sp := &extsort.ExternalSpearman{Dir: dir, RunLen: runLen}
 	defer sp.Close()
-	for {
-		m, err := ms.Next()
-		if err == io.EOF {
-			break
-		}
+	for m, err := range ms.All() {
 		if err != nil {
 			return stats.Interval{}, 0, err
 		}

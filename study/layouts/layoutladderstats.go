@@ -2,7 +2,6 @@ package layouts
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -88,16 +87,13 @@ func readCompare(dir string) (*compareBoards, error) {
 		return nil, fmt.Errorf("-compare %s: %v", dir, err)
 	}
 	c := &compareBoards{byKey: map[string]gamefile.BoardResult{}}
-	for {
-		b, err := br.Read()
-		if err == io.EOF {
-			return c, nil
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return nil, fmt.Errorf("-compare %s: %v", dir, err)
 		}
 		c.byKey[b.Key] = *b
 	}
+	return c, nil
 }
 
 // CheckLadderCompare makes sure dir holds a sweep's boards.csv that -compare can read.

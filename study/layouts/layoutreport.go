@@ -146,11 +146,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	defer effects.close()
 	// Pass 1: the boards into the spill; totals, the first pass of the shrinkage fit, the
 	// p-values to sort, the histogram of rates, the extreme boards and the fit's rows.
-	for {
-		r, err := next()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range gamefile.All(next) {
 		if err != nil {
 			return nil, nil, err
 		}

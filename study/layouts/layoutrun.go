@@ -202,11 +202,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 		if err != nil {
 			return nil, err
 		}
-		for {
-			r, err := src.Read()
-			if err == io.EOF {
-				break
-			}
+		for r, err := range gamefile.All(src.Read) {
 			if err != nil {
 				src.Close()
 				return nil, fmt.Errorf("%s: %w", file, err)

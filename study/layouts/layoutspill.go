@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -248,12 +247,8 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 	defer down.Close()
 	holm := newSorter(s.sw.runLen(), s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer holm.Close()
-	run := 0.0
-	for r := 0; ; r++ {
-		v, err := asc.Next()
-		if err == io.EOF {
-			break
-		}
+	run, r := 0.0, 0
+	for v, err := range asc.All() {
 		if err != nil {
 			return 0, err
 		}
@@ -264,6 +259,7 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 		if err != nil {
 			return 0, err
 		}
+		r++
 	}
 	bh := newSorter(s.sw.runLen(), s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer bh.Close()
@@ -271,12 +267,8 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 	if err != nil {
 		return 0, err
 	}
-	run, sig := 1.0, 0
-	for r := m - 1; ; r-- {
-		v, err := desc.Next()
-		if err == io.EOF {
-			break
-		}
+	run, sig, r := 1.0, 0, m-1
+	for v, err := range desc.All() {
 		if err != nil {
 			return 0, err
 		}
@@ -287,6 +279,7 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 		if err := bh.Add(extsort.IndexedValue{V: run, I: v.I}); err != nil {
 			return 0, err
 		}
+		r--
 	}
 	// Rewrite the records in board order with both adjustments.
 	hs, err := holm.Sort()
@@ -366,11 +359,7 @@ func firstOfChoices(sw *Sweep, dir string) (runner.Bitset, error) {
 	}
 	first := runner.NewBitset(np)
 	prev, any := "", false
-	for {
-		v, err := it.Next()
-		if err == io.EOF {
-			return first, nil
-		}
+	for v, err := range it.All() {
 		if err != nil {
 			return nil, err
 		}
@@ -379,6 +368,7 @@ func firstOfChoices(sw *Sweep, dir string) (runner.Bitset, error) {
 		}
 		prev, any = v.choice, true
 	}
+	return first, nil
 }
 
 // errSpill marks a failure to read or write the spill (not a property of the data).
