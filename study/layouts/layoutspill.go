@@ -253,10 +253,10 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 			return 0, err
 		}
 		run = math.Max(run, math.Min(1, float64(m-r)*v.V))
-		if err := holm.Add(extsort.IndexedValue{V: run, I: v.I}); err == nil {
-			err = down.Add(v)
+		if err := holm.Add(extsort.IndexedValue{V: run, I: v.I}); err != nil {
+			return 0, err
 		}
-		if err != nil {
+		if err := down.Add(v); err != nil {
 			return 0, err
 		}
 		r++
