@@ -296,11 +296,7 @@ func OpenGamesAs(path string, f Format) (GamesReader, error) {
 // returns how many it copied. It closes neither.
 func CopyGames(dst GamesWriter, src GamesReader) (int64, error) {
 	var n int64
-	for {
-		r, err := src.Read()
-		if err == io.EOF {
-			return n, nil
-		}
+	for r, err := range All(src.Read) {
 		if err != nil {
 			return n, err
 		}
@@ -309,6 +305,7 @@ func CopyGames(dst GamesWriter, src GamesReader) (int64, error) {
 		}
 		n++
 	}
+	return n, nil
 }
 
 // OpenRunGames opens the games file of a run directory, whichever format it has.

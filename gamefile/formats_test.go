@@ -90,20 +90,21 @@ func checkRoundTrip(t *testing.T, want []*Record) {
 		if !reflect.DeepEqual(g.Counters(), counters) {
 			t.Errorf("%s: counters %v, want %v", f, g.Counters(), counters)
 		}
-		for i := 0; ; i++ {
-			r, err := g.Read()
-			if err == io.EOF {
-				if i != len(want) {
-					t.Fatalf("%s: %d records read back, want %d", f, i, len(want))
-				}
-				break
-			}
+		i := 0
+		for r, err := range All(g.Read) {
 			if err != nil {
 				t.Fatalf("%s: record %d: %v", f, i, err)
+			}
+			if i >= len(want) {
+				t.Fatalf("%s: more than the %d records written read back", f, len(want))
 			}
 			if !reflect.DeepEqual(r, want[i]) {
 				t.Fatalf("%s: record %d read back as\n%+v\nwant\n%+v", f, i, r, want[i])
 			}
+			i++
+		}
+		if i != len(want) {
+			t.Fatalf("%s: %d records read back, want %d", f, i, len(want))
 		}
 		g.Close()
 	}

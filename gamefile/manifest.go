@@ -98,15 +98,15 @@ func NewManifest(kind string, args []string) *Manifest {
 var Revision string
 
 // revisionOnce is vcsRevision, looked up once per process (a study makes many manifests).
-var revisionOnce = sync.OnceValue(vcsRevision)
+var revisionOnce = sync.OnceValue(func() string { return vcsRevision(Revision) })
 
-// vcsRevision finds the source revision of the running binary: the link-time Revision, else
+// vcsRevision finds the source revision of the running binary: linked (Revision), else
 // the revision Go stamped into the build (go build and go install in a checkout, "-dirty" when
 // the tree had changes), else, for go run and builds with -buildvcs=false, the HEAD of the git
 // checkout of this module that holds the working directory; "unknown" when nothing works.
-func vcsRevision() string {
-	if Revision != "" {
-		return Revision
+func vcsRevision(linked string) string {
+	if linked != "" {
+		return linked
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		rev, dirty := "", false

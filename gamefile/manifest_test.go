@@ -22,9 +22,7 @@ func TestGitRevision(t *testing.T) {
 	if rev := gitRevision(); rev != "" {
 		t.Errorf("outside the checkout: %q, want none", rev)
 	}
-	Revision = "abc"
-	defer func() { Revision = "" }()
-	if rev := vcsRevision(); rev != "abc" {
+	if rev := vcsRevision("abc"); rev != "abc" {
 		t.Errorf("link-time revision ignored: %q", rev)
 	}
 }

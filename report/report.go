@@ -125,11 +125,7 @@ func (r *Report) AddCSV(dir, name, caption string, maxRows int) error {
 	cr.FieldsPerRecord = -1
 	t := Table{Caption: caption}
 	rows := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
+	for rec, err := range gamefile.All(cr.Read) {
 		if err != nil {
 			return fmt.Errorf("report: table %s: %w", name, err)
 		}

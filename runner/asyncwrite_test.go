@@ -29,7 +29,6 @@ func (p plainWriter) Write(b []byte) (int, error) { return p.w.Write(b) }
 // order by the collector: for both games, 1 to 3 workers, a stop rule that cuts a chunk, and a
 // resumed run.
 func TestQueuedWritesMatchSequential(t *testing.T) {
-	defer func() { durable.WrapTemp = nil }()
 	for _, game := range []string{"katarenga", "baran"} {
 		n := int64(3000)
 		if game == "baran" {
@@ -40,14 +39,14 @@ func TestQueuedWritesMatchSequential(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/workers=%d/%s", game, workers, mode), func(t *testing.T) {
 					var files [2][]byte
 					for k, queued := range []bool{false, true} {
-						durable.WrapTemp = nil
+						var done atomic.Int64
+						opts := durable.Options{QueuedWrites: &done}
 						if !queued {
-							durable.WrapTemp = func(_ string, w io.Writer) io.Writer { return plainWriter{w} }
+							opts.Wrap = func(_ string, w io.Writer) io.Writer { return plainWriter{w} }
 						}
-						q0 := durable.QueuedWrites.Load()
 						dir := t.TempDir()
-						runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Shard: Shard{0, 1}}, mode)
-						if q := durable.QueuedWrites.Load() - q0; (q > 0) != queued {
+						runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Shard: Shard{0, 1}, Durable: opts}, mode)
+						if q := done.Load(); (q > 0) != queued {
 							t.Fatalf("queued=%v: %d queued writes", queued, q)
 						}
 						files[k] = mustRead(t, filepath.Join(dir, "games.csv"))
@@ -175,12 +174,11 @@ func TestGzipMembersMatchOneStream(t *testing.T) {
 						t.Fatal(err)
 					}
 					k := 0
-					for ; ; k++ {
-						if _, err := src.Read(); err == io.EOF {
-							break
-						} else if err != nil {
+					for _, err := range gamefile.All(src.Read) {
+						if err != nil {
 							t.Fatal(err)
 						}
+						k++
 					}
 					src.Close()
 					if rows := bytes.Count(want, []byte("\n")) - 1; k != rows {
@@ -213,6 +211,7 @@ func gunzip(t *testing.T, path string) []byte {
 // Members: a file of several gzip members, some made by GzipMember and some by the writer's own
 // stream, decompresses to the rows in order.
 func TestWriteMember(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	w, err := gamefile.NewGamesWriter(&buf, gamefile.CSVGzip, nil)
 	if err != nil {
@@ -290,6 +289,7 @@ func (w *gatedWriter) WriteAt(p []byte, off int64) (int, error) {
 // its last look at the queue and before it lets go (afterDrain; only the look again after
 // letting go finds it). No helper runs the queue here.
 func TestWriteQueueWriterLooksAgain(t *testing.T) {
+	t.Parallel()
 	w := &gatedWriter{gate: make(chan struct{}), started: make(chan struct{})}
 	q := &durable.WriteQueue{At: w}
 	q.Push(durable.WriteJob{Rows: []byte("a"), Off: 0})
@@ -305,14 +305,13 @@ func TestWriteQueueWriterLooksAgain(t *testing.T) {
 		t.Fatal("run waited for the writer")
 	}
 	pushed := false
-	durable.AfterDrain = func(q *durable.WriteQueue) {
+	q.AfterDrain = func(q *durable.WriteQueue) {
 		if !pushed {
 			pushed = true
 			q.Push(durable.WriteJob{Rows: []byte("c"), Off: 2})
 			q.Run() // another goroutine's attempt: the lock is held, it returns
 		}
 	}
-	defer func() { durable.AfterDrain = nil }()
 	close(w.gate)
 	<-finished
 	if n := q.N.Load(); n != 0 || len(w.offs) != 3 || !pushed {
@@ -331,10 +330,8 @@ func (slowWriterAt) WriteAt(p []byte, off int64) (int, error) {
 // The queue stays bounded when a worker is writing and the collector keeps queueing: beyond
 // 4×maxQueued writeAsync waits for the writer and writes itself.
 func TestWriteQueueBounded(t *testing.T) {
-	old := durable.WrapTemp
-	defer func() { durable.WrapTemp = old }()
-	durable.WrapTemp = func(_ string, w io.Writer) io.Writer { return slowWriterAt{w} }
-	tf, err := durable.CreateTemp(filepath.Join(t.TempDir(), "games.csv"))
+	slow := durable.Options{Wrap: func(_ string, w io.Writer) io.Writer { return slowWriterAt{w} }}
+	tf, err := durable.CreateTemp(filepath.Join(t.TempDir(), "games.csv"), slow)
 	if err != nil {
 		t.Fatal(err)
 	}

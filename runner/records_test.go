@@ -3,7 +3,6 @@ package runner
 import (
 	"bytes"
 	"context"
-	"io"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -24,11 +23,7 @@ func TestMovesReplay(t *testing.T) {
 		}
 		var again bytes.Buffer
 		cw, _ := gamefile.NewCSVWriter(&again, r.Counters)
-		for {
-			rec, err := r.Read()
-			if err == io.EOF {
-				break
-			}
+		for rec, err := range r.All() {
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -65,6 +66,7 @@ func session(dir string, resume bool) Session {
 // A full disk stops the run with a clear error, leaves no temporary file under a final name,
 // keeps the checkpointed games, and -resume then completes the run to the same bytes.
 func TestFullDiskResumes(t *testing.T) {
+	t.Parallel()
 	for _, queued := range []bool{true, false} {
 		name := "queued writes"
 		if !queued {
@@ -81,20 +83,23 @@ func testFullDiskResumes(t *testing.T, queued bool) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	defer func(d time.Duration) { durable.CheckpointEvery, durable.WrapTemp = d, nil }(durable.CheckpointEvery)
-	durable.CheckpointEvery = 0 // a checkpoint after every game
-	durable.WrapTemp = func(path string, w io.Writer) io.Writer {
-		if strings.HasSuffix(path, "games.csv") {
-			if !queued {
-				return seqDisk{&fullDisk{w: w, limit: 6000}}
+	var done atomic.Int64
+	s := session(dir, false)
+	s.Durable = durable.Options{
+		CheckpointEvery: -1, // a checkpoint after every game
+		QueuedWrites:    &done,
+		Wrap: func(path string, w io.Writer) io.Writer {
+			if strings.HasSuffix(path, "games.csv") {
+				if !queued {
+					return seqDisk{&fullDisk{w: w, limit: 6000}}
+				}
+				return &fullDisk{w: w, limit: 6000}
 			}
-			return &fullDisk{w: w, limit: 6000}
-		}
-		return w
+			return w
+		},
 	}
-	q0 := durable.QueuedWrites.Load()
-	_, err := RunMatch(context.Background(), m, session(dir, false))
-	if q := durable.QueuedWrites.Load() - q0; (q > 0) != queued {
+	_, err := RunMatch(context.Background(), m, s)
+	if q := done.Load(); (q > 0) != queued {
 		t.Errorf("%d queued writes; want them only with a file that takes positional writes", q)
 	}
 	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "Resume") {
@@ -109,7 +114,6 @@ func testFullDiskResumes(t *testing.T, queued bool) {
 			t.Errorf("%s written by a failed run", f)
 		}
 	}
-	durable.WrapTemp = nil
 	if err := recoverGames(dir, m.Counters()); err != nil {
 		t.Fatal(err)
 	}

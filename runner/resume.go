@@ -142,11 +142,7 @@ func ResumePlan[R any](path string, open func(string) (FileSource[R], error), in
 		return plan, 0, nil, err
 	}
 	var n int64
-	for {
-		r, err := src.Read()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range gamefile.All(src.Read) {
 		if err != nil {
 			src.Close()
 			return plan, 0, nil, fmt.Errorf("%s: %w", path, err)

@@ -88,10 +88,9 @@ func TestDeterminism(t *testing.T) {
 		}
 		done := NewBitset(n)
 		kept := 0
-		for {
-			rec, err := r.Read()
+		for rec, err := range r.All() {
 			if err != nil {
-				break
+				t.Fatal(err)
 			}
 			done.Set(rec.Game)
 			kept++
@@ -124,10 +123,9 @@ func testPairs(t *testing.T, b string) {
 	out, _ := csvOf(t, context.Background(), m, Plan{Start: 0, End: 8}, 2, 0)
 	r, _ := gamefile.NewCSVReader(bytes.NewReader(out))
 	var recs []*gamefile.Record
-	for {
-		rec, err := r.Read()
+	for rec, err := range r.All() {
 		if err != nil {
-			break
+			t.Fatal(err)
 		}
 		recs = append(recs, rec)
 	}

@@ -6,8 +6,9 @@ package runner
 //     in index order, the old items of a resumed run merged in, and renames it to NAME when
 //     the run ends (complete or interrupted). Every other output (summary, plots, manifest) is
 //     written atomically: a temporary file renamed into place, removed on error.
-//   - While it runs, a checkpointer flushes NAME.tmp at least every CheckpointEvery (and after
-//     every item once the run is stopping) and rewrites manifest.json with status "running"
+//   - While it runs, a checkpointer flushes NAME.tmp at least every
+//     durable.DefaultCheckpointEvery (Session.Durable can change it; and after every item
+//     once the run is stopping) and rewrites manifest.json with status "running"
 //     and a Checkpoint {file, bytes, items}: the first bytes of the file hold items whole
 //     items. Only the file's length is recorded, so any format that appends items and can be
 //     flushed to an item boundary (CSV; gzip with Flush) checkpoints the same way.
@@ -76,6 +77,9 @@ type Session struct {
 	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
 	// file it finds.
 	Format gamefile.Format
+	// Durable adjusts how the run's item file is written and checkpointed (tests: a failing
+	// disk, a checkpoint after every item); the zero value is production behaviour.
+	Durable durable.Options
 }
 
 // Progress shows how far a session's work has come. The runner only counts finished items;
@@ -229,7 +233,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	defer closeOld()
 	plan.Chunk = s.Chunk
 
-	tf, err := durable.CreateTemp(gamesPath)
+	tf, err := durable.CreateTemp(gamesPath, s.Durable)
 	if err != nil {
 		return nil, err
 	}
@@ -343,11 +347,7 @@ func finishedRun(dir, cfgHash string, start, end int64, counters []string) (*Out
 	}
 	defer src.Close()
 	sum := tally.NewSummary(counters)
-	for {
-		r, err := src.Read()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range gamefile.All(src.Read) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
@@ -412,7 +412,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 	man.Reproducible = m.Reproducible()
 	man.Started = time.Now().UTC()
 	gamesPath := filepath.Join(dir, format.FileName())
-	tf, err := durable.CreateTemp(gamesPath)
+	tf, err := durable.CreateTemp(gamesPath, durable.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -428,11 +428,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 		if err != nil {
 			return nil, err
 		}
-		for {
-			r, err := src.Read()
-			if err == io.EOF {
-				break
-			}
+		for r, err := range gamefile.All(src.Read) {
 			if err != nil {
 				src.Close()
 				return nil, fmt.Errorf("%s: %w", path, err)

@@ -16,11 +16,7 @@ func ReadPenta(r io.Reader) (stats.Penta, error) {
 		return p, err
 	}
 	half := map[int64]int{} // pair -> A's score in the game seen first
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return p, nil
-		}
+	for rec, err := range cr.All() {
 		if err != nil {
 			return p, err
 		}
@@ -31,4 +27,5 @@ func ReadPenta(r io.Reader) (stats.Penta, error) {
 		}
 		half[rec.Pair] = aScore(rec)
 	}
+	return p, nil
 }

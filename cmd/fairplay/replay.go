@@ -110,11 +110,7 @@ func findGame(dir string, i int64) (*gamefile.Record, string, error) {
 	}
 	defer cr.Close()
 	var first, last int64 = -1, -1
-	for {
-		r, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range gamefile.All(cr.Read) {
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %w", dir, err)
 		}

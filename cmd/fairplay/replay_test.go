@@ -20,10 +20,9 @@ func readGames(t *testing.T, dir string) []*gamefile.Record {
 	}
 	defer cr.Close()
 	var out []*gamefile.Record
-	for {
-		r, err := cr.Read()
+	for r, err := range gamefile.All(cr.Read) {
 		if err != nil {
-			break
+			t.Fatal(err)
 		}
 		c := *r
 		out = append(out, &c)

@@ -57,6 +57,12 @@ type WriteQueue struct {
 	mu sync.Mutex
 	q  []WriteJob
 	N  atomic.Int32 // len(q), read without the lock
+	// AfterDrain, when set (by tests), runs in Run between the writer's last look at the queue
+	// and its letting go: the moment a pushed write would be left behind without the second
+	// look.
+	AfterDrain func(*WriteQueue)
+	// count, when set, counts the queued writes done (Options.QueuedWrites).
+	count *atomic.Int64
 	// writing is held by the one goroutine doing queued writes (workers only try it).
 	writing sync.Mutex
 	wg      sync.WaitGroup
@@ -83,16 +89,12 @@ func (q *WriteQueue) Run() {
 			return // the writer will see this write: it looks again after letting go
 		}
 		q.drain()
-		if AfterDrain != nil {
-			AfterDrain(q)
+		if q.AfterDrain != nil {
+			q.AfterDrain(q)
 		}
 		q.writing.Unlock()
 	}
 }
-
-// afterDrain, when set (by tests), runs in run between the writer's last look at the queue and
-// its letting go: the moment a pushed write would be left behind without the second look.
-var AfterDrain func(*WriteQueue)
 
 // runWaiting is run for the collector when the queue is too long: it waits for a writer under
 // way, then writes until the queue is empty. The workers keep playing meanwhile, but the
@@ -129,7 +131,9 @@ func (q *WriteQueue) drain() {
 		if j.Release != nil {
 			j.Release()
 		}
-		QueuedWrites.Add(1)
+		if q.count != nil {
+			q.count.Add(1)
+		}
 		q.wg.Done()
 	}
 }
@@ -148,10 +152,6 @@ func (q *WriteQueue) failed() error {
 	}
 	return nil
 }
-
-// queuedWrites counts the queued writes done, in every file (tests check that a run took the
-// queued path).
-var QueuedWrites atomic.Int64
 
 // maxQueued is the queue length beyond which the collector writes too (the workers are busy
 // playing long chunks, or the run is ending), unless a worker is writing already; beyond

@@ -10,7 +10,7 @@ import (
 )
 
 // dropBehind keeps a growing output file from filling the page cache: once the file has passed
-// dropStart, each time the run reserves another window a goroutine starts the writeback to disk
+// its start (Options.DropStart), each time the run reserves another window a goroutine starts the writeback to disk
 // of everything not yet started (sync_file_range; the first time, every window up to there),
 // and for everything older than two windows (written long since) waits for that writeback and
 // drops the pages from the cache (fadvise DONTNEED), a window at a time. The cache then reuses the
@@ -37,14 +37,9 @@ type dropBehind struct {
 // dropWindow is the size of a drop-behind window: the cache keeps about three.
 const dropWindow = 16 << 20
 
-// dropStart is the file size at which drop-behind begins (a variable for tests). Below it the
-// kernel's own writeback, after the run, is cheaper for the run: starting at once cost
-// 170,000-game two-worker runs (200 MB) 6% of their speed, the writeback's CPU competing with
-// the workers. Above it the page cache would keep growing into fresh memory.
-var dropStart int64 = 512 << 20
-
-func newDropBehind(f *os.File) *dropBehind {
-	first := max(dropWindow, (dropStart+dropWindow-1)/dropWindow*dropWindow)
+// newDropBehind starts drop-behind for f once it has passed start bytes (Options.DropStart).
+func newDropBehind(f *os.File, start int64) *dropBehind {
+	first := max(dropWindow, (start+dropWindow-1)/dropWindow*dropWindow)
 	d := &dropBehind{f: f, next: first, ch: make(chan int64, 16), done: make(chan struct{})}
 	go d.run()
 	return d
@@ -76,7 +71,7 @@ func (d *dropBehind) run() {
 	for end := range d.ch {
 		conn.Control(func(fd uintptr) {
 			// A window at a time, so that a run that ends (stopping) waits for one window's
-			// writeback at most, also when the first call catches up with dropStart bytes.
+			// writeback at most, also when the first call catches up with the start's bytes.
 			// Errors only mean the pages stay cached: writing the file reports real ones.
 			for started < end && !d.stopping.Load() {
 				n := min(dropWindow, end-started)

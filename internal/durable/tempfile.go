@@ -2,13 +2,13 @@ package durable
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
-	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
 // tempFile writes a result file under path+".tmp" through a buffer; Commit puts it in place.
@@ -22,30 +22,27 @@ type tempFile struct {
 	Q    *WriteQueue // nil when the file takes no positional writes
 	db   *dropBehind // nil where not supported
 	done bool
+	opts Options
 }
 
-// WrapTemp, when set (by tests), wraps the file under every temporary output, and under the run
-// files of the reports' external sorts made while it is set: a writer that fails simulates a
-// full disk. Queued writes need the wrapper to implement io.WriterAt.
-var WrapTemp func(path string, w io.Writer) io.Writer
-
-func CreateTemp(path string) (*tempFile, error) {
+// CreateTemp creates path+".tmp" to be written as o says (the zero Options in production).
+func CreateTemp(path string, o Options) (*tempFile, error) {
 	f, err := os.Create(path + ".tmp")
 	if err != nil {
 		return nil, err
 	}
 	var w io.Writer = f
-	if WrapTemp != nil {
-		w = WrapTemp(path, f)
+	if o.Wrap != nil {
+		w = o.Wrap(path, f)
 	}
 	fw := &fileWriter{w: w}
-	t := &tempFile{path: path, f: f, fw: fw}
+	t := &tempFile{path: path, f: f, fw: fw, opts: o}
 	if at, ok := w.(io.WriterAt); ok {
 		fw.at = at
-		t.Q = &WriteQueue{At: at}
+		t.Q = &WriteQueue{At: at, count: o.QueuedWrites}
 	}
 	fw.reserved = func(end int64) { t.db.reserved(end) }
-	t.db = newDropBehind(f)
+	t.db = newDropBehind(f, o.dropStart())
 	t.Writer = bufio.NewWriterSize(fw, 1<<16)
 	return t, nil
 }
@@ -115,10 +112,7 @@ func (t *tempFile) Abort() {
 	}
 }
 
-// CheckpointEvery is how often a running session records a checkpoint at most.
-var CheckpointEvery = 2 * time.Second
-
-// checkpointer records, every CheckpointEvery, how far a run's temporary output file is
+// checkpointer records, every Options.CheckpointEvery of its file, how far a run's temporary output file is
 // complete: it flushes the output (flush, then the temporary file) and rewrites manifest.json
 // with status "running" and a Checkpoint naming the file, its complete length and the items in
 // it. See the design note at the top of session.go.
@@ -142,7 +136,7 @@ func NewCheckpointer(dir string, tf *tempFile, flush func() error, man *gamefile
 // now is set (the run is stopping: every finished item is made safe at once).
 func (c *checkpointer) Add(now bool) error {
 	c.items++
-	if !now && time.Since(c.last) < CheckpointEvery {
+	if !now && time.Since(c.last) < c.tf.opts.checkpointEvery() {
 		return nil
 	}
 	return c.save()
@@ -166,7 +160,7 @@ func (c *checkpointer) save() error {
 
 // failed explains a failed write: what is kept and how to go on.
 func (c *checkpointer) Failed(err error) error {
-	return config.Errorf("", "", "writing %s: %v (the %d %s of the last checkpoint are kept: free space, then resume with {Resume} %s)",
+	return fmt.Errorf("writing %s: %w (the %d %s of the last checkpoint are kept: free space, then resume with -resume %s)",
 		filepath.Base(c.tf.path), err, c.saved, c.man.Unit, filepath.Dir(c.tf.path))
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -330,11 +331,7 @@ func (s *ExternalSorter[T]) mergeInto(group []string) error {
 	if err != nil {
 		return err
 	}
-	for {
-		v, err := m.next()
-		if err == io.EOF {
-			break
-		}
+	for v, err := range all(m.next) {
 		if err == nil {
 			err = w.write(v)
 		}
@@ -378,4 +375,30 @@ func (it *SortedStream[T]) Next() (T, error) {
 	}
 	it.pos++
 	return it.mem[it.pos-1], nil
+}
+
+// All returns the remaining records in order, for a range loop: each with a nil error until
+// the last, where the sequence ends. An error reading them (a damaged run file) is yielded
+// once, with T's zero value, and ends the sequence. Breaking out of the loop stops reading;
+// another range goes on from there.
+func (it *SortedStream[T]) All() iter.Seq2[T, error] { return all(it.Next) }
+
+// all is the sequence of what next returns until io.EOF (see SortedStream.All).
+func all[T any](next func() (T, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for {
+			v, err := next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			if !yield(v, nil) {
+				return
+			}
+		}
+	}
 }

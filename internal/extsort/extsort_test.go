@@ -67,11 +67,7 @@ func TestExternalSortMatchesStableSort(t *testing.T) {
 		want := slices.Clone(in)
 		slices.SortStableFunc(want, func(a, b sortRec) int { return cmp.Compare(a.key, b.key) })
 		var got []sortRec
-		for {
-			v, err := it.Next()
-			if err == io.EOF {
-				break
-			}
+		for v, err := range it.All() {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,5 +153,73 @@ func TestExternalSortFullDisk(t *testing.T) {
 				t.Fatalf("run %d on a full disk: %v, want the full disk's error", tc.fail, err)
 			}
 		})
+	}
+}
+
+// SortedStream.All: a break stops reading (another range goes on from there), and a damaged
+// run file ends the sequence with its error, yielded once.
+func TestSortedStreamAll(t *testing.T) {
+	t.Parallel()
+	byKey := func(a, b sortRec) int { return cmp.Compare(a.key, b.key) }
+	for _, runLen := range []int{100, 2} { // in memory, then merged from run files
+		s := &ExternalSorter[sortRec]{Dir: t.TempDir(), RunLen: runLen, Cmp: byKey, Codec: sortRecCodec}
+		for i := range 6 {
+			s.Add(sortRec{string(rune('f' - i)), int64(i)})
+		}
+		it, err := s.Sort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys string
+		for v, err := range it.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if keys += v.key; len(keys) == 2 {
+				break
+			}
+		}
+		keys += "|"
+		for v, err := range it.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys += v.key
+		}
+		if keys != "ab|cdef" {
+			t.Errorf("run length %d: %q, want ab|cdef", runLen, keys)
+		}
+		s.Close()
+	}
+
+	s := &ExternalSorter[sortRec]{Dir: t.TempDir(), RunLen: 2, Cmp: byKey, Codec: sortRecCodec}
+	defer s.Close()
+	for i := range 6 {
+		s.Add(sortRec{"key", int64(i)})
+	}
+	st, err := os.Stat(s.runs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(s.runs[1], st.Size()-1); err != nil { // its second record cut short
+		t.Fatal(err)
+	}
+	it, err := s.Sort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, errs := 0, 0
+	for v, err := range it.All() {
+		if err != nil {
+			if v != (sortRec{}) {
+				t.Errorf("a record %+v with the error", v)
+			}
+			errs++
+			continue
+		}
+		n++
+	}
+	if errs != 1 || n >= 6 {
+		t.Errorf("a truncated run: %d records and %d errors, want fewer than 6 and 1", n, errs)
 	}
 }

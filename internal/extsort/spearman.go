@@ -132,11 +132,7 @@ func (s *ExternalSpearman) ranks(byValue *ExternalSorter[IndexedValue]) (*Extern
 	defer os.Remove(f.Name())
 	defer f.Close()
 	w := &runWriter[IndexedValue]{s: byValue, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
-	for {
-		v, err := it.Next()
-		if err == io.EOF {
-			break
-		}
+	for v, err := range it.All() {
 		if err == nil {
 			err = w.write(v)
 		}

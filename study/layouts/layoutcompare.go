@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/internal/extsort"
 	"github.com/fairplay-lab/fairplay/stats"
 )
@@ -65,18 +66,15 @@ func byKey(a, b keyRate) int {
 
 // sortBoardRates sorts a boards.csv's boards (those with games, when played is set) by key,
 // with White's rate and position among the boards kept.
-func sortBoardRates(path, tmp string, played bool) (*extsort.ExternalSorter[keyRate], error) {
+func sortBoardRates(path, tmp string, played bool, runLen int) (*extsort.ExternalSorter[keyRate], error) {
 	src, err := openBoards(path)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	s := newSorter(tmp, byKey, keyRateCodec)
-	for n := int64(0); ; {
-		b, err := src.Read()
-		if err == io.EOF {
-			return s, nil
-		}
+	s := newSorter(runLen, nil, tmp, byKey, keyRateCodec)
+	n := int64(0)
+	for b, err := range gamefile.All(src.Read) {
 		if err == nil && (!played || b.N > 0) {
 			err = s.Add(keyRate{b.Key, float64(b.WhiteWins) / math.Max(1, float64(b.N)), n})
 			n++
@@ -86,6 +84,7 @@ func sortBoardRates(path, tmp string, played bool) (*extsort.ExternalSorter[keyR
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	return s, nil
 }
 
 // CompareSweeps returns the rank correlation (stats.Spearman) of White's rate on the boards
@@ -94,17 +93,22 @@ func sortBoardRates(path, tmp string, played bool) (*extsort.ExternalSorter[keyR
 // and the ranks go through external sorts in a temporary directory in tmp: memory does not
 // grow with the number of boards.
 func CompareSweeps(thisCSV, otherCSV, tmp string) (stats.Interval, int64, error) {
+	return compareSweeps(thisCSV, otherCSV, tmp, defaultReportRunLen)
+}
+
+// compareSweeps is CompareSweeps with external sorts of runLen records (tests make it tiny).
+func compareSweeps(thisCSV, otherCSV, tmp string, runLen int) (stats.Interval, int64, error) {
 	dir, err := os.MkdirTemp(tmp, ".compare-spill-")
 	if err != nil {
 		return stats.Interval{}, 0, err
 	}
 	defer os.RemoveAll(dir)
-	mine, err := sortBoardRates(thisCSV, dir, false)
+	mine, err := sortBoardRates(thisCSV, dir, false, runLen)
 	if err != nil {
 		return stats.Interval{}, 0, err
 	}
 	defer mine.Close()
-	other, err := sortBoardRates(otherCSV, dir, true)
+	other, err := sortBoardRates(otherCSV, dir, true, runLen)
 	if err != nil {
 		return stats.Interval{}, 0, err
 	}
@@ -118,14 +122,10 @@ func CompareSweeps(thisCSV, otherCSV, tmp string) (stats.Interval, int64, error)
 		return stats.Interval{}, 0, err
 	}
 	// The matches, put back in the other sweep's order (the order Spearman sees the pairs in).
-	matched := newSorter(dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
+	matched := newSorter(runLen, nil, dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
 	defer matched.Close()
 	ha, erra := a.Next()
-	for {
-		hb, err := b.Next()
-		if err == io.EOF {
-			break
-		}
+	for hb, err := range b.All() {
 		if err != nil {
 			return stats.Interval{}, 0, err
 		}
@@ -145,13 +145,9 @@ func CompareSweeps(thisCSV, otherCSV, tmp string) (stats.Interval, int64, error)
 	if err != nil {
 		return stats.Interval{}, 0, err
 	}
-	sp := &extsort.ExternalSpearman{Dir: dir, RunLen: reportRunLen}
+	sp := &extsort.ExternalSpearman{Dir: dir, RunLen: runLen}
 	defer sp.Close()
-	for {
-		m, err := ms.Next()
-		if err == io.EOF {
-			break
-		}
+	for m, err := range ms.All() {
 		if err != nil {
 			return stats.Interval{}, 0, err
 		}

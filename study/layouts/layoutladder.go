@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -311,11 +310,7 @@ func readLevelBoards(sw *Sweep, dir string) (*tally.BoardStore, error) {
 	}
 	defer src.Close()
 	store := sw.NewBoardStore(0)
-	for {
-		r, err := src.Read()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range gamefile.All(src.Read) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}

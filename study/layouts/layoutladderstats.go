@@ -1,7 +1,6 @@
 package layouts
 
 import (
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -88,16 +87,13 @@ func readCompare(dir string) (*compareBoards, error) {
 		return nil, config.Errorf("Compare", dir, "%v", err)
 	}
 	c := &compareBoards{byKey: map[string]gamefile.BoardResult{}}
-	for {
-		b, err := br.Read()
-		if err == io.EOF {
-			return c, nil
-		}
+	for b, err := range br.All() {
 		if err != nil {
 			return nil, config.Errorf("Compare", dir, "%v", err)
 		}
 		c.byKey[b.Key] = *b
 	}
+	return c, nil
 }
 
 // CheckLadderCompare makes sure dir holds a sweep's boards.csv that a ladder can compare with (Compare).

@@ -133,7 +133,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	var pooled stats.ClusterRatio
 	var fit gamefile.ShrinkFitter
 	var rates tally.RateCounts
-	byP := newSorter(tmp, extsort.ByValue, extsort.IndexedValueCodec)
+	byP := newSorter(sw.runLen(), sw.reportWrap, tmp, extsort.ByValue, extsort.IndexedValueCodec)
 	defer byP.Close()
 	// The fairest and most unbalanced boards: ranked by |rate − ½| on the selection half (then
 	// index), their rates reported on the held-out half.
@@ -146,11 +146,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	defer effects.close()
 	// Pass 1: the boards into the spill; totals, the first pass of the shrinkage fit, the
 	// p-values to sort, the histogram of rates, the extreme boards and the fit's rows.
-	for {
-		r, err := next()
-		if err == io.EOF {
-			break
-		}
+	for r, err := range gamefile.All(next) {
 		if err != nil {
 			return nil, nil, err
 		}

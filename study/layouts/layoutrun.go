@@ -90,7 +90,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 		}
 	}
 	defer closeOld()
-	tf, err := durable.CreateTemp(path)
+	tf, err := durable.CreateTemp(path, s.Durable)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 		return nil, err
 	}
 	path := filepath.Join(dir, "boards.csv")
-	tf, err := durable.CreateTemp(path)
+	tf, err := durable.CreateTemp(path, durable.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -202,11 +202,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 		if err != nil {
 			return nil, err
 		}
-		for {
-			r, err := src.Read()
-			if err == io.EOF {
-				break
-			}
+		for r, err := range gamefile.All(src.Read) {
 			if err != nil {
 				src.Close()
 				return nil, fmt.Errorf("%s: %w", file, err)

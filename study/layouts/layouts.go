@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -75,6 +76,11 @@ type Sweep struct {
 	rules  katarenga.Rules
 	a, b   agents.Agent
 	game   *games.Game
+	// reportRunLen, when positive, replaces defaultReportRunLen (tests make it tiny).
+	reportRunLen int
+	// reportWrap, when set (tests), wraps the run files of the reports' external sorts: a
+	// writer that fails simulates a full disk.
+	reportWrap func(path string, w io.Writer) io.Writer
 }
 
 // sweepBoard is a board: a placement index, or (index -1) a custom grid, 2 bits a square.

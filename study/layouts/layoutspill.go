@@ -15,7 +15,6 @@ import (
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
-	"github.com/fairplay-lab/fairplay/internal/durable"
 	"github.com/fairplay-lab/fairplay/internal/extsort"
 )
 
@@ -26,9 +25,17 @@ import (
 // needed (Holm and Benjamini–Hochberg adjustments, the first layout of each choice of Black).
 // The spill directory is removed when the reports are written.
 
-// reportRunLen is the number of records each external sort of the reports holds in memory
-// (tests make it tiny, so that the sorts merge many runs).
-var reportRunLen = 1 << 16
+// defaultReportRunLen is the number of records each external sort of the reports holds in
+// memory (tests make it tiny, Sweep.reportRunLen, so that the sorts merge many runs).
+const defaultReportRunLen = 1 << 16
+
+// runLen is the number of records each external sort of sw's reports holds in memory.
+func (sw *Sweep) runLen() int {
+	if sw.reportRunLen > 0 {
+		return sw.reportRunLen
+	}
+	return defaultReportRunLen
+}
 
 // recordFile is an on-disk array of fixed-size records: appended in order, then read in any
 // order through a direct-mapped cache of blocks (a few MiB whatever the number of records).
@@ -222,8 +229,8 @@ func (s *boardSpill) close() {
 	s.strs.Close()
 }
 
-func newSorter[T any](dir string, c func(a, b T) int, codec extsort.Codec[T]) *extsort.ExternalSorter[T] {
-	return &extsort.ExternalSorter[T]{Dir: dir, RunLen: reportRunLen, Cmp: c, Codec: codec, WrapRun: durable.WrapTemp}
+func newSorter[T any](runLen int, wrap func(path string, w io.Writer) io.Writer, dir string, c func(a, b T) int, codec extsort.Codec[T]) *extsort.ExternalSorter[T] {
+	return &extsort.ExternalSorter[T]{Dir: dir, RunLen: runLen, Cmp: c, Codec: codec, WrapRun: wrap}
 }
 
 // adjustP computes Holm's and the Benjamini–Hochberg adjusted p-values of the spilled boards
@@ -237,40 +244,32 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 	}
 	// Holm walks the p-values up, BH down: the descending order is the ascending one reversed,
 	// made by a second sort (a run file cannot be read backwards).
-	down := newSorter(s.dir, func(a, b extsort.IndexedValue) int { return extsort.ByValue(b, a) }, extsort.IndexedValueCodec)
+	down := newSorter(s.sw.runLen(), s.sw.reportWrap, s.dir, func(a, b extsort.IndexedValue) int { return extsort.ByValue(b, a) }, extsort.IndexedValueCodec)
 	defer down.Close()
-	holm := newSorter(s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
+	holm := newSorter(s.sw.runLen(), s.sw.reportWrap, s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer holm.Close()
-	run := 0.0
-	for r := 0; ; r++ {
-		v, err := asc.Next()
-		if err == io.EOF {
-			break
-		}
+	run, r := 0.0, 0
+	for v, err := range asc.All() {
 		if err != nil {
 			return 0, err
 		}
 		run = math.Max(run, math.Min(1, float64(m-r)*v.V))
-		err = holm.Add(extsort.IndexedValue{V: run, I: v.I})
-		if err == nil {
-			err = down.Add(v)
-		}
-		if err != nil {
+		if err := holm.Add(extsort.IndexedValue{V: run, I: v.I}); err != nil {
 			return 0, err
 		}
+		if err := down.Add(v); err != nil {
+			return 0, err
+		}
+		r++
 	}
-	bh := newSorter(s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
+	bh := newSorter(s.sw.runLen(), s.sw.reportWrap, s.dir, extsort.ByIndex, extsort.IndexedValueCodec)
 	defer bh.Close()
 	desc, err := down.Sort()
 	if err != nil {
 		return 0, err
 	}
-	run, sig := 1.0, 0
-	for r := m - 1; ; r-- {
-		v, err := desc.Next()
-		if err == io.EOF {
-			break
-		}
+	run, sig, r := 1.0, 0, m-1
+	for v, err := range desc.All() {
 		if err != nil {
 			return 0, err
 		}
@@ -281,6 +280,7 @@ func adjustP(s *boardSpill, byP *extsort.ExternalSorter[extsort.IndexedValue]) (
 		if err := bh.Add(extsort.IndexedValue{V: run, I: v.I}); err != nil {
 			return 0, err
 		}
+		r--
 	}
 	// Rewrite the records in board order with both adjustments.
 	hs, err := holm.Sort()
@@ -347,7 +347,7 @@ var choiceCodec = extsort.Codec[choiceRec]{
 // firstOfChoices marks the pairs whose choice of Black no earlier pair offers (a bit a pair).
 func firstOfChoices(sw *Sweep, dir string) (runner.Bitset, error) {
 	np := int64(sw.NumRows() / 2)
-	s := newSorter(dir, func(a, b choiceRec) int { return cmp.Compare(a.choice, b.choice) }, choiceCodec)
+	s := newSorter(sw.runLen(), sw.reportWrap, dir, func(a, b choiceRec) int { return cmp.Compare(a.choice, b.choice) }, choiceCodec)
 	defer s.Close()
 	for k := int64(0); k < np; k++ {
 		if err := s.Add(choiceRec{sw.Row(int(2 * k)).Choice, k}); err != nil {
@@ -360,11 +360,7 @@ func firstOfChoices(sw *Sweep, dir string) (runner.Bitset, error) {
 	}
 	first := runner.NewBitset(np)
 	prev, any := "", false
-	for {
-		v, err := it.Next()
-		if err == io.EOF {
-			return first, nil
-		}
+	for v, err := range it.All() {
 		if err != nil {
 			return nil, err
 		}
@@ -373,6 +369,7 @@ func firstOfChoices(sw *Sweep, dir string) (runner.Bitset, error) {
 		}
 		prev, any = v.choice, true
 	}
+	return first, nil
 }
 
 // errSpill marks a failure to read or write the spill (not a property of the data).

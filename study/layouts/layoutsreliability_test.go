@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/fairplay-lab/fairplay/internal/durable"
 	"github.com/fairplay-lab/fairplay/runner"
@@ -21,23 +20,21 @@ import (
 // A layout sweep checkpoints too: a full disk, then -resume, ends with the bytes of an
 // uninterrupted sweep.
 func TestSweepFullDiskResumes(t *testing.T) {
+	t.Parallel()
 	sw := sweep(t, LayoutsConfig{Layouts: "sample:12", Games: 4, Seed: 3})
 	ref := t.TempDir()
 	runSweep(t, sw, ref, 2, runner.Shard{Index: 0, Count: 1}, false)
 	dir := t.TempDir()
-	defer func(d time.Duration) { durable.CheckpointEvery, durable.WrapTemp = d, nil }(durable.CheckpointEvery)
-	durable.CheckpointEvery = 0
-	durable.WrapTemp = func(path string, w io.Writer) io.Writer {
+	full := durable.Options{CheckpointEvery: -1, Wrap: func(path string, w io.Writer) io.Writer {
 		if strings.HasSuffix(path, "boards.csv") {
 			return &diskFull{w: w, limit: 900}
 		}
 		return w
-	}
-	_, err := RunLayouts(context.Background(), sw, runner.Session{Dir: dir, Workers: 2, Shard: runner.Shard{Index: 0, Count: 1}})
+	}}
+	_, err := RunLayouts(context.Background(), sw, runner.Session{Dir: dir, Workers: 2, Shard: runner.Shard{Index: 0, Count: 1}, Durable: full})
 	if err == nil || !strings.Contains(err.Error(), "no space left") {
 		t.Fatalf("full disk: %v", err)
 	}
-	durable.WrapTemp = nil
 	runSweep(t, sw, dir, 2, runner.Shard{Index: 0, Count: 1}, true)
 	for _, f := range []string{"boards.csv", "layouts.csv"} {
 		if !bytes.Equal(read(t, filepath.Join(dir, f)), read(t, filepath.Join(ref, f))) {

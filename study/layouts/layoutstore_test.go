@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
-	"github.com/fairplay-lab/fairplay/internal/durable"
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -113,6 +112,7 @@ func reportFields(r *LayoutReport) legacyReport {
 // from disk, in several passes) are byte for byte those derived with everything in one run in
 // memory; the spill directory is removed afterwards.
 func TestLayoutReportsStreamingRuns(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []LayoutsConfig{
 		{Layouts: "random:1500", Games: 40, Seed: 3},
 		{Layouts: "sample:2000", Games: 40, Seed: 5},
@@ -120,11 +120,10 @@ func TestLayoutReportsStreamingRuns(t *testing.T) {
 		sw := sweep(t, cfg)
 		boards := syntheticBoards(sw, 11)
 		derive := func(runLen int) (string, map[string][]byte) {
-			old := reportRunLen
-			reportRunLen = runLen
-			defer func() { reportRunLen = old }()
+			sw := *sw
+			sw.reportRunLen = runLen
 			dir := t.TempDir()
-			rep, files, err := WriteLayoutReports(dir, sw, boards)
+			rep, files, err := WriteLayoutReports(dir, &sw, boards)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,10 +159,8 @@ func TestLayoutReportsStreamingRuns(t *testing.T) {
 // ascending Holm pass feeds two sorters, one by board and one by descending p) stops the
 // reports with the disk's error, whichever sorter hits it, and leaves nothing behind.
 func TestLayoutReportsSpillFullDisk(t *testing.T) {
-	old := reportRunLen
-	reportRunLen = 7
-	defer func() { reportRunLen, durable.WrapTemp = old, nil }()
 	sw := sweep(t, LayoutsConfig{Layouts: "random:300", Games: 40, Seed: 3})
+	sw.reportRunLen = 7
 	boards := syntheticBoards(sw, 11)
 	// The sorters' run directories in the order they first write a run: the p-values' sort
 	// (pass 1), then the Holm adjustments' and the descending p-values' (both first spill at
@@ -174,7 +171,7 @@ func TestLayoutReportsSpillFullDisk(t *testing.T) {
 	}{{"Holm", 1}, {"descending p", 2}} {
 		t.Run(tc.sorter, func(t *testing.T) {
 			var dirs []string
-			durable.WrapTemp = func(path string, w io.Writer) io.Writer {
+			sw.reportWrap = func(path string, w io.Writer) io.Writer {
 				d := filepath.Dir(path)
 				if !strings.HasPrefix(filepath.Base(d), ".sort-") {
 					return w
@@ -203,9 +200,7 @@ func TestLayoutReportsSpillFullDisk(t *testing.T) {
 // the pairs matched in memory, with tiny sort runs; boards of the other sweep without games
 // are left out.
 func TestCompareSweepsExternal(t *testing.T) {
-	old := reportRunLen
-	reportRunLen = 5
-	defer func() { reportRunLen = old }()
+	t.Parallel()
 	sa := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 1})
 	sb := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 2}) // overlaps sa in part
 	ba, bb := syntheticBoards(sa, 1), syntheticBoards(sb, 2)
@@ -245,7 +240,7 @@ func TestCompareSweepsExternal(t *testing.T) {
 		t.Fatalf("only %d common boards: the test needs overlapping sweeps", len(x))
 	}
 	tmp := t.TempDir()
-	got, n, err := CompareSweeps(pa, pb, tmp)
+	got, n, err := compareSweeps(pa, pb, tmp, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -492,11 +491,7 @@ func scanPairing(path string, sum *tally.Summary, dc *distinctCounter, p [2]int)
 		return err
 	}
 	defer src.Close()
-	for {
-		r, err := src.Read()
-		if err == io.EOF {
-			return nil
-		}
+	for r, err := range gamefile.All(src.Read) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -507,4 +502,5 @@ func scanPairing(path string, sum *tally.Summary, dc *distinctCounter, p [2]int)
 			dc.add(r, p)
 		}
 	}
+	return nil
 }
