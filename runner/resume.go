@@ -162,3 +162,37 @@ func ResumePlan[R any](path string, open func(string) (FileSource[R], error), in
 	plan.Old = old
 	return plan, n, func() { old.Close() }, nil
 }
+
+// Concat reads the item files of a run's shards, given in shard order, and hands every item to
+// each in index order, checking that the indices run from 0 with every item exactly once: a
+// repeated or a missing item is an error naming the file and the item (unit: "game", "board").
+// It returns the number of items read. Merging shards is this, then a check of the count.
+func Concat[R any](files []string, open func(string) (FileSource[R], error), index func(*R) int64, unit string, each func(*R) error) (int64, error) {
+	next := int64(0)
+	for _, path := range files {
+		src, err := open(path)
+		if err != nil {
+			return next, err
+		}
+		for r, err := range gamefile.All(src.Read) {
+			if err != nil {
+				src.Close()
+				return next, fmt.Errorf("%s: %w", path, err)
+			}
+			if i := index(r); i != next {
+				src.Close()
+				if i < next {
+					return next, fmt.Errorf("%s: %s %d appears twice", path, unit, i)
+				}
+				return next, fmt.Errorf("%s: %s %d is missing", path, unit, next)
+			}
+			next++
+			if err := each(r); err != nil {
+				src.Close()
+				return next, err
+			}
+		}
+		src.Close()
+	}
+	return next, nil
+}

@@ -422,32 +422,12 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 		return nil, err
 	}
 	sum := tally.NewSummary(m.Counters())
-	next := int64(0)
-	for _, path := range files {
-		src, err := OpenGames(path)
-		if err != nil {
-			return nil, err
-		}
-		for r, err := range gamefile.All(src.Read) {
-			if err != nil {
-				src.Close()
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			if r.Game != next {
-				src.Close()
-				if r.Game < next {
-					return nil, fmt.Errorf("%s: game %d appears twice", path, r.Game)
-				}
-				return nil, fmt.Errorf("%s: game %d is missing", path, next)
-			}
-			next++
-			sum.Add(r)
-			if err := cw.Write(r); err != nil {
-				src.Close()
-				return nil, err
-			}
-		}
-		src.Close()
+	next, err := Concat(files, OpenGames, func(r *gamefile.Record) int64 { return r.Game }, "game", func(r *gamefile.Record) error {
+		sum.Add(r)
+		return cw.Write(r)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if next != m.Cfg.Games {
 		return nil, fmt.Errorf("the shards hold %d games, the run planned %d", next, m.Cfg.Games)

@@ -56,21 +56,18 @@ func NewLayoutLadderConfig(cfg LayoutLadderConfig) (LayoutLadderConfig, error) {
 		return cfg, config.Errorf("Ladder", "", "%d level(s); want at least two agents separated by ';' (one level is a plain sweep: {A} and {B})", len(cfg.Ladder))
 	}
 	cfg.Labels = append([]string(nil), cfg.Ladder...)
-	seen := map[string]int{}
-	for i, spec := range cfg.Ladder {
-		a, err := agents.Parse(spec)
-		if err != nil {
-			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", i+1), "%v", err)
+	specs, err := agents.ParseList(cfg.Ladder, "katarenga", true)
+	if le := (*agents.ListError)(nil); errors.As(err, &le) {
+		var ce *agents.CheckError
+		switch {
+		case le.Repeats >= 0:
+			return cfg, config.Errorf("Ladder", "", "level %d (%s) is level %d again", le.Index+1, le.Spec, le.Repeats+1)
+		case errors.As(err, &ce):
+			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d (%s)", le.Index+1, le.Spec), "%v", le.Err)
 		}
-		if err := agents.Check(a, "katarenga"); err != nil {
-			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d (%s)", i+1, spec), "%v", err)
-		}
-		cfg.Ladder[i] = a.Spec()
-		if j, ok := seen[a.Spec()]; ok {
-			return cfg, config.Errorf("Ladder", "", "level %d (%s) is level %d again", i+1, spec, j+1)
-		}
-		seen[a.Spec()] = i
+		return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", le.Index+1), "%v", le.Err)
 	}
+	copy(cfg.Ladder, specs)
 	if cfg.Replicates < 1 || cfg.Replicates > 10 {
 		return cfg, config.Errorf("Replicates", fmt.Sprint(cfg.Replicates), "want 1..10 (2 measures the noise ceiling)")
 	}

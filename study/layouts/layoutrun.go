@@ -196,28 +196,11 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	}
 	defer tf.Abort()
 	w := gamefile.NewBoardWriter(tf)
-	var merged int64
-	for _, file := range files {
-		src, err := openBoards(file)
-		if err != nil {
-			return nil, err
-		}
-		for r, err := range gamefile.All(src.Read) {
-			if err != nil {
-				src.Close()
-				return nil, fmt.Errorf("%s: %w", file, err)
-			}
-			if r.Board != merged {
-				src.Close()
-				return nil, fmt.Errorf("%s: board %d where board %d was due (missing or repeated)", file, r.Board, merged)
-			}
-			merged++
-			if err := w.Write(r); err != nil {
-				src.Close()
-				return nil, err
-			}
-		}
-		src.Close()
+	merged, err := runner.Concat(files, openBoards, func(r *gamefile.BoardResult) int64 { return r.Board }, "board", func(r *gamefile.BoardResult) error {
+		return w.Write(r)
+	})
+	if err != nil {
+		return nil, err
 	}
 	if merged != nb {
 		return nil, fmt.Errorf("the shards hold %d boards, the sweep has %d", merged, nb)

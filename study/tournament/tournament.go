@@ -3,6 +3,7 @@ package tournament
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash"
 	"hash/fnv"
@@ -62,21 +63,18 @@ func NewTournamentConfig(cfg TournamentConfig) (TournamentConfig, error) {
 		return cfg, config.Errorf("Agents", "", "%d agent(s); want at least two, separated by ';'", len(cfg.Agents))
 	}
 	cfg.Labels = append([]string(nil), cfg.Agents...)
-	seen := map[string]int{}
-	for i, spec := range cfg.Agents {
-		a, err := agents.Parse(spec)
-		if err != nil {
-			return cfg, config.Errorf("Agents", "", "agent %d: %v", i+1, err)
+	specs, err := agents.ParseList(cfg.Agents, cfg.Game, true)
+	if le := (*agents.ListError)(nil); errors.As(err, &le) {
+		var ce *agents.CheckError
+		switch {
+		case le.Repeats >= 0:
+			return cfg, config.Errorf("Agents", "", "agent %d (%s) is agent %d (%s) again", le.Index+1, le.Spec, le.Repeats+1, cfg.Labels[le.Repeats])
+		case errors.As(err, &ce):
+			return cfg, config.Errorf("Agents", "", "agent %d (%s): %v", le.Index+1, le.Spec, le.Err)
 		}
-		if err := agents.Check(a, cfg.Game); err != nil {
-			return cfg, config.Errorf("Agents", "", "agent %d (%s): %v", i+1, spec, err)
-		}
-		cfg.Agents[i] = a.Spec()
-		if j, ok := seen[a.Spec()]; ok {
-			return cfg, config.Errorf("Agents", "", "agent %d (%s) is agent %d (%s) again", i+1, spec, j+1, cfg.Labels[j])
-		}
-		seen[a.Spec()] = i
+		return cfg, config.Errorf("Agents", "", "agent %d: %v", le.Index+1, le.Err)
 	}
+	copy(cfg.Agents, specs)
 	if cfg.Band < 0 || (cfg.Band > 0 && cfg.Gauntlet) {
 		return cfg, config.Errorf("Band", fmt.Sprint(cfg.Band), "want 0 (every pairing) or a positive count, and not with {Gauntlet}")
 	}

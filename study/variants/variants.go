@@ -3,6 +3,7 @@ package variants
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -95,16 +96,11 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		return cfg, config.Errorf("Ladder", "", "empty")
 	}
 	cfg.Labels = append([]string(nil), cfg.Ladder...)
-	for i, spec := range cfg.Ladder {
-		a, err := agents.Parse(spec)
-		if err != nil {
-			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", i+1), "%v", err)
-		}
-		if err := agents.Check(a, cfg.Game); err != nil {
-			return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", i+1), "%v", err)
-		}
-		cfg.Ladder[i] = a.Spec()
+	specs, err := agents.ParseList(cfg.Ladder, cfg.Game, false)
+	if le := (*agents.ListError)(nil); errors.As(err, &le) {
+		return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", le.Index+1), "%v", le.Err)
 	}
+	copy(cfg.Ladder, specs)
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {
 		return cfg, config.Errorf("Games", fmt.Sprint(cfg.Games), "want a positive even number (colour-swapped pairs)")
 	}
