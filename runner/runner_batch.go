@@ -183,7 +183,7 @@ type gamesSink struct {
 	plies   int64 // plies of the games counted
 	stopped bool
 	// queue, when set, queues a chunk's prepared rows for a write by the workers (see
-	// asyncwrite.go): tempFile.writeAsync behind the games writer, whose own buffer flushRows
+	// asyncwrite.go): durable.TempFile.WriteAsync behind the games writer, whose own buffer flushRows
 	// empties first. rowBufs recycles the rows' buffers once written.
 	// mw, when set, takes the workers' gzip members (csv.gz at several workers: the compression,
 	// several times a random game's cost, is then parallel).

@@ -6,7 +6,7 @@ package runner
 //     in index order, the old items of a resumed run merged in, and renames it to NAME when
 //     the run ends (complete or interrupted). Every other output (summary, plots, manifest) is
 //     written atomically: a temporary file renamed into place, removed on error.
-//   - While it runs, a checkpointer flushes NAME.tmp at least every
+//   - While it runs, a durable.Checkpointer flushes NAME.tmp at least every
 //     durable.DefaultCheckpointEvery (Session.Durable can change it; and after every item
 //     once the run is stopping) and rewrites manifest.json with status "running"
 //     and a Checkpoint {file, bytes, items}: the first bytes of the file hold items whole

@@ -16,7 +16,7 @@ import (
 // sequential writes; a checkpoint first waits for every queued write, so the length it records
 // holds only whole, written games.
 
-// fileWriter is what a tempFile's buffer writes to: positional writes at a running offset when
+// fileWriter is what a TempFile's buffer writes to: positional writes at a running offset when
 // the file supports them (the queued writes reserve ranges from the same offset), sequential
 // ones otherwise (a test's wrapping writer without WriteAt).
 type fileWriter struct {

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A tempFile of five drop-behind windows, written half in order and half by queued writes,
+// A TempFile of five drop-behind windows, written half in order and half by queued writes,
 // holds every byte, and the first three windows have left the page cache (mincore) by the time
 // Commit returns: on a disk file system (tmpfs keeps its pages; the test then checks the bytes
 // only). With drop-behind starting after three windows, the first call catches up (window by

@@ -11,10 +11,10 @@ import (
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
-// tempFile writes a result file under path+".tmp" through a buffer; Commit puts it in place.
+// TempFile writes a result file under path+".tmp" through a buffer; Commit puts it in place.
 // Results are never half-written under their real name. Besides buffered writes in order it
-// takes queued writes (writeAsync), done later by other goroutines at reserved offsets.
-type tempFile struct {
+// takes queued writes (WriteAsync), done later by other goroutines at reserved offsets.
+type TempFile struct {
 	*bufio.Writer
 	path string
 	f    *os.File
@@ -26,7 +26,7 @@ type tempFile struct {
 }
 
 // CreateTemp creates path+".tmp" to be written as o says (the zero Options in production).
-func CreateTemp(path string, o Options) (*tempFile, error) {
+func CreateTemp(path string, o Options) (*TempFile, error) {
 	f, err := os.Create(path + ".tmp")
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func CreateTemp(path string, o Options) (*tempFile, error) {
 		w = o.Wrap(path, f)
 	}
 	fw := &fileWriter{w: w}
-	t := &tempFile{path: path, f: f, fw: fw, opts: o}
+	t := &TempFile{path: path, f: f, fw: fw, opts: o}
 	if at, ok := w.(io.WriterAt); ok {
 		fw.at = at
 		t.Q = &WriteQueue{At: at, count: o.QueuedWrites}
@@ -50,7 +50,7 @@ func CreateTemp(path string, o Options) (*tempFile, error) {
 // writeAsync queues rows to be written after everything written so far (buffered or queued)
 // and calls release once they are; false (nothing queued) when the file takes no queued
 // writes. The caller must not touch rows until release.
-func (t *tempFile) WriteAsync(rows []byte, release func()) (bool, error) {
+func (t *TempFile) WriteAsync(rows []byte, release func()) (bool, error) {
 	if t.Q == nil {
 		return false, nil
 	}
@@ -71,7 +71,7 @@ func (t *tempFile) WriteAsync(rows []byte, release func()) (bool, error) {
 // sync flushes the buffer, waits for the queued writes and returns the file's length: every
 // byte up to it is in the file (in the operating system's cache: it survives the process being
 // killed).
-func (t *tempFile) sync() (int64, error) {
+func (t *TempFile) sync() (int64, error) {
 	if err := t.Flush(); err != nil {
 		return 0, err
 	}
@@ -84,7 +84,7 @@ func (t *tempFile) sync() (int64, error) {
 }
 
 // Commit flushes and closes the file and renames it over path.
-func (t *tempFile) Commit() error {
+func (t *TempFile) Commit() error {
 	t.done = true
 	_, err := t.sync()
 	t.db.stop()
@@ -101,7 +101,7 @@ func (t *tempFile) Commit() error {
 
 // Abort closes an uncommitted file (its temporary name stays: it holds the checkpointed
 // items a resumed run recovers); after Commit it does nothing.
-func (t *tempFile) Abort() {
+func (t *TempFile) Abort() {
 	if !t.done {
 		if t.Q != nil {
 			t.Q.Wait() // the queued writes may still read rows their owners will recycle
@@ -112,12 +112,12 @@ func (t *tempFile) Abort() {
 	}
 }
 
-// checkpointer records, every Options.CheckpointEvery of its file, how far a run's temporary output file is
+// Checkpointer records, every Options.CheckpointEvery of its file, how far a run's temporary output file is
 // complete: it flushes the output (flush, then the temporary file) and rewrites manifest.json
 // with status "running" and a Checkpoint naming the file, its complete length and the items in
 // it. See the design note at the top of session.go.
-type checkpointer struct {
-	tf      *tempFile
+type Checkpointer struct {
+	tf      *TempFile
 	flush   func() error // flushes the format's writer into tf
 	man     *gamefile.Manifest
 	manPath string
@@ -126,15 +126,15 @@ type checkpointer struct {
 	last    time.Time
 }
 
-func NewCheckpointer(dir string, tf *tempFile, flush func() error, man *gamefile.Manifest) (*checkpointer, error) {
-	c := &checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json")}
+func NewCheckpointer(dir string, tf *TempFile, flush func() error, man *gamefile.Manifest) (*Checkpointer, error) {
+	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json")}
 	man.Status = "running"
 	return c, c.save()
 }
 
 // add counts one item written and checkpoints when the last checkpoint is old, or always when
 // now is set (the run is stopping: every finished item is made safe at once).
-func (c *checkpointer) Add(now bool) error {
+func (c *Checkpointer) Add(now bool) error {
 	c.items++
 	if !now && time.Since(c.last) < c.tf.opts.checkpointEvery() {
 		return nil
@@ -142,7 +142,7 @@ func (c *checkpointer) Add(now bool) error {
 	return c.save()
 }
 
-func (c *checkpointer) save() error {
+func (c *Checkpointer) save() error {
 	if err := c.flush(); err != nil {
 		return c.Failed(err)
 	}
@@ -159,13 +159,13 @@ func (c *checkpointer) save() error {
 }
 
 // failed explains a failed write: what is kept and how to go on.
-func (c *checkpointer) Failed(err error) error {
+func (c *Checkpointer) Failed(err error) error {
 	return fmt.Errorf("writing %s: %w (the %d %s of the last checkpoint are kept: free space, then resume with -resume %s)",
 		filepath.Base(c.tf.path), err, c.saved, c.man.Unit, filepath.Dir(c.tf.path))
 }
 
 // addN counts n items written, as n calls of add would.
-func (c *checkpointer) AddN(n int, now bool) error {
+func (c *Checkpointer) AddN(n int, now bool) error {
 	if n <= 0 {
 		return nil
 	}
