@@ -103,7 +103,7 @@ func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 	return clampEval(raw + float64(p.tempo)), tac
 }
 
-// rawEval is Evaluate(s, p.w), exactly, and the tactical-move hints of the position (both hints
+// rawEval is Evaluate(s, p.w), exactly (the network's evaluation with net=...), and the tactical-move hints of the position (both hints
 // set in Baran), through the evaluation cache p.ec when there is one (alpha-beta's in
 // Katarenga, MCTS's in both games).
 func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
@@ -115,6 +115,13 @@ func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
 		if raw, tac, ok := e.get(key); ok {
 			return raw, tac
 		}
+	}
+	if p.nn != nil {
+		raw, tac := netEval(p.nn, s)
+		if e != nil {
+			e.put(key, raw, tac)
+		}
+		return raw, tac
 	}
 	k, ok := s.(*katarenga.State)
 	if !ok {
