@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,36 @@ func benchEval(b *testing.B, game string, net bool) {
 		s.Undo()
 	}
 	_ = sink
+}
+
+// BenchmarkEvalNetSizes: evaluations per second by network size (random weights), to choose
+// the shipped networks' size.
+func BenchmarkEvalNetSizes(b *testing.B) {
+	for _, game := range []string{"baran", "katarenga"} {
+		for _, d := range [][2]int{{16, 0}, {32, 0}, {64, 0}, {32, 8}, {32, 16}} {
+			f, _ := nnue.NewFloat(game, d[0], d[1], 150)
+			r := engine.NewRand(1)
+			for _, v := range [][]float64{f.W1, f.B1, f.W2, f.B2, f.W3} {
+				for i := range v {
+					v[i] = r.Float64() - 0.3
+				}
+			}
+			n, err := f.Quantize("")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/h%d-l%d", game, d[0], d[1]), func(b *testing.B) {
+				s := midgame(game)
+				legal := s.Legal(nil)
+				e := nnue.NewEvaluator(n)
+				for i := 0; i < b.N; i++ {
+					s.Apply(legal[i%len(legal)])
+					e.Evaluate(s)
+					s.Undo()
+				}
+			})
+		}
+	}
 }
 
 func BenchmarkEvalHeuristicBaran(b *testing.B)     { benchEval(b, "baran", false) }

@@ -16,9 +16,14 @@ const refreshAbove = 24
 // of the bits that differ.
 type Accumulator struct {
 	Planes Planes
-	V      [2][]int16
-	valid  bool
+	// V holds each perspective's H int16 values, four to a word (lane k of word i is value
+	// 4i+k): rows are added and subtracted four lanes at a time (SWAR).
+	V     [2][]uint64
+	valid bool
 }
+
+// Value returns perspective p's accumulator entry j.
+func (a *Accumulator) Value(p, j int) int16 { return int16(a.V[p][j/4] >> (16 * (j % 4))) }
 
 // Evaluator evaluates positions of one game with one network. It keeps the accumulator of the
 // last position it saw and updates it by the difference of planes: inside a search, apply and
@@ -29,7 +34,7 @@ type Evaluator struct {
 	m     *FeatureMap
 	own   FeatureMap // Katarenga's map, for board
 	board *katarenga.Board
-	base  [2][]int16 // bias plus the constant inputs, per perspective
+	base  [2][]uint64 // bias plus the constant inputs, per perspective (packed as Acc.V)
 	Acc   Accumulator
 	h2    []int32
 	pl    Planes
@@ -41,9 +46,9 @@ type Evaluator struct {
 func NewEvaluator(n *Net) *Evaluator {
 	e := &Evaluator{Net: n, h2: make([]int32, n.L2)}
 	for p := 0; p < 2; p++ {
-		e.base[p] = make([]int16, n.H)
-		e.Acc.V[p] = make([]int16, n.H)
-		copy(e.base[p], n.B1)
+		e.base[p] = make([]uint64, n.H/4)
+		e.Acc.V[p] = make([]uint64, n.H/4)
+		copy(e.base[p], n.b1p)
 	}
 	if n.game == Baran {
 		e.m = BaranMap()
@@ -60,25 +65,33 @@ func (e *Evaluator) setBoard(b *katarenga.Board) {
 	KatarengaMap(&e.own, &c)
 	n := e.Net
 	for p := 0; p < 2; p++ {
-		copy(e.base[p], n.B1)
+		copy(e.base[p], n.b1p)
 		for _, f := range e.own.Constant[p] {
-			addRow(e.base[p], n.W1[int(f)*n.H:int(f+1)*n.H])
+			addRow(e.base[p], n.row(int(f)))
 		}
 	}
 	e.Acc.valid = false
 }
 
-func addRow(acc, row []int16) {
+// hi16 is the sign bit of every 16-bit lane.
+const hi16 = 0x8000800080008000
+
+// addRow adds row to acc lane by lane (16-bit lanes, wrapping as int16 would; no carry
+// crosses a lane).
+func addRow(acc, row []uint64) {
 	row = row[:len(acc)]
-	for j := range acc {
-		acc[j] += row[j]
+	for j, a := range acc {
+		b := row[j]
+		acc[j] = ((a &^ hi16) + (b &^ hi16)) ^ ((a ^ b) & hi16)
 	}
 }
 
-func subRow(acc, row []int16) {
+// subRow subtracts row from acc lane by lane.
+func subRow(acc, row []uint64) {
 	row = row[:len(acc)]
-	for j := range acc {
-		acc[j] -= row[j]
+	for j, a := range acc {
+		b := row[j]
+		acc[j] = ((a | hi16) - (b &^ hi16)) ^ ((a ^ ^b) & hi16)
 	}
 }
 
@@ -139,7 +152,7 @@ func (e *Evaluator) apply(pl *Planes) {
 			sq := bits.TrailingZeros64(b)
 			for p := 0; p < 2; p++ {
 				if f := int(m.Row[p][i][sq]); f >= 0 {
-					addRow(a.V[p], n.W1[f*n.H:f*n.H+n.H])
+					addRow(a.V[p], n.row(f))
 				}
 			}
 		}
@@ -147,7 +160,7 @@ func (e *Evaluator) apply(pl *Planes) {
 			sq := bits.TrailingZeros64(b)
 			for p := 0; p < 2; p++ {
 				if f := int(m.Row[p][i][sq]); f >= 0 {
-					subRow(a.V[p], n.W1[f*n.H:f*n.H+n.H])
+					subRow(a.V[p], n.row(f))
 				}
 			}
 		}
@@ -164,7 +177,7 @@ func (e *Evaluator) Refresh(pl *Planes) {
 		for i := range pl {
 			for b := pl[i]; b != 0; b &= b - 1 {
 				if f := int(m.Row[p][i][bits.TrailingZeros64(b)]); f >= 0 {
-					addRow(a.V[p], n.W1[f*n.H:f*n.H+n.H])
+					addRow(a.V[p], n.row(f))
 				}
 			}
 		}
@@ -176,16 +189,28 @@ func (e *Evaluator) Refresh(pl *Planes) {
 // Forward runs the layers after the accumulator for side to move stm.
 func (e *Evaluator) Forward(stm int) int32 {
 	n := e.Net
+	if n.L2 == 0 {
+		out := n.B3
+		for half, acc := range [2][]uint64{e.Acc.V[stm], e.Acc.V[stm^1]} {
+			w := n.W2[half*n.H : (half+1)*n.H]
+			w = w[:4*len(acc)]
+			for i, u := range acc {
+				out += clamp(u)*int32(w[4*i]) + clamp(u>>16)*int32(w[4*i+1]) +
+					clamp(u>>32)*int32(w[4*i+2]) + clamp(u>>48)*int32(w[4*i+3])
+			}
+		}
+		return int32(int64(out) * int64(n.Scale) / (QA * QB))
+	}
 	h2 := e.h2
 	copy(h2, n.B2)
 	l2 := n.L2
-	for half, acc := range [2][]int16{e.Acc.V[stm], e.Acc.V[stm^1]} {
+	for half, acc := range [2][]uint64{e.Acc.V[stm], e.Acc.V[stm^1]} {
 		w := n.W2[half*n.H*l2 : (half+1)*n.H*l2]
-		for i, x := range acc {
-			if x <= 0 {
+		for i := 0; i < n.H; i++ {
+			a := clamp(acc[i/4] >> (16 * (i % 4)))
+			if a == 0 {
 				continue
 			}
-			a := int32(min(x, QA))
 			row := w[i*l2 : i*l2+l2]
 			row = row[:len(h2)]
 			for j := range h2 {
@@ -201,5 +226,8 @@ func (e *Evaluator) Forward(stm int) int32 {
 	}
 	return int32(int64(out) * int64(n.Scale) / (QA * QB))
 }
+
+// clamp is the clipped ReLU of the int16 in the low 16 bits of u: 0..QA.
+func clamp(u uint64) int32 { return int32(min(max(int16(u), 0), QA)) }
 
 func trailing(b uint64) int { return bits.TrailingZeros64(b) }

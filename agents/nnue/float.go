@@ -23,12 +23,12 @@ func NewFloat(game string, h, l2 int, scale float64) (*Float, error) {
 	if in == 0 {
 		return nil, fmt.Errorf("unknown game %q", game)
 	}
-	if h < 1 || h > MaxHidden || l2 < 1 || l2 > MaxL2 {
-		return nil, fmt.Errorf("dimensions %d×%d: want hidden 1..%d and l2 1..%d", h, l2, MaxHidden, MaxL2)
+	if h < 4 || h > MaxHidden || h%4 != 0 || l2 < 0 || l2 > MaxL2 {
+		return nil, fmt.Errorf("dimensions %d×%d: want hidden a multiple of 4 in 4..%d and l2 0..%d", h, l2, MaxHidden, MaxL2)
 	}
 	return &Float{Game: game, H: h, L2: l2, Scale: scale,
 		W1: make([]float64, in*h), B1: make([]float64, h),
-		W2: make([]float64, 2*h*l2), B2: make([]float64, l2), W3: make([]float64, l2)}, nil
+		W2: make([]float64, 2*h*max(l2, 1)), B2: make([]float64, l2), W3: make([]float64, l2)}, nil
 }
 
 // Limits of the float weights that quantize without clipping: W1 and B1 (QA per unit, int16
@@ -53,6 +53,14 @@ func (f *Float) Forward(active *[2][]int16, stm int) float64 {
 		}
 	}
 	y := f.B3
+	if f.L2 == 0 {
+		for half, p := range [2]int{stm, stm ^ 1} {
+			for i := 0; i < h; i++ {
+				y += clip01(acc[p][i]) * f.W2[half*h+i]
+			}
+		}
+		return y
+	}
 	for k := 0; k < f.L2; k++ {
 		s := f.B2[k]
 		for half, p := range [2]int{stm, stm ^ 1} {

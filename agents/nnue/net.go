@@ -5,8 +5,8 @@
 // weights, integer inference that allocates nothing.
 //
 // Architecture: inputs → H (per perspective, shared weights) → concatenation of the side to
-// move's and the opponent's accumulators (2H, clipped to [0, 1]) → L2 (clipped ReLU) → 1. The
-// output is a logit of the side to move's expected result; Scale converts it to the search's
+// move's and the opponent's accumulators (2H, clipped to [0, 1]) → L2 (clipped ReLU) → 1, or
+// with L2 = 0 directly 2H → 1 (the cheapest: one multiply per accumulator entry). The output is a logit of the side to move's expected result; Scale converts it to the search's
 // evaluation units.
 package nnue
 
@@ -43,16 +43,32 @@ type Net struct {
 	Game  string
 	In    int   // input features (Inputs(Game))
 	H     int   // accumulator width per perspective
-	L2    int   // second hidden layer
+	L2    int   // second hidden layer (0: none, W2 is then the output layer)
 	Scale int32 // evaluation units per logit
 	Meta  string
 	W1    []int16 // In×H, feature-major
 	B1    []int16 // H
-	W2    []int8  // 2H×L2, input-major (the side to move's H inputs first)
+	W2    []int8  // 2H×max(L2, 1), input-major (the side to move's H inputs first)
 	B2    []int32 // L2
 	W3    []int16 // L2
 	B3    int32
 	game  int
+	w1p   []uint64 // W1 packed four int16 to a word, rows of H/4 words (Accumulator.V)
+	b1p   []uint64
+}
+
+// row returns feature f's packed first-layer row.
+func (n *Net) row(f int) []uint64 { return n.w1p[f*n.H/4 : (f+1)*n.H/4] }
+
+// pack fills w1p and b1p from W1 and B1.
+func pack(src []int16) []uint64 {
+	out := make([]uint64, len(src)/4)
+	for i := range out {
+		for k := 0; k < 4; k++ {
+			out[i] |= uint64(uint16(src[4*i+k])) << (16 * k)
+		}
+	}
+	return out
 }
 
 // check validates dimensions and that no accumulator can overflow int16.
@@ -65,13 +81,13 @@ func (n *Net) check() error {
 	if n.In != Inputs(n.Game) {
 		return fmt.Errorf("%s network with %d inputs: want %d", n.Game, n.In, Inputs(n.Game))
 	}
-	if n.H < 1 || n.H > MaxHidden || n.L2 < 1 || n.L2 > MaxL2 {
-		return fmt.Errorf("dimensions %d×%d: want hidden 1..%d and l2 1..%d", n.H, n.L2, MaxHidden, MaxL2)
+	if n.H < 4 || n.H > MaxHidden || n.H%4 != 0 || n.L2 < 0 || n.L2 > MaxL2 {
+		return fmt.Errorf("dimensions %d×%d: want hidden a multiple of 4 in 4..%d and l2 0..%d", n.H, n.L2, MaxHidden, MaxL2)
 	}
 	if n.Scale < 1 || n.Scale > 10000 {
 		return fmt.Errorf("scale %d: want 1..10000", n.Scale)
 	}
-	if len(n.W1) != n.In*n.H || len(n.B1) != n.H || len(n.W2) != 2*n.H*n.L2 || len(n.B2) != n.L2 || len(n.W3) != n.L2 {
+	if len(n.W1) != n.In*n.H || len(n.B1) != n.H || len(n.W2) != 2*n.H*max(n.L2, 1) || len(n.B2) != n.L2 || len(n.W3) != n.L2 {
 		return errors.New("weight arrays do not match the dimensions")
 	}
 	// The accumulator sums the bias and at most maxActive rows: bound it by the largest rows.
@@ -94,6 +110,7 @@ func (n *Net) check() error {
 	if abs(int(n.B3)) > 1<<24 {
 		return fmt.Errorf("output bias %d out of range", n.B3)
 	}
+	n.w1p, n.b1p = pack(n.W1), pack(n.B1)
 	return nil
 }
 
@@ -160,11 +177,11 @@ func Unmarshal(data []byte) (*Net, error) {
 	if gameIndex(n.Game) < 0 {
 		return nil, fmt.Errorf("unknown game %q", n.Game)
 	}
-	if dims[0] != uint32(Inputs(n.Game)) || dims[1] < 1 || dims[1] > MaxHidden || dims[2] < 1 || dims[2] > MaxL2 || ml > maxMeta {
+	if dims[0] != uint32(Inputs(n.Game)) || dims[1] < 4 || dims[1] > MaxHidden || dims[1]%4 != 0 || dims[2] > MaxL2 || ml > maxMeta {
 		return nil, fmt.Errorf("bad header: inputs %d, hidden %d, l2 %d, metadata %d bytes", dims[0], dims[1], dims[2], ml)
 	}
 	n.In, n.H, n.L2, n.Scale = int(dims[0]), int(dims[1]), int(dims[2]), int32(min(dims[3], 1<<30))
-	want := int(ml) + 2*n.In*n.H + 2*n.H + 2*n.H*n.L2 + 4*n.L2 + 2*n.L2 + 4
+	want := int(ml) + 2*n.In*n.H + 2*n.H + 2*n.H*max(n.L2, 1) + 4*n.L2 + 2*n.L2 + 4
 	if r.Len() != want {
 		return nil, fmt.Errorf("file size does not match its header (%d bytes of body, want %d)", r.Len(), want)
 	}
@@ -173,7 +190,7 @@ func Unmarshal(data []byte) (*Net, error) {
 	n.Meta = string(mb)
 	n.W1 = make([]int16, n.In*n.H)
 	n.B1 = make([]int16, n.H)
-	n.W2 = make([]int8, 2*n.H*n.L2)
+	n.W2 = make([]int8, 2*n.H*max(n.L2, 1))
 	n.B2 = make([]int32, n.L2)
 	n.W3 = make([]int16, n.L2)
 	for _, v := range []any{n.W1, n.B1, n.W2, n.B2, n.W3, &n.B3} {

@@ -26,8 +26,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&g.RandomOpening, "random-opening", 6, "uniformly random plies at the start of each game (not recorded)")
 	randomLayouts := fs.Bool("random-layouts", true, "Katarenga: each game on its own uniformly drawn layout (false: layout 0)")
 	fs.IntVar(&g.Workers, "workers", 2, "parallel self-play workers (the data do not depend on it)")
-	fs.IntVar(&f.Hidden, "hidden", 32, "accumulator width per perspective (1..1024)")
-	fs.IntVar(&f.L2, "l2", 16, "second hidden layer (1..256)")
+	fs.IntVar(&f.Hidden, "hidden", 32, "accumulator width per perspective (a multiple of 4, 4..1024)")
+	fs.IntVar(&f.L2, "l2", 16, "second hidden layer (1..256; 0: none, the accumulators feed the output directly)")
 	fs.Float64Var(&f.Scale, "scale", 150, "evaluation units per logit (the search's units)")
 	fs.Float64Var(&f.Lambda, "lambda", 0.5, "label = lambda·sigmoid(score/scale) + (1−lambda)·result (0..1)")
 	fs.IntVar(&f.Epochs, "epochs", 20, "passes over the training positions")
@@ -52,10 +52,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train: -games %d: want at least 2", g.Games)
 	case g.RandomOpening < 0:
 		return usagef("train: -random-opening %d: want >= 0", g.RandomOpening)
-	case f.Hidden < 1 || f.Hidden > 1024:
-		return usagef("train: -hidden %d: want 1..1024", f.Hidden)
-	case f.L2 < 1 || f.L2 > 256:
-		return usagef("train: -l2 %d: want 1..256", f.L2)
+	case f.Hidden < 4 || f.Hidden > 1024 || f.Hidden%4 != 0:
+		return usagef("train: -hidden %d: want a multiple of 4 in 4..1024", f.Hidden)
+	case f.L2 < 0 || f.L2 > 256:
+		return usagef("train: -l2 %d: want 0..256", f.L2)
 	case !(f.Scale >= 1 && f.Scale <= 10000):
 		return usagef("train: -scale %g: want 1..10000", f.Scale)
 	case !(f.Lambda >= 0 && f.Lambda <= 1):

@@ -47,6 +47,9 @@ func (g *grads) backprop(f *nnue.Float, e *encoded) float64 {
 		}
 	}
 	y := f.B3
+	if l2 == 0 {
+		return g.backpropLinear(f, e, persp)
+	}
 	for k := 0; k < l2; k++ {
 		s := f.B2[k]
 		for half := 0; half < 2; half++ {
@@ -92,6 +95,43 @@ func (g *grads) backprop(f *nnue.Float, e *encoded) float64 {
 	}
 	for half, p := range persp {
 		d := g.dacc[half]
+		for j, v := range d {
+			G.B1[j] += v
+		}
+		for _, i := range e.act[p] {
+			row := G.W1[int(i)*h : int(i)*h+h]
+			for j := range row {
+				row[j] += d[j]
+			}
+		}
+	}
+	return diff * diff
+}
+
+// backpropLinear is backprop for a network without a second hidden layer (L2 = 0), the
+// accumulators g.acc already computed.
+func (g *grads) backpropLinear(f *nnue.Float, e *encoded, persp [2]int) float64 {
+	h := f.H
+	y := f.B3
+	for half := 0; half < 2; half++ {
+		for i, a := range g.acc[half] {
+			y += clip(a) * f.W2[half*h+i]
+		}
+	}
+	sg := sigmoid(y)
+	diff := sg - e.target
+	dy := 2 * diff * sg * (1 - sg)
+	G := g.g
+	G.B3 += dy
+	for half, p := range persp {
+		d := g.dacc[half]
+		for i, a := range g.acc[half] {
+			G.W2[half*h+i] += dy * clip(a)
+			d[i] = 0
+			if a > 0 && a < 1 {
+				d[i] = dy * f.W2[half*h+i]
+			}
+		}
 		for j, v := range d {
 			G.B1[j] += v
 		}
