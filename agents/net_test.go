@@ -41,10 +41,15 @@ func TestNetParam(t *testing.T) {
 	if _, err := ag.NewPlayer("katarenga"); err == nil {
 		t.Error("a Baran network was accepted for Katarenga")
 	}
-	for _, game := range []string{"baran", "katarenga"} {
+	if _, err := Parse("mcts:rollout=random,net=builtin"); err == nil {
+		t.Error("mcts:rollout=random,net=builtin was accepted (the network is not used there)")
+	}
+	for _, c := range [][2]string{{"baran", "alphabeta:nodes=3000,net=builtin"}, {"katarenga", "alphabeta:nodes=3000,net=builtin"},
+		{"baran", "mcts:playouts=200,net=builtin"}, {"katarenga", "mcts:playouts=200,net=builtin"}} {
+		game := c[0]
 		var first []engine.Action
 		for run := 0; run < 2; run++ {
-			pl, err := mustAgent(t, "alphabeta:nodes=3000,net=builtin").NewPlayer(game)
+			pl, err := mustAgent(t, c[1]).NewPlayer(game)
 			if err != nil {
 				t.Fatal(err)
 			}
