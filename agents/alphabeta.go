@@ -88,7 +88,7 @@ func init() {
 			{"exts", "0", "at most this many threat extensions on one path, 0 for no bound (0..16)"},
 			{"qsbase", "1", "Katarenga quiescence also searches moves onto the enemy baseline: 1 on, 0 off (captures and camp entries only)"},
 			{"weights", "", "JSON file of heuristic weights"},
-			{"net", "none", netParamDoc},
+			{"net", "auto", netParamDoc},
 		},
 		Late:  []string{"net"},
 		build: buildAlphaBeta})
@@ -191,7 +191,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if game == "katarenga" {
 		p.ec = make(evalCache, evalCacheSize)
 	}
-	if p.nn, err = a.evaluator(game); err != nil {
+	if p.nn, err = a.evaluator(game, a.Movetime > 0); err != nil {
 		return nil, err
 	}
 	p.bufs = make([][]engine.Action, maxPly+1)

@@ -64,7 +64,7 @@ func init() {
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
-			{"net", "none", netParamDoc + "; the priors and the leaves' quiescence values use it (rollout=qs or ply)"},
+			{"net", "auto", netParamDoc + "; the priors and the leaves' quiescence values use it (rollout=qs or ply)"},
 		},
 		Late:  []string{"net"},
 		build: buildMCTS})
@@ -135,7 +135,7 @@ func buildMCTS(p Params) (Agent, error) {
 		// prior=move never evaluates the children, and these read their evaluations.
 		return nil, errorf("agent mcts: prior=move gives no child evaluations, which rollout=%s and mm=%g need: use prior=eval", m.Rollout, m.Minimax)
 	}
-	if m.netSpec != "none" && m.Rollout != "qs" && m.Rollout != "ply" {
+	if m.netSpec != "none" && m.netSpec != "auto" && m.Rollout != "qs" && m.Rollout != "ply" {
 		return nil, errorf("agent mcts: net=%s evaluates through the quiescence search: use rollout=qs or ply", m.netSpec)
 	}
 	if m.Rollout != "qs" { // the other leaf values need the children at the first visit
@@ -181,7 +181,7 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 		// and capture lines alike), so tempo is its own, rounded to whole evaluation units.
 		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w, tempo: int32(math.Round(p.tempo)), qsBaseTo: 4 + m.QSBase,
 			bufs: make([][]engine.Action, maxPly+1)}
-		if p.qs.nn, err = m.evaluator(game); err != nil {
+		if p.qs.nn, err = m.evaluator(game, m.Movetime > 0); err != nil {
 			return nil, err
 		}
 	}

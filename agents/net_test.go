@@ -11,7 +11,7 @@ import (
 	"github.com/fairplay-lab/fairplay/engine"
 )
 
-// TestNetParam: net=builtin and net=FILE are accepted and appear in the spec (net=none, the
+// TestNetParam: net=builtin and net=FILE are accepted and appear in the spec (net=auto, the
 // default, does not: older specs are unchanged), a missing, damaged or other game's file is
 // refused, and a searcher with a network plays legal, reproducible moves in both games.
 func TestNetParam(t *testing.T) {
@@ -68,6 +68,39 @@ func TestNetParam(t *testing.T) {
 				}
 				s.Apply(a)
 			}
+		}
+	}
+}
+
+// TestNetAuto: net=auto is the built-in network under a movetime budget in the games listed in
+// netAuto, and the heuristic otherwise (depth and node budgets, other games).
+func TestNetAuto(t *testing.T) {
+	for _, c := range []struct {
+		spec, game string
+		want       bool
+	}{
+		{"alphabeta:movetime=10ms", "baran", netAuto["baran"]},
+		{"alphabeta:movetime=10ms", "katarenga", netAuto["katarenga"]},
+		{"alphabeta:nodes=1000", "baran", false},
+		{"alphabeta:depth=3", "baran", false},
+		{"alphabeta:movetime=10ms,net=none", "baran", false},
+		{"alphabeta:depth=3,net=builtin", "katarenga", true},
+		{"mcts:movetime=10ms", "baran", netAuto["baran"]},
+		{"mcts:playouts=100", "baran", false},
+	} {
+		pl, err := mustAgent(t, c.spec).NewPlayer(c.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bool
+		switch p := pl.(type) {
+		case *abPlayer:
+			got = p.nn != nil
+		case *mctsPlayer:
+			got = p.qs != nil && p.qs.nn != nil
+		}
+		if got != c.want {
+			t.Errorf("%s in %s: network %v, want %v", c.spec, c.game, got, c.want)
 		}
 	}
 }

@@ -10,7 +10,13 @@ import (
 )
 
 // netParamDoc documents the net parameter of the searchers that can use a learned evaluation.
-const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the network shipped for the game, agents/nnue/nets), or a network file made by 'fairplay train' (docs/agents.md, Learned evaluation)"
+const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the network shipped for the game, agents/nnue/nets), a network file made by 'fairplay train', or auto = builtin under a movetime budget in the games whose network measured stronger at equal time (Baran), else none (docs/agents.md, Learned evaluation)"
+
+// netAuto lists the games whose built-in network measured stronger than the hand-written
+// evaluation at equal time (docs/agents.md, "Learned evaluation"): net=auto uses it there under
+// a movetime budget. Depth and node budgets keep the heuristic, so that deterministic runs and
+// their recorded results are unchanged.
+var netAuto = map[string]bool{"baran": true}
 
 // netAgent holds the net=... parameter of an agent: the networks are loaded once per game at
 // the first NewPlayer (the game is known only then) and shared, read-only, by its players.
@@ -25,7 +31,7 @@ type netAgent struct {
 func (h *netAgent) parseNet(p Params) error {
 	h.netSpec = p.String("net")
 	switch h.netSpec {
-	case "none", "builtin":
+	case "none", "builtin", "auto":
 		return nil
 	case "":
 		return fmt.Errorf("agent %s: net is empty: want none, builtin or a network file", p.kind)
@@ -38,16 +44,17 @@ func (h *netAgent) parseNet(p Params) error {
 	return nil
 }
 
-// evaluator returns a fresh evaluator of the game's network, or nil for net=none.
-func (h *netAgent) evaluator(game string) (*nnue.Evaluator, error) {
-	if h.netSpec == "none" || h.netSpec == "" {
+// evaluator returns a fresh evaluator of the game's network, or nil for the heuristic (net=none,
+// or net=auto where it means none; timed: the agent has a movetime budget).
+func (h *netAgent) evaluator(game string, timed bool) (*nnue.Evaluator, error) {
+	if h.netSpec == "none" || h.netSpec == "" || (h.netSpec == "auto" && !(timed && netAuto[game])) {
 		return nil, nil
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n, ok := h.nets[game]
 	if !ok {
-		if h.netSpec != "builtin" {
+		if h.netSpec != "builtin" && h.netSpec != "auto" {
 			for g := range h.nets {
 				return nil, fmt.Errorf("net=%s is a %s network, not %s", h.netSpec, g, game)
 			}
