@@ -85,6 +85,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("train: -data %s holds %s positions, not %s", *dataIn, d.Game, g.Game)
 		}
 	} else {
+		g.Progress = func(done int) {
+			if done%max(g.Games/10, 1) == 0 {
+				fmt.Fprintf(stderr, "train: %d of %d games (%s)\n", done, g.Games, time.Since(start).Round(time.Second))
+			}
+		}
 		if d, err = train.Generate(ctx, g); err != nil {
 			if ctx.Err() != nil {
 				return errInterrupted

@@ -46,6 +46,9 @@ type GenConfig struct {
 	Layout        string
 	Seed          uint64
 	Workers       int
+	// Progress, when set, is called with the number of games finished (from one goroutine at
+	// a time, in no particular order of games).
+	Progress func(done int)
 }
 
 // Generate plays the games and collects their positions, in game order.
@@ -66,12 +69,20 @@ func Generate(ctx context.Context, cfg GenConfig) (*Data, error) {
 	errs := make([]error, cfg.Games)
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	for w := 0; w < max(cfg.Workers, 1); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
 				per[i], cols[i], errs[i] = playGame(cfg, gm, ag, i)
+				if cfg.Progress != nil {
+					mu.Lock()
+					done++
+					cfg.Progress(done)
+					mu.Unlock()
+				}
 			}
 		}()
 	}
