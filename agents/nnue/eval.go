@@ -154,12 +154,18 @@ func (e *Evaluator) apply(pl *Planes) {
 				if f := int(m.Row[p][i][sq]); f >= 0 {
 					addRow(a.V[p], n.row(f))
 				}
+				if f := int(m.Row2[p][i][sq]); f >= 0 {
+					addRow(a.V[p], n.row(f))
+				}
 			}
 		}
 		for b := old &^ cur; b != 0; b &= b - 1 {
 			sq := bits.TrailingZeros64(b)
 			for p := 0; p < 2; p++ {
 				if f := int(m.Row[p][i][sq]); f >= 0 {
+					subRow(a.V[p], n.row(f))
+				}
+				if f := int(m.Row2[p][i][sq]); f >= 0 {
 					subRow(a.V[p], n.row(f))
 				}
 			}
@@ -176,7 +182,11 @@ func (e *Evaluator) Refresh(pl *Planes) {
 		copy(a.V[p], e.base[p])
 		for i := range pl {
 			for b := pl[i]; b != 0; b &= b - 1 {
-				if f := int(m.Row[p][i][bits.TrailingZeros64(b)]); f >= 0 {
+				sq := bits.TrailingZeros64(b)
+				if f := int(m.Row[p][i][sq]); f >= 0 {
+					addRow(a.V[p], n.row(f))
+				}
+				if f := int(m.Row2[p][i][sq]); f >= 0 {
 					addRow(a.V[p], n.row(f))
 				}
 			}

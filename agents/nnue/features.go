@@ -28,16 +28,18 @@ const (
 // Inputs per game. Baran: (own, enemy) × (king, warrior, fast) × 49 cells, then (own, enemy)
 // removal rights × 49 cells. Katarenga: (own, enemy) pawn × 64 squares × 4 square colours, then
 // the layout itself (the colour of every square, 64 × 4, always active), then own/enemy pawns
-// in the camps (at least one, two).
+// in the camps (at least one, two), then (own, enemy) pawn × its distance to the enemy
+// baseline in moves of a lone pawn on this layout (0..15, 15: never): the layout's move graph
+// as the pawns see it.
 const (
 	BaranInputs     = 8 * baran.NumCells
-	KatarengaInputs = 3*256 + 4
+	KatarengaInputs = 3*256 + 4 + 32
 )
 
 // maxActive bounds the number of active inputs of one perspective (the accumulator's int16
 // overflow check uses it): Baran 30 pieces and at most 15 removal rights; Katarenga 16 pawns,
-// 64 layout inputs, 4 camp inputs.
-var maxActive = [2]int{45, 84}
+// 64 layout inputs, 4 camp inputs, 16 distance inputs.
+var maxActive = [2]int{45, 100}
 
 // gameIndex returns Baran or Katarenga for a game name (-1 if unknown).
 func gameIndex(game string) int {
@@ -106,6 +108,8 @@ func KatarengaPlanes(s *katarenga.State, pl *Planes) {
 // square to an input feature (-1: none). Katarenga's depends on the board's colours.
 type FeatureMap struct {
 	Row [2][NumPlanes][64]int16
+	// Row2 is a second feature of the same bit (Katarenga's pawn distances; -1: none).
+	Row2 [2][NumPlanes][64]int16
 	// Constant lists the always-active inputs of each perspective (Katarenga's layout).
 	Constant [2][]int16
 }
@@ -118,6 +122,7 @@ var baranMap = func() (m FeatureMap) {
 		for pl := 0; pl < NumPlanes; pl++ {
 			for sq := 0; sq < 64; sq++ {
 				m.Row[p][pl][sq] = -1
+				m.Row2[p][pl][sq] = -1
 				if sq >= baran.NumCells {
 					continue
 				}
@@ -148,6 +153,7 @@ var baranMap = func() (m FeatureMap) {
 // KatarengaMap fills m with the feature map of a board's colours (colour[sq] 0..3 as
 // katarenga.Colour). It allocates m.Constant only the first time.
 func KatarengaMap(m *FeatureMap, colour *[64]uint8) {
+	dist := katDistances(colour)
 	for p := 0; p < 2; p++ {
 		if m.Constant[p] == nil {
 			m.Constant[p] = make([]int16, 64)
@@ -155,6 +161,7 @@ func KatarengaMap(m *FeatureMap, colour *[64]uint8) {
 		for pl := 0; pl < NumPlanes; pl++ {
 			for sq := 0; sq < 64; sq++ {
 				m.Row[p][pl][sq] = -1
+				m.Row2[p][pl][sq] = -1
 			}
 		}
 		for sq := 0; sq < 64; sq++ {
@@ -169,6 +176,7 @@ func KatarengaMap(m *FeatureMap, colour *[64]uint8) {
 					block = 1
 				}
 				m.Row[p][owner][sq] = int16(block*256 + o*4 + c)
+				m.Row2[p][owner][sq] = int16(772 + block*16 + int(dist[owner][sq]))
 			}
 			m.Constant[p][sq] = int16(512 + o*4 + c)
 		}
@@ -196,10 +204,79 @@ func (m *FeatureMap) Active(pl *Planes, p int, dst []int16) []int16 {
 	dst = append(dst, m.Constant[p]...)
 	for i := range pl {
 		for b := pl[i]; b != 0; b &= b - 1 {
-			if f := m.Row[p][i][trailing(b)]; f >= 0 {
+			sq := trailing(b)
+			if f := m.Row[p][i][sq]; f >= 0 {
+				dst = append(dst, f)
+			}
+			if f := m.Row2[p][i][sq]; f >= 0 {
 				dst = append(dst, f)
 			}
 		}
 	}
 	return dst
+}
+
+// katDistances returns, for each player and square, the least number of moves a lone pawn of
+// the player needs from the square to the enemy baseline on a board of these colours (0 on the
+// baseline, 15 when it never can; the agents' heuristic "race" feature counts the same).
+func katDistances(colour *[64]uint8) (d [2][64]uint8) {
+	var moves [64]uint64
+	for sq := range moves {
+		moves[sq] = emptyMoves(colour, sq)
+	}
+	for p, base := range [2]uint64{0xFF << 56, 0xFF} {
+		for sq := range d[p] {
+			d[p][sq] = 15
+		}
+		reached := base
+		for k := uint8(0); k < 15 && reached != 0; k++ {
+			for m := reached; m != 0; m &= m - 1 {
+				if sq := trailing(m); d[p][sq] == 15 {
+					d[p][sq] = k
+				}
+			}
+			next := uint64(0)
+			for sq := 0; sq < 64; sq++ {
+				if d[p][sq] == 15 && moves[sq]&reached != 0 {
+					next |= 1 << sq
+				}
+			}
+			if next == 0 {
+				break
+			}
+			reached |= next
+		}
+	}
+	return d
+}
+
+// emptyMoves returns the squares a pawn on sq reaches on an empty board: blue a king's step,
+// green a knight's jump, red orthogonal and yellow diagonal slides that stop on the first
+// square of their own colour (katarenga.Colour: 0 red, 1 yellow, 2 green, 3 blue).
+func emptyMoves(colour *[64]uint8, sq int) uint64 {
+	f, r := sq%8, sq/8
+	on := func(ff, rr int) bool { return ff >= 0 && ff < 8 && rr >= 0 && rr < 8 }
+	var steps [][2]int
+	slide := false
+	switch c := colour[sq] & 3; c {
+	case 3:
+		steps = [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
+	case 2:
+		steps = [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
+	case 0:
+		steps, slide = [][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}}, true
+	case 1:
+		steps, slide = [][2]int{{1, 1}, {1, -1}, {-1, -1}, {-1, 1}}, true
+	}
+	var m uint64
+	for _, st := range steps {
+		for k := 1; on(f+k*st[0], r+k*st[1]); k++ {
+			t := (r+k*st[1])*8 + f + k*st[0]
+			m |= 1 << t
+			if !slide || colour[t]&3 == colour[sq]&3 {
+				break
+			}
+		}
+	}
+	return m
 }

@@ -31,6 +31,15 @@ func NewFloat(game string, h, l2 int, scale float64) (*Float, error) {
 		W2: make([]float64, 2*h*max(l2, 1)), B2: make([]float64, l2), W3: make([]float64, l2)}, nil
 }
 
+// Clone returns a deep copy.
+func (f *Float) Clone() *Float {
+	c := *f
+	for _, p := range []*[]float64{&c.W1, &c.B1, &c.W2, &c.B2, &c.W3} {
+		*p = append([]float64(nil), (*p)...)
+	}
+	return &c
+}
+
 // Limits of the float weights that quantize without clipping: W1 and B1 (QA per unit, int16
 // accumulator over maxActive rows) and W2 (QB per unit, int8).
 const (

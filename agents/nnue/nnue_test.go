@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
 // randomFloat is a network with weights large enough that every unit is sometimes clipped
@@ -299,5 +300,30 @@ func TestBuiltin(t *testing.T) {
 	}
 	if _, err := Builtin("chess"); err == nil {
 		t.Fatal("a built-in network for chess")
+	}
+}
+
+// TestKatDistances: the layout distances agree with the engine's move generation: a lone pawn
+// on an empty board reaches exactly emptyMoves, and distance 0 is the baseline.
+func TestKatDistances(t *testing.T) {
+	for _, layout := range []int{0, 1, 4242, 98303} {
+		g, err := games.New("katarenga", "", fmt.Sprint(layout), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := g.Start(0).(*katarenga.State)
+		b := s.Board()
+		cols := Colours(b)
+		for sq := 0; sq < 64; sq++ {
+			if got, want := emptyMoves(&cols, sq), b.Targets(sq, 1<<sq); got != want {
+				t.Fatalf("layout %d square %d: moves %x, engine %x", layout, sq, got, want)
+			}
+		}
+		d := katDistances(&cols)
+		for sq := 0; sq < 64; sq++ {
+			if (d[0][sq] == 0) != (sq >= 56) || (d[1][sq] == 0) != (sq < 8) {
+				t.Fatalf("layout %d: baseline distances wrong at %d", layout, sq)
+			}
+		}
 	}
 }

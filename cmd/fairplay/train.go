@@ -34,6 +34,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&f.Batch, "batch", 256, "positions per Adam step")
 	fs.Float64Var(&f.LR, "lr", 1e-3, "Adam step size")
 	fs.IntVar(&f.HoldOut, "holdout", 10, "every K-th game is the validation set")
+	fs.Float64Var(&f.Decay, "decay", 0, "decoupled weight decay of the first layer (AdamW), relative to -lr (0..100)")
+	fs.BoolVar(&f.Last, "last", false, "keep the last epoch's network (default: the epoch of least validation loss)")
 	seed := fs.Uint64("seed", 1, "master seed of the games and of the optimiser")
 	dataIn := fs.String("data", "", "fit on a data set saved by -save-data instead of playing games")
 	dataOut := fs.String("save-data", "", "also write the generated positions here (gob+gzip)")
@@ -64,6 +66,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train: -epochs %d, -batch %d: want >= 1", f.Epochs, f.Batch)
 	case !(f.LR > 0 && f.LR < 1):
 		return usagef("train: -lr %g: want a number in (0, 1)", f.LR)
+	case !(f.Decay >= 0 && f.Decay <= 100):
+		return usagef("train: -decay %g: want 0..100", f.Decay)
 	case f.HoldOut < 2:
 		return usagef("train: -holdout %d: want >= 2", f.HoldOut)
 	case g.Workers < 1:
@@ -119,11 +123,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	took := time.Since(start)
-	fmt.Fprintf(stdout, "validation loss: network %.6f, quantized %.6f, hand-written evaluation %.6f, constant %.6f (%d train, %d validation positions)\n",
-		res.Curve[len(res.Curve)-1].Validate, res.QuantizedVal, res.HeuristicVal, res.ValidateBaseline, res.TrainN, res.ValN)
-	meta := fmt.Sprintf("fairplay train %s\ngames %d, positions %d (train %d, validation %d), generation %s, total %s\nvalidation loss %.6f (quantized %.6f, hand-written %.6f)\n",
+	fmt.Fprintf(stdout, "kept epoch %d; validation loss: network %.6f, quantized %.6f, hand-written evaluation %.6f, constant %.6f (%d train, %d validation positions)\n",
+		res.Best, res.Curve[res.Best-1].Validate, res.QuantizedVal, res.HeuristicVal, res.ValidateBaseline, res.TrainN, res.ValN)
+	meta := fmt.Sprintf("fairplay train %s\ngames %d, positions %d (train %d, validation %d), generation %s, total %s\nepoch %d of %d, validation loss %.6f (quantized %.6f, hand-written %.6f)\n",
 		strings.Join(args, " "), d.Games, len(d.Samples), res.TrainN, res.ValN, gen.Round(time.Second), took.Round(time.Second),
-		res.Curve[len(res.Curve)-1].Validate, res.QuantizedVal, res.HeuristicVal)
+		res.Best, f.Epochs, res.Curve[res.Best-1].Validate, res.QuantizedVal, res.HeuristicVal)
 	n, err := res.Float.Quantize(meta)
 	if err != nil {
 		return err

@@ -19,6 +19,12 @@ type FitConfig struct {
 	LR         float64 // Adam's step size
 	HoldOut    int     // every HoldOut-th game is the validation set
 	Seed       uint64
+	// Decay is a decoupled weight decay (AdamW) on the first layer's weights, per step and
+	// relative to LR: positions of one game share their layout and their result, which the
+	// layout inputs could otherwise memorise.
+	Decay float64
+	// Last keeps the last epoch's network instead of the one of least validation loss.
+	Last bool
 	// Progress, when set, is called after every epoch.
 	Progress func(Epoch)
 }
@@ -33,6 +39,7 @@ type Epoch struct {
 // Result is a fitted network and its loss curve.
 type Result struct {
 	Float            *nnue.Float
+	Best             int // the epoch whose network Float is (the least validation loss unless Last)
 	Curve            []Epoch
 	TrainN, ValN     int
 	HeuristicVal     float64 // the hand-written evaluation's validation loss, for reference
@@ -89,7 +96,8 @@ func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
 
 	r := engine.NewRand(cfg.Seed)
 	initialise(f, r)
-	opt := newAdam(f, cfg.LR)
+	opt := newAdam(f, cfg.LR, cfg.Decay)
+	var best *nnue.Float
 	g := newGrads(f)
 	order := make([]int, len(tr))
 	for i := range order {
@@ -117,7 +125,14 @@ func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
 		if cfg.Progress != nil {
 			cfg.Progress(e)
 		}
+		if !cfg.Last && (best == nil || e.Validate < res.Curve[res.Best-1].Validate) {
+			best, res.Best = f.Clone(), ep
+		}
 	}
+	if cfg.Last || best == nil {
+		best, res.Best = f, cfg.Epochs
+	}
+	f = best
 	res.Float = f
 	n, err := f.Quantize("")
 	if err != nil {

@@ -150,14 +150,15 @@ func clip(x float64) float64 { return min(max(x, 0), 1) }
 // adam is the Adam optimiser's state for every parameter of a network.
 type adam struct {
 	lr   float64
+	wd   float64 // decoupled weight decay of W1, relative to lr
 	t    int
 	m, v *nnue.Float
 }
 
-func newAdam(f *nnue.Float, lr float64) *adam {
+func newAdam(f *nnue.Float, lr, wd float64) *adam {
 	m, _ := nnue.NewFloat(f.Game, f.H, f.L2, f.Scale)
 	v, _ := nnue.NewFloat(f.Game, f.H, f.L2, f.Scale)
-	return &adam{lr: lr, m: m, v: v}
+	return &adam{lr: lr, wd: wd, m: m, v: v}
 }
 
 // step applies the mean gradient of a batch of n samples, then clips the weights to the range
@@ -177,6 +178,12 @@ func (o *adam) step(f *nnue.Float, g *grads, n float64) {
 		}
 	}
 	G := g.g
+	if o.wd > 0 {
+		k := 1 - o.lr*o.wd
+		for i := range f.W1 {
+			f.W1[i] *= k
+		}
+	}
 	upd(f.W1, G.W1, o.m.W1, o.v.W1, nnue.MaxW1)
 	upd(f.B1, G.B1, o.m.B1, o.v.B1, nnue.MaxW1)
 	upd(f.W2, G.W2, o.m.W2, o.v.W2, nnue.MaxW2)
