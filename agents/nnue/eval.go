@@ -38,6 +38,11 @@ type Evaluator struct {
 	Acc   Accumulator
 	h2    []int32
 	pl    Planes
+	// cr holds, per perspective, one packed row for every (plane, square): the sum of the rows
+	// of that bit's features (Katarenga's pawn-on-coloured-square and its distance input are
+	// one addition); live marks the bits that have any.
+	cr   [2][]uint64
+	live [2]Planes
 	// Updates and Refreshes count incremental updates and full recomputations (benchmarks).
 	Updates, Refreshes int64
 }
@@ -50,12 +55,42 @@ func NewEvaluator(n *Net) *Evaluator {
 		e.Acc.V[p] = make([]uint64, n.H/4)
 		copy(e.base[p], n.b1p)
 	}
+	for p := 0; p < 2; p++ {
+		e.cr[p] = make([]uint64, NumPlanes*64*n.H/4)
+	}
 	if n.game == Baran {
 		e.m = BaranMap()
+		e.buildRows()
 	} else {
 		e.m = &e.own
 	}
 	return e
+}
+
+// buildRows fills cr and live from the feature map.
+func (e *Evaluator) buildRows() {
+	n, m, w := e.Net, e.m, e.Net.H/4
+	for p := 0; p < 2; p++ {
+		e.live[p] = Planes{}
+		for pl := 0; pl < NumPlanes; pl++ {
+			for sq := 0; sq < 64; sq++ {
+				r := e.cr[p][(pl*64+sq)*w : (pl*64+sq+1)*w]
+				clear(r)
+				for _, f := range [2]int16{m.Row[p][pl][sq], m.Row2[p][pl][sq]} {
+					if f >= 0 {
+						addRow(r, n.row(int(f)))
+						e.live[p][pl] |= 1 << sq
+					}
+				}
+			}
+		}
+	}
+}
+
+// bitRow returns perspective p's combined row of a plane's square.
+func (e *Evaluator) bitRow(p, pl, sq int) []uint64 {
+	w := e.Net.H / 4
+	return e.cr[p][(pl*64+sq)*w : (pl*64+sq+1)*w]
 }
 
 // setBoard rebuilds the Katarenga feature map and constant rows for a new board.
@@ -63,6 +98,7 @@ func (e *Evaluator) setBoard(b *katarenga.Board) {
 	e.board = b
 	c := Colours(b)
 	KatarengaMap(&e.own, &c)
+	e.buildRows()
 	n := e.Net
 	for p := 0; p < 2; p++ {
 		copy(e.base[p], n.b1p)
@@ -145,29 +181,16 @@ func (e *Evaluator) UpdatePlanes(pl *Planes) {
 // apply adds the rows of the bits set in pl but not in the accumulator's planes and subtracts
 // those of the bits cleared.
 func (e *Evaluator) apply(pl *Planes) {
-	a, n, m := &e.Acc, e.Net, e.m
+	a := &e.Acc
 	for i := range pl {
 		old, cur := a.Planes[i], pl[i]
-		for b := cur &^ old; b != 0; b &= b - 1 {
-			sq := bits.TrailingZeros64(b)
-			for p := 0; p < 2; p++ {
-				if f := int(m.Row[p][i][sq]); f >= 0 {
-					addRow(a.V[p], n.row(f))
-				}
-				if f := int(m.Row2[p][i][sq]); f >= 0 {
-					addRow(a.V[p], n.row(f))
-				}
+		for p := 0; p < 2; p++ {
+			live := e.live[p][i]
+			for b := (cur &^ old) & live; b != 0; b &= b - 1 {
+				addRow(a.V[p], e.bitRow(p, i, bits.TrailingZeros64(b)))
 			}
-		}
-		for b := old &^ cur; b != 0; b &= b - 1 {
-			sq := bits.TrailingZeros64(b)
-			for p := 0; p < 2; p++ {
-				if f := int(m.Row[p][i][sq]); f >= 0 {
-					subRow(a.V[p], n.row(f))
-				}
-				if f := int(m.Row2[p][i][sq]); f >= 0 {
-					subRow(a.V[p], n.row(f))
-				}
+			for b := (old &^ cur) & live; b != 0; b &= b - 1 {
+				subRow(a.V[p], e.bitRow(p, i, bits.TrailingZeros64(b)))
 			}
 		}
 	}
@@ -177,18 +200,12 @@ func (e *Evaluator) apply(pl *Planes) {
 // Refresh recomputes the accumulator of planes pl from scratch.
 func (e *Evaluator) Refresh(pl *Planes) {
 	e.Refreshes++
-	a, n, m := &e.Acc, e.Net, e.m
+	a := &e.Acc
 	for p := 0; p < 2; p++ {
 		copy(a.V[p], e.base[p])
 		for i := range pl {
-			for b := pl[i]; b != 0; b &= b - 1 {
-				sq := bits.TrailingZeros64(b)
-				if f := int(m.Row[p][i][sq]); f >= 0 {
-					addRow(a.V[p], n.row(f))
-				}
-				if f := int(m.Row2[p][i][sq]); f >= 0 {
-					addRow(a.V[p], n.row(f))
-				}
+			for b := pl[i] & e.live[p][i]; b != 0; b &= b - 1 {
+				addRow(a.V[p], e.bitRow(p, i, bits.TrailingZeros64(b)))
 			}
 		}
 	}

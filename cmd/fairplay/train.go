@@ -37,7 +37,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&f.Decay, "decay", 0, "decoupled weight decay of the first layer (AdamW), relative to -lr (0..100)")
 	fs.BoolVar(&f.Last, "last", false, "keep the last epoch's network (default: the epoch of least validation loss)")
 	seed := fs.Uint64("seed", 1, "master seed of the games and of the optimiser")
-	dataIn := fs.String("data", "", "fit on a data set saved by -save-data instead of playing games")
+	dataIn := fs.String("data", "", "fit on data sets saved by -save-data (comma-separated: their games are joined) instead of playing games")
 	dataOut := fs.String("save-data", "", "also write the generated positions here (gob+gzip)")
 	curve := fs.String("curve", "", "write the loss curve as CSV (epoch,train,validate)")
 	out := fs.String("out", "", "network file to write (must not exist)")
@@ -82,11 +82,19 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var d *train.Data
 	var err error
 	if *dataIn != "" {
-		if d, err = train.LoadData(*dataIn); err != nil {
-			return usagef("train: -data: %v", err)
-		}
-		if d.Game != g.Game {
-			return usagef("train: -data %s holds %s positions, not %s", *dataIn, d.Game, g.Game)
+		for _, path := range strings.Split(*dataIn, ",") {
+			di, err := train.LoadData(path)
+			if err != nil {
+				return usagef("train: -data: %v", err)
+			}
+			if di.Game != g.Game {
+				return usagef("train: -data %s holds %s positions, not %s", path, di.Game, g.Game)
+			}
+			if d == nil {
+				d = di
+			} else if err := d.Merge(di); err != nil {
+				return usagef("train: -data: %v", err)
+			}
 		}
 	} else {
 		g.Progress = func(done int) {

@@ -54,3 +54,18 @@ func LoadData(path string) (*Data, error) {
 	}
 	return &d, nil
 }
+
+// Merge appends the games of o to d (the same game): o's games are numbered after d's.
+func (d *Data) Merge(o *Data) error {
+	if o.Game != d.Game {
+		return fmt.Errorf("cannot merge %s positions into %s ones", o.Game, d.Game)
+	}
+	base := int32(d.Games)
+	for _, s := range o.Samples {
+		s.Game += base
+		d.Samples = append(d.Samples, s)
+	}
+	d.Colours = append(d.Colours, o.Colours...)
+	d.Games += o.Games
+	return nil
+}
