@@ -17,7 +17,7 @@ import (
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "-agent SPEC [-seed S]",
 		"fairplay serve -agent alphabeta:movetime=100ms,net=builtin",
-		"fairplay play -game katarenga -a 'ext:cmd=fairplay serve -agent alphabeta:depth=3' -b alphabeta:depth=3 -games 20")
+		"fairplay play -game katarenga -a 'ext:cmd=fairplay serve -agent alphabeta:depth=3' -b alphabeta:depth=3 -games 20   # the served spec must not contain commas (ext's own separator)")
 	spec := fs.String("agent", "alphabeta", "the agent to serve (see 'fairplay agents')")
 	seed := fs.Uint64("seed", 1, "seed of the agent's random source (ties between equal moves)")
 	if err := parseFlags(fs, args, stderr); err != nil {
