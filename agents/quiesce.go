@@ -103,9 +103,9 @@ func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 	return clampEval(raw + float64(p.tempo)), tac
 }
 
-// rawEval is Evaluate(s, p.w), exactly (the network's evaluation with net=...), and the tactical-move hints of the position (both hints
-// set in Baran), through the evaluation cache p.ec when there is one (alpha-beta's in
-// Katarenga, MCTS's in both games).
+// rawEval is Evaluate(s, p.w), exactly (with a network, net=..., the network's evaluation), and
+// the tactical-move hints of the position (both hints set in Baran), through the evaluation
+// cache p.ec when there is one (alpha-beta's in Katarenga, MCTS's in both games).
 func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
 	var e *evalEntry
 	var key uint64

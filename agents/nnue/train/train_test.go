@@ -58,6 +58,14 @@ func TestReproducible(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(d1, d3) {
 			t.Fatalf("%s: data changed by a save and load (%v)", game, err)
 		}
+		m := &Data{Game: d1.Game, Samples: append([]Sample(nil), d1.Samples...), Colours: append([][64]uint8(nil), d1.Colours...), Games: d1.Games}
+		if err := m.Merge(d3); err != nil || m.Games != 2*d1.Games || len(m.Samples) != 2*len(d1.Samples) ||
+			m.Samples[len(d1.Samples)].Game != d1.Samples[0].Game+int32(d1.Games) {
+			t.Fatalf("%s: merge: %v", game, err)
+		}
+		if err := m.Merge(&Data{Game: "chess"}); err == nil {
+			t.Fatal("merged another game's data")
+		}
 		for _, l2 := range []int{0, 4} {
 			cfg := FitConfig{Hidden: 8, L2: l2, Scale: 150, Lambda: 0.5, Epochs: 3, Batch: 16, LR: 1e-3, HoldOut: 3, Seed: 9}
 			a, b := fitBytes(t, d1, cfg), fitBytes(t, d1, cfg)
