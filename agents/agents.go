@@ -6,6 +6,7 @@ package agents
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,7 +43,10 @@ type Kind struct {
 	Name   string
 	Doc    string
 	Params []Param
-	build  func(p Params) (Agent, error)
+	// Late names parameters added after specs were recorded in runs: they are left out of the
+	// canonical spec while at their default, so that older runs' specs stay what they were.
+	Late  []string
+	build func(p Params) (Agent, error)
 }
 
 var kinds = map[string]Kind{}
@@ -91,9 +95,12 @@ func (p Params) canonical(k Kind) string {
 	if len(k.Params) == 0 {
 		return k.Name
 	}
-	parts := make([]string, len(k.Params))
-	for i, d := range k.Params {
-		parts[i] = d.Name + "=" + p.vals[d.Name]
+	parts := make([]string, 0, len(k.Params))
+	for _, d := range k.Params {
+		if slices.Contains(k.Late, d.Name) && p.vals[d.Name] == d.Default {
+			continue
+		}
+		parts = append(parts, d.Name+"="+p.vals[d.Name])
 	}
 	return k.Name + ":" + strings.Join(parts, ",")
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/agents/nnue"
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
@@ -39,6 +40,7 @@ func terminal(s engine.State, ply int) int32 {
 type AlphaBeta struct {
 	spec string
 	heuristicAgent
+	netAgent
 	Depth                                         int
 	Nodes                                         int64
 	Movetime                                      time.Duration
@@ -86,12 +88,17 @@ func init() {
 			{"exts", "0", "at most this many threat extensions on one path, 0 for no bound (0..16)"},
 			{"qsbase", "1", "Katarenga quiescence also searches moves onto the enemy baseline: 1 on, 0 off (captures and camp entries only)"},
 			{"weights", "", "JSON file of heuristic weights"},
+			{"net", "auto", netParamDoc},
 		},
+		Late:  []string{"net"},
 		build: buildAlphaBeta})
 }
 
 func buildAlphaBeta(p Params) (Agent, error) {
 	a := &AlphaBeta{heuristicAgent: heuristicAgent{weightsFile: p.String("weights")}}
+	if err := a.parseNet(p); err != nil {
+		return nil, err
+	}
 	var err error
 	if a.Depth, err = p.Int("depth", 1, 64); err != nil {
 		return nil, err
@@ -184,6 +191,9 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if game == "katarenga" {
 		p.ec = make(evalCache, evalCacheSize)
 	}
+	if p.nn, err = a.evaluator(game, a.Movetime > 0); err != nil {
+		return nil, err
+	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.scores = make([][]int32, maxPly+1)
 	p.b = budget{nodes: a.Nodes, movetime: a.Movetime}
@@ -211,8 +221,9 @@ type abPlayer struct {
 	qsBaseTo  int       // without cfg.QSBase, quiescence still tries baseline moves at qd < qsBaseTo (MCTS's qsbase=N)
 	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
 	layBoard  *katarenga.Board
-	lay       *katLayout   // layBoard's layout features (Katarenga)
-	kc        *katChildren // MCTS's quiescence searcher: the children of the node expanded
+	lay       *katLayout      // layBoard's layout features (Katarenga)
+	kc        *katChildren    // MCTS's quiescence searcher: the children of the node expanded
+	nn        *nnue.Evaluator // the learned evaluation (net=...); nil: the heuristic
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).

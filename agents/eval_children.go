@@ -127,7 +127,7 @@ func (p *abPlayer) childEval(s engine.State, a engine.Action) float64 {
 		p.ec = make(evalCache, mctsEvalCacheSize)
 	}
 	k, ok := s.(*katarenga.State)
-	if !ok || a == katarenga.Pass {
+	if !ok || a == katarenga.Pass || p.nn != nil {
 		raw, _ := p.rawEval(s)
 		return raw
 	}

@@ -16,6 +16,7 @@ import (
 type MCTS struct {
 	spec string
 	heuristicAgent
+	netAgent
 	Playouts  int
 	Movetime  time.Duration
 	C         float64 // PUCT exploration constant
@@ -63,12 +64,17 @@ func init() {
 			{"solver", "1", "MCTS-Solver, proven wins and losses back up: 1 on, 0 off"},
 			{"reuse", "1", "keep the subtree of the position reached between moves: 1 on, 0 off"},
 			{"weights", "", "JSON file of heuristic weights"},
+			{"net", "auto", netParamDoc + "; the priors and the leaves' quiescence values use it (rollout=qs or ply)"},
 		},
+		Late:  []string{"net"},
 		build: buildMCTS})
 }
 
 func buildMCTS(p Params) (Agent, error) {
 	m := &MCTS{heuristicAgent: heuristicAgent{weightsFile: p.String("weights")}, evalScale: 150}
+	if err := m.parseNet(p); err != nil {
+		return nil, err
+	}
 	var err error
 	if m.Playouts, err = p.Int("playouts", 1, 10_000_000); err != nil {
 		return nil, err
@@ -129,6 +135,9 @@ func buildMCTS(p Params) (Agent, error) {
 		// prior=move never evaluates the children, and these read their evaluations.
 		return nil, errorf("agent mcts: prior=move gives no child evaluations, which rollout=%s and mm=%g need: use prior=eval", m.Rollout, m.Minimax)
 	}
+	if m.netSpec != "none" && m.netSpec != "auto" && m.Rollout != "qs" && m.Rollout != "ply" {
+		return nil, errorf("agent mcts: net=%s evaluates through the quiescence search: use rollout=qs or ply", m.netSpec)
+	}
 	if m.Rollout != "qs" { // the other leaf values need the children at the first visit
 		m.Expand = 1
 		p.vals["expand"] = "1"
@@ -172,6 +181,9 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 		// and capture lines alike), so tempo is its own, rounded to whole evaluation units.
 		p.qs = &abPlayer{cfg: &AlphaBeta{Quiescence: true}, w: w, tempo: int32(math.Round(p.tempo)), qsBaseTo: 4 + m.QSBase,
 			bufs: make([][]engine.Action, maxPly+1)}
+		if p.qs.nn, err = m.evaluator(game, m.Movetime > 0); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

@@ -103,9 +103,9 @@ func (p *abPlayer) evalTactics(s engine.State) (int32, uint8) {
 	return clampEval(raw + float64(p.tempo)), tac
 }
 
-// rawEval is Evaluate(s, p.w), exactly, and the tactical-move hints of the position (both hints
-// set in Baran), through the evaluation cache p.ec when there is one (alpha-beta's in
-// Katarenga, MCTS's in both games).
+// rawEval is Evaluate(s, p.w), exactly (with a network, net=..., the network's evaluation), and
+// the tactical-move hints of the position (both hints set in Baran), through the evaluation
+// cache p.ec when there is one (alpha-beta's in Katarenga, MCTS's in both games).
 func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
 	var e *evalEntry
 	var key uint64
@@ -115,6 +115,13 @@ func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
 		if raw, tac, ok := e.get(key); ok {
 			return raw, tac
 		}
+	}
+	if p.nn != nil {
+		raw, tac := netEval(p.nn, s)
+		if e != nil {
+			e.put(key, raw, tac)
+		}
+		return raw, tac
 	}
 	k, ok := s.(*katarenga.State)
 	if !ok {

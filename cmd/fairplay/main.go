@@ -57,6 +57,7 @@ func init() {
 
 		"learn":      {"learn heuristic weights from self-play by logistic regression", runLearn},
 		"tournament": {"play every pairing of several agents and fit joint Elo ratings", runTournament},
+		"train":      {"train a learned evaluation (NNUE) from self-play: fairplay train -game G -out FILE", runTrain}, "serve": {"play an agent as a bot on the line protocol (docs/protocol.md)", runServe},
 	}
 }
 

@@ -1,0 +1,37 @@
+package nnue
+
+import (
+	"embed"
+	"fmt"
+	"sync"
+)
+
+// The networks shipped with the toolkit, one per game (docs/agents.md, "Learned evaluation",
+// says how each was made).
+//
+//go:embed nets/*.nnue
+var nets embed.FS
+
+var (
+	builtinMu sync.Mutex
+	builtins  = map[string]*Net{}
+)
+
+// Builtin returns the shipped network of a game (loaded once, shared read-only).
+func Builtin(game string) (*Net, error) {
+	builtinMu.Lock()
+	defer builtinMu.Unlock()
+	if n, ok := builtins[game]; ok {
+		return n, nil
+	}
+	b, err := nets.ReadFile("nets/" + game + ".nnue")
+	if err != nil {
+		return nil, fmt.Errorf("no built-in network for game %q", game)
+	}
+	n, err := Unmarshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("built-in network for %s: %w", game, err)
+	}
+	builtins[game] = n
+	return n, nil
+}
