@@ -19,7 +19,7 @@ import (
 // (the prepared buffers are recycled). So a run of W workers uses W cores' worth of play, and the
 // one collector keeps up with dozens of workers of random games. Before, a one-worker run also
 // moved the rows, hashes and (Baran) notation to the collector's core: faster at one worker on
-// two cores, but then two workers could not be twice one (README "Speed").
+// two cores, but then two workers could not be twice one (docs/performance.md).
 
 // prepared is what a worker computes for a chunk's items besides the records.
 type prepared struct {

@@ -31,8 +31,8 @@ import (
 // manifest.json's games_per_second; their reports are written after the timing and removed.
 // Every slice is shorter than 2^18 games, the games a run hashes for distinct_games, and writes
 // a file that fits in the machine's caches: a longer run skips the hashing beyond its first 2^18
-// games but pays more for the kernel's copy of a file that has outgrown the caches (README,
-// "The workers do every heavy step"). So the figures are those of runs of a few hundred
+// games but pays more for the kernel's copy of a file that has outgrown the caches
+// (docs/performance.md, "Long runs"). So the figures are those of runs of a few hundred
 // thousand games, not a bound on longer ones.
 
 // benchPlayOpts are bench -play's settings.

@@ -13,10 +13,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // usageError is a bad command line: exit code 2.
@@ -54,6 +57,7 @@ func init() {
 		"plan":     {"how many games? sample size, power and detectable effect of a rate, variant or Elo test", runPlan},
 		"replay":   {"replay one game of a run from its recorded moves, position by position", runReplay},
 		"study":    {"run a study file's named list of runs into one directory with an index page", runStudy},
+		"version":  {"print the module version, the source revision and the Go version", runVersion},
 
 		"learn":      {"learn heuristic weights from self-play by logistic regression", runLearn},
 		"tournament": {"play every pairing of several agents and fit joint Elo ratings", runTournament},
@@ -103,6 +107,15 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) >= 2 && args[0] == "help" { // help CMD is CMD -h
+		if len(args) > 2 {
+			return usagef("help: want one subcommand, got %q", strings.Join(args[1:], " "))
+		}
+		if _, ok := commands[args[1]]; !ok {
+			return usagef("help: unknown subcommand %q (run 'fairplay help' for the list)", args[1])
+		}
+		args = []string{args[1], "-h"}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		printUsage(stdout)
 		if len(args) == 0 {
@@ -127,7 +140,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "fairplay: self-play research toolkit for Baran and Katarenga")
-	fmt.Fprintln(w, "\nUsage: fairplay <subcommand> [flags]   (fairplay <subcommand> -h for its flags and examples)")
+	fmt.Fprintln(w, "\nUsage: fairplay <subcommand> [flags]   (fairplay help <subcommand>, or <subcommand> -h, for its flags and examples)")
 	fmt.Fprintln(w, "\nSubcommands:")
 	var names []string
 	for n := range commands {
@@ -137,6 +150,24 @@ func printUsage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
+}
+
+// runVersion prints what a bug report needs: the toolkit's version, the module and its
+// version as the build recorded it ("(devel)" for a build in a checkout), the source revision
+// (as manifests record it: see gamefile.NewManifest) and the Go release that built it.
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("version", "(no flags)", "fairplay version")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	module, modVersion := "github.com/fairplay-lab/fairplay", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path != "" {
+		module, modVersion = bi.Main.Path, bi.Main.Version
+	}
+	m := gamefile.NewManifest("version", nil)
+	fmt.Fprintf(stdout, "fairplay %s\nmodule   %s %s\nrevision %s\ngo       %s\n",
+		m.ToolVersion, module, modVersion, m.VCSRevision, m.GoVersion)
+	return nil
 }
 
 // newFlags makes a flag set whose -h prints the usage line, the flags and examples.

@@ -7,8 +7,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -353,6 +357,46 @@ func TestDamagedManifest(t *testing.T) {
 		var ue usageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "damaged") {
 			t.Errorf("%v: err %v, want a usage error about the damaged manifest", args, err)
+		}
+	}
+}
+
+// TestVersion pins the lines of fairplay version; the module version, the revision and the Go
+// release vary by build, so the golden file holds them masked, and they are checked against the manifest's.
+func TestVersion(t *testing.T) {
+	out, errOut, err := runCmd(t, "version")
+	if err != nil || errOut != "" {
+		t.Fatalf("version: %v, stderr %q", err, errOut)
+	}
+	m := gamefile.NewManifest("version", nil)
+	for _, want := range []string{"\nrevision " + m.VCSRevision + "\n", "\ngo       " + runtime.Version() + "\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("version lacks %q:\n%s", want, out)
+		}
+	}
+	masked := regexp.MustCompile(`(?m)^(revision|go      |module   \S+) .*$`).ReplaceAllString(out, "$1 X")
+	golden(t, "version", masked)
+	if _, _, err := runCmd(t, "version", "extra"); exitCode(err, &bytes.Buffer{}) != 2 {
+		t.Errorf("version extra: want a usage error, got %v", err)
+	}
+}
+
+// TestHelpCommand checks that fairplay help CMD is fairplay CMD -h and fairplay help the usage.
+func TestHelpCommand(t *testing.T) {
+	for name := range commands {
+		hOut, hErr, hRunErr := runCmd(t, name, "-h")
+		out, errOut, err := runCmd(t, "help", name)
+		if out != hOut || errOut != hErr || !errors.Is(err, flag.ErrHelp) || !errors.Is(hRunErr, flag.ErrHelp) {
+			t.Errorf("help %s differs from %s -h (err %v)", name, name, err)
+		}
+	}
+	usage, _, err := runCmd(t, "help")
+	if err != nil || !strings.Contains(usage, "Subcommands:") || !strings.Contains(usage, "fairplay help <subcommand>") {
+		t.Errorf("help: %v\n%s", err, usage)
+	}
+	for _, args := range [][]string{{"help", "nope"}, {"help", "play", "sprt"}} {
+		if _, _, err := runCmd(t, args...); exitCode(err, &bytes.Buffer{}) != 2 {
+			t.Errorf("%q: want a usage error, got %v", args, err)
 		}
 	}
 }
