@@ -8,7 +8,7 @@ import (
 
 // Parallel writes. Writing a games file costs the kernel a copy of every byte into the page
 // cache: for a random Katarenga game (1.2 kB of CSV) 2% of a run's CPU while the file fits in
-// the machine's caches and 12% once it has outgrown them (README "Speed"). Done by the single
+// the machine's caches and 12% once it has outgrown them (docs/performance.md). Done by the single
 // collector, that write would be the run's serial part (at 16 workers it needs more than a
 // core), so the collector only decides where a chunk's rows go: it reserves their
 // byte range in the file, in game order, and queues the write; the workers do the queued writes

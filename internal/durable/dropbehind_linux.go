@@ -18,7 +18,7 @@ import (
 // That matters on virtual machines, whose host backs guest memory on first touch: on this
 // project's machine, writing 2.4 GB into pages never used before ran at 0.53–0.69 GB/s with
 // 3.9–5.1 s of CPU, and with drop-behind at 2.44–2.47 GB/s with 0.92 s, writeback included
-// (README "Speed"). A page still dirty (its write queued but not done) is not dropped; nothing
+// (docs/performance.md). A page still dirty (its write queued but not done) is not dropped; nothing
 // is lost either way, and the data reaches the disk sooner.
 type dropBehind struct {
 	f    *os.File
