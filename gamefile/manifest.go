@@ -86,7 +86,7 @@ const SchemaVersion = 2
 func NewManifest(kind string, args []string) *Manifest {
 	m := &Manifest{Tool: "fairplay", ToolVersion: ToolVersion, GoVersion: runtime.Version(), Unit: "games",
 		Kind: kind, Schema: SchemaVersion,
-		VCSRevision: "unknown", Command: strings.Join(args, " "), GOMAXPROCS: runtime.GOMAXPROCS(0)}
+		VCSRevision: "unknown", Command: CommandLine(args), GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	m.VCSRevision = revisionOnce()
 	m.Host, _ = os.Hostname()
 	return m

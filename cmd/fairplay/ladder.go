@@ -79,7 +79,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	table := markdown.NewTable("step", "stronger (A)", "weaker (B)", "games", "distinct", "A wins / draws / B wins", "pairs 0-½-1-1½-2", "A score", "Elo A−B [95% CI]", "LOS", "holds").Right(3, 4, 7, 9)
 	rep := &report.Report{Kind: "ladder", Title: fmt.Sprintf("%s strength ladder, %d games per step\nrules: %s", gf.game, *n+*n%2, gm.Rules()),
-		Facts: []report.Fact{{Name: "command", Value: strings.Join(append([]string{"fairplay", "ladder"}, args...), " ")}, {Name: "seed", Value: fmt.Sprint(rf.seed)}}}
+		Facts: []report.Fact{{Name: "command", Value: gamefile.CommandLine(append([]string{"fairplay", "ladder"}, args...))}, {Name: "seed", Value: fmt.Sprint(rf.seed)}}}
 	var labels []string
 	var elos []stats.Interval
 	for k, m := range matches {

@@ -55,7 +55,11 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *dry {
 		for _, r := range st.Runs {
 			d := orDefault(dir, *out, "DIR")
-			fmt.Fprintf(stdout, "fairplay %s %s -out %s\n", r.Command, strings.ReplaceAll(strings.Join(r.Args, " "), "{study}", d), filepath.Join(d, r.Name))
+			line := []string{"fairplay", r.Command}
+			for _, a := range r.Args {
+				line = append(line, strings.ReplaceAll(a, "{study}", d))
+			}
+			fmt.Fprintln(stdout, gamefile.CommandLine(append(line, "-out", filepath.Join(d, r.Name))))
 		}
 		return nil
 	}
@@ -86,8 +90,8 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stderr, "study %s: run %d/%d %s is done\n", st.Name, i+1, len(st.Runs), r.Name)
 			continue
 		}
-		fmt.Fprintf(stderr, "study %s: run %d/%d %s: fairplay %s %s (study elapsed %s, ETA %s)\n", st.Name, i+1, len(st.Runs), r.Name,
-			r.Command, strings.Join(r.Args, " "), time.Since(t0).Round(time.Second), StudyETA(finished, time.Since(t0), len(st.Runs)-i))
+		fmt.Fprintf(stderr, "study %s: run %d/%d %s: %s (study elapsed %s, ETA %s)\n", st.Name, i+1, len(st.Runs), r.Name,
+			gamefile.CommandLine(append([]string{"fairplay", r.Command}, r.Args...)), time.Since(t0).Round(time.Second), StudyETA(finished, time.Since(t0), len(st.Runs)-i))
 		// The study's own flags come first, so that a run's arguments may end with positional
 		// ones (tournament -combine DIR...).
 		runArgs := []string{r.Command, "-out", sub}

@@ -137,7 +137,7 @@ func WriteStudyIndex(dir string, st *Study, file string) error {
 	t := report.Table{Caption: "Runs", Header: []string{"run", "command", "state"}}
 	for _, r := range st.Runs {
 		state := map[StudyRunState]string{RunNotStarted: "not started", RunPartial: "unfinished", RunDone: "done"}[RunState(filepath.Join(dir, r.Name))]
-		t.Rows = append(t.Rows, []string{r.Name, "fairplay " + r.Command + " " + strings.Join(r.Args, " "), state})
+		t.Rows = append(t.Rows, []string{r.Name, gamefile.CommandLine(append([]string{"fairplay", r.Command}, r.Args...)), state})
 		if state == "done" {
 			note := r.Note
 			if h := headline(filepath.Join(dir, r.Name)); h != "" {
