@@ -18,8 +18,9 @@ func FormatFloat(x float64) string {
 	return strconv.FormatFloat(x, 'g', 10, 64)
 }
 
-// FormatPValue prints a p-value for CSV: below 1e-300 (where double precision no longer
-// tells values apart from 0) it prints "<1e-300", never 0.
+// FormatPValue prints a p-value for people (terminal tables, reports): below 1e-300 (where
+// double precision no longer tells values apart from 0) it prints "<1e-300", never 0. Files
+// for machines (CSV, JSON) hold the number itself (FormatFloat).
 func FormatPValue(p float64) string {
 	if p < 1e-300 {
 		return "<1e-300"

@@ -1,7 +1,12 @@
 package tally
 
 import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -214,5 +219,39 @@ func TestVariantsHolmFamily(t *testing.T) {
 	}
 	if !found || tested == 0 || tested == len(diffs) {
 		t.Errorf("found %v, %d of %d differences tested", found, tested, len(diffs))
+	}
+}
+
+// summary.csv is for machines: every value and bound is a number or empty (pandas reads the
+// columns as float), also for a p-value that underflowed to 0 (one player won 2,000 of 2,000).
+func TestSummaryCSVNumeric(t *testing.T) {
+	s := NewSummary(nil)
+	for i := int64(0); i < 2000; i++ {
+		s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "katarenga", FirstIs: []string{"a", "b"}[i%2], Winner: "first", Reason: engine.Camps, Plies: 40 + int(i%7), Moves: fmt.Sprint(i)})
+	}
+	var b bytes.Buffer
+	if err := WriteSummaryCSV(&b, s.Stats()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	underflow := false
+	for _, row := range rows[1:] {
+		for _, f := range row[1:4] {
+			if f == "" {
+				continue
+			}
+			if _, err := strconv.ParseFloat(f, 64); err != nil {
+				t.Errorf("%s: %q is not a number", row[0], f)
+			}
+		}
+		if strings.Contains(row[0], "p_value") && row[1] == "0" {
+			underflow = true
+		}
+	}
+	if !underflow {
+		t.Error("no p-value underflowed: the test misses the case it is for")
 	}
 }

@@ -184,7 +184,7 @@ func WriteStrengthTrendCSV(w io.Writer, trends []Trend) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"metric", "variant", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "baseline", "levels", "verdict", "method"})
 	for _, t := range trends {
-		cw.Write([]string{t.Metric, t.Variant, stats.FormatFloat(t.Slope), stats.FormatFloat(t.Low), stats.FormatFloat(t.High), stats.FormatPValue(t.P),
+		cw.Write([]string{t.Metric, t.Variant, stats.FormatFloat(t.Slope), stats.FormatFloat(t.Low), stats.FormatFloat(t.High), stats.FormatFloat(t.P),
 			t.Baseline, strconv.Itoa(len(t.Points)), t.Verdict, MethodStrengthTrend})
 	}
 	cw.Flush()

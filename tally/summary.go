@@ -343,16 +343,13 @@ func (s *Summary) balance(c *clustered) stats.Interval {
 // counted (MatchConfig.NoBranching): its value and interval are blank.
 const MethodNotCounted = "not-counted"
 
-// WriteSummaryCSV writes summary.csv: statistic, value, ci_low, ci_high, method, n.
+// WriteSummaryCSV writes summary.csv: statistic, value, ci_low, ci_high, method, n. Every value
+// is a number (FormatFloat): a p-value that underflowed is 0 here, and "<1e-300" only in text.
 func WriteSummaryCSV(w io.Writer, rows []Stat) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"statistic", "value", "ci_low", "ci_high", "method", "n"})
 	for _, st := range rows {
-		v := stats.FormatFloat(st.Value)
-		if isPValue(st.Name) {
-			v = stats.FormatPValue(st.Value)
-		}
-		cw.Write([]string{st.Name, v, stats.FormatFloat(st.Low), stats.FormatFloat(st.High), st.Method, strconv.FormatInt(st.N, 10)})
+		cw.Write([]string{st.Name, stats.FormatFloat(st.Value), stats.FormatFloat(st.Low), stats.FormatFloat(st.High), st.Method, strconv.FormatInt(st.N, 10)})
 	}
 	cw.Flush()
 	return cw.Error()

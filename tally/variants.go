@@ -206,7 +206,7 @@ func WriteDifferencesCSV(w io.Writer, diffs []Difference) error {
 	for _, d := range diffs {
 		cw.Write([]string{strconv.Itoa(d.Level), d.Agent, d.Metric, d.A, d.B, stats.FormatFloat(d.ValueA), stats.FormatFloat(d.ValueB),
 			stats.FormatFloat(d.Diff.Value), stats.FormatFloat(d.Diff.Low), stats.FormatFloat(d.Diff.High), d.Method, stats.FormatFloat(d.Statistic),
-			stats.FormatPValue(d.P), stats.FormatPValue(d.PHolm), strconv.FormatBool(d.Significant())})
+			stats.FormatFloat(d.P), stats.FormatFloat(d.PHolm), strconv.FormatBool(d.Significant())})
 	}
 	cw.Flush()
 	return cw.Error()
