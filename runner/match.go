@@ -32,7 +32,8 @@ type MatchConfig struct {
 	Games  int64  `json:"games"` // planned games: an even number (colour-swapped pairs)
 	Seed   uint64 `json:"seed"`
 	// RandomOpening plays the first plies uniformly at random (the same plies in both games of
-	// a pair when A ≠ B), so that deterministic agents do not repeat one game.
+	// a pair when A ≠ B), so that deterministic agents do not repeat one game. They are counted
+	// from the game's start position (an opening's or the standard one).
 	RandomOpening int `json:"random_opening,omitempty"`
 	// SPRT, when set, makes the match a sequential test that stops at its decision (see
 	// RunSPRT); Games is then the cap.
@@ -59,10 +60,11 @@ type MatchConfig struct {
 const DefaultRandomOpening = 2
 
 // AutoRandomOpening is the CLI's default when -random-opening is not given: DefaultRandomOpening
-// on a fixed board, 0 with random layouts, which vary the games already and leave the first
-// moves to the agents (a study of a first-move rule needs that).
-func AutoRandomOpening(randomLayouts bool) int {
-	if randomLayouts {
+// on a fixed board, 0 when the games are varied already (random layouts, which leave the first
+// moves to the agents, as a study of a first-move rule needs; given start positions, where the
+// games start exactly).
+func AutoRandomOpening(varied bool) int {
+	if varied {
 		return 0
 	}
 	return DefaultRandomOpening
@@ -350,7 +352,7 @@ func (m *Match) Play(w *worker, i int64, stop func() bool) (gamefile.Record, boo
 		// undo history per ply; stop is polled every 64 plies.
 		g := &w.rg
 		g.Rand[firstColour&1], g.Rand[(firstColour^1)&1] = rands[seat[0]], rands[seat[1]]
-		g.Opening, g.OpeningPlies, g.Stop, g.Sample = opening, m.Cfg.RandomOpening, stop, m.Cfg.NoBranching
+		g.Opening, g.OpeningPlies, g.Stop, g.Sample = opening, startPly+m.Cfg.RandomOpening, stop, m.Cfg.NoBranching
 		g.Moves, g.Legal = w.moves, 0
 		ended := fast.PlayRecorded(g)
 		w.moves, rec.LegalTotal = g.Moves, g.Legal
@@ -367,7 +369,7 @@ func (m *Match) Play(w *worker, i int64, stop func() bool) (gamefile.Record, boo
 			}
 			if fast != nil {
 				var r *engine.Rand
-				if s.Ply() < m.Cfg.RandomOpening {
+				if s.Ply()-startPly < m.Cfg.RandomOpening {
 					r = opening
 				} else if ag := seat[b2i(s.ToMove() != firstColour)]; uniform[ag] && errs[ag] == nil {
 					r = rands[ag]

@@ -100,10 +100,7 @@ func TestWholeRandomGameMatchesLoop(t *testing.T) {
 			}
 			cfgs = append(cfgs, cfg{game: game, rules: rules, layout: layout, opening: k % 4})
 		}
-		// From openings without random plies: with them, uniform picks count the opening plies
-		// from the game's first ply (the start position's ply is past them) while other agents'
-		// games count them from the start position, so the two paths play different games.
-		cfgs = append(cfgs, cfg{game: game, openings: true})
+		cfgs = append(cfgs, cfg{game: game, openings: true}, cfg{game: game, opening: 2, openings: true}, cfg{game: game, opening: 9, openings: true})
 	}
 	cfgs = append(cfgs, cfg{game: "katarenga", randomLay: true}, cfg{game: "katarenga", randomLay: true, opening: 3,
 		rules: "first-move-capture=banned,no-move=pass"})

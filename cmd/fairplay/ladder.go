@@ -45,7 +45,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *n <= 0 {
 		return usagef("-games %d: want a positive number", *n)
 	}
-	autoOpening(fs, opening, *randomLayouts)
+	autoOpening(fs, opening, *randomLayouts, false)
 	if *opening < 0 {
 		return usagef("-random-opening %d: want 0 or more plies", *opening)
 	}

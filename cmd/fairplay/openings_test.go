@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/runner"
 )
 
 // TestPlayOpenings plays from an openings file on both games: pair p starts from line p mod n,
@@ -81,6 +85,37 @@ func TestPlayOpeningsBad(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(tmp, "out", "games.csv")); err == nil {
 			t.Errorf("%q: games were played", c.args)
+		}
+	}
+}
+
+// Games from given start positions start exactly there: no random plies unless
+// -random-opening asks for them (then counted from the start position).
+func TestStartPositionsNoRandomPlies(t *testing.T) {
+	pos := "6k/7/7/2w4/2W4/7/K6 r - 0"
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-pos", pos}, 0},
+		{[]string{"-pos", pos, "-random-opening", "3"}, 3},
+		{nil, runner.DefaultRandomOpening},
+	} {
+		dir := filepath.Join(t.TempDir(), "run")
+		args := append([]string{"play", "-game", "baran", "-games", "2", "-out", dir, "-progress", "never"}, c.args...)
+		if _, _, err := runCmd(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg runner.MatchConfig
+		if err := json.Unmarshal(man.Config, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		if cfg.RandomOpening != c.want {
+			t.Errorf("%v: %d random opening plies, want %d", c.args, cfg.RandomOpening, c.want)
 		}
 	}
 }

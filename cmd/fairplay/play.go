@@ -211,7 +211,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	a := fs.String("a", "random", "agent A (run 'fairplay agents' for the list)")
 	b := fs.String("b", "random", "agent B")
 	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
-	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (default 0 with -random-layouts)")
+	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random, from its start position, the same in both games of a pair (default 0 with -random-layouts, -openings or -pos: games start exactly there)")
 	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
 	openings := fs.String("openings", "", "file of start positions, one per line in the game's notation: pair p starts from line p mod n (both games of the pair)")
 	pos := fs.String("pos", "", "one start position in the game's notation for every game")
@@ -244,7 +244,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)
 		}
-		autoOpening(fs, opening, *randomLayouts)
+		autoOpening(fs, opening, *randomLayouts, *openings != "" || *pos != "")
 		cfg = runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts, NoBranching: !*branching}
 		if *opening < 0 {
@@ -326,11 +326,12 @@ func playOpenings(cfg runner.MatchConfig, file, pos string) ([]string, error) {
 }
 
 // autoOpening sets the random opening to its automatic default when -random-opening was not
-// given: runner.DefaultRandomOpening plies on a fixed board, none with random layouts.
-func autoOpening(fs *flag.FlagSet, opening *int, randomLayouts bool) {
+// given: runner.DefaultRandomOpening plies on a fixed board, none with random layouts, and none
+// from given start positions (-openings, -pos: the games start exactly there).
+func autoOpening(fs *flag.FlagSet, opening *int, randomLayouts, fromPositions bool) {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "random-opening" })
 	if !given {
-		*opening = runner.AutoRandomOpening(randomLayouts)
+		*opening = runner.AutoRandomOpening(randomLayouts || fromPositions)
 	}
 }

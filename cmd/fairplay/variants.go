@@ -83,7 +83,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *ratingGames < 0 || *ratingBoot < 0 {
 			return usagef("-rating-games %d, -rating-bootstrap %d: want 0 or more", *ratingGames, *ratingBoot)
 		}
-		autoOpening(fs, opening, gf.game == "katarenga" && !*fixed && gf.layout == "")
+		autoOpening(fs, opening, gf.game == "katarenga" && !*fixed && gf.layout == "", false)
 		if *opening < 0 {
 			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		}
