@@ -4,7 +4,7 @@ import "strings"
 
 // CommandLine joins a command's arguments into one line that a POSIX shell reads back as the
 // same arguments: a word of only safe characters (letters, digits and @%+=:,./_-) as it is,
-// any other in single quotes (a quote inside as '\''), the empty word as ''. Manifests,
+// any other in single quotes (a quote inside as '\”), the empty word as ”. Manifests,
 // reports and study listings record commands this way so that they paste.
 func CommandLine(args []string) string {
 	var b strings.Builder
