@@ -3,9 +3,10 @@ package gamefile
 import "strings"
 
 // CommandLine joins a command's arguments into one line that a POSIX shell reads back as the
-// same arguments: a word of only safe characters (letters, digits and @%+=:,./_-) as it is,
-// any other in single quotes (a quote inside as '\”), the empty word as ”. Manifests,
-// reports and study listings record commands this way so that they paste.
+// same arguments: a word of only safe characters (letters, digits and @%+=:,./_-) as it is, any
+// other in single quotes (a single quote inside written as quote, backslash, quote, quote), the
+// empty word as a pair of single quotes. Manifests, reports and study listings record commands
+// this way so that they paste.
 func CommandLine(args []string) string {
 	var b strings.Builder
 	for i, a := range args {
