@@ -19,13 +19,15 @@ import (
 )
 
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "-run DIR -game I [-ply K]",
+	fs := newFlags("replay", "-run DIR -game I [-ply K] [-notation]",
 		"fairplay replay -run fairplay-play-baran-20261122-122043 -game 7          # every position of game 7",
 		"fairplay replay -run part0 -game 12 -ply 30                             # the position after 30 plies (a shard directory)",
-		"fairplay replay -run sweep/cells/1-2 -game 0 -ply 0                     # the start position")
+		"fairplay replay -run sweep/cells/1-2 -game 0 -ply 0                     # the start position",
+		"fairplay replay -run run1 -game 3 -ply 8 -notation >> book.txt         # add the position to an opening book (play -openings)")
 	dir := fs.String("run", "", "a run directory with games.csv (a whole run, a merged run or one shard)")
 	game := fs.Int64("game", -1, "the game's index (the game column of games.csv)")
 	ply := fs.Int("ply", -1, "show only the position after this many plies (default: every position)")
+	notation := fs.Bool("notation", false, "print each position as one line in the game's position notation (as -pos and -openings files read it), nothing else")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -34,6 +36,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *game < 0 {
 		return usagef("-game %d: want a game index 0 or more", *game)
+	}
+	if *ply < -1 {
+		return usagef("-ply %d: want 0 or more plies", *ply)
 	}
 	rec, tiles, err := findGame(*dir, *game)
 	if err != nil {
@@ -48,6 +53,10 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	show := func(k int, action string) {
 		if *ply >= 0 && k != *ply {
+			return
+		}
+		if *notation {
+			fmt.Fprintln(stdout, strings.TrimSpace(st.String()))
 			return
 		}
 		if k == 0 {
@@ -75,7 +84,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := checkReplay(st, rec); err != nil {
 		return fmt.Errorf("%s game %d: %w", *dir, *game, err)
 	}
-	fmt.Fprintf(stdout, "result: %s %s %d\n", rec.Winner, rec.Reason, rec.Plies)
+	if !*notation {
+		fmt.Fprintf(stdout, "result: %s %s %d\n", rec.Winner, rec.Reason, rec.Plies)
+	}
 	return nil
 }
 

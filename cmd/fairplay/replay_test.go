@@ -130,3 +130,31 @@ func TestReplayChecksTheRecord(t *testing.T) {
 		t.Errorf("a shortened move list replayed without complaint: %v", err)
 	}
 }
+
+// replay -notation prints a position as the line -pos and -openings read: played from, it is the
+// start of the new games, which replay prints back the same.
+func TestReplayNotationBuildsBook(t *testing.T) {
+	for _, game := range []string{"baran", "katarenga"} {
+		run := filepath.Join(t.TempDir(), "run")
+		if _, _, err := runCmd(t, "play", "-game", game, "-games", "2", "-out", run, "-progress", "never"); err != nil {
+			t.Fatal(err)
+		}
+		line, _, err := runCmd(t, "replay", "-run", run, "-game", "1", "-ply", "5", "-notation")
+		if err != nil {
+			t.Fatal(err)
+		}
+		line = strings.TrimSpace(line)
+		if strings.Contains(line, "\n") || line == "" {
+			t.Fatalf("%s: -notation printed %q, want one line", game, line)
+		}
+		again := filepath.Join(t.TempDir(), "again")
+		if _, _, err := runCmd(t, "play", "-game", game, "-games", "2", "-pos", line, "-out", again, "-progress", "never"); err != nil {
+			t.Fatalf("%s: play -pos %q: %v", game, line, err)
+		}
+		start, _, err := runCmd(t, "replay", "-run", again, "-game", "0", "-ply", "0", "-notation")
+		if err != nil || strings.TrimSpace(start) != line {
+			t.Errorf("%s: the new game starts at %q (%v), want %q", game, start, err, line)
+		}
+	}
+	wantUsageError(t, "-ply -2", "replay", "-run", t.TempDir(), "-game", "0", "-ply", "-2")
+}
