@@ -169,3 +169,34 @@ func (Random) Reproducible() bool { return true }
 func (Random) Choose(_ engine.State, legal []engine.Action, r *engine.Rand) (engine.Action, error) {
 	return legal[r.IntN(len(legal))], nil
 }
+
+// ShortSpec is a spec for people: the canonical spec without the parameters at their defaults
+// ("alphabeta:depth=2" for "alphabeta:depth=2,nodes=0,movetime=0,..."), the kind's name alone
+// when every parameter is at its default. A spec it cannot read (an unknown kind, a value with
+// a comma) is returned as it is.
+func ShortSpec(spec string) string {
+	name, rest, ok := strings.Cut(spec, ":")
+	k, known := kinds[name]
+	if !ok || !known || strings.ContainsAny(rest, `"'`) {
+		return spec
+	}
+	def := map[string]string{}
+	for _, d := range k.Params {
+		def[d.Name] = d.Default
+	}
+	var kept []string
+	for _, item := range strings.Split(rest, ",") {
+		n, v, ok := strings.Cut(item, "=")
+		d, param := def[n]
+		if !ok || !param {
+			return spec
+		}
+		if v != d {
+			kept = append(kept, item)
+		}
+	}
+	if len(kept) == 0 {
+		return name
+	}
+	return name + ":" + strings.Join(kept, ",")
+}

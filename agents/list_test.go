@@ -34,3 +34,27 @@ func TestParseList(t *testing.T) {
 		t.Errorf("repeats allowed: %q %v", got, err)
 	}
 }
+
+// ShortSpec drops the parameters at their defaults and leaves what it cannot read alone; the
+// short spec parses to the same agent.
+func TestShortSpec(t *testing.T) {
+	for _, spec := range []string{"alphabeta:depth=2", "mcts:playouts=200", "greedy", "random", "alphabeta"} {
+		a, err := Parse(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		short := ShortSpec(a.Spec())
+		if short != spec {
+			t.Errorf("ShortSpec(%s) = %s, want %s", a.Spec(), short, spec)
+		}
+		b, err := Parse(short)
+		if err != nil || b.Spec() != a.Spec() {
+			t.Errorf("%s parses to %v (%v), want %s", short, b, err, a.Spec())
+		}
+	}
+	for _, odd := range []string{`ext:cmd="./bot, x"`, "nosuch:x=1", "alphabeta:nosuch=1", "alphabeta:depth"} {
+		if got := ShortSpec(odd); got != odd {
+			t.Errorf("ShortSpec(%s) = %s, want it unchanged", odd, got)
+		}
+	}
+}

@@ -162,7 +162,7 @@ func (m *Match) Title() string {
 	if m.Cfg.Layout != "" {
 		t += " layout " + m.Cfg.Layout
 	}
-	return t + ": " + m.Cfg.A + " vs " + m.Cfg.B
+	return t + ": " + agents.ShortSpec(m.Cfg.A) + " vs " + agents.ShortSpec(m.Cfg.B)
 }
 
 // kit is a game state with the optional interfaces play uses, asserted once per state rather

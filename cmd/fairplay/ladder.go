@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/runner"
 
@@ -87,7 +88,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "step %d: %s vs %s, %d games\n", k+1, m.Cfg.A, m.Cfg.B, m.Cfg.Games)
+		fmt.Fprintf(stderr, "step %d: %s vs %s, %d games\n", k+1, agents.ShortSpec(m.Cfg.A), agents.ShortSpec(m.Cfg.B), m.Cfg.Games)
 		out, err := runner.RunMatch(ctx, m, runner.Session{Dir: sub, Workers: rf.workers, Progress: newProgress(rf.progress, stderr),
 			Stderr: stderr, Args: append([]string{"fairplay", "ladder"}, args...), Shard: runner.Shard{Index: 0, Count: 1}})
 		if err != nil {

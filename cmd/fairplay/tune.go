@@ -115,7 +115,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			out.Iterations, cfg.Iterations, dir, dir)
 		return errInterrupted
 	}
-	fmt.Fprintf(stdout, "SPSA %s, agent %s: %d iterations × %d games, seed %d, results in %s\n\n", cfg.Game, cfg.Agent, cfg.Iterations, cfg.GamesPerIteration, cfg.Seed, dir)
+	fmt.Fprintf(stdout, "SPSA %s, agent %s: %d iterations × %d games, seed %d, results in %s\n\n", cfg.Game, agents.ShortSpec(cfg.Agent), cfg.Iterations, cfg.GamesPerIteration, cfg.Seed, dir)
 	fmt.Fprintf(stdout, "%-16s %10s %10s %10s   %s\n", "weight", "start", "tuned", "change", "bounds")
 	for _, p := range cfg.Params {
 		i := out.Start.Index(p)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/report"
 )
@@ -32,7 +33,7 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 	if err != nil {
 		return "", err
 	}
-	rep := &report.Report{Kind: "layouts", Title: fmt.Sprintf("Katarenga layout fairness: %s vs %s, %s", sw.Cfg.A, sw.Cfg.B, sw.Cfg.Layouts),
+	rep := &report.Report{Kind: "layouts", Title: fmt.Sprintf("Katarenga layout fairness: %s vs %s, %s", agents.ShortSpec(sw.Cfg.A), agents.ShortSpec(sw.Cfg.B), sw.Cfg.Layouts),
 		Facts:    []report.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}},
 		Findings: LayoutFindings(sw, r)}
 	if !r.EffectsFitted {

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/report"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -229,7 +230,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	}
 	files = append(files, "choices.csv")
 
-	title := fmt.Sprintf("Katarenga, %s vs %s", sw.Cfg.A, sw.Cfg.B)
+	title := fmt.Sprintf("Katarenga, %s vs %s", agents.ShortSpec(sw.Cfg.A), agents.ShortSpec(sw.Cfg.B))
 	rulesLine := "\nrules: " + report.RulesText(sw.Cfg.Rules)
 	out, err := report.PlotRateCounts(&rates, sw.Cfg.BandLow, sw.Cfg.BandHigh, title+": White's win rate by board"+rulesLine, "White's win rate", dir, "white_rates")
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/runner"
 
@@ -72,7 +73,7 @@ func eloWord(t stats.SPRT) string {
 
 // tuneTitle is a tuning run's title for its plot and page.
 func tuneTitle(cfg TuneConfig) string {
-	return fmt.Sprintf("SPSA %s: %s, %d iterations × %d games\nrules: %s", cfg.Game, cfg.Agent, cfg.Iterations, cfg.GamesPerIteration, cfg.Rules)
+	return fmt.Sprintf("SPSA %s: %s, %d iterations × %d games\nrules: %s", cfg.Game, agents.ShortSpec(cfg.Agent), cfg.Iterations, cfg.GamesPerIteration, cfg.Rules)
 }
 
 // WriteTunePage writes report.html of a complete tuning run in dir: what was tuned, each
