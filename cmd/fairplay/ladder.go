@@ -126,7 +126,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := rep.AddPlots(dir, files); err != nil {
 		return err
 	}
-	rep.Texts = append(rep.Texts, report.Text{Caption: "ladder.md", Body: table.String()})
+	rep.Tables = append(rep.Tables, report.Table{Caption: "Steps (ladder.md)", Header: table.Columns(), Rows: table.Rows()})
 	if _, err := report.WriteReportHTML(dir, rep); err != nil {
 		return err
 	}

@@ -41,6 +41,13 @@ func (t *Table) Row(cells ...any) {
 	t.rows = append(t.rows, row)
 }
 
+// Columns is the header; Rows the rows added (each as long as the header). For an HTML table of
+// the same content.
+func (t *Table) Columns() []string { return t.header }
+
+// Rows returns the rows added.
+func (t *Table) Rows() [][]string { return t.rows }
+
 // Len is the number of rows added.
 func (t *Table) Len() int { return len(t.rows) }
 

@@ -25,3 +25,11 @@ func TestTableRowTooLong(t *testing.T) {
 	}()
 	NewTable("a").Row(1, 2)
 }
+
+func TestTableColumnsRows(t *testing.T) {
+	tab := NewTable("a", "b")
+	tab.Row(1)
+	if c, r := tab.Columns(), tab.Rows(); len(c) != 2 || len(r) != 1 || r[0][0] != "1" || r[0][1] != "" {
+		t.Errorf("columns %q rows %q", c, r)
+	}
+}
