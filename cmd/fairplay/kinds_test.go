@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,5 +56,31 @@ func TestRunKinds(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("kind %s, %v: err %v, want a usage error with %q", c.kind, c.args, err, c.want)
 		}
+	}
+}
+
+// Flags may follow the positional arguments (merge -out M a b -format parquet), as in other
+// tools; "--" ends the flags.
+func TestParseInterleaved(t *testing.T) {
+	fs := newFlags("x", "", "")
+	out := fs.String("out", "", "")
+	format := fs.String("format", "", "")
+	pos, err := parseInterleaved(fs, []string{"-out", "m", "a", "b", "-format", "parquet", "c", "--", "-d"})
+	if err != nil || *out != "m" || *format != "parquet" || strings.Join(pos, " ") != "a b c -d" {
+		t.Errorf("out %q format %q positional %q, %v", *out, *format, pos, err)
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for i, d := range []string{a, b} {
+		if _, _, err := runCmd(t, "play", "-games", "4", "-shard", fmt.Sprintf("%d/2", i), "-out", d, "-progress", "never"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := filepath.Join(dir, "m")
+	if _, _, err := runCmd(t, "merge", "-out", m, a, b, "-format", "parquet"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(m, "games.parquet")); err != nil {
+		t.Errorf("-format after the shard directories was not taken: %v", err)
 	}
 }

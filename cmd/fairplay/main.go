@@ -193,6 +193,26 @@ func flagErr(err error) error {
 }
 
 // parseFlags parses args; errors become usage errors; -h returns flag.ErrHelp.
+// parseInterleaved parses fs's flags wherever they stand among the positional arguments
+// (merge -out M part0 part1 -format parquet), as users of other tools expect; "--" ends the
+// flags. It returns the positional arguments in order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, flagErr(err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" { // Parse stopped at "--"
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {

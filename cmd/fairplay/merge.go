@@ -21,10 +21,10 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "output directory for the merged run (must not exist or be empty)")
 	format := fs.String("format", "", "games file format of the merged run: csv, csv.gz or parquet (default: the first shard's)")
 	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
+	dirs, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
-	dirs := fs.Args()
 	if *out == "" {
 		return usagef("-out: missing (the merged run's directory)")
 	}

@@ -34,14 +34,15 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var rf runFlags
 	rf.register(fs)
 	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return flagErr(err)
+	dirs, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
 	if *combine {
-		return combineTournaments(fs.Args(), rf, *prior, *boot, args, stdout)
+		return combineTournaments(dirs, rf, *prior, *boot, args, stdout)
 	}
-	if fs.NArg() > 0 {
-		return usagef("tournament: unexpected argument %q (tournament directories go with -combine)", fs.Arg(0))
+	if len(dirs) > 0 {
+		return usagef("tournament: unexpected argument %q (tournament directories go with -combine)", dirs[0])
 	}
 	shard, err := rf.check(os.Getenv)
 	if err != nil {
