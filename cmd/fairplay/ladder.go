@@ -126,7 +126,15 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := rep.AddPlots(dir, files); err != nil {
 		return err
 	}
-	rep.Tables = append(rep.Tables, report.Table{Caption: "Steps (ladder.md)", Header: table.Columns(), Rows: table.Rows()})
+	var rows [][]string // the Markdown table's, without its code quotes
+	for _, r := range table.Rows() {
+		row := make([]string, len(r))
+		for i, c := range r {
+			row[i] = strings.Trim(c, "`")
+		}
+		rows = append(rows, row)
+	}
+	rep.Tables = append(rep.Tables, report.Table{Caption: "Steps (ladder.md)", Header: table.Columns(), Rows: rows})
 	if _, err := report.WriteReportHTML(dir, rep); err != nil {
 		return err
 	}
