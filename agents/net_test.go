@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/agents/nnue"
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
 // TestNetParam: net=builtin and net=FILE are accepted and appear in the spec (net=auto, the
@@ -198,3 +201,50 @@ func benchAlphaBetaNet(b *testing.B, game string) {
 
 func BenchmarkAlphaBetaNetNodesBaran(b *testing.B)     { benchAlphaBetaNet(b, "baran") }
 func BenchmarkAlphaBetaNetNodesKatarenga(b *testing.B) { benchAlphaBetaNet(b, "katarenga") }
+
+// benchSearchMix reports the cost of a node (ns/node) of alphabeta:nodes=20000 with and
+// without the built-in network over 16 positions of each game (8 to 40 random plies into
+// games; Katarenga on random layouts), a fresh player for each: the ratio of the two is the
+// node budgets' ratio at equal time. One op = one search.
+func benchSearchMix(b *testing.B, game, net string) {
+	r := engine.NewRand(99)
+	var pos []engine.State
+	for len(pos) < 16 {
+		lay := ""
+		if game == "katarenga" {
+			lay = strconv.Itoa(r.IntN(katarenga.NumPlacements))
+		}
+		gm, _ := games.New(game, "", lay, nil)
+		s := gm.Start(0)
+		for n := 8 + r.IntN(33); n > 0 && !s.Status().Over; n-- {
+			l := s.Legal(nil)
+			s.Apply(l[r.IntN(len(l))])
+		}
+		if !s.Status().Over {
+			pos = append(pos, s)
+		}
+	}
+	ag, err := Parse("alphabeta:nodes=20000,net=" + net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var nodes int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := pos[i%len(pos)]
+		pl, _ := ag.NewPlayer(game)
+		p := pl.(*abPlayer)
+		p.Choose(s, s.Legal(nil), r)
+		nodes += p.Nodes
+		p.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+}
+
+func BenchmarkSearchMix(b *testing.B) {
+	for _, game := range []string{"baran", "katarenga"} {
+		for _, net := range []string{"none", "builtin"} {
+			b.Run(game+"/"+net, func(b *testing.B) { benchSearchMix(b, game, net) })
+		}
+	}
+}

@@ -13,9 +13,9 @@ import (
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "-game G [-agent AGENT] [-games N] [-random-opening K] [-hidden H] [-l2 N] [-epochs E] [-seed S] [-data FILE | -save-data FILE] -out FILE.nnue",
-		"fairplay train -game katarenga -games 3000 -out katarenga.nnue",
-		"fairplay train -game baran -agent alphabeta:depth=2 -games 2000 -save-data baran.gob -out baran.nnue",
-		"fairplay train -game baran -data baran.gob -hidden 64 -epochs 30 -out baran64.nnue",
+		"fairplay train -game katarenga -games 12000 -hidden 16 -out katarenga.nnue",
+		"fairplay train -game baran -agent alphabeta:depth=2 -games 1500 -save-data baran.gob -lambda 0.7 -out baran.nnue",
+		"fairplay train -game baran -data baran.gob -hidden 64 -epochs 12 -lambda 0.7 -out baran64.nnue",
 		"fairplay play -game katarenga -random-layouts -a alphabeta:movetime=20ms,net=katarenga.nnue -b alphabeta:movetime=20ms -games 100")
 	var g train.GenConfig
 	var f train.FitConfig
@@ -27,9 +27,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	randomLayouts := fs.Bool("random-layouts", true, "Katarenga: each game on its own uniformly drawn layout (false: layout 0)")
 	fs.IntVar(&g.Workers, "workers", 2, "parallel self-play workers (the data do not depend on it)")
 	fs.IntVar(&f.Hidden, "hidden", 32, "accumulator width per perspective (a multiple of 4, 4..1024)")
-	fs.IntVar(&f.L2, "l2", 16, "second hidden layer (1..256; 0: none, the accumulators feed the output directly)")
+	fs.IntVar(&f.L2, "l2", 0, "second hidden layer (1..256; 0: none, the accumulators feed the output directly)")
 	fs.Float64Var(&f.Scale, "scale", 150, "evaluation units per logit (the search's units)")
-	fs.Float64Var(&f.Lambda, "lambda", 0.5, "label = lambda·sigmoid(score/scale) + (1−lambda)·result (0..1)")
+	fs.Float64Var(&f.Lambda, "lambda", 1, "label = lambda·sigmoid(score/scale) + (1−lambda)·result (0..1; below 1 Katarenga overfits, as a game's layout identifies its result; Baran's network used 0.7)")
 	fs.IntVar(&f.Epochs, "epochs", 20, "passes over the training positions")
 	fs.IntVar(&f.Batch, "batch", 256, "positions per Adam step")
 	fs.Float64Var(&f.LR, "lr", 1e-3, "Adam step size")
