@@ -135,11 +135,14 @@ func CheckDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("output directory %s: %w", dir, err)
 	}
-	probe := filepath.Join(dir, ".write-test")
-	if err := os.WriteFile(probe, nil, 0o644); err != nil {
+	// The probe's name is the system's: two runs started into one directory never remove
+	// each other's probe.
+	probe, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
 		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}
-	return os.Remove(probe)
+	probe.Close()
+	return os.Remove(probe.Name())
 }
 
 // openGames reads records from a games file in any format (games.csv, .csv.gz, .parquet, and

@@ -85,5 +85,11 @@ func readRunManifest(flag, dir, want string) (*gamefile.Manifest, runKind, error
 	if want != "" && k.kind != want {
 		return nil, k, usagef("%s %s: it holds a %s run, which fairplay %s makes and resumes", flag, dir, k.kind, k.command)
 	}
+	if err := man.CheckConfig(); err != nil {
+		return nil, k, usagef("%s %s: %v", flag, dir, err)
+	}
+	if man.Completed < 0 || man.Completed > man.Planned {
+		return nil, k, usagef("%s %s: manifest.json says %d of %d %s were played: %v", flag, dir, man.Completed, man.Planned, man.Unit, gamefile.ErrDamaged)
+	}
 	return man, k, nil
 }

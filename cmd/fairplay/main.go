@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // usageError is a bad command line: exit code 2.
@@ -92,7 +94,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "fairplay: interrupted")
 		return 130
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, gamefile.ErrDamaged), errors.Is(err, gamefile.ErrSymlink):
 		fmt.Fprintln(stderr, "fairplay:", err)
 		return 2
 	default:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -163,10 +164,42 @@ func resumeRun(fs *flag.FlagSet, dir, kind string, cfg any, stderr io.Writer) (s
 		return shard, false, err
 	}
 	if man.Status == "complete" {
+		if err := checkComplete(dir, man); err != nil {
+			return shard, false, err
+		}
 		fmt.Fprintf(stderr, "%s: the run is already complete (%d %s)\n", dir, man.Completed, man.Unit)
 		return shard, true, nil
 	}
 	return runner.Shard{Index: man.Shard, Count: man.Shards}, false, nil
+}
+
+// checkComplete checks a match said complete against its games file: it holds the games the
+// manifest counts, else the directory is refused (a resume would say "complete" over games
+// that are missing).
+func checkComplete(dir string, man *gamefile.Manifest) error {
+	if man.Kind != runner.MatchKind {
+		return nil
+	}
+	path, _, err := gamefile.FindGames(dir)
+	if err != nil {
+		return usagef("-resume %s: manifest.json says complete, but: %v", dir, err)
+	}
+	src, err := runner.OpenGames(path)
+	if err != nil {
+		return usagef("-resume %s: %v", dir, err)
+	}
+	defer src.Close()
+	var n int64
+	for _, err := range gamefile.All(src.Read) {
+		if err != nil {
+			return usagef("-resume %s: %v", dir, err)
+		}
+		n++
+	}
+	if n != man.Completed {
+		return usagef("-resume %s: manifest.json says complete with %d %s, %s holds %d: %v", dir, man.Completed, man.Unit, filepath.Base(path), n, gamefile.ErrDamaged)
+	}
+	return nil
 }
 
 // onlyRunFlags rejects configuration flags given together with -resume.

@@ -72,6 +72,8 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	} else if _, err := os.Stat(dir); err != nil {
 		return usagef("-resume %s: %v", dir, err)
+	} else if err := gamefile.CheckNoLinks(dir); err != nil {
+		return usagef("-resume %s: %v", dir, err)
 	} else if prev, err := LoadStudy(filepath.Join(dir, "study.json")); err != nil {
 		return usagef("-resume %s: %v (not a study directory?)", dir, err)
 	} else if !reflect.DeepEqual(prev, st) {

@@ -2,7 +2,10 @@ package durable
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -26,8 +29,9 @@ type TempFile struct {
 }
 
 // CreateTemp creates path+".tmp" to be written as o says (the zero Options in production).
+// A file or link already under that name is removed, never followed (gamefile.CreateExcl).
 func CreateTemp(path string, o Options) (*TempFile, error) {
-	f, err := os.Create(path + ".tmp")
+	f, err := gamefile.CreateExcl(path + ".tmp")
 	if err != nil {
 		return nil, err
 	}
@@ -124,10 +128,12 @@ type Checkpointer struct {
 	items   int64 // items written so far
 	saved   int64 // items in the last checkpoint
 	last    time.Time
+	sum     hash.Hash // SHA-256 of the file's first hashed bytes
+	hashed  int64
 }
 
 func NewCheckpointer(dir string, tf *TempFile, flush func() error, man *gamefile.Manifest) (*Checkpointer, error) {
-	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json")}
+	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json"), sum: sha256.New()}
 	man.Status = "running"
 	return c, c.save()
 }
@@ -150,7 +156,17 @@ func (c *Checkpointer) save() error {
 	if err != nil {
 		return c.Failed(err)
 	}
-	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items}
+	// The bytes written since the last checkpoint are read back (from the page cache, once
+	// each) into the running hash: queued writes land out of order, so hashing them as they
+	// are written could not follow the file's order.
+	if n > c.hashed {
+		if _, err := io.Copy(c.sum, io.NewSectionReader(c.tf.f, c.hashed, n-c.hashed)); err != nil {
+			return c.Failed(err)
+		}
+		c.hashed = n
+	}
+	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items,
+		SHA256: hex.EncodeToString(c.sum.Sum(nil))}
 	if err := gamefile.WriteManifest(c.manPath, c.man); err != nil {
 		return c.Failed(err)
 	}

@@ -225,7 +225,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s runner.Sessi
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(trajPath, os.O_APPEND|os.O_WRONLY, 0)
+	f, err := gamefile.OpenNoFollow(trajPath, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return nil, err
 	}
