@@ -70,6 +70,7 @@ type botLine struct {
 
 type extPlayer struct {
 	cmd     *exec.Cmd
+	token   string // marks the bot's processes (botEnv)
 	stdin   io.WriteCloser
 	lines   chan botLine
 	timeout time.Duration
@@ -81,6 +82,7 @@ type extPlayer struct {
 func (p *extPlayer) start(argv []string, game string) error {
 	p.cmd = exec.Command(argv[0], argv[1:]...)
 	ownGroup(p.cmd)
+	p.token = botEnv(p.cmd)
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
 		return forfeitf(ForfeitOther, "ext: %v", err)
@@ -220,7 +222,8 @@ func (p *extPlayer) Choose(s engine.State, legal []engine.Action, _ *engine.Rand
 }
 
 // Close says quit and ends the program: it may exit on its own within the timeout (at most a
-// second), then its whole process group is killed, so that no program it started outlives it.
+// second), then its whole process group is killed, so that no program it started outlives it;
+// on Linux also the programs it started that left its group (sweepBot).
 func (p *extPlayer) Close() error {
 	if p.cmd == nil || p.cmd.Process == nil {
 		return nil
@@ -231,8 +234,10 @@ func (p *extPlayer) Close() error {
 	go func() { done <- p.cmd.Wait() }()
 	select {
 	case <-done:
+		sweepBot(p.cmd.Process.Pid, p.token, false)
 		killGroup(p.cmd) // children that outlived the bot
 	case <-time.After(min(p.timeout, time.Second)):
+		sweepBot(p.cmd.Process.Pid, p.token, true) // the bot still runs: its descendants are found by parent
 		killGroup(p.cmd)
 		<-done
 	}

@@ -13,3 +13,9 @@ func killGroup(cmd *exec.Cmd) {
 		cmd.Process.Kill()
 	}
 }
+
+// botEnv does nothing where descendants are not tracked.
+func botEnv(cmd *exec.Cmd) string { return "" }
+
+// sweepBot does nothing where descendants are not tracked.
+func sweepBot(pid int, token string, alive bool) {}
