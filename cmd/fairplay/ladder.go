@@ -39,6 +39,9 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := rf.check(func(string) string { return "" }); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	if rf.resume != "" {
 		return usagef("-resume: resume a step with fairplay play -resume DIR/step-K")
 	}

@@ -255,8 +255,11 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	shard, err := rf.check(os.Getenv)
+	shard, err := rf.check(shardEnv(ctx))
 	if err != nil {
+		return err
+	}
+	if err := parsedOnly(ctx); err != nil {
 		return err
 	}
 	gamesFormat, err := gamefile.ParseFormat(*format)

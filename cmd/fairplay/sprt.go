@@ -38,6 +38,9 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)"); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	var cfg runner.MatchConfig
 	dir := rf.resume
 	if dir != "" {

@@ -38,13 +38,19 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return flagErr(err)
 	}
 	if *combine {
+		if err := parsedOnly(ctx); err != nil {
+			return err
+		}
 		return combineTournaments(fs.Args(), rf, *prior, *boot, args, stdout)
 	}
 	if fs.NArg() > 0 {
 		return usagef("tournament: unexpected argument %q (tournament directories go with -combine)", fs.Arg(0))
 	}
-	shard, err := rf.check(os.Getenv)
+	shard, err := rf.check(shardEnv(ctx))
 	if err != nil {
+		return err
+	}
+	if err := parsedOnly(ctx); err != nil {
 		return err
 	}
 	var cfg tournament.TournamentConfig

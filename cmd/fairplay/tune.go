@@ -42,6 +42,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: SPSA iterations depend on each other and cannot be sharded"); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	var cfg tune.TuneConfig
 	dir := rf.resume
 	if dir != "" {

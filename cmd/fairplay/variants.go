@@ -70,6 +70,9 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: shard a study by running one fairplay play per cell; variants runs whole"); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	var cfg variants.VariantsConfig
 	dir := rf.resume
 	if dir != "" {
