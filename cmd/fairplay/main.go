@@ -66,7 +66,7 @@ func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go onSignals(sigs, cancel, os.Stderr, os.Exit)
+	go onSignals(sigs, cancel, len(os.Args) > 1 && keepsGames(os.Args[1]), os.Stderr, os.Exit)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	signal.Stop(sigs)
 	os.Exit(exitCode(err, os.Stderr))
@@ -74,14 +74,33 @@ func main() {
 
 // onSignals cancels the run at the first signal (games in flight are abandoned, finished ones
 // written, the run left resumable) and exits at once, status 130, at the second: games
-// finished before the last checkpoint are kept either way.
-func onSignals(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit func(int)) {
+// finished before the last checkpoint are kept either way. keeps says whether the command
+// keeps its finished games (a run directory); learn, bench and the rest keep nothing.
+func onSignals(sigs <-chan os.Signal, cancel func(), keeps bool, stderr io.Writer, exit func(int)) {
 	<-sigs
-	fmt.Fprintln(stderr, "fairplay: stopping (finished games are kept; press Ctrl-C again to exit at once)")
+	if keeps {
+		fmt.Fprintln(stderr, "fairplay: stopping (finished games are kept; press Ctrl-C again to exit at once)")
+	} else {
+		fmt.Fprintln(stderr, "fairplay: stopping (nothing is kept; press Ctrl-C again to exit at once)")
+	}
 	cancel()
 	<-sigs
-	fmt.Fprintln(stderr, "fairplay: interrupted again: exiting now (resume with -resume)")
+	if keeps {
+		fmt.Fprintln(stderr, "fairplay: interrupted again: exiting now (resume with -resume)")
+	} else {
+		fmt.Fprintln(stderr, "fairplay: interrupted again: exiting now")
+	}
 	exit(130)
+}
+
+// keepsGames says whether a subcommand writes a run directory that keeps its finished games
+// when interrupted (and is finished with -resume).
+func keepsGames(cmd string) bool {
+	switch cmd {
+	case "play", "layouts", "ladder", "variants", "tune", "sprt", "tournament", "study":
+		return true
+	}
+	return false
 }
 
 // exitCode prints err (if any) and maps it to the exit status: 0 ok, 2 usage, 130 interrupted,

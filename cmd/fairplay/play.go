@@ -80,8 +80,8 @@ func matchFor(cfg runner.MatchConfig) (*runner.Match, error) {
 
 // check validates the shared flags and resolves the shard.
 func (r *runFlags) check(getenv func(string) string) (runner.Shard, error) {
-	if r.workers < 1 || r.workers > 4096 {
-		return runner.Shard{}, usagef("-workers %d: want 1..4096", r.workers)
+	if err := checkWorkers(r.workers); err != nil {
+		return runner.Shard{}, err
 	}
 	switch r.progress {
 	case "auto", "always", "never":

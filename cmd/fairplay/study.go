@@ -46,8 +46,8 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr(err)
 	}
-	if *workers < 1 || *workers > 4096 {
-		return usagef("-workers %d: want 1..4096", *workers)
+	if err := checkWorkers(*workers); err != nil {
+		return err
 	}
 	if *out != "" && *resume != "" {
 		return usagef("give -out or -resume, not both")
