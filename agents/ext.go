@@ -35,14 +35,18 @@ func init() {
 				return nil, errorf("agent ext: cmd is missing (ext:cmd=./mybot)")
 			}
 			d, err := time.ParseDuration(p.String("timeout"))
-			if err != nil || d <= 0 {
-				return nil, errorf("agent ext: timeout=%q: want a duration like 500ms or 2s", p.String("timeout"))
+			if err != nil || d <= 0 || d > maxExtTimeout {
+				return nil, errorf("agent ext: timeout=%q: want a duration like 500ms or 2s, at most %v", p.String("timeout"), maxExtTimeout)
 			}
 			e.Timeout = d
 			e.spec = p.canonical(kinds["ext"])
 			return e, nil
 		}})
 }
+
+// maxExtTimeout bounds a bot's time per answer: a hung bot holds its worker (and a run's end)
+// for the whole timeout, and 99999h is a mistake, not a budget.
+const maxExtTimeout = time.Hour
 
 // Spec returns the canonical spec.
 func (e *External) Spec() string { return e.spec }

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,10 +51,13 @@ type Shard struct{ Index, Count int }
 
 // Range returns the games [start, end) of shard s of a run of games games (whole pairs).
 func (s Shard) Range(games int64) (int64, int64) {
-	pairs := games / 2
-	lo := pairs * int64(s.Index) / int64(s.Count)
-	hi := pairs * int64(s.Index+1) / int64(s.Count)
-	return 2 * lo, 2 * hi
+	pairs := uint64(max(games, 0) / 2)
+	at := func(i int) int64 { // pairs*i/Count without overflow
+		h, l := bits.Mul64(pairs, uint64(i))
+		q, _ := bits.Div64(h, l, uint64(s.Count))
+		return int64(q)
+	}
+	return 2 * at(s.Index), 2 * at(s.Index+1)
 }
 
 // Session is where and how a run writes: its directory, worker count, progress display and

@@ -57,7 +57,11 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageErr(err)
 	}
 	var pairs [][2]string
-	for _, st := range strings.Split(*steps, ";") {
+	stepList, err := splitList("steps", *steps, ";", false)
+	if err != nil {
+		return err
+	}
+	for _, st := range stepList {
 		a, b, ok := strings.Cut(strings.TrimSpace(st), ">")
 		if !ok {
 			return usagef("-steps: %q: want stronger>weaker", st)

@@ -117,7 +117,11 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 				return usageErr(err)
 			}
 		}
-		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(ladderSpec(lf.spec)), Replicates: lf.replicates,
+		levels, err := splitSpecs("ladder", ladderSpec(lf.spec))
+		if err != nil {
+			return err
+		}
+		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: levels, Replicates: lf.replicates,
 			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
 		if cfg, err = layouts.NewLayoutLadderConfig(cfg); err != nil {
 			return usageErr(err)

@@ -181,6 +181,17 @@ func flagErr(err error) error {
 	return usageError{err.Error()}
 }
 
+// maxGames bounds every count of games or pairs given on the command line (10^15): products
+// of counts (games × cells, games of a shard) stay far from overflow.
+const maxGames = 1e15
+
+// nonEmptyFlags are the flags that name a directory, a file, a position or agents: given with
+// an empty value (a shell variable unset, -resume "") they are refused instead of being taken as
+// left out (play -resume ” started a fresh run).
+var nonEmptyFlags = map[string]bool{"resume": true, "out": true, "tiles": true, "pilot": true, "openings": true,
+	"pos": true, "compare": true, "report": true, "a": true, "b": true, "agent": true, "agents": true, "steps": true,
+	"ladder": true, "layouts": true, "penta": true}
+
 // parseFlags parses args; errors become usage errors; -h returns flag.ErrHelp.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
@@ -193,6 +204,31 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
 				bad = usagef("-%s %v: want a finite number", f.Name, x)
 			}
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	fs.Visit(func(f *flag.Flag) { // counts of games beyond any run overflow what is computed from them
+		if bad != nil || !(strings.Contains(f.Name, "games") || strings.Contains(f.Name, "pairs")) {
+			return
+		}
+		var n int64
+		switch v := f.Value.(flag.Getter).Get().(type) {
+		case int:
+			n = int64(v)
+		case int64:
+			n = v
+		default:
+			return
+		}
+		if n > maxGames {
+			bad = usagef("-%s %d: want at most %d (more than any run can play)", f.Name, n, int64(maxGames))
+		}
+	})
+	fs.Visit(func(f *flag.Flag) { // a flag that names something, given empty, is a mistake
+		if bad == nil && nonEmptyFlags[f.Name] && f.Value.String() == "" {
+			bad = usagef("-%s '': want a value (leave the flag out for its default)", f.Name)
 		}
 	})
 	if bad != nil {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -73,6 +74,13 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err // the pilot's data, not the command line, is at fault
 		}
 		return usageErr(err)
+	}
+	if !(*games > 0) && (pl.Games <= 0 || pl.Games > maxGames || math.IsNaN(pl.Power)) {
+		name, v := "-effect", fmt.Sprint(*effect)
+		if set["elo"] {
+			name, v = "-elo", fmt.Sprint(*elo)
+		}
+		return usagef("%s %s: too small to detect: it would take more than %d games", name, v, int64(maxGames))
 	}
 	if *asJSON {
 		b, err := json.MarshalIndent(pl, "", "  ")

@@ -117,8 +117,20 @@ func resolveShard(spec string, shards int, getenv func(string) string) (runner.S
 	if shards < 0 {
 		return runner.Shard{}, usagef("-shards %d: want a positive count", shards)
 	}
-	if id, n := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"); id != "" && n != "" {
-		return parse(id, n, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+	id, n := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT")
+	switch {
+	case id != "" && n != "":
+		sh, err := parse(id, n, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+		if err == nil && shards > 0 && shards != sh.Count {
+			return sh, usagef("-shards %d and SLURM_ARRAY_TASK_COUNT %s disagree", shards, n)
+		}
+		return sh, err
+	case id != "":
+		return runner.Shard{}, usagef("SLURM_ARRAY_TASK_ID %s without SLURM_ARRAY_TASK_COUNT: give -shard i/M, or set both", id)
+	case n != "":
+		return runner.Shard{}, usagef("SLURM_ARRAY_TASK_COUNT %s without SLURM_ARRAY_TASK_ID: give -shard i/M, or set both", n)
+	case shards > 0:
+		return runner.Shard{}, usagef("-shards %d: no shard index (give -shard i/M, or run where JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID is set)", shards)
 	}
 	return runner.Shard{Index: 0, Count: 1}, nil
 }

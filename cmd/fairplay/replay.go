@@ -35,6 +35,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *game < 0 {
 		return usagef("-game %d: want a game index 0 or more", *game)
 	}
+	if *ply < -1 {
+		return usagef("-ply %d: want 0 or more (the position after that many plies), or leave it out for every position", *ply)
+	}
 	rec, tiles, err := findGame(*dir, *game)
 	if err != nil {
 		return err

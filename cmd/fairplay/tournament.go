@@ -76,7 +76,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		cfg = tournament.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, Prior: *prior, Bootstrap: *boot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
-		cfg.Agents = splitSpecs(*agentList)
+		if cfg.Agents, err = splitSpecs("agents", *agentList); err != nil {
+			return err
+		}
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err

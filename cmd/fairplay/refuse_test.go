@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Input mistakes found by trying the CLI as a new user: each is a usage error (exit 2) naming
+// the bad value, before anything is played or written.
+func TestRefusedUpFront(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out")
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"-shards 4: no shard index", []string{"play", "-shards", "4", "-games", "4", "-out", out}},
+		{"-tiles ''", []string{"play", "-tiles", "", "-games", "2", "-out", out}},
+		{"-resume ''", []string{"play", "-resume", ""}},
+		{"-out ''", []string{"play", "-out", "", "-games", "2"}},
+		{"-games 9223372036854775807: want at most", []string{"play", "-games", "9223372036854775807", "-shard", "3/4", "-out", out}},
+		{"-elo1 5000", []string{"sprt", "-a", "random", "-b", "random", "-elo0", "0", "-elo1", "5000", "-out", out}},
+		{"-elo0 -3000", []string{"sprt", "-a", "random", "-b", "random", "-elo0", "-3000", "-elo1", "5", "-out", out}},
+		{"-sprt-elo1 999", []string{"tune", "-agent", "greedy", "-sprt-elo1", "999", "-out", out}},
+		{"-effect 1e-300: too small", []string{"plan", "-rate", "0.5", "-effect", "1e-300"}},
+		{"-params \"material,material\": material is given twice", []string{"tune", "-agent", "greedy", "-params", "material,material", "-out", out}},
+		{"-agents \"random;;greedy\": item 2 is empty", []string{"tournament", "-agents", "random;;greedy", "-out", out}},
+		{"-ladder \"random;greedy;\": item 3 is empty", []string{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-ladder", "random;greedy;", "-out", out}},
+		{"-steps \"greedy>random;\": item 2 is empty", []string{"ladder", "-steps", "greedy>random;", "-out", out}},
+		{"-ply -2", []string{"replay", "-run", tmp, "-game", "0", "-ply", "-2"}},
+		{"timeout=\"99999h\"", []string{"play", "-a", "ext:cmd=/bin/cat,timeout=99999h", "-out", out}},
+		{"-pilot ''", []string{"plan", "-elo", "5", "-pilot", ""}},
+	} {
+		wantUsageError(t, c.want, c.args...)
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%v wrote %s", c.args, out)
+		}
+	}
+	for _, c := range []struct {
+		want string
+		env  map[string]string
+	}{
+		{"SLURM_ARRAY_TASK_ID 3 without SLURM_ARRAY_TASK_COUNT", map[string]string{"SLURM_ARRAY_TASK_ID": "3"}},
+		{"SLURM_ARRAY_TASK_COUNT 4 without SLURM_ARRAY_TASK_ID", map[string]string{"SLURM_ARRAY_TASK_COUNT": "4"}},
+	} {
+		if _, err := resolveShard("", 0, func(k string) string { return c.env[k] }); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.env, err, c.want)
+		}
+	}
+	if sh, err := resolveShard("", 4, func(k string) string {
+		return map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4"}[k]
+	}); err != nil || sh.Index != 1 || sh.Count != 4 {
+		t.Errorf("-shards 4 with a Slurm array of 4: %+v %v", sh, err)
+	}
+}
