@@ -423,7 +423,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 	if err != nil {
 		return nil, err
 	}
-	defer tf.Abort()
+	defer tf.Discard() // a failed merge leaves no games file behind: it is rerun whole
 	cw, err := gamefile.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err

@@ -15,9 +15,11 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
@@ -192,52 +194,82 @@ var nonEmptyFlags = map[string]bool{"resume": true, "out": true, "tiles": true, 
 	"pos": true, "compare": true, "report": true, "a": true, "b": true, "agent": true, "agents": true, "steps": true,
 	"ladder": true, "layouts": true, "penta": true}
 
+// katarengaOnly are the flags that have a meaning for Katarenga only (layouts and tiles).
+var katarengaOnly = []string{"layout", "tiles", "random-layouts", "fixed-layout"}
+
+// checkGameFlags refuses, once flags are parsed, the Katarenga-only flags given with
+// -game baran (they were ignored, or failed after the run's directory was written), and a
+// -layout the game does not have (variants -layout 99999 wrote a manifest first).
+func checkGameFlags(fs *flag.FlagSet) error {
+	g := fs.Lookup("game")
+	if g == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if g.Value.String() == "baran" {
+		for _, name := range katarengaOnly {
+			if set[name] {
+				return usagef("-%s: Katarenga only (Baran has no layouts or tiles)", name)
+			}
+		}
+	}
+	if l := fs.Lookup("layout"); l != nil && set["layout"] && l.Value.String() != "" && !set["tiles"] {
+		if _, err := games.New(g.Value.String(), "", l.Value.String(), nil); err != nil {
+			return usagef("-layout %s: %v", l.Value.String(), err)
+		}
+	}
+	return nil
+}
+
 // parseFlags parses args; errors become usage errors; -h returns flag.ErrHelp.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
 	}
+	if err := checkParsed(fs); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// checkParsed checks the flags given, whatever the command: finite numbers, counts of games
+// within maxGames, Katarenga-only flags (checkGameFlags), and no empty value for a flag that
+// names something (nonEmptyFlags).
+func checkParsed(fs *flag.FlagSet) error {
 	var bad error
-	fs.Visit(func(f *flag.Flag) { // a NaN or an infinity is never a useful number
-		if g, ok := f.Value.(flag.Getter); ok && bad == nil {
-			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-				bad = usagef("-%s %v: want a finite number", f.Name, x)
+	fs.Visit(func(f *flag.Flag) {
+		if bad != nil {
+			return
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		switch v := g.Get().(type) {
+		case float64: // a NaN or an infinity is never a useful number
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				bad = usagef("-%s %v: want a finite number", f.Name, v)
+			}
+		case int, int64: // counts of games beyond any run overflow what is computed from them
+			n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64)
+			if (strings.Contains(f.Name, "games") || strings.Contains(f.Name, "pairs")) && n > maxGames {
+				bad = usagef("-%s %d: want at most %d (more than any run can play)", f.Name, n, int64(maxGames))
+			}
+		case string: // a flag that names something, given empty, is a mistake
+			if nonEmptyFlags[f.Name] && v == "" {
+				bad = usagef("-%s '': want a value (leave the flag out for its default)", f.Name)
 			}
 		}
 	})
 	if bad != nil {
 		return bad
 	}
-	fs.Visit(func(f *flag.Flag) { // counts of games beyond any run overflow what is computed from them
-		if bad != nil || !(strings.Contains(f.Name, "games") || strings.Contains(f.Name, "pairs")) {
-			return
-		}
-		var n int64
-		switch v := f.Value.(flag.Getter).Get().(type) {
-		case int:
-			n = int64(v)
-		case int64:
-			n = v
-		default:
-			return
-		}
-		if n > maxGames {
-			bad = usagef("-%s %d: want at most %d (more than any run can play)", f.Name, n, int64(maxGames))
-		}
-	})
-	fs.Visit(func(f *flag.Flag) { // a flag that names something, given empty, is a mistake
-		if bad == nil && nonEmptyFlags[f.Name] && f.Value.String() == "" {
-			bad = usagef("-%s '': want a value (leave the flag out for its default)", f.Name)
-		}
-	})
-	if bad != nil {
-		return bad
-	}
-	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
-	}
-	return nil
+	return checkGameFlags(fs)
 }
 
 // Profiling any subcommand (diagnostics): FAIRPLAY_CPUPROFILE=FILE writes a CPU profile of the

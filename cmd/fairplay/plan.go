@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"io"
 	"math"
 	"os"
@@ -118,6 +119,9 @@ func planPilot(pilot, penta string, set map[string]bool) (stats.Penta, error) {
 	path := pilot
 	if st, err := os.Stat(pilot); err == nil && st.IsDir() {
 		path = filepath.Join(pilot, "games.csv")
+		if found, f, err := gamefile.FindGames(pilot); err == nil && f != gamefile.CSV {
+			return p, usagef("-pilot %s: its games are in %s; -pilot reads games.csv (write one with fairplay merge -format csv -out DIR2 %s)", pilot, filepath.Base(found), pilot)
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -126,7 +130,7 @@ func planPilot(pilot, penta string, set map[string]bool) (stats.Penta, error) {
 	defer f.Close()
 	p, err = tally.ReadPenta(f)
 	if err != nil {
-		return p, fmt.Errorf("-pilot %s: %w", path, err)
+		return p, usagef("-pilot %s: %v", path, err)
 	}
 	return p, nil
 }

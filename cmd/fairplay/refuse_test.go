@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,5 +54,71 @@ func TestRefusedUpFront(t *testing.T) {
 		return map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4"}[k]
 	}); err != nil || sh.Index != 1 || sh.Count != 4 {
 		t.Errorf("-shards 4 with a Slurm array of 4: %+v %v", sh, err)
+	}
+}
+
+// Errors about files and directories given on the command line: a file that is not ours is
+// never quoted (it may be /etc/shadow), Katarenga-only flags and unknown layouts are refused
+// before a directory is written, and a failed merge or combine leaves nothing behind.
+func TestRefusedFilesAndDirs(t *testing.T) {
+	tmp := t.TempDir()
+	secret := filepath.Join(tmp, "secret.txt")
+	os.WriteFile(secret, []byte("SECRET-LINE top secret\nmore\n"), 0o644)
+	out := filepath.Join(tmp, "out")
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"not a fairplay games file", []string{"plan", "-elo", "5", "-pilot", secret}},
+		{"is it a layouts file?", []string{"layouts", "-layouts", secret, "-out", out}},
+		{"-fixed-layout: Katarenga only", []string{"tournament", "-game", "baran", "-agents", "random;greedy", "-fixed-layout", "-out", out}},
+		{"-random-layouts: Katarenga only", []string{"tune", "-game", "baran", "-random-layouts", "-out", out}},
+		{"-tiles: Katarenga only", []string{"play", "-game", "baran", "-tiles", secret, "-out", out}},
+		{"-layout 99999", []string{"variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned", "-layout", "99999", "-out", out}},
+	} {
+		_, _, err := runCmd(t, c.args...)
+		wantUsageError(t, c.want, c.args...)
+		if err != nil && strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("%v: the error quotes the file: %v", c.args, err)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%v wrote %s", c.args, out)
+		}
+	}
+
+	run1 := filepath.Join(tmp, "run1")
+	if _, _, err := runCmd(t, "play", "-games", "4", "-format", "parquet", "-out", run1, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	wantUsageError(t, "it holds a match run, which fairplay play makes", "tournament", "-combine", "-out", out, run1)
+	wantUsageError(t, "its games are in games.parquet", "plan", "-elo", "5", "-pilot", run1)
+	if _, err := os.Stat(out); err == nil {
+		t.Fatalf("a refused -combine wrote %s", out)
+	}
+
+	// A merge that fails (a shard's game missing) leaves no temporary games file: the same
+	// -out takes the merge again once the shards are fixed.
+	var shards []string
+	for i := range 2 {
+		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		if _, _, err := runCmd(t, "play", "-games", "8", "-shard", fmt.Sprintf("%d/2", i), "-out", d, "-progress", "never"); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, d)
+	}
+	games := filepath.Join(shards[1], "games.csv")
+	full, _ := os.ReadFile(games)
+	lines := strings.SplitAfter(string(full), "\n")
+	os.WriteFile(games, []byte(strings.Join(lines[:len(lines)-2], "")), 0o644)
+	merged := filepath.Join(tmp, "merged")
+	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, shards...)...); err == nil {
+		t.Fatal("a merge with a game missing succeeded")
+	}
+	if entries, _ := os.ReadDir(merged); len(entries) != 0 {
+		t.Errorf("the failed merge left %v", entries)
+	}
+	os.WriteFile(games, full, 0o644)
+	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, shards...)...); err != nil {
+		t.Errorf("merge again into the same -out: %v", err)
 	}
 }

@@ -37,6 +37,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
 	}
+	if err := checkParsed(fs); err != nil {
+		return err
+	}
 	if *combine {
 		if err := parsedOnly(ctx); err != nil {
 			return err
@@ -151,9 +154,18 @@ func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, arg
 	if prior < 0 || boot < 0 {
 		return usagef("-prior %v, -bootstrap %d: want 0 or more", prior, boot)
 	}
+	// Every source is checked before -out is made: a wrong directory is a usage error that
+	// leaves nothing behind.
 	for _, d := range dirs {
 		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
 			return usagef("-combine: %s is not a run directory (%v)", d, err)
+		}
+		man, _, err := readRunManifest("-combine", d, tournament.TournamentKind)
+		if err != nil {
+			return err
+		}
+		if man.Status != "complete" {
+			return usagef("-combine %s: the tournament is %s (shard %d of %d): finish it with fairplay tournament -resume %s, or merge its shards, first", d, man.Status, man.Shard, man.Shards, d)
 		}
 	}
 	dir, err := outDir(rf.out, "ratings")

@@ -116,6 +116,16 @@ func (t *TempFile) Abort() {
 	}
 }
 
+// Discard is Abort for a file whose items nothing recovers (a merge, which reruns whole): the
+// temporary file is removed too. After Commit it does nothing.
+func (t *TempFile) Discard() {
+	if !t.done {
+		t.Abort()
+		t.done = true
+		os.Remove(t.path + ".tmp")
+	}
+}
+
 // Checkpointer records, every Options.CheckpointEvery of its file, how far a run's temporary output file is
 // complete: it flushes the output (flush, then the temporary file) and rewrites manifest.json
 // with status "running" and a Checkpoint naming the file, its complete length and the items in

@@ -322,7 +322,7 @@ func readTrajectory(path string, cfg TuneConfig) ([][]float64, error) {
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	want := "iteration,games,plus_wins,plus_losses,draws,result," + strings.Join(cfg.Params, ",")
 	if len(lines) < 2 || lines[0] != want {
-		return nil, fmt.Errorf("%s: not the trajectory of this run (header %q)", path, lines[0])
+		return nil, fmt.Errorf("%s: not the trajectory of this run (its header is not %s)", path, want)
 	}
 	var traj [][]float64
 	for k, line := range lines[1:] {
