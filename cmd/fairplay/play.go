@@ -175,6 +175,10 @@ func resumeRun(fs *flag.FlagSet, dir, kind string, cfg any, stderr io.Writer) (s
 	if err != nil {
 		return shard, false, err
 	}
+	// play and sprt both write matches: each resumes its own (checked before "complete").
+	if k, err := kindOf(man); err == nil && (fs.Name() == "play" || fs.Name() == "sprt") && commandOf(man, k) != fs.Name() {
+		return shard, false, usagef("-resume %s: it holds a %s run, which fairplay %s makes and resumes: fairplay %s -resume %s", dir, runName(man, k), commandOf(man, k), commandOf(man, k), dir)
+	}
 	if man.Status == "complete" {
 		if err := checkComplete(dir, man); err != nil {
 			return shard, false, err

@@ -122,3 +122,19 @@ func TestRefusedFilesAndDirs(t *testing.T) {
 		t.Errorf("merge again into the same -out: %v", err)
 	}
 }
+
+// -resume of a directory another command owns names that command, even when the run is
+// complete (play and sprt both write matches).
+func TestResumeNamesCommand(t *testing.T) {
+	tmp := t.TempDir()
+	sp, pl := filepath.Join(tmp, "sp"), filepath.Join(tmp, "pl")
+	if _, _, err := runCmd(t, "sprt", "-a", "greedy", "-b", "random", "-max-pairs", "4", "-out", sp, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "play", "-games", "4", "-out", pl, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	wantUsageError(t, "which fairplay sprt makes and resumes", "play", "-resume", sp)
+	wantUsageError(t, "which fairplay sprt makes and resumes", "layouts", "-resume", sp)
+	wantUsageError(t, "which fairplay play makes and resumes", "sprt", "-resume", pl)
+}
