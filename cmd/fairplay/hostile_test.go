@@ -221,3 +221,29 @@ func TestTamperedRuns(t *testing.T) {
 		t.Error("a resumed checkpoint differs from the complete run")
 	}
 }
+
+// A run whose reports cannot be written (a full disk while writing the plots) says how to get
+// them: -resume writes them without playing a game again.
+func TestReportsFailedHint(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "run")
+	if _, _, err := runCmd(t, "play", "-games", "20", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
+	editManifest(t, dir, func(m *gamefile.Manifest) { m.Status = "interrupted" })
+	blocker := filepath.Join(dir, "summary.csv")
+	os.Remove(blocker)
+	os.MkdirAll(filepath.Join(blocker, "x"), 0o755) // renaming over a non-empty directory fails
+	_, _, err := runCmd(t, "play", "-resume", dir, "-progress", "never")
+	if err == nil || !strings.Contains(err.Error(), "-resume "+dir+" to write the reports") {
+		t.Fatalf("reports not written: %v, want a hint to -resume", err)
+	}
+	os.RemoveAll(blocker)
+	if _, _, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "summary.csv")); !bytes.Equal(got, want) {
+		t.Error("the resumed reports differ")
+	}
+}
