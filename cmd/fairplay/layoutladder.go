@@ -57,7 +57,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	if rep := val("report"); rep != "" && lf.spec == "" {
 		// Re-derive a complete ladder's reports: every level and the ratings are re-read (nothing
 		// is played) and ladder.csv, fair-at-every-level.csv, report.md and the plots rewritten.
-		man, err := loadResume(rep, layouts.LayoutLadderKind, &cfg)
+		man, err := loadRun("-report", rep, layouts.LayoutLadderKind, &cfg)
 		if err != nil {
 			return err
 		}

@@ -154,7 +154,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	lean := leanGC()
 	defer lean()
 	var cfg layouts.LayoutsConfig
-	man, err := loadResume(dir, layouts.SweepKind, &cfg)
+	man, err := loadRun("-report", dir, layouts.SweepKind, &cfg)
 	if err != nil {
 		return err
 	}

@@ -67,6 +67,9 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("learn: -agent: %v", err)
 	}
+	if !ag.Reproducible() {
+		return usagef("learn: -agent %s: not reproducible (a time budget depends on the machine): use a depth, node or playout budget", cfg.Agent)
+	}
 	res, err := tune.Learn(ctx, cfg)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -155,12 +155,17 @@ func outDir(out, name string) (string, error) {
 
 // loadResume reads the configuration of a run of the given kind (for -resume and -report).
 func loadResume(dir, kind string, cfg any) (*gamefile.Manifest, error) {
-	man, _, err := readRunManifest("-resume", dir, kind)
+	return loadRun("-resume", dir, kind, cfg)
+}
+
+// loadRun is loadResume for the run named by flag (-resume, -report).
+func loadRun(flag, dir, kind string, cfg any) (*gamefile.Manifest, error) {
+	man, _, err := readRunManifest(flag, dir, kind)
 	if err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(man.Config, cfg); err != nil {
-		return nil, usagef("-resume %s: manifest config: %v", dir, err)
+		return nil, usagef("%s %s: manifest config: %v", flag, dir, err)
 	}
 	return man, nil
 }

@@ -33,6 +33,7 @@ func TestRefusedUpFront(t *testing.T) {
 		{"-ply -2", []string{"replay", "-run", tmp, "-game", "0", "-ply", "-2"}},
 		{"timeout=\"99999h\"", []string{"play", "-a", "ext:cmd=/bin/cat,timeout=99999h", "-out", out}},
 		{"-pilot ''", []string{"plan", "-elo", "5", "-pilot", ""}},
+		{"not reproducible", []string{"learn", "-agent", "alphabeta:movetime=100ms", "-out", out}},
 	} {
 		wantUsageError(t, c.want, c.args...)
 		if _, err := os.Stat(out); err == nil {
@@ -92,6 +93,7 @@ func TestRefusedFilesAndDirs(t *testing.T) {
 	}
 	wantUsageError(t, "it holds a match run, which fairplay play makes", "tournament", "-combine", "-out", out, run1)
 	wantUsageError(t, "its games are in games.parquet", "plan", "-elo", "5", "-pilot", run1)
+	wantUsageError(t, "-report "+run1+": it holds a match run", "layouts", "-report", run1)
 	if _, err := os.Stat(out); err == nil {
 		t.Fatalf("a refused -combine wrote %s", out)
 	}
