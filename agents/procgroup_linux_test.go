@@ -55,6 +55,9 @@ func waitGone(t *testing.T, what string, pids []int) {
 // A bot whose children leave its process group (setsid, a double fork) leaves nothing
 // running once it is closed, whether it exits when told to or has to be killed.
 func TestEscapedChildrenKilled(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid program (util-linux)")
+	}
 	gm, _ := games.New("baran", "", "", nil)
 	for _, spec := range []string{"ext:cmd=testdata/escapebot.sh,timeout=300ms", "ext:cmd=testdata/escapebot.sh hang,timeout=300ms"} {
 		pidFile := filepath.Join(t.TempDir(), "pids")
@@ -76,6 +79,9 @@ func TestEscapedChildrenKilled(t *testing.T) {
 // kill -9 of fairplay: its bot dies with it (Pdeathsig), and what the bot started that left
 // its group is ended by the next fairplay process that starts a bot.
 func TestEscapedChildrenAfterKill9(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid program (util-linux)")
+	}
 	if os.Getenv("FAIRPLAY_TEST_BOT_OWNER") != "" {
 		p, err := mustAgent(t, "ext:cmd=testdata/escapebot.sh,timeout=300ms").NewPlayer("baran")
 		if err != nil {
