@@ -95,7 +95,7 @@ func (p *extPlayer) start(argv []string, game string) error {
 	if err != nil {
 		return forfeitf(ForfeitOther, "ext: %v", err)
 	}
-	if err := p.cmd.Start(); err != nil {
+	if err := startBot(p.cmd); err != nil {
 		p.cmd = nil
 		return forfeitf(ForfeitExit, "ext: cannot start %s: %w", argv[0], err)
 	}
@@ -245,6 +245,7 @@ func (p *extPlayer) Close() error {
 		killGroup(p.cmd)
 		<-done
 	}
+	botEnded(p.cmd.Process.Pid)
 	for range p.lines { // drain
 	}
 	p.cmd = nil

@@ -6,7 +6,8 @@ package agents
 // double-forking:
 //
 //   - fairplay is a child subreaper (PR_SET_CHILD_SUBREAPER): a bot's orphaned descendants are
-//     adopted by fairplay, not by init, and reaped by it.
+//     adopted by fairplay, not by init, and reaped by it (reapOrphans: zombie children in another
+//     process group than fairplay's that are not a live bot).
 //   - Every bot runs with FAIRPLAY_BOT=<token> in its environment, inherited by what it starts.
 //     When the bot is closed, every process carrying its token, and every descendant of the bot
 //     (by parent chain, while the bot still runs), is killed, besides its process group.
@@ -59,6 +60,52 @@ func killGroup(cmd *exec.Cmd) {
 	}
 }
 
+// liveBots are the bots started and not yet waited for: their zombies are their own
+// os/exec's to reap, never reapOrphans'. starting is held (shared) while a bot starts and is
+// registered, and exclusively while orphans are reaped.
+var (
+	liveMu   sync.Mutex
+	liveBots = map[int]bool{}
+	starting sync.RWMutex
+)
+
+// startBot starts cmd and registers it as a live bot.
+func startBot(cmd *exec.Cmd) error {
+	starting.RLock()
+	defer starting.RUnlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	liveMu.Lock()
+	liveBots[cmd.Process.Pid] = true
+	liveMu.Unlock()
+	return nil
+}
+
+// botEnded unregisters a bot once it was waited for.
+func botEnded(pid int) {
+	liveMu.Lock()
+	delete(liveBots, pid)
+	liveMu.Unlock()
+}
+
+// reapOrphans reaps the zombies fairplay adopted as subreaper: children of fairplay in another
+// process group than fairplay's (what fairplay starts itself without a group of its own, such as
+// git, is left to its own waiter) that are not a live bot.
+func reapOrphans(all []proc) {
+	starting.Lock()
+	defer starting.Unlock()
+	self, group := os.Getpid(), syscall.Getpgrp()
+	liveMu.Lock()
+	defer liveMu.Unlock()
+	for _, p := range all {
+		if p.ppid == self && p.state == 'Z' && p.pgrp != group && !liveBots[p.pid] {
+			var ws unix.WaitStatus
+			unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
+		}
+	}
+}
+
 // botEnv gives cmd an environment marked with a new token, which it returns.
 func botEnv(cmd *exec.Cmd) string {
 	token := fmt.Sprintf("%s.%d", botOwner(), botSeq.Add(1))
@@ -75,8 +122,8 @@ func botEnv(cmd *exec.Cmd) string {
 
 // proc is one process of /proc.
 type proc struct {
-	pid, ppid int
-	state     byte
+	pid, ppid, pgrp int
+	state           byte
 }
 
 // readProc reads the state and parent of pid; false when it is gone.
@@ -91,7 +138,8 @@ func readProc(pid int) (proc, bool) {
 		return proc{}, false
 	}
 	ppid, _ := strconv.Atoi(f[1])
-	return proc{pid: pid, ppid: ppid, state: f[0][0]}, true
+	pgrp, _ := strconv.Atoi(f[2])
+	return proc{pid: pid, ppid: ppid, pgrp: pgrp, state: f[0][0]}, true
 }
 
 // startTime is the start time of pid in clock ticks since boot (0 if gone): with the pid it
@@ -178,6 +226,7 @@ func sweepBot(pid int, token string, alive bool) {
 	for q := range kill {
 		syscall.Kill(q, syscall.SIGKILL)
 	}
+	reapOrphans(all) // those that ended on their own since the last sweep
 	go reap(kill)
 }
 

@@ -111,3 +111,32 @@ func TestEscapedChildrenAfterKill9(t *testing.T) {
 	sweepLeftovers()
 	waitGone(t, "the bot's escaped children, swept", pids[:2])
 }
+
+// A bot's double-forked child that exits on its own is adopted by fairplay (the subreaper) and
+// reaped at the next Close: no zombie is left behind.
+func TestAdoptedZombieReaped(t *testing.T) {
+	tmp := t.TempDir()
+	pidFile := filepath.Join(tmp, "pid")
+	bot := filepath.Join(tmp, "zbot.sh")
+	os.WriteFile(bot, []byte("#!/bin/sh\n(sh -c 'echo $$ > \""+pidFile+"\"; exit 0' &)\nread -r _; echo \"ready zbot\"\nwhile read -r _; do :; done\n"), 0o755)
+	p, err := mustAgent(t, "ext:cmd="+bot+",timeout=2s").NewPlayer("baran")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := readPids(t, pidFile, 1)[0]
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		pr, ok := readProc(pid)
+		if ok && pr.state == 'Z' && pr.ppid == os.Getpid() {
+			break // ended, adopted, not reaped
+		}
+		if !ok || time.Now().After(deadline) {
+			t.Skipf("the grandchild %d was not adopted as a zombie (%+v, %v)", pid, pr, ok)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.(Closer).Close()
+	if _, ok := readProc(pid); ok {
+		t.Errorf("the adopted zombie %d was not reaped", pid)
+	}
+}

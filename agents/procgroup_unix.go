@@ -24,3 +24,9 @@ func botEnv(cmd *exec.Cmd) string { return "" }
 // sweepBot does nothing here: a program a bot started that left its process group (setsid)
 // is not reached on this system.
 func sweepBot(pid int, token string, alive bool) {}
+
+// startBot starts cmd.
+func startBot(cmd *exec.Cmd) error { return cmd.Start() }
+
+// botEnded does nothing here.
+func botEnded(pid int) {}
