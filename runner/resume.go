@@ -2,9 +2,8 @@ package runner
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -151,7 +150,7 @@ func RecoverCheckpoint[R any](dir, name string, open func(string) (FileSource[R]
 }
 
 // checkPrefix checks the checkpointed prefix of a temporary file before it is recovered: it
-// ends at a row's end, and its bytes hash to the checkpoint's SHA-256 (when it has one).
+// ends at a row's end, and its bytes have the checkpoint's CRC-32C (when it has one).
 func checkPrefix(f *os.File, name string, ck *gamefile.Checkpoint) error {
 	last := make([]byte, 1)
 	if _, err := f.ReadAt(last, ck.Bytes-1); err != nil {
@@ -160,15 +159,15 @@ func checkPrefix(f *os.File, name string, ck *gamefile.Checkpoint) error {
 	if last[0] != '\n' {
 		return fmt.Errorf("%s: its checkpoint (%d bytes) ends inside a row: %w", name, ck.Bytes, gamefile.ErrDamaged)
 	}
-	if ck.SHA256 == "" {
+	if ck.CRC32C == "" {
 		return nil // written by a version that did not hash its checkpoints
 	}
-	h := sha256.New()
+	h := crc32.New(gamefile.Castagnoli)
 	if _, err := io.Copy(h, io.NewSectionReader(f, 0, ck.Bytes)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != ck.SHA256 {
-		return fmt.Errorf("%s: its first %d bytes changed since the checkpoint (SHA-256 %.12s, the checkpoint says %.12s): %w", name, ck.Bytes, got, ck.SHA256, gamefile.ErrDamaged)
+	if got := gamefile.CRC32CText(h.Sum32()); got != ck.CRC32C {
+		return fmt.Errorf("%s: its first %d bytes changed since the checkpoint (CRC-32C %s, the checkpoint says %s): %w", name, ck.Bytes, got, ck.CRC32C, gamefile.ErrDamaged)
 	}
 	return nil
 }

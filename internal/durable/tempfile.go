@@ -2,10 +2,9 @@ package durable
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"hash"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -138,12 +137,12 @@ type Checkpointer struct {
 	items   int64 // items written so far
 	saved   int64 // items in the last checkpoint
 	last    time.Time
-	sum     hash.Hash // SHA-256 of the file's first hashed bytes
+	sum     hash.Hash32 // CRC-32C of the file's first hashed bytes
 	hashed  int64
 }
 
 func NewCheckpointer(dir string, tf *TempFile, flush func() error, man *gamefile.Manifest) (*Checkpointer, error) {
-	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json"), sum: sha256.New()}
+	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json"), sum: crc32.New(gamefile.Castagnoli)}
 	man.Status = "running"
 	return c, c.save()
 }
@@ -176,7 +175,7 @@ func (c *Checkpointer) save() error {
 		c.hashed = n
 	}
 	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items,
-		SHA256: hex.EncodeToString(c.sum.Sum(nil))}
+		CRC32C: gamefile.CRC32CText(c.sum.Sum32())}
 	if err := gamefile.WriteManifest(c.manPath, c.man); err != nil {
 		return c.Failed(err)
 	}
