@@ -35,14 +35,18 @@ func init() {
 				return nil, errorf("agent ext: cmd is missing (ext:cmd=./mybot)")
 			}
 			d, err := time.ParseDuration(p.String("timeout"))
-			if err != nil || d <= 0 {
-				return nil, errorf("agent ext: timeout=%q: want a duration like 500ms or 2s", p.String("timeout"))
+			if err != nil || d <= 0 || d > maxExtTimeout {
+				return nil, errorf("agent ext: timeout=%q: want a duration like 500ms or 2s, at most %v", p.String("timeout"), maxExtTimeout)
 			}
 			e.Timeout = d
 			e.spec = p.canonical(kinds["ext"])
 			return e, nil
 		}})
 }
+
+// maxExtTimeout bounds a bot's time per answer: a hung bot holds its worker (and a run's end)
+// for the whole timeout, and 99999h is a mistake, not a budget.
+const maxExtTimeout = time.Hour
 
 // Spec returns the canonical spec.
 func (e *External) Spec() string { return e.spec }
@@ -70,6 +74,7 @@ type botLine struct {
 
 type extPlayer struct {
 	cmd     *exec.Cmd
+	token   string // marks the bot's processes (botEnv)
 	stdin   io.WriteCloser
 	lines   chan botLine
 	timeout time.Duration
@@ -81,6 +86,7 @@ type extPlayer struct {
 func (p *extPlayer) start(argv []string, game string) error {
 	p.cmd = exec.Command(argv[0], argv[1:]...)
 	ownGroup(p.cmd)
+	p.token = botEnv(p.cmd)
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
 		return forfeitf(ForfeitOther, "ext: %v", err)
@@ -89,7 +95,7 @@ func (p *extPlayer) start(argv []string, game string) error {
 	if err != nil {
 		return forfeitf(ForfeitOther, "ext: %v", err)
 	}
-	if err := p.cmd.Start(); err != nil {
+	if err := startBot(p.cmd); err != nil {
 		p.cmd = nil
 		return forfeitf(ForfeitExit, "ext: cannot start %s: %w", argv[0], err)
 	}
@@ -220,7 +226,8 @@ func (p *extPlayer) Choose(s engine.State, legal []engine.Action, _ *engine.Rand
 }
 
 // Close says quit and ends the program: it may exit on its own within the timeout (at most a
-// second), then its whole process group is killed, so that no program it started outlives it.
+// second), then its whole process group is killed, so that no program it started outlives it;
+// on Linux also the programs it started that left its group (sweepBot).
 func (p *extPlayer) Close() error {
 	if p.cmd == nil || p.cmd.Process == nil {
 		return nil
@@ -231,11 +238,14 @@ func (p *extPlayer) Close() error {
 	go func() { done <- p.cmd.Wait() }()
 	select {
 	case <-done:
+		sweepBot(p.cmd.Process.Pid, p.token, false)
 		killGroup(p.cmd) // children that outlived the bot
 	case <-time.After(min(p.timeout, time.Second)):
+		sweepBot(p.cmd.Process.Pid, p.token, true) // the bot still runs: its descendants are found by parent
 		killGroup(p.cmd)
 		<-done
 	}
+	botEnded(p.cmd.Process.Pid)
 	for range p.lines { // drain
 	}
 	p.cmd = nil

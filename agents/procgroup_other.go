@@ -13,3 +13,15 @@ func killGroup(cmd *exec.Cmd) {
 		cmd.Process.Kill()
 	}
 }
+
+// botEnv does nothing where descendants are not tracked.
+func botEnv(cmd *exec.Cmd) string { return "" }
+
+// sweepBot does nothing where descendants are not tracked.
+func sweepBot(pid int, token string, alive bool) {}
+
+// startBot starts cmd.
+func startBot(cmd *exec.Cmd) error { return cmd.Start() }
+
+// botEnded does nothing here.
+func botEnded(pid int) {}

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package agents
 
@@ -17,3 +17,16 @@ func killGroup(cmd *exec.Cmd) {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// botEnv does nothing here: descendants are tracked on Linux only.
+func botEnv(cmd *exec.Cmd) string { return "" }
+
+// sweepBot does nothing here: a program a bot started that left its process group (setsid)
+// is not reached on this system.
+func sweepBot(pid int, token string, alive bool) {}
+
+// startBot starts cmd.
+func startBot(cmd *exec.Cmd) error { return cmd.Start() }
+
+// botEnded does nothing here.
+func botEnded(pid int) {}

@@ -73,7 +73,7 @@ func NewBoardReader(r io.Reader) (*BoardReader, error) {
 		return nil, fmt.Errorf("boards.csv header: %w", err)
 	}
 	if j := strings.Join(h, ","); j != strings.Join(boardColumns, ",") && j != strings.Join(oldBoardColumns, ",") {
-		return nil, fmt.Errorf("boards.csv header %q: not a fairplay layout sweep", j)
+		return nil, fmt.Errorf("boards.csv header: not a fairplay layout sweep (its first line is not %s)", strings.Join(boardColumns[:min(3, len(boardColumns))], ",")+",...")
 	}
 	return br, nil
 }

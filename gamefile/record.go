@@ -282,7 +282,7 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 		return nil, fmt.Errorf("games.csv header: %w", err)
 	}
 	if len(h) < len(baseColumns) || strings.Join(h[:len(baseColumns)], ",") != strings.Join(baseColumns, ",") {
-		return nil, fmt.Errorf("games.csv header %q: not a fairplay games file", strings.Join(h, ","))
+		return nil, fmt.Errorf("games.csv header: not a fairplay games file (its first line does not start with %s)", strings.Join(baseColumns[:3], ","))
 	}
 	cr.forfeit, cr.first = -1, len(baseColumns)
 	if len(h) > len(baseColumns) && h[len(baseColumns)] == forfeitColumn {
@@ -299,7 +299,7 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 		}
 	}
 	if (cr.start >= 0) != (cr.moves >= 0) || (cr.start >= 0 && (cr.start != len(h)-2 || cr.moves != len(h)-1)) {
-		return nil, fmt.Errorf("games.csv header %q: start_position and moves must be the last two columns", strings.Join(h, ","))
+		return nil, fmt.Errorf("games.csv header: start_position and moves must be the last two columns")
 	}
 	cr.Counters = append([]string(nil), h[cr.first:end]...)
 	cr.line = 1

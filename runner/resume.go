@@ -3,6 +3,7 @@ package runner
 import (
 	"bufio"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,14 +28,28 @@ func RecoverCheckpoint[R any](dir, name string, open func(string) (FileSource[R]
 	if ck == nil || ck.File != filepath.Base(tmp) {
 		return nil
 	}
-	st, err := os.Stat(tmp)
+	st, err := os.Lstat(tmp)
 	if err != nil || ck.Bytes <= 0 {
 		return nil
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s): refusing to recover through it", tmp, st.Mode().Type())
 	}
 	if st.Size() < ck.Bytes {
 		return fmt.Errorf("%s: %d bytes, its checkpoint says %d: the file was damaged", tmp, st.Size(), ck.Bytes)
 	}
-	if err := os.Truncate(tmp, ck.Bytes); err != nil {
+	tf, err := gamefile.OpenNoFollow(tmp, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = checkPrefix(tf, tmp, ck)
+	if err == nil {
+		err = tf.Truncate(ck.Bytes)
+	}
+	if cerr := tf.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	var srcs []FileSource[R]
@@ -54,7 +69,7 @@ func RecoverCheckpoint[R any](dir, name string, open func(string) (FileSource[R]
 		srcs = append(srcs, s)
 	}
 	out := path + ".recovered"
-	f, err := os.Create(out)
+	f, err := gamefile.CreateExcl(out)
 	if err != nil {
 		return err
 	}
@@ -75,8 +90,16 @@ func RecoverCheckpoint[R any](dir, name string, open func(string) (FileSource[R]
 		heads[i] = r
 		return err
 	}
+	var recovered int64 // items read from tmp
+	read := func(i int) error {
+		err := next(i)
+		if i == 0 && heads[0] != nil {
+			recovered++
+		}
+		return err
+	}
 	for i := range srcs {
-		if err := next(i); err != nil {
+		if err := read(i); err != nil {
 			f.Close()
 			return fmt.Errorf("recovering %s: %w", tmp, err)
 		}
@@ -98,12 +121,16 @@ func RecoverCheckpoint[R any](dir, name string, open func(string) (FileSource[R]
 		at := index(heads[k])
 		for i := range heads { // the same item in both files is written once
 			for heads[i] != nil && index(heads[i]) == at {
-				if err := next(i); err != nil {
+				if err := read(i); err != nil {
 					f.Close()
 					return fmt.Errorf("recovering %s: %w", tmp, err)
 				}
 			}
 		}
+	}
+	if recovered != ck.Items {
+		f.Close()
+		return fmt.Errorf("%s: %d items in its checkpointed bytes, the checkpoint says %d: %w", tmp, recovered, ck.Items, gamefile.ErrDamaged)
 	}
 	if err := flush(); err != nil {
 		f.Close()
@@ -120,6 +147,29 @@ func RecoverCheckpoint[R any](dir, name string, open func(string) (FileSource[R]
 		return err
 	}
 	return os.Remove(tmp)
+}
+
+// checkPrefix checks the checkpointed prefix of a temporary file before it is recovered: it
+// ends at a row's end, and its bytes have the checkpoint's CRC-32C (when it has one).
+func checkPrefix(f *os.File, name string, ck *gamefile.Checkpoint) error {
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, ck.Bytes-1); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if last[0] != '\n' {
+		return fmt.Errorf("%s: its checkpoint (%d bytes) ends inside a row: %w", name, ck.Bytes, gamefile.ErrDamaged)
+	}
+	if ck.CRC32C == "" {
+		return nil // written by a version that did not hash its checkpoints
+	}
+	h := crc32.New(gamefile.Castagnoli)
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, ck.Bytes)); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if got := gamefile.CRC32CText(h.Sum32()); got != ck.CRC32C {
+		return fmt.Errorf("%s: its first %d bytes changed since the checkpoint (CRC-32C %s, the checkpoint says %s): %w", name, ck.Bytes, got, ck.CRC32C, gamefile.ErrDamaged)
+	}
+	return nil
 }
 
 // fileSource is a Source read from a file.

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,10 +51,13 @@ type Shard struct{ Index, Count int }
 
 // Range returns the games [start, end) of shard s of a run of games games (whole pairs).
 func (s Shard) Range(games int64) (int64, int64) {
-	pairs := games / 2
-	lo := pairs * int64(s.Index) / int64(s.Count)
-	hi := pairs * int64(s.Index+1) / int64(s.Count)
-	return 2 * lo, 2 * hi
+	pairs := uint64(max(games, 0) / 2)
+	at := func(i int) int64 { // pairs*i/Count without overflow
+		h, l := bits.Mul64(pairs, uint64(i))
+		q, _ := bits.Div64(h, l, uint64(s.Count))
+		return int64(q)
+	}
+	return 2 * at(s.Index), 2 * at(s.Index+1)
 }
 
 // Session is where and how a run writes: its directory, worker count, progress display and
@@ -135,11 +139,14 @@ func CheckDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("output directory %s: %w", dir, err)
 	}
-	probe := filepath.Join(dir, ".write-test")
-	if err := os.WriteFile(probe, nil, 0o644); err != nil {
+	// The probe's name is the system's: two runs started into one directory never remove
+	// each other's probe.
+	probe, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
 		return fmt.Errorf("output directory %s is not writable: %w", dir, err)
 	}
-	return os.Remove(probe)
+	probe.Close()
+	return os.Remove(probe.Name())
 }
 
 // openGames reads records from a games file in any format (games.csv, .csv.gz, .parquet, and
@@ -314,17 +321,23 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	outputs, err := WriteReports(s.Dir, sum, PlotTitle(m))
 	if err != nil {
-		return nil, err
+		return nil, reportsFailed(s.Dir, err)
 	}
 	if outputs, err = writeMatchPages(s.Dir, sum, m.Title(), man, outputs); err != nil {
-		return nil, err
+		return nil, reportsFailed(s.Dir, err)
 	}
 	man.Outputs = append([]string{format.FileName()}, outputs...)
 	man.PeakRSSBytes = gamefile.PeakRSS()
 	if err := gamefile.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
-		return nil, err
+		return nil, reportsFailed(s.Dir, err)
 	}
 	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete", Stopped: stopped}, nil
+}
+
+// reportsFailed explains a failed write of the reports (a full disk while writing plots): the
+// games file is complete, and a resume writes the reports again without playing a game.
+func reportsFailed(dir string, err error) error {
+	return config.Errorf("", "", "%v (every game is kept in %s: free space, then give {Resume} %s to write the reports)", err, dir, dir)
 }
 
 // finishedRun returns the outcome of the complete run in dir, re-read from its games file, when
@@ -416,7 +429,7 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 	if err != nil {
 		return nil, err
 	}
-	defer tf.Abort()
+	defer tf.Discard() // a failed merge leaves no games file behind: it is rerun whole
 	cw, err := gamefile.NewGamesWriter(tf, format, m.Counters())
 	if err != nil {
 		return nil, err

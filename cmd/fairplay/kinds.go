@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -70,6 +71,30 @@ func kindNames() string {
 
 // readRunManifest reads dir's manifest for -resume, -report or merge (flag names the flag, for
 // messages) and checks that the run is of the wanted kind ("" for any known kind).
+// commandOf is the subcommand that makes and resumes the run of man: its kind's, except for a
+// match that is a sequential test (sprt writes a match with an SPRT in its configuration).
+func commandOf(man *gamefile.Manifest, k runKind) string {
+	if k.kind == runner.MatchKind && isSPRT(man) {
+		return "sprt"
+	}
+	return k.command
+}
+
+// runName names the run of man in messages: its kind, saying when a match is a sequential test.
+func runName(man *gamefile.Manifest, k runKind) string {
+	if k.kind == runner.MatchKind && isSPRT(man) {
+		return "match (sequential test)"
+	}
+	return k.kind
+}
+
+func isSPRT(man *gamefile.Manifest) bool {
+	var c struct {
+		SPRT json.RawMessage `json:"sprt"`
+	}
+	return json.Unmarshal(man.Config, &c) == nil && len(c.SPRT) > 0 && string(c.SPRT) != "null"
+}
+
 func readRunManifest(flag, dir, want string) (*gamefile.Manifest, runKind, error) {
 	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err != nil {
@@ -83,7 +108,13 @@ func readRunManifest(flag, dir, want string) (*gamefile.Manifest, runKind, error
 		return nil, k, usagef("%s %s: manifest.json is damaged (shard %d/%d, config hash %q)", flag, dir, man.Shard, man.Shards, man.ConfigSHA256)
 	}
 	if want != "" && k.kind != want {
-		return nil, k, usagef("%s %s: it holds a %s run, which fairplay %s makes and resumes", flag, dir, k.kind, k.command)
+		return nil, k, usagef("%s %s: it holds a %s run, which fairplay %s makes and resumes", flag, dir, runName(man, k), commandOf(man, k))
+	}
+	if err := man.CheckConfig(); err != nil {
+		return nil, k, usagef("%s %s: %v", flag, dir, err)
+	}
+	if man.Completed < 0 || man.Completed > man.Planned {
+		return nil, k, usagef("%s %s: manifest.json says %d of %d %s were played: %v", flag, dir, man.Completed, man.Planned, man.Unit, gamefile.ErrDamaged)
 	}
 	return man, k, nil
 }

@@ -40,6 +40,9 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := rf.check(func(string) string { return "" }); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	if rf.resume != "" {
 		return usagef("-resume: resume a step with fairplay play -resume DIR/step-K")
 	}
@@ -55,7 +58,11 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageErr(err)
 	}
 	var pairs [][2]string
-	for _, st := range strings.Split(*steps, ";") {
+	stepList, err := splitList("steps", *steps, ";", false)
+	if err != nil {
+		return err
+	}
+	for _, st := range stepList {
 		a, b, ok := strings.Cut(strings.TrimSpace(st), ">")
 		if !ok {
 			return usagef("-steps: %q: want stronger>weaker", st)

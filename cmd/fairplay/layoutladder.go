@@ -57,7 +57,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	if rep := val("report"); rep != "" && lf.spec == "" {
 		// Re-derive a complete ladder's reports: every level and the ratings are re-read (nothing
 		// is played) and ladder.csv, fair-at-every-level.csv, report.md and the plots rewritten.
-		man, err := loadResume(rep, layouts.LayoutLadderKind, &cfg)
+		man, err := loadRun("-report", rep, layouts.LayoutLadderKind, &cfg)
 		if err != nil {
 			return err
 		}
@@ -117,7 +117,11 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 				return usageErr(err)
 			}
 		}
-		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: splitSpecs(ladderSpec(lf.spec)), Replicates: lf.replicates,
+		levels, err := splitSpecs("ladder", ladderSpec(lf.spec))
+		if err != nil {
+			return err
+		}
+		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: levels, Replicates: lf.replicates,
 			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
 		if cfg, err = layouts.NewLayoutLadderConfig(cfg); err != nil {
 			return usageErr(err)

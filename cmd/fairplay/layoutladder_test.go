@@ -89,7 +89,7 @@ func TestLayoutLadderCLI(t *testing.T) {
 // TestLadderSpecDefault: `-ladder default` is at least four levels from both searcher families
 // (issue 16), and any other value is taken as given.
 func TestLadderSpecDefault(t *testing.T) {
-	levels := splitSpecs(ladderSpec("default"))
+	levels, _ := splitSpecs("ladder", ladderSpec("default"))
 	var ab, mcts bool
 	for _, l := range levels {
 		ab = ab || strings.HasPrefix(l, "alphabeta")

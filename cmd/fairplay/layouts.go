@@ -52,8 +52,11 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	shard, err := rf.check(os.Getenv)
+	shard, err := rf.check(shardEnv(ctx))
 	if err != nil {
+		return err
+	}
+	if err := parsedOnly(ctx); err != nil {
 		return err
 	}
 	if lf.spec != "" || isLadderDir(rf.resume) || isLadderDir(*report) {
@@ -151,7 +154,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	lean := leanGC()
 	defer lean()
 	var cfg layouts.LayoutsConfig
-	man, err := loadResume(dir, layouts.SweepKind, &cfg)
+	man, err := loadRun("-report", dir, layouts.SweepKind, &cfg)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/fairplay-lab/fairplay/study/tune"
 
@@ -40,28 +41,34 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("learn: want -games >= 2, -holdout >= 2, -random-opening >= 0, a finite -l2 > 0, -workers >= 1 (got %d, %d, %d, %g, %d)",
 			cfg.Games, cfg.HoldOut, cfg.RandomOpening, cfg.L2, cfg.Workers)
 	}
-	// Claim the output file before any game: a path that exists or cannot be created is refused
-	// up front, and nothing created meanwhile is overwritten.
-	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err := checkWorkers(cfg.Workers); err != nil {
+		return err
+	}
+	if err := learnFits(cfg, machineMemory()); err != nil {
+		return err
+	}
+	// The output file is checked before any game (a path that exists, or a directory that
+	// takes no file, is refused up front) but written only at the end, under a temporary name
+	// linked into place: a run killed (or out of memory) leaves nothing that blocks a retry,
+	// and a file created meanwhile is never overwritten.
+	if _, err := os.Lstat(*out); err == nil {
+		return usagef("learn: -out %s exists (a run never overwrites)", *out)
+	}
+	probe, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*.tmp")
 	if err != nil {
-		if os.IsExist(err) {
-			return usagef("learn: -out %s exists (a run never overwrites)", *out)
-		}
 		return usagef("learn: -out %s: %v", *out, err)
 	}
-	f.Close()
-	saved := false
-	defer func() {
-		if !saved {
-			os.Remove(*out)
-		}
-	}()
+	probe.Close()
+	os.Remove(probe.Name())
 	ag, err := agents.Parse(cfg.Agent)
 	if err == nil {
 		err = agents.Check(ag, cfg.Game)
 	}
 	if err != nil {
 		return usagef("learn: -agent: %v", err)
+	}
+	if !ag.Reproducible() {
+		return usagef("learn: -agent %s: not reproducible (a time budget depends on the machine): use a depth, node or playout budget", cfg.Agent)
 	}
 	res, err := tune.Learn(ctx, cfg)
 	if err != nil {
@@ -70,10 +77,9 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return err
 	}
-	if err := agents.SaveWeights(*out, res.Weights); err != nil {
+	if err := saveNew(*out, func(tmp string) error { return agents.SaveWeights(tmp, res.Weights) }); err != nil {
 		return err
 	}
-	saved = true
 	fmt.Fprintf(stdout, "%s: %d games of %s (%d drawn, not used), logistic regression on the heuristic's features\n",
 		cfg.Game, res.Games, cfg.Agent, res.Draws)
 	fmt.Fprintf(stdout, "%-22s %10s %9s %9s\n", "model", "positions", "log-loss", "accuracy")
@@ -91,5 +97,47 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "clamped to their bounds: %v\n", res.Clamped)
 	}
 	fmt.Fprintf(stdout, "written to %s; verify with 'fairplay sprt ... -a AGENT,weights=%s -b AGENT'\n", *out, *out)
+	return nil
+}
+
+// learnBytesPerGame is a low estimate of the memory learn keeps per game until the fit: the
+// game's slot and, for each of its positions after the opening (at least 40 in a decisive game
+// of either game), its feature vector and its place in the training or held-out set.
+func learnBytesPerGame(features int) float64 { return 48 + 40*float64(features*8+64) }
+
+// learnFits refuses a learn run whose positions cannot fit in memory (mem bytes; 0: unknown),
+// before anything is played or written.
+func learnFits(cfg tune.LearnConfig, mem int64) error {
+	w, err := agents.DefaultWeights(cfg.Game)
+	if err != nil || mem <= 0 {
+		return nil // a bad game is refused later, with its own message
+	}
+	per := learnBytesPerGame(len(w))
+	if need := float64(cfg.Games) * per; need > float64(mem) {
+		return usagef("learn: -games %d needs at least %s of memory (every position is kept for the fit), this machine has %s: give at most %d",
+			cfg.Games, bytesText(need), bytesText(float64(mem)), int64(float64(mem)/per))
+	}
+	return nil
+}
+
+// saveNew writes path through write into a temporary file beside it, then links it into place:
+// path must not exist (it is never overwritten), and nothing is left under path on error.
+func saveNew(path string, write func(tmp string) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
+	if err := write(tmp); err != nil {
+		return err
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if os.IsExist(err) {
+			return usagef("learn: -out %s was created meanwhile (a run never overwrites)", path)
+		}
+		return err
+	}
 	return nil
 }

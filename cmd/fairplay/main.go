@@ -16,9 +16,11 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
@@ -69,7 +71,7 @@ func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go onSignals(sigs, cancel, os.Stderr, os.Exit)
+	go onSignals(sigs, cancel, len(os.Args) > 1 && keepsGames(os.Args[1]), os.Stderr, os.Exit)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	signal.Stop(sigs)
 	os.Exit(exitCode(err, os.Stderr))
@@ -77,14 +79,33 @@ func main() {
 
 // onSignals cancels the run at the first signal (games in flight are abandoned, finished ones
 // written, the run left resumable) and exits at once, status 130, at the second: games
-// finished before the last checkpoint are kept either way.
-func onSignals(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit func(int)) {
+// finished before the last checkpoint are kept either way. keeps says whether the command
+// keeps its finished games (a run directory); learn, bench and the rest keep nothing.
+func onSignals(sigs <-chan os.Signal, cancel func(), keeps bool, stderr io.Writer, exit func(int)) {
 	<-sigs
-	fmt.Fprintln(stderr, "fairplay: stopping (finished games are kept; press Ctrl-C again to exit at once)")
+	if keeps {
+		fmt.Fprintln(stderr, "fairplay: stopping (finished games are kept; press Ctrl-C again to exit at once)")
+	} else {
+		fmt.Fprintln(stderr, "fairplay: stopping (nothing is kept; press Ctrl-C again to exit at once)")
+	}
 	cancel()
 	<-sigs
-	fmt.Fprintln(stderr, "fairplay: interrupted again: exiting now (resume with -resume)")
+	if keeps {
+		fmt.Fprintln(stderr, "fairplay: interrupted again: exiting now (resume with -resume)")
+	} else {
+		fmt.Fprintln(stderr, "fairplay: interrupted again: exiting now")
+	}
 	exit(130)
+}
+
+// keepsGames says whether a subcommand writes a run directory that keeps its finished games
+// when interrupted (and is finished with -resume).
+func keepsGames(cmd string) bool {
+	switch cmd {
+	case "play", "layouts", "ladder", "variants", "tune", "sprt", "tournament", "study":
+		return true
+	}
+	return false
 }
 
 // exitCode prints err (if any) and maps it to the exit status: 0 ok, 2 usage, 130 interrupted,
@@ -97,7 +118,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "fairplay: interrupted")
 		return 130
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, gamefile.ErrDamaged), errors.Is(err, gamefile.ErrSymlink):
 		fmt.Fprintln(stderr, "fairplay:", err)
 		return 2
 	default:
@@ -192,6 +213,45 @@ func flagErr(err error) error {
 	return usageError{err.Error()}
 }
 
+// maxGames bounds every count of games or pairs given on the command line (10^15): products
+// of counts (games × cells, games of a shard) stay far from overflow.
+const maxGames = 1e15
+
+// nonEmptyFlags are the flags that name a directory, a file, a position or agents: given with
+// an empty value (a shell variable unset, -resume "") they are refused instead of being taken as
+// left out (play -resume ” started a fresh run).
+var nonEmptyFlags = map[string]bool{"resume": true, "out": true, "tiles": true, "pilot": true, "openings": true,
+	"pos": true, "compare": true, "report": true, "a": true, "b": true, "agent": true, "agents": true, "steps": true,
+	"ladder": true, "layouts": true, "penta": true}
+
+// katarengaOnly are the flags that have a meaning for Katarenga only (layouts and tiles).
+var katarengaOnly = []string{"layout", "tiles", "random-layouts", "fixed-layout"}
+
+// checkGameFlags refuses, once flags are parsed, the Katarenga-only flags given with
+// -game baran (they were ignored, or failed after the run's directory was written), and a
+// -layout the game does not have (variants -layout 99999 wrote a manifest first).
+func checkGameFlags(fs *flag.FlagSet) error {
+	g := fs.Lookup("game")
+	if g == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if g.Value.String() == "baran" {
+		for _, name := range katarengaOnly {
+			if set[name] {
+				return usagef("-%s: Katarenga only (Baran has no layouts or tiles)", name)
+			}
+		}
+	}
+	if l := fs.Lookup("layout"); l != nil && set["layout"] && l.Value.String() != "" && !set["tiles"] {
+		if _, err := games.New(g.Value.String(), "", l.Value.String(), nil); err != nil {
+			return usagef("-layout %s: %v", l.Value.String(), err)
+		}
+	}
+	return nil
+}
+
 // parseFlags parses args; errors become usage errors; -h returns flag.ErrHelp.
 // parseInterleaved parses fs's flags wherever they stand among the positional arguments
 // (merge -out M part0 part1 -format parquet), as users of other tools expect; "--" ends the
@@ -218,21 +278,48 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return flagErr(err)
 	}
+	if err := checkParsed(fs); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// checkParsed checks the flags given, whatever the command: finite numbers, counts of games
+// within maxGames, Katarenga-only flags (checkGameFlags), and no empty value for a flag that
+// names something (nonEmptyFlags).
+func checkParsed(fs *flag.FlagSet) error {
 	var bad error
-	fs.Visit(func(f *flag.Flag) { // a NaN or an infinity is never a useful number
-		if g, ok := f.Value.(flag.Getter); ok && bad == nil {
-			if x, ok := g.Get().(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-				bad = usagef("-%s %v: want a finite number", f.Name, x)
+	fs.Visit(func(f *flag.Flag) {
+		if bad != nil {
+			return
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		switch v := g.Get().(type) {
+		case float64: // a NaN or an infinity is never a useful number
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				bad = usagef("-%s %v: want a finite number", f.Name, v)
+			}
+		case int, int64: // counts of games beyond any run overflow what is computed from them
+			n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64)
+			if (strings.Contains(f.Name, "games") || strings.Contains(f.Name, "pairs")) && n > maxGames {
+				bad = usagef("-%s %d: want at most %d (more than any run can play)", f.Name, n, int64(maxGames))
+			}
+		case string: // a flag that names something, given empty, is a mistake
+			if nonEmptyFlags[f.Name] && v == "" {
+				bad = usagef("-%s '': want a value (leave the flag out for its default)", f.Name)
 			}
 		}
 	})
 	if bad != nil {
 		return bad
 	}
-	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
-	}
-	return nil
+	return checkGameFlags(fs)
 }
 
 // Profiling any subcommand (diagnostics): FAIRPLAY_CPUPROFILE=FILE writes a CPU profile of the

@@ -42,7 +42,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var shards []shard
 	for _, d := range dirs {
-		man, _, err := readRunManifest("shard", d, "")
+		man, rk, err := readRunManifest("shard", d, "")
 		if err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("shard %s: configuration hash %s differs from %s's %s", d, man.ConfigSHA256[:12], dirs[0], shards[0].man.ConfigSHA256[:12])
 		}
 		if man.Status != "complete" || man.Completed != man.Planned {
-			return usagef("shard %s is %s (%d of %d games): finish it with fairplay play -resume %s", d, man.Status, man.Completed, man.Planned, d)
+			return usagef("shard %s is %s (%d of %d %s): finish it with fairplay %s -resume %s", d, man.Status, man.Completed, man.Planned, man.Unit, rk.command, d)
 		}
 		shards = append(shards, shard{d, man})
 	}

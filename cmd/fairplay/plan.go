@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,6 +76,13 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return usageErr(err)
 	}
+	if !(*games > 0) && (pl.Games <= 0 || pl.Games > maxGames || math.IsNaN(pl.Power)) {
+		name, v := "-effect", fmt.Sprint(*effect)
+		if set["elo"] {
+			name, v = "-elo", fmt.Sprint(*elo)
+		}
+		return usagef("%s %s: too small to detect: it would take more than %d games", name, v, int64(maxGames))
+	}
 	if *asJSON {
 		b, err := json.MarshalIndent(pl, "", "  ")
 		if err != nil {
@@ -110,6 +119,9 @@ func planPilot(pilot, penta string, set map[string]bool) (stats.Penta, error) {
 	path := pilot
 	if st, err := os.Stat(pilot); err == nil && st.IsDir() {
 		path = filepath.Join(pilot, "games.csv")
+		if found, f, err := gamefile.FindGames(pilot); err == nil && f != gamefile.CSV {
+			return p, usagef("-pilot %s: its games are in %s; -pilot reads games.csv (write one with fairplay merge -format csv -out DIR2 %s)", pilot, filepath.Base(found), pilot)
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -118,7 +130,7 @@ func planPilot(pilot, penta string, set map[string]bool) (stats.Penta, error) {
 	defer f.Close()
 	p, err = tally.ReadPenta(f)
 	if err != nil {
-		return p, fmt.Errorf("-pilot %s: %w", path, err)
+		return p, usagef("-pilot %s: %v", path, err)
 	}
 	return p, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -79,8 +80,8 @@ func matchFor(cfg runner.MatchConfig) (*runner.Match, error) {
 
 // check validates the shared flags and resolves the shard.
 func (r *runFlags) check(getenv func(string) string) (runner.Shard, error) {
-	if r.workers < 1 || r.workers > 4096 {
-		return runner.Shard{}, usagef("-workers %d: want 1..4096", r.workers)
+	if err := checkWorkers(r.workers); err != nil {
+		return runner.Shard{}, err
 	}
 	switch r.progress {
 	case "auto", "always", "never":
@@ -116,8 +117,20 @@ func resolveShard(spec string, shards int, getenv func(string) string) (runner.S
 	if shards < 0 {
 		return runner.Shard{}, usagef("-shards %d: want a positive count", shards)
 	}
-	if id, n := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"); id != "" && n != "" {
-		return parse(id, n, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+	id, n := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT")
+	switch {
+	case id != "" && n != "":
+		sh, err := parse(id, n, "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+		if err == nil && shards > 0 && shards != sh.Count {
+			return sh, usagef("-shards %d and SLURM_ARRAY_TASK_COUNT %s disagree", shards, n)
+		}
+		return sh, err
+	case id != "":
+		return runner.Shard{}, usagef("SLURM_ARRAY_TASK_ID %s without SLURM_ARRAY_TASK_COUNT: give -shard i/M, or set both", id)
+	case n != "":
+		return runner.Shard{}, usagef("SLURM_ARRAY_TASK_COUNT %s without SLURM_ARRAY_TASK_ID: give -shard i/M, or set both", n)
+	case shards > 0:
+		return runner.Shard{}, usagef("-shards %d: no shard index (give -shard i/M, or run where JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID is set)", shards)
 	}
 	return runner.Shard{Index: 0, Count: 1}, nil
 }
@@ -142,12 +155,17 @@ func outDir(out, name string) (string, error) {
 
 // loadResume reads the configuration of a run of the given kind (for -resume and -report).
 func loadResume(dir, kind string, cfg any) (*gamefile.Manifest, error) {
-	man, _, err := readRunManifest("-resume", dir, kind)
+	return loadRun("-resume", dir, kind, cfg)
+}
+
+// loadRun is loadResume for the run named by flag (-resume, -report).
+func loadRun(flag, dir, kind string, cfg any) (*gamefile.Manifest, error) {
+	man, _, err := readRunManifest(flag, dir, kind)
 	if err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(man.Config, cfg); err != nil {
-		return nil, usagef("-resume %s: manifest config: %v", dir, err)
+		return nil, usagef("%s %s: manifest config: %v", flag, dir, err)
 	}
 	return man, nil
 }
@@ -162,11 +180,47 @@ func resumeRun(fs *flag.FlagSet, dir, kind string, cfg any, stderr io.Writer) (s
 	if err != nil {
 		return shard, false, err
 	}
+	// play and sprt both write matches: each resumes its own (checked before "complete").
+	if k, err := kindOf(man); err == nil && (fs.Name() == "play" || fs.Name() == "sprt") && commandOf(man, k) != fs.Name() {
+		return shard, false, usagef("-resume %s: it holds a %s run, which fairplay %s makes and resumes: fairplay %s -resume %s", dir, runName(man, k), commandOf(man, k), commandOf(man, k), dir)
+	}
 	if man.Status == "complete" {
+		if err := checkComplete(dir, man); err != nil {
+			return shard, false, err
+		}
 		fmt.Fprintf(stderr, "%s: the run is already complete (%d %s)\n", dir, man.Completed, man.Unit)
 		return shard, true, nil
 	}
 	return runner.Shard{Index: man.Shard, Count: man.Shards}, false, nil
+}
+
+// checkComplete checks a match said complete against its games file: it holds the games the
+// manifest counts, else the directory is refused (a resume would say "complete" over games
+// that are missing).
+func checkComplete(dir string, man *gamefile.Manifest) error {
+	if man.Kind != runner.MatchKind {
+		return nil
+	}
+	path, _, err := gamefile.FindGames(dir)
+	if err != nil {
+		return usagef("-resume %s: manifest.json says complete, but: %v", dir, err)
+	}
+	src, err := runner.OpenGames(path)
+	if err != nil {
+		return usagef("-resume %s: %v", dir, err)
+	}
+	defer src.Close()
+	var n int64
+	for _, err := range gamefile.All(src.Read) {
+		if err != nil {
+			return usagef("-resume %s: %v", dir, err)
+		}
+		n++
+	}
+	if n != man.Completed {
+		return usagef("-resume %s: manifest.json says complete with %d %s, %s holds %d: %v", dir, man.Completed, man.Unit, filepath.Base(path), n, gamefile.ErrDamaged)
+	}
+	return nil
 }
 
 // onlyRunFlags rejects configuration flags given together with -resume.
@@ -222,8 +276,11 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	shard, err := rf.check(os.Getenv)
+	shard, err := rf.check(shardEnv(ctx))
 	if err != nil {
+		return err
+	}
+	if err := parsedOnly(ctx); err != nil {
 		return err
 	}
 	gamesFormat, err := gamefile.ParseFormat(*format)

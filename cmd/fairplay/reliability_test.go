@@ -84,7 +84,7 @@ func checkRefused(t *testing.T, args []string, want string) {
 func TestSecondSignalExits(t *testing.T) {
 	sigs := make(chan os.Signal, 2)
 	cancelled, exited := make(chan bool, 1), make(chan int, 1)
-	go onSignals(sigs, func() { cancelled <- true }, &bytes.Buffer{}, func(c int) { exited <- c })
+	go onSignals(sigs, func() { cancelled <- true }, true, &bytes.Buffer{}, func(c int) { exited <- c })
 	sigs <- os.Interrupt
 	<-cancelled
 	select {

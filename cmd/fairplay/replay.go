@@ -38,7 +38,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usagef("-game %d: want a game index 0 or more", *game)
 	}
 	if *ply < -1 {
-		return usagef("-ply %d: want 0 or more plies", *ply)
+		return usagef("-ply %d: want 0 or more (the position after that many plies), or leave it out for every position", *ply)
 	}
 	rec, tiles, err := findGame(*dir, *game)
 	if err != nil {

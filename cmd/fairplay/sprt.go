@@ -14,6 +14,28 @@ import (
 	"github.com/fairplay-lab/fairplay/stats"
 )
 
+// maxNElo is the largest normalized Elo bound the GSPRT's model can test: nElo e asks for a
+// per-pair t-value of √2·e·ln10/800, and no distribution of pair scores on [0, 1] reaches a
+// t-value of 1 (e ≈ 245.7): beyond it the log-likelihood ratio stays 0 (or NaN) and the test
+// would run to -max-pairs without deciding.
+const maxNElo = 240
+
+// sprtRange refuses bounds outside the range the test's model can tell apart, naming the flag.
+func sprtRange(t stats.SPRT, flag0, flag1 string) error {
+	if t.Model != "normalized" {
+		return nil // logistic Elo is bounded by SPRT.Check
+	}
+	for _, b := range []struct {
+		name string
+		v    float64
+	}{{flag0, t.Elo0}, {flag1, t.Elo1}} {
+		if b.v < -maxNElo || b.v > maxNElo {
+			return usagef("%s %g: want normalized Elo within ±%d (beyond it the model cannot tell the hypotheses apart)", b.name, b.v, maxNElo)
+		}
+	}
+	return nil
+}
+
 func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sprt", "-game G -a AGENT -b AGENT -elo0 E0 -elo1 E1 [-alpha 0.05 -beta 0.05] [-model normalized|logistic] [-max-pairs K] [-report N] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
 		"fairplay sprt -game baran -a alphabeta:depth=3 -b alphabeta:depth=2 -elo0 0 -elo1 10",
@@ -38,6 +60,9 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)"); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	var cfg runner.MatchConfig
 	dir := rf.resume
 	if dir != "" {
@@ -54,6 +79,9 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		if err := test.Check(); err != nil {
 			return usageErr(err)
+		}
+		if err := sprtRange(test, "-elo0", "-elo1"); err != nil {
+			return err
 		}
 		if *maxPairs <= 0 {
 			return usagef("-max-pairs %d: want a positive number", *maxPairs)

@@ -17,7 +17,7 @@ import (
 )
 
 func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("study", "[-out DIR | -resume DIR] [-workers W] [-progress auto|always|never] [-dry-run] FILE.json",
+	fs := newFlags("study", "[-out DIR | -resume DIR] [-workers W] [-progress auto|always|never] [-dry-run] [-allow-programs] FILE.json",
 		"fairplay study -out variant-studies docs/studies/variant-studies.json   # every run, then variant-studies/index.html",
 		"fairplay study -dry-run docs/studies/variant-studies.json                # list the commands without running them",
 		"fairplay study -resume variant-studies docs/studies/variant-studies.json # finish an interrupted study")
@@ -26,6 +26,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers for every run (results do not depend on it)")
 	progress := fs.String("progress", "auto", "progress display on stderr: auto, always, never")
 	dry := fs.Bool("dry-run", false, "print each run's command line and stop")
+	allow := fs.Bool("allow-programs", false, "run the external programs (ext:cmd=...) the study file names; without it such a study is refused (-dry-run lists them)")
 	fs.SetOutput(stderr)
 	var files []string
 	for { // flags may come before and after the file
@@ -45,24 +46,42 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr(err)
 	}
-	if *workers < 1 || *workers > 4096 {
-		return usagef("-workers %d: want 1..4096", *workers)
+	if err := checkWorkers(*workers); err != nil {
+		return err
 	}
 	if *out != "" && *resume != "" {
 		return usagef("give -out or -resume, not both")
 	}
 	dir := *resume
+	// Every run's arguments are parsed before the first run (a typo in the last run would
+	// otherwise end the study after the others ran), and the programs the study would start
+	// are listed: a study file passed between people runs none unless -allow-programs says so.
+	d := orDefault(dir, *out, "DIR")
+	for i, r := range st.Runs {
+		runArgs := append([]string{r.Command, "-out", filepath.Join(d, r.Name)}, studyArgs(r, d)...)
+		err := run(withParseOnly(withStudyRun(ctx)), runArgs, io.Discard, io.Discard)
+		switch {
+		case errors.Is(err, errParsed):
+		case errors.Is(err, flag.ErrHelp):
+			return usagef("study %s: run %d (%s): -h is not a run", st.Name, i+1, r.Name)
+		default:
+			return usagef("study %s: run %d (%s): %v", st.Name, i+1, r.Name, err)
+		}
+	}
+	programs := studyPrograms(st)
 	if *dry {
 		for _, r := range st.Runs {
-			d := orDefault(dir, *out, "DIR")
-			line := []string{"fairplay", r.Command}
-			for _, a := range r.Args {
-				line = append(line, strings.ReplaceAll(a, "{study}", d))
-			}
-			fmt.Fprintln(stdout, gamefile.CommandLine(append(line, "-out", filepath.Join(d, r.Name))))
+			fmt.Fprintln(stdout, gamefile.CommandLine(append(append([]string{"fairplay", r.Command}, studyArgs(r, d)...), "-out", filepath.Join(d, r.Name))))
+		}
+		for _, p := range programs {
+			fmt.Fprintf(stdout, "program: %s\n", p)
 		}
 		return nil
 	}
+	if len(programs) > 0 && !*allow {
+		return usagef("study %s starts external programs, which run with your rights: %s; read the study file, then give -allow-programs to run them (-dry-run lists them)", st.Name, strings.Join(programs, "; "))
+	}
+	ctx = withStudyRun(ctx)
 	if dir == "" {
 		if dir, err = outDir(*out, "study-"+st.Name); err != nil {
 			return err
@@ -75,6 +94,8 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	} else if _, err := os.Stat(dir); err != nil {
+		return usagef("-resume %s: %v", dir, err)
+	} else if err := gamefile.CheckNoLinks(dir); err != nil {
 		return usagef("-resume %s: %v", dir, err)
 	} else if prev, err := LoadStudy(filepath.Join(dir, "study.json")); err != nil {
 		return usagef("-resume %s: %v (not a study directory?)", dir, err)
@@ -100,9 +121,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		runArgs = append(runArgs, "-workers", fmt.Sprint(*workers), "-progress", *progress)
 		if state != RunPartial {
-			for _, a := range r.Args {
-				runArgs = append(runArgs, strings.ReplaceAll(a, "{study}", dir))
-			}
+			runArgs = append(runArgs, studyArgs(r, dir)...)
 		}
 		err := run(ctx, runArgs, stdout, stderr)
 		if ierr := WriteStudyIndex(dir, st, file); ierr != nil && err == nil {
@@ -138,4 +157,35 @@ func orDefault(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// studyArgs are a run's arguments with "{study}" replaced by the study's directory.
+func studyArgs(r StudyRun, dir string) []string {
+	out := make([]string, len(r.Args))
+	for i, a := range r.Args {
+		out[i] = strings.ReplaceAll(a, "{study}", dir)
+	}
+	return out
+}
+
+// studyPrograms lists the external programs a study's runs would start (every ext agent's
+// cmd), as "run NAME: PROGRAM".
+func studyPrograms(st *Study) []string {
+	var out []string
+	for _, r := range st.Runs {
+		for _, a := range r.Args {
+			for _, spec := range strings.Split(a, "ext:")[1:] {
+				spec, _, _ = strings.Cut(spec, ";") // the next agent of a list
+				spec, _, _ = strings.Cut(spec, ">") // the weaker side of a ladder step
+				cmd := "(no cmd=)"
+				for _, kv := range strings.Split(spec, ",") {
+					if v, ok := strings.CutPrefix(kv, "cmd="); ok {
+						cmd = v
+					}
+				}
+				out = append(out, fmt.Sprintf("run %s: %s", r.Name, cmd))
+			}
+		}
+	}
+	return out
 }

@@ -38,14 +38,23 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	if err := checkParsed(fs); err != nil {
+		return err
+	}
 	if *combine {
+		if err := parsedOnly(ctx); err != nil {
+			return err
+		}
 		return combineTournaments(dirs, rf, *prior, *boot, args, stdout)
 	}
 	if len(dirs) > 0 {
 		return usagef("tournament: unexpected argument %q (tournament directories go with -combine)", dirs[0])
 	}
-	shard, err := rf.check(os.Getenv)
+	shard, err := rf.check(shardEnv(ctx))
 	if err != nil {
+		return err
+	}
+	if err := parsedOnly(ctx); err != nil {
 		return err
 	}
 	var cfg tournament.TournamentConfig
@@ -71,7 +80,9 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		cfg = tournament.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, Prior: *prior, Bootstrap: *boot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
-		cfg.Agents = splitSpecs(*agentList)
+		if cfg.Agents, err = splitSpecs("agents", *agentList); err != nil {
+			return err
+		}
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err
@@ -144,9 +155,18 @@ func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, arg
 	if prior < 0 || boot < 0 {
 		return usagef("-prior %v, -bootstrap %d: want 0 or more", prior, boot)
 	}
+	// Every source is checked before -out is made: a wrong directory is a usage error that
+	// leaves nothing behind.
 	for _, d := range dirs {
 		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
 			return usagef("-combine: %s is not a run directory (%v)", d, err)
+		}
+		man, _, err := readRunManifest("-combine", d, tournament.TournamentKind)
+		if err != nil {
+			return err
+		}
+		if man.Status != "complete" {
+			return usagef("-combine %s: the tournament is %s (shard %d of %d): finish it with fairplay tournament -resume %s, or merge its shards, first", d, man.Status, man.Shard, man.Shards, d)
 		}
 	}
 	dir, err := outDir(rf.out, "ratings")

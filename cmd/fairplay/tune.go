@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/tune"
@@ -42,6 +41,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: SPSA iterations depend on each other and cannot be sharded"); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	var cfg tune.TuneConfig
 	dir := rf.resume
 	if dir != "" {
@@ -69,6 +71,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := test.Check(); err != nil {
 			return usagef("-sprt: %v", err)
 		}
+		if err := sprtRange(test, "-sprt-elo0", "-sprt-elo1"); err != nil {
+			return err
+		}
 		cfg = tune.TuneConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Agent: *agent,
 			Iterations: *iters, GamesPerIteration: *gpi, Seed: rf.seed, RandomOpening: *opening, C: *c, REnd: *rEnd, RandomLayouts: *randomLayouts}
 		if !*noSPRT {
@@ -81,8 +86,8 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cfg.Tiles = tiles
 		var names []string
 		if *params != "" {
-			for _, p := range strings.Split(*params, ",") {
-				names = append(names, strings.TrimSpace(p))
+			if names, err = splitList("params", *params, ",", true); err != nil {
+				return err
 			}
 		}
 		if cfg, err = tune.NewTuneConfig(cfg, names); err != nil {

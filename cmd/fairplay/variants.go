@@ -70,6 +70,9 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: shard a study by running one fairplay play per cell; variants runs whole"); err != nil {
 		return err
 	}
+	if err := parsedOnly(ctx); err != nil {
+		return err
+	}
 	var cfg variants.VariantsConfig
 	dir := rf.resume
 	if dir != "" {
@@ -90,7 +93,11 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		cfg = variants.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
 			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RatingGames: *ratingGames + *ratingGames%2, RatingBootstrap: *ratingBoot,
 			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
-		cfg.Ladder = splitSpecs(*ladder)
+		ladderSpecs, err := splitSpecs("ladder", *ladder)
+		if err != nil {
+			return err
+		}
+		cfg.Ladder = ladderSpecs
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err
@@ -128,13 +135,27 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-// splitSpecs splits a ';'-separated list of agent specs, dropping blanks and surrounding space.
-func splitSpecs(list string) []string {
+// splitSpecs splits a ';'-separated list of agent specs, trimming surrounding space. An empty
+// item ('random;;greedy', 'a;b;') is refused, naming the flag.
+func splitSpecs(flagName, list string) ([]string, error) {
+	return splitList(flagName, list, ";", false)
+}
+
+// splitList splits the list a flag was given at sep, trimming surrounding space: an empty item
+// is refused, and with distinct a repeated one, each naming the flag and the item's position.
+func splitList(flagName, list, sep string, distinct bool) ([]string, error) {
 	var out []string
-	for _, a := range strings.Split(list, ";") {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
+	seen := map[string]int{}
+	for i, a := range strings.Split(list, sep) {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			return nil, usagef("-%s %q: item %d is empty", flagName, list, i+1)
 		}
+		if j, ok := seen[a]; ok && distinct {
+			return nil, usagef("-%s %q: %s is given twice (items %d and %d)", flagName, list, a, j+1, i+1)
+		}
+		seen[a] = i
+		out = append(out, a)
 	}
-	return out
+	return out, nil
 }

@@ -3,6 +3,8 @@ package durable
 import (
 	"bufio"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -26,8 +28,9 @@ type TempFile struct {
 }
 
 // CreateTemp creates path+".tmp" to be written as o says (the zero Options in production).
+// A file or link already under that name is removed, never followed (gamefile.CreateExcl).
 func CreateTemp(path string, o Options) (*TempFile, error) {
-	f, err := os.Create(path + ".tmp")
+	f, err := gamefile.CreateExcl(path + ".tmp")
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +115,16 @@ func (t *TempFile) Abort() {
 	}
 }
 
+// Discard is Abort for a file whose items nothing recovers (a merge, which reruns whole): the
+// temporary file is removed too. After Commit it does nothing.
+func (t *TempFile) Discard() {
+	if !t.done {
+		t.Abort()
+		t.done = true
+		os.Remove(t.path + ".tmp")
+	}
+}
+
 // Checkpointer records, every Options.CheckpointEvery of its file, how far a run's temporary output file is
 // complete: it flushes the output (flush, then the temporary file) and rewrites manifest.json
 // with status "running" and a Checkpoint naming the file, its complete length and the items in
@@ -124,10 +137,12 @@ type Checkpointer struct {
 	items   int64 // items written so far
 	saved   int64 // items in the last checkpoint
 	last    time.Time
+	sum     hash.Hash32 // CRC-32C of the file's first hashed bytes
+	hashed  int64
 }
 
 func NewCheckpointer(dir string, tf *TempFile, flush func() error, man *gamefile.Manifest) (*Checkpointer, error) {
-	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json")}
+	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json"), sum: crc32.New(gamefile.Castagnoli)}
 	man.Status = "running"
 	return c, c.save()
 }
@@ -150,7 +165,17 @@ func (c *Checkpointer) save() error {
 	if err != nil {
 		return c.Failed(err)
 	}
-	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items}
+	// The bytes written since the last checkpoint are read back (from the page cache, once
+	// each) into the running hash: queued writes land out of order, so hashing them as they
+	// are written could not follow the file's order.
+	if n > c.hashed {
+		if _, err := io.Copy(c.sum, io.NewSectionReader(c.tf.f, c.hashed, n-c.hashed)); err != nil {
+			return c.Failed(err)
+		}
+		c.hashed = n
+	}
+	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items,
+		CRC32C: gamefile.CRC32CText(c.sum.Sum32())}
 	if err := gamefile.WriteManifest(c.manPath, c.man); err != nil {
 		return c.Failed(err)
 	}

@@ -96,6 +96,11 @@ func scanLayouts(path string, add func(katarenga.Layout)) error {
 			continue
 		}
 		l, err := katarenga.DefaultTiles.ParseLayout(ln)
+		if err != nil && count == 0 {
+			// Not yet seen to be a layouts file: its content (any file, /etc/shadow) is not
+			// repeated in the message.
+			return fmt.Errorf("%s:%d: not a layout (want an index, a layout string like A00-B00-C00-D00 or a colour grid): is it a layouts file?", path, n)
+		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v", path, n, err)
 		}

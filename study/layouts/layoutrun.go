@@ -194,7 +194,7 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	if err != nil {
 		return nil, err
 	}
-	defer tf.Abort()
+	defer tf.Discard() // a failed merge leaves no boards file behind: it is rerun whole
 	w := gamefile.NewBoardWriter(tf)
 	merged, err := runner.Concat(files, openBoards, func(r *gamefile.BoardResult) int64 { return r.Board }, "board", func(r *gamefile.BoardResult) error {
 		return w.Write(r)

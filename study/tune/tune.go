@@ -225,7 +225,7 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s runner.Sessi
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(trajPath, os.O_APPEND|os.O_WRONLY, 0)
+	f, err := gamefile.OpenNoFollow(trajPath, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +322,7 @@ func readTrajectory(path string, cfg TuneConfig) ([][]float64, error) {
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	want := "iteration,games,plus_wins,plus_losses,draws,result," + strings.Join(cfg.Params, ",")
 	if len(lines) < 2 || lines[0] != want {
-		return nil, fmt.Errorf("%s: not the trajectory of this run (header %q)", path, lines[0])
+		return nil, fmt.Errorf("%s: not the trajectory of this run (its header is not %s)", path, want)
 	}
 	var traj [][]float64
 	for k, line := range lines[1:] {

@@ -1,0 +1,142 @@
+//go:build linux
+
+package agents
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+)
+
+// readPids waits for n pids, one a line, in path.
+func readPids(t *testing.T, path string, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(path)
+		var pids []int
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		if len(pids) >= n {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d pids, want %d", path, len(pids), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitGone fails unless every pid ends within a few seconds.
+func waitGone(t *testing.T, what string, pids []int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("%s: process %d still runs", what, pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// A bot whose children leave its process group (setsid, a double fork) leaves nothing
+// running once it is closed, whether it exits when told to or has to be killed.
+func TestEscapedChildrenKilled(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid program (util-linux)")
+	}
+	gm, _ := games.New("baran", "", "", nil)
+	for _, spec := range []string{"ext:cmd=testdata/escapebot.sh,timeout=300ms", "ext:cmd=testdata/escapebot.sh hang,timeout=300ms"} {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		t.Setenv("ESCAPEBOT_PIDFILE", pidFile)
+		p, err := mustAgent(t, spec).NewPlayer("baran")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := gm.Start(0)
+		if _, err := p.Choose(s, s.Legal(nil), nil); ForfeitReason(err) != ForfeitTimeout {
+			t.Errorf("%s: %v, want a timeout", spec, err)
+		}
+		pids := readPids(t, pidFile, 2)
+		p.(Closer).Close()
+		waitGone(t, spec, pids)
+	}
+}
+
+// kill -9 of fairplay: its bot dies with it (Pdeathsig), and what the bot started that left
+// its group is ended by the next fairplay process that starts a bot.
+func TestEscapedChildrenAfterKill9(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid program (util-linux)")
+	}
+	if os.Getenv("FAIRPLAY_TEST_BOT_OWNER") != "" {
+		p, err := mustAgent(t, "ext:cmd=testdata/escapebot.sh,timeout=300ms").NewPlayer("baran")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.OpenFile(os.Getenv("ESCAPEBOT_PIDFILE"), os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(strconv.Itoa(p.(*extPlayer).cmd.Process.Pid) + "\n")
+		f.Close()
+		time.Sleep(time.Minute)
+		return
+	}
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestEscapedChildrenAfterKill9$")
+	cmd.Env = append(os.Environ(), "FAIRPLAY_TEST_BOT_OWNER=1", "ESCAPEBOT_PIDFILE="+pidFile)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := readPids(t, pidFile, 3) // two escaped children, then the bot
+	cmd.Process.Kill()
+	cmd.Wait()
+	waitGone(t, "the bot after kill -9 of its owner", pids[2:])
+	for _, pid := range pids[:2] {
+		if !alive(pid) {
+			t.Logf("child %d ended with its bot", pid)
+		}
+	}
+	sweepLeftovers()
+	waitGone(t, "the bot's escaped children, swept", pids[:2])
+}
+
+// A bot's double-forked child that exits on its own is adopted by fairplay (the subreaper) and
+// reaped at the next Close: no zombie is left behind.
+func TestAdoptedZombieReaped(t *testing.T) {
+	tmp := t.TempDir()
+	pidFile := filepath.Join(tmp, "pid")
+	bot := filepath.Join(tmp, "zbot.sh")
+	os.WriteFile(bot, []byte("#!/bin/sh\n(sh -c 'echo $$ > \""+pidFile+"\"; exit 0' &)\nread -r _; echo \"ready zbot\"\nwhile read -r _; do :; done\n"), 0o755)
+	p, err := mustAgent(t, "ext:cmd="+bot+",timeout=2s").NewPlayer("baran")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := readPids(t, pidFile, 1)[0]
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		pr, ok := readProc(pid)
+		if ok && pr.state == 'Z' && pr.ppid == os.Getpid() {
+			break // ended, adopted, not reaped
+		}
+		if !ok || time.Now().After(deadline) {
+			t.Skipf("the grandchild %d was not adopted as a zombie (%+v, %v)", pid, pr, ok)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.(Closer).Close()
+	if _, ok := readProc(pid); ok {
+		t.Errorf("the adopted zombie %d was not reaped", pid)
+	}
+}

@@ -1,0 +1,74 @@
+package durable
+
+import (
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+)
+
+// Each checkpoint records the CRC-32C of the file's checkpointed prefix, also across later
+// checkpoints (the running hash reads on from the last one).
+func TestCheckpointHash(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "games.csv")
+	tf, err := CreateTemp(path, Options{CheckpointEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tf.Abort()
+	ck, err := NewCheckpointer(dir, tf, func() error { return nil }, &gamefile.Manifest{Unit: "games"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range []string{"a,1\n", "b,22\n", "c,333\n"} {
+		tf.WriteString(row)
+		if err := ck.Add(false); err != nil {
+			t.Fatal(err)
+		}
+		man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path + ".tmp")
+		sum := gamefile.CRC32CText(crc32.Checksum(data[:man.Checkpoint.Bytes], gamefile.Castagnoli))
+		if man.Checkpoint.Items != int64(i+1) || man.Checkpoint.Bytes != int64(len(data)) || man.Checkpoint.CRC32C != sum {
+			t.Fatalf("checkpoint %d: %+v for %q", i, man.Checkpoint, data)
+		}
+	}
+}
+
+// A link planted under the temporary name is removed, never written through.
+func TestCreateTempNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("keep"), 0o644)
+	path := filepath.Join(dir, "games.csv")
+	os.Symlink(victim, path+".tmp")
+	tf, err := CreateTemp(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf.WriteString("rows\n")
+	if err := tf.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Fatalf("victim now %q", b)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "rows\n" {
+		t.Fatalf("games.csv %q", b)
+	}
+	unlock, err := LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	os.Symlink(victim, filepath.Join(dir, "report.html"))
+	if _, err := LockDir(dir); err == nil || !errors.Is(err, gamefile.ErrSymlink) {
+		t.Fatalf("LockDir of a directory holding a link: %v", err)
+	}
+}
