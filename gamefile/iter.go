@@ -1,8 +1,9 @@
 package gamefile
 
 import (
-	"io"
 	"iter"
+
+	"github.com/fairplay-lab/fairplay/internal/seq"
 )
 
 // All returns the items that next reads, for a range loop:
@@ -18,24 +19,7 @@ import (
 // Any other error is yielded once, with T's zero value (nil for a pointer), and ends the
 // sequence. Breaking out of the loop stops reading: the reader stays where it was (another
 // range goes on from there) and is not closed.
-func All[T any](next func() (T, error)) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		for {
-			v, err := next()
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
-			}
-			if !yield(v, nil) {
-				return
-			}
-		}
-	}
-}
+func All[T any](next func() (T, error)) iter.Seq2[T, error] { return seq.All(next) }
 
 // All returns the remaining records of the file, for a range loop (see the function All).
 func (c *CSVReader) All() iter.Seq2[*Record, error] { return All(c.Read) }

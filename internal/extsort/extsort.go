@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/fairplay-lab/fairplay/internal/seq"
 )
 
 // Codec encodes the records of an external sort in its run files.
@@ -331,7 +333,7 @@ func (s *ExternalSorter[T]) mergeInto(group []string) error {
 	if err != nil {
 		return err
 	}
-	for v, err := range all(m.next) {
+	for v, err := range seq.All(m.next) {
 		if err == nil {
 			err = w.write(v)
 		}
@@ -381,24 +383,4 @@ func (it *SortedStream[T]) Next() (T, error) {
 // the last, where the sequence ends. An error reading them (a damaged run file) is yielded
 // once, with T's zero value, and ends the sequence. Breaking out of the loop stops reading;
 // another range goes on from there.
-func (it *SortedStream[T]) All() iter.Seq2[T, error] { return all(it.Next) }
-
-// all is the sequence of what next returns until io.EOF (see SortedStream.All).
-func all[T any](next func() (T, error)) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		for {
-			v, err := next()
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
-			}
-			if !yield(v, nil) {
-				return
-			}
-		}
-	}
-}
+func (it *SortedStream[T]) All() iter.Seq2[T, error] { return seq.All(it.Next) }
