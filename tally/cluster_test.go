@@ -216,3 +216,39 @@ func TestVariantsHolmFamily(t *testing.T) {
 		t.Errorf("found %v, %d of %d differences tested", found, tested, len(diffs))
 	}
 }
+
+// One pair per cell (2 games) gives no variance estimate: nothing but the outcome table is
+// tested, nothing is significant (the normal reference gave an infinite statistic and
+// "p < 1e-300" on five metrics). A metric constant within each cell but different between
+// them is tested, exactly, by permutation over pairs.
+func TestVariantsFewPairs(t *testing.T) {
+	cell := func(name string, games int64, winner string, plies int) VariantCell {
+		s := NewSummary([]string{"first_move_captures"})
+		for i := int64(0); i < games; i++ {
+			s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "katarenga", FirstIs: "a", Winner: winner, Reason: engine.Camps, Plies: plies, Counters: []int64{0}})
+		}
+		return VariantCell{Level: 0, Agent: "x", Variant: name, Summary: s}
+	}
+	for _, d := range CompareVariants([]VariantCell{cell("a", 2, "first", 10), cell("b", 2, "second", 30)}) {
+		if d.Metric == "outcomes" {
+			continue
+		}
+		if d.Tested() || d.Significant() || d.Method != MethodNotTestedFewPairs || !math.IsNaN(d.Statistic) {
+			t.Errorf("one pair a cell: %s tested (%s, statistic %v, p %v)", d.Metric, d.Method, d.Statistic, d.P)
+		}
+	}
+	found := false
+	for _, d := range CompareVariants([]VariantCell{cell("a", 12, "first", 10), cell("b", 12, "first", 30)}) {
+		if d.Metric != "duration_mean" {
+			continue
+		}
+		found = true
+		// 6 pairs a side, constant 10 against constant 30: p = 2/C(12, 6) = 2/924.
+		if d.Method != stats.MethodPermutationConstant || math.Abs(d.P-2.0/924) > 1e-12 || !d.Tested() {
+			t.Errorf("constant per cell, different: %s p %v, want %s p %v", d.Method, d.P, stats.MethodPermutationConstant, 2.0/924)
+		}
+	}
+	if !found {
+		t.Error("no duration_mean difference")
+	}
+}
