@@ -282,7 +282,11 @@ func (s *Summary) Stats() []Stat {
 		}
 		sc, v := s.Penta.ScoreVar()
 		se := math.Sqrt(v / float64(pairs))
-		add("a_score", stats.Interval{Value: sc, Low: sc - stats.Z95*se, High: sc + stats.Z95*se, Method: "pentanomial"}, pairs)
+		score := stats.Interval{Value: sc, Low: sc - stats.Z95*se, High: sc + stats.Z95*se, Method: "pentanomial"}
+		if iv, ok := s.Penta.PerfectScore(); ok { // the normal interval would be [1, 1]
+			score = iv
+		}
+		add("a_score", score, pairs)
 		add("a_elo", s.Penta.Elo(), pairs)
 		add("a_nelo", s.Penta.NElo(), pairs)
 		add("a_los", stats.Interval{Value: s.Penta.LOS(), Low: math.NaN(), High: math.NaN(), Method: "pentanomial-normal"}, pairs)
