@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"gonum.org/v1/gonum/mat"
 	"io"
 	"math"
 	"os"
@@ -40,6 +41,7 @@ type LayoutReport struct {
 	Effects, EffectSE   [4][64]float64
 	TopEffects          []string
 	Dispersion          float64 // the colour-effect fit's Pearson dispersion over boards (at least 1)
+	DesignRank          int     // the rank of the colour-effect design (its residual df are the boards less it)
 }
 
 func f64(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
@@ -435,10 +437,15 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 	if err != nil {
 		return err
 	}
-	// Pearson dispersion: X² over the residual degrees of freedom (at most 193 identifiable
-	// parameters: the intercept and 3 contrasts per square).
+	// Pearson dispersion: X² over the residual degrees of freedom, the boards less the rank of
+	// the design (McCullagh & Nelder 1989, Generalized Linear Models, §4.5.2: φ̂ = X²/(n − p)
+	// with p the number of identifiable parameters). The rank is that of the boards' design, not
+	// the 193 of an intercept and 3 contrasts per square: a tile-placement sweep's quarters show
+	// one of 32 tile faces each and its design has rank 61.
 	x2 := 0.0
+	gram := mat.NewSymDense(params, nil)
 	err = scan(func(row *stats.SparseRow, succ, trials float64) {
+		stats.AddGram(gram, row)
 		eta := 0.0
 		for j, c := range row.Cols {
 			eta += row.Vals[j] * fit.Beta[c]
@@ -452,7 +459,8 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 		return err
 	}
 	disp := 1.0
-	if df := rows.len() - 193; df > 0 {
+	rep.DesignRank = stats.GramRank(gram)
+	if df := rows.len() - rep.DesignRank; df > 0 {
 		disp = math.Max(1, x2/float64(df))
 	}
 	for sq := 0; sq < 64; sq++ {

@@ -43,14 +43,14 @@ func syntheticBoards(sw *Sweep, seed uint64) []gamefile.BoardResult {
 
 // The reports of a larger synthetic sweep are byte for byte those derived before the compact
 // board store (the hashes were recorded with the []BoardResult implementation, and renewed when
-// the empirical-Bayes prior got its cap).
+// the empirical-Bayes prior got its cap and the colour-effect dispersion the design's rank).
 func TestLayoutReportsUnchanged(t *testing.T) {
 	cases := []struct {
 		cfg  LayoutsConfig
 		want string
 	}{
 		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, "7c1f9c34acb3de91942833b0e04eeabb089606e87ef73d27499103b9d27b09d6"},
-		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, "0de70f1792edf718e0e4103d04e1ec24812628fa9c2ad9408abd9db792292430"},
+		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, "d64bbf8fe9d59987fcd12af812ceefec5ede232a935b34a3c45af5613dad5a78"},
 	}
 	for _, c := range cases {
 		sw := sweep(t, c.cfg)
@@ -278,5 +278,28 @@ func TestBoardSet(t *testing.T) {
 	}
 	if len(boards) < 5000 {
 		t.Fatalf("only %d distinct boards", len(boards))
+	}
+}
+
+// The colour-effect fit's residual degrees of freedom use the rank of the design: 61 for
+// tile-placement sweeps (each quarter shows one of 32 tile faces), 193 (the intercept and 3
+// contrasts per square) for boards coloured square by square. The dispersion of the
+// tile-placement sweep used 193 and came out ×(n−61)/(n−193) too large.
+func TestColourEffectRank(t *testing.T) {
+	for _, c := range []struct {
+		cfg  LayoutsConfig
+		want int
+	}{
+		{LayoutsConfig{Layouts: "sample:600", Games: 40, Seed: 5}, 61},
+		{LayoutsConfig{Layouts: "random:600", Games: 40, Seed: 3}, 193},
+	} {
+		sw := sweep(t, c.cfg)
+		rep, _, err := WriteLayoutReports(t.TempDir(), sw, syntheticBoards(sw, 11))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.EffectsFitted || rep.DesignRank != c.want {
+			t.Errorf("%s: fitted %v, design rank %d, want %d", c.cfg.Layouts, rep.EffectsFitted, rep.DesignRank, c.want)
+		}
 	}
 }
