@@ -43,14 +43,15 @@ func syntheticBoards(sw *Sweep, seed uint64) []gamefile.BoardResult {
 
 // The reports of a larger synthetic sweep are byte for byte those derived before the compact
 // board store (the hashes were recorded with the []BoardResult implementation, and renewed when
-// the empirical-Bayes prior got its cap and the colour-effect dispersion the design's rank).
+// the empirical-Bayes prior got its cap, the colour-effect dispersion the design's rank and
+// the most unbalanced boards their tie-break by board order).
 func TestLayoutReportsUnchanged(t *testing.T) {
 	cases := []struct {
 		cfg  LayoutsConfig
 		want string
 	}{
 		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, "7c1f9c34acb3de91942833b0e04eeabb089606e87ef73d27499103b9d27b09d6"},
-		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, "d64bbf8fe9d59987fcd12af812ceefec5ede232a935b34a3c45af5613dad5a78"},
+		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, "0b14c6f231bbddac6543e2ed54bb8367ecb290b32d88630a6908fac85d121aa4"},
 	}
 	for _, c := range cases {
 		sw := sweep(t, c.cfg)
@@ -301,5 +302,47 @@ func TestColourEffectRank(t *testing.T) {
 		if !rep.EffectsFitted || rep.DesignRank != c.want {
 			t.Errorf("%s: fitted %v, design rank %d, want %d", c.cfg.Layouts, rep.EffectsFitted, rep.DesignRank, c.want)
 		}
+	}
+}
+
+// Boards tied on |rate − ½| are listed in board order, the most unbalanced as the fairest:
+// "a ≥ b" put each later board of a tie before the earlier ones.
+func TestTopBoardsTies(t *testing.T) {
+	fairest, worst := extremeBoards(2)
+	for i, v := range []float64{0.5, 0.1, 0.5, 0.1, 0.5} {
+		fairest.add(v, int32(i))
+		worst.add(v, int32(i))
+	}
+	if fmt.Sprint(fairest.i) != "[1 3]" || fmt.Sprint(worst.i) != "[0 2]" {
+		t.Errorf("fairest %v, most unbalanced %v; want [1 3] and [0 2]", fairest.i, worst.i)
+	}
+}
+
+// Boards of 2 games have no held-out half: choices.csv and the findings print no "NaN" (the
+// rates are then in sample and say so), and the difference has its interval.
+func TestTwoGamesPerBoard(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "sample:20", Games: 2, Seed: 3})
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
+	for i := range boards {
+		l := sw.Board(i)
+		w := int64(i % 3)
+		boards[i] = gamefile.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: 2, WhiteWins: min(w, 2), BlackWins: 2 - min(w, 2),
+			NSelect: 2, WhiteWinsSelect: min(w, 2), Distinct: 2}
+	}
+	dir := t.TempDir()
+	rep, _, err := WriteLayoutReports(dir, sw, boards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "choices.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b) + strings.Join(LayoutFindings(sw, rep), "\n")
+	if strings.Contains(text, "NaN") {
+		t.Errorf("NaN printed:\n%s", text)
+	}
+	if !strings.Contains(string(b), "all-games-in-sample") {
+		t.Errorf("choices.csv does not say its rates are in sample:\n%s", b)
 	}
 }
