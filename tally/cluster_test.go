@@ -147,7 +147,10 @@ func TestClusterSD(t *testing.T) {
 	K := float64(len(ns))
 	want := N / (N - 1) * math.Sqrt(zz*K/(K-1)) / N / (2 * sd)
 	got := c.Interval(sd)
-	approx(t, "delta-sd half width", (got.High-got.Low)/2, stats.Z95*want, 1e-4*stats.Z95*want) // the reference itself loses ~1e-5 to the offset
+	// The interval is sd·c·exp(±q·SE/sd) with q = t(299) 0.975 quantile ≈ 1.96793 (tables:
+	// 1.96790 at 300 df): half its log width over q is SE/sd.
+	se := (math.Log(got.High) - math.Log(got.Low)) / 2 / 1.96793 * sd
+	approx(t, "delta-sd standard error", se, want, 1e-4*want) // the reference itself loses ~1e-5 to the offset
 }
 
 // summary.csv keys are unique; Baran lists only Baran reasons; tiny p-values print as <1e-300;

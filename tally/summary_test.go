@@ -252,3 +252,20 @@ func TestPerfectScoreRows(t *testing.T) {
 		t.Errorf("20 distinct pairs won: warnings %q", w)
 	}
 }
+
+// A rare count (one game of twenty with 3 captures) has a mean whose normal interval reached
+// below 0; the interval of a count's mean starts at 0 at the lowest.
+func TestCountMeanNonNegative(t *testing.T) {
+	s := NewSummary([]string{"captures"})
+	for i := int64(0); i < 20; i++ {
+		var c int64
+		if i == 4 {
+			c = 3
+		}
+		s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "baran", FirstIs: "a", Winner: "first", Reason: engine.Throne, Plies: 9, Counters: []int64{c}})
+	}
+	st, _ := StatByName(s.Stats(), "captures_mean")
+	if st.Low < 0 || st.Low > st.Value || st.High <= st.Value {
+		t.Errorf("captures_mean %+v, want 0 ≤ low ≤ value < high", st.Interval)
+	}
+}

@@ -62,7 +62,7 @@ func CellMetrics(s *Summary) []CellMetric {
 		default:
 			continue
 		}
-		se := (st.High - st.Low) / (2 * stats.Z95)
+		se := (st.High - st.Value) / stats.Z95 // the upper half: a mean's low end may be cut at 0
 		out = append(out, CellMetric{Name: st.Name, Interval: st.Interval, N: st.N, Pairs: c.rates[indFirst].K, StdErr: se, Constant: se == 0})
 	}
 	return out
