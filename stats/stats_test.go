@@ -390,3 +390,60 @@ func TestClusterSDCoverage(t *testing.T) {
 		}
 	}
 }
+
+// The adaptive sweep's rule — after every batch, stop when the interval lies inside or outside
+// the band [0.45, 0.55] — at a board exactly at the band's edge (White rate 0.45 as the mean of
+// its two seatings, 0.40 and 0.50, alternating game by game), where any decision is an error.
+// With the mixture confidence sequence the error must stay at most α = 0.05 for every batch and
+// cap (2,000 boards each, fixed seed; tolerance 0.05 + 2.5 binomial SEs = 0.062); the 95%
+// Wilson interval, looked at after every batch, erred far more (logged).
+func TestMixtureCSBandEdge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 8))
+	const boards, lo, hi = 2000, 0.45, 0.55
+	for _, c := range []struct{ batch, cap int64 }{{100, 3000}, {20, 400}, {2, 200}, {400, 4000}} {
+		rho := OptimalRho(math.Sqrt(float64(c.batch*c.cap))/4, 0.05)
+		errCS, errWilson := 0, 0
+		for range boards {
+			var w, n int64
+			csDone, wDone := false, false
+			for n < c.cap && !(csDone && wDone) {
+				for range c.batch {
+					p := 0.40
+					if n%2 == 1 {
+						p = 0.50
+					}
+					if rng.Float64() < p {
+						w++
+					}
+					n++
+				}
+				decided := func(iv Interval) bool {
+					return iv.High < lo || iv.Low > hi || (iv.Low >= lo && iv.High <= hi)
+				}
+				if !csDone && decided(MixtureCS(float64(w), n, 0.05, rho)) {
+					csDone = true
+					errCS++
+				}
+				if !wDone && decided(Wilson(w, n, Z95)) {
+					wDone = true
+					errWilson++
+				}
+			}
+		}
+		e, ew := float64(errCS)/boards, float64(errWilson)/boards
+		t.Logf("batch %d, cap %d: decisions at the band edge: confidence sequence %.4f, Wilson after every batch %.4f", c.batch, c.cap, e, ew)
+		if e > 0.062 {
+			t.Errorf("batch %d, cap %d: error %.4f, want ≤ 0.062", c.batch, c.cap, e)
+		}
+	}
+}
+
+// MixtureCS against its closed form at n = 100, sum 45, α = 0.05, ρ = 5: V = 25,
+// r = √(2·30·log(√6/0.05)) = √(60·3.891612) = 15.2806, so [0.45 ∓ 0.152806].
+func TestMixtureCS(t *testing.T) {
+	iv := MixtureCS(45, 100, 0.05, 5)
+	r := math.Sqrt(60 * math.Log(math.Sqrt(6)/0.05))
+	near(t, "closed form", r, 15.2806, 1e-4)
+	near(t, "low", iv.Low, 0.45-r/100, 1e-12)
+	near(t, "high", iv.High, 0.45+r/100, 1e-12)
+}

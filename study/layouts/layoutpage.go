@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"fmt"
+	"github.com/fairplay-lab/fairplay/stats"
 	"slices"
 	"strings"
 
@@ -20,8 +21,8 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 	return []string{
 		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %.4f [%.4f, %.4f] (%s), mean over boards %.4f, sd %.4f",
 			r.Boards, r.Games, r.Distinct, r.Pooled.Value, r.Pooled.Low, r.Pooled.High, r.Pooled.Method, r.MeanRate, r.SDRate),
-		fmt.Sprintf("fairness band %.2f-%.2f: %d boards inside (95%% interval), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05",
-			sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH),
+		fmt.Sprintf("fairness band %.2f-%.2f: %d boards inside (%s), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05",
+			sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, bandMethod(sw), r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH),
 		choices,
 		fmt.Sprintf("fairest (ranked on half the games, rates from the other half): %s", strings.Join(r.Fairest, "; ")),
 		fmt.Sprintf("most unbalanced (likewise): %s", strings.Join(r.Unbalanced, "; ")),
@@ -53,4 +54,12 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 		}
 	}
 	return report.WriteReportHTML(dir, rep)
+}
+
+// bandMethod says which interval the fairness band is judged with (Sweep.BandInterval).
+func bandMethod(sw *Sweep) string {
+	if sw.Cfg.Adaptive {
+		return "anytime-valid 95% confidence sequence, " + stats.MethodMixtureCS + ", the interval each board stopped on"
+	}
+	return "95% interval"
 }

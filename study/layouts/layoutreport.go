@@ -188,7 +188,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 			pooled.Add(float64(b.white), float64(b.n))
 		}
 		c := b.counts(i)
-		iv := c.WhiteRate()
+		iv := sw.BandInterval(c.WhiteWins, c.N) // the interval the adaptive sweep stopped on
 		if iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh {
 			rep.InBand++
 		} else if iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh {

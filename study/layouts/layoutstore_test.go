@@ -346,3 +346,16 @@ func TestTwoGamesPerBoard(t *testing.T) {
 		t.Errorf("choices.csv does not say its rates are in sample:\n%s", b)
 	}
 }
+
+// An adaptive sweep judges the band with the anytime-valid confidence sequence (the interval
+// it stops on), a fixed-n sweep with Wilson's interval.
+func TestBandInterval(t *testing.T) {
+	ad := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "0"), Games: 400, Adaptive: true, Batch: 100, Seed: 2})
+	fixed := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "0"), Games: 400, Seed: 2})
+	if m := ad.BandInterval(45, 100).Method; m != stats.MethodMixtureCS {
+		t.Errorf("adaptive sweep: band interval %s, want %s", m, stats.MethodMixtureCS)
+	}
+	if iv := fixed.BandInterval(45, 100); iv != stats.Wilson(45, 100, stats.Z95) {
+		t.Errorf("fixed sweep: band interval %+v, want Wilson's", iv)
+	}
+}
