@@ -127,15 +127,22 @@ func (r *BoardResult) PValue() float64 {
 }
 
 // MethodEB names the empirical-Bayes shrunken board rates.
-const MethodEB = "beta-binomial-eb-moments"
+const MethodEB = "beta-binomial-eb-moments-morris-cap"
 
 // ShrinkRates returns each board's White win rate shrunk towards the mean over boards by
 // empirical Bayes: a Beta(α, β) prior for the boards' true rates, fitted by the method of
-// moments (mean μ = Σw/Σn; between-board variance τ² = var(p̂) − mean(μ(1−μ)/n), at least 0;
+// moments (mean μ = Σw/Σn; between-board variance τ² = var(p̂) − mean(μ(1−μ)/n);
 // α + β = μ(1−μ)/τ² − 1), and the Beta(α + w, β + n − w) posterior's mean with its central
 // 95% interval (Efron & Morris 1975; Kleinman 1973 for the moments). Rankings by these rates
-// do not reward a board for its sampling luck. With no between-board variance left all boards
-// get the pooled rate.
+// do not reward a board for its sampling luck.
+//
+// The prior's weight α + β is capped so that the shrinkage factor B = (α+β)/(α+β+n) of a board
+// of the harmonic-mean size n̄ is at most (k−3)/(k−1) for k boards — Morris's truncation of
+// the James–Stein shrinkage (C. Morris 1983, "Parametric empirical Bayes inference: theory and
+// applications", JASA 78(381), §3), i.e. α + β ≤ n̄(k−3)/2. An estimate τ² ≤ 0 (frequent with
+// few games a board, whatever the true spread) used to give a prior of weight 1e9 and intervals
+// 6e-5 wide: it now gets the cap, whose intervals keep the uncertainty of the pooled rate and
+// of the spread. With fewer than 4 boards nothing is shrunk (each board's Wilson interval).
 func ShrinkRates(boards []BoardResult) []stats.Interval {
 	out := make([]stats.Interval, len(boards))
 	sh := FitShrink(len(boards), func(i int) (int64, int64) { return boards[i].WhiteWins, boards[i].N })
@@ -148,7 +155,8 @@ func ShrinkRates(boards []BoardResult) []stats.Interval {
 // Shrink is the fitted Beta prior of ShrinkRates.
 type Shrink struct {
 	a0, b0 float64
-	none   bool // too few boards: each board keeps its own rate
+	k      float64 // boards
+	none   bool    // too few boards: each board keeps its own rate
 }
 
 // FitShrink fits ShrinkRates' prior to n boards, board i having w of n games won by White.
@@ -168,6 +176,7 @@ func FitShrink(nb int, board func(i int) (w, n int64)) Shrink {
 // the same order, then Fit. The result is FitShrink's, bit for bit.
 type ShrinkFitter struct {
 	w, n, k, mean float64
+	inv           float64 // Σ 1/n over boards
 	ss, noise     float64
 }
 
@@ -179,10 +188,11 @@ func (f *ShrinkFitter) First(w, n int64) {
 		f.n += float64(n)
 		f.k++
 		f.mean += float64(w) / float64(n)
+		f.inv += 1 / float64(n)
 	}
 }
 
-func (f *ShrinkFitter) none() bool { return f.k < 2 || f.n == 0 }
+func (f *ShrinkFitter) none() bool { return f.k < 4 || f.n == 0 }
 
 // Second adds a board to the second pass: the spread of the rates and the sampling noise.
 func (f *ShrinkFitter) Second(w, n int64) {
@@ -201,12 +211,12 @@ func (f *ShrinkFitter) Fit() Shrink {
 		return Shrink{none: true}
 	}
 	mu, k := f.w/f.n, f.k
-	tau2 := f.ss/(k-1) - f.noise/k
-	m := 1e9 // α + β: complete pooling when no between-board variance is left
+	tau2 := f.ss/(k-3) - f.noise/k // Morris's k−3: B̂ = (k−3)V/S
+	m := k / f.inv * (k - 3) / 2   // α + β at Morris's cap B ≤ (k−3)/(k−1), n̄ the harmonic mean
 	if tau2 > 0 && mu > 0 && mu < 1 {
 		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))
 	}
-	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9)}
+	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9), k: k}
 }
 
 // Rate is the shrunken rate of a board with w of n games won by White.
@@ -217,6 +227,18 @@ func (s Shrink) Rate(w, n int64) stats.Interval {
 		return iv
 	}
 	a, bb := s.a0+float64(w), s.b0+float64(n-w)
+	mean := a / (a + bb)
+	// Morris's (1983, eq. 3.7) variance for the plug-in prior: V(1 − (k−1)/k·B) for the
+	// estimated mean, plus 2/(k−3)·B²(p̂ − μ)² for the estimated shrinkage, V = μ(1−μ)/n,
+	// B = (α+β)/(α+β+n); the interval is the Beta with the posterior mean and that variance.
+	mu, m, nf := s.a0/(s.a0+s.b0), s.a0+s.b0, float64(n)
+	if nf > 0 && mu > 0 && mu < 1 {
+		v, b, d := mu*(1-mu)/nf, m/(m+nf), float64(w)/nf-mu
+		v = v*(1-(s.k-1)/s.k*b) + 2/(s.k-3)*b*b*d*d
+		if c := mean*(1-mean)/v - 1; c > 0 && mean > 0 && mean < 1 {
+			a, bb = mean*c, (1-mean)*c
+		}
+	}
 	post := distuv.Beta{Alpha: a, Beta: bb}
-	return stats.Interval{Value: a / (a + bb), Low: post.Quantile(0.025), High: post.Quantile(0.975), Method: MethodEB}
+	return stats.Interval{Value: mean, Low: post.Quantile(0.025), High: post.Quantile(0.975), Method: MethodEB}
 }

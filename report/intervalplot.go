@@ -36,9 +36,16 @@ func PlotIntervals(dir, name, title, ylabel string, labels []string, ivs []stats
 	}
 	pts := errPoints{XYs: make(plotter.XYs, len(ivs)), YErrors: make(plotter.YErrors, len(ivs))}
 	for i, iv := range ivs {
-		y := clip(iv.Value)
+		y, l, h := clip(iv.Value), clip(iv.Low), clip(iv.High)
+		if iv.Method == stats.OneSidedMethod { // a bound, no estimate: the point at the bound, the bar to the edge
+			if iv.Low == iv.Low {
+				y, h = l, hi+pad
+			} else {
+				y, l = h, lo-pad
+			}
+		}
 		pts.XYs[i] = plotter.XY{X: float64(i), Y: y}
-		pts.YErrors[i].Low, pts.YErrors[i].High = y-clip(iv.Low), clip(iv.High)-y
+		pts.YErrors[i].Low, pts.YErrors[i].High = y-l, h-y
 	}
 	sc, err := plotter.NewScatter(pts)
 	if err != nil {

@@ -112,3 +112,27 @@ func TestPlotStrengthTrend(t *testing.T) {
 		t.Errorf("plot: %v %v", files, err)
 	}
 }
+
+// One pair per cell leaves a metric's interval without ends: the plot skips the band there
+// instead of failing with "plotter: NaN data point".
+func TestPlotVariantMetricOnePair(t *testing.T) {
+	var cells []tally.VariantCell
+	for l := range 3 {
+		for _, v := range []string{"x", "y"} {
+			s := tally.NewSummary(nil)
+			games := int64(2)
+			if l == 2 {
+				games = 8
+			}
+			for i := int64(0); i < games; i++ {
+				s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "baran", FirstIs: "a", Winner: []string{"first", "second"}[i%3%2], Reason: engine.Throne, Plies: 5 + int(i)})
+			}
+			cells = append(cells, tally.VariantCell{Level: l, Agent: "random", Variant: v, Summary: s})
+		}
+	}
+	for _, m := range []string{"duration_mean", "first_win_rate"} {
+		if _, err := PlotVariantMetric(t.TempDir(), "t", m, []string{"a", "b", "c"}, cells); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+}

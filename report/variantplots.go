@@ -2,6 +2,7 @@ package report
 
 import (
 	"image/color"
+	"math"
 	"slices"
 
 	"github.com/fairplay-lab/fairplay/tally"
@@ -50,19 +51,28 @@ func PlotVariantMetric(dir, title, metric string, levels []string, cells []tally
 			continue
 		}
 		col := plotutil.Color(vi)
-		if len(line) > 1 {
-			ring := append(plotter.XYs(nil), lo...)
-			for i := len(hi) - 1; i >= 0; i-- {
-				ring = append(ring, hi[i])
+		// The band is drawn over each run of consecutive levels whose interval has both ends (a
+		// cell of one pair has none): a NaN vertex would fail the whole plot.
+		for start := 0; start < len(line); {
+			end := start
+			for end < len(line) && finite(lo[end].Y) && finite(hi[end].Y) {
+				end++
 			}
-			band, err := plotter.NewPolygon(ring)
-			if err != nil {
-				return nil, err
+			if end-start > 1 {
+				ring := append(plotter.XYs(nil), lo[start:end]...)
+				for i := end - 1; i >= start; i-- {
+					ring = append(ring, hi[i])
+				}
+				band, err := plotter.NewPolygon(ring)
+				if err != nil {
+					return nil, err
+				}
+				r, g, b, _ := col.RGBA()
+				band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 50}
+				band.LineStyle.Width = 0
+				p.Add(band)
 			}
-			r, g, b, _ := col.RGBA()
-			band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 50}
-			band.LineStyle.Width = 0
-			p.Add(band)
+			start = end + 1
 		}
 		l, pts, err := plotter.NewLinePoints(line)
 		if err != nil {
@@ -79,3 +89,5 @@ func PlotVariantMetric(dir, title, metric string, levels []string, cells []tally
 	p.Y.Max += 0.25 * (p.Y.Max - p.Y.Min) // room for the legend above the lines
 	return savePlot(p, dir, "variants_"+metric, 7*vg.Inch, 4.5*vg.Inch)
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

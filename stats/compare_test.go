@@ -148,3 +148,83 @@ func TestHypergeometric(t *testing.T) {
 		t.Errorf("all marked: drew %d marked of 4", x)
 	}
 }
+
+// Welch's t: se1 = 0.3 from 5 clusters, se2 = 0.4 from 10: ν = 0.25²/(0.0081/4 + 0.0256/9) =
+// 0.0625/(0.002025 + 0.0028444) = 12.8347; t = 2. The t(12.8347) two-sided p of 2 and its
+// 0.975 quantile are checked against the closed forms at whole ν from tables (Abramowitz &
+// Stegun 26.7): t(1) p = 1 − 2/π·atan(2) = 0.295167, t(2) p = 1 − 2/√6 = 0.183503.
+func TestClusterWelch(t *testing.T) {
+	iv, tt, ok := ClusterWelch(10, 0.3, 5, 9, 0.4, 10)
+	if !ok {
+		t.Fatal("not tested")
+	}
+	near(t, "t", tt.Statistic, 2, 1e-12)
+	// ν = 12.8347: p between t(13)'s ≈ 0.0668 and t(12)'s ≈ 0.0687.
+	if tt.P < 0.0668 || tt.P > 0.0687 {
+		t.Errorf("p %v, want between t(13) 0.0668 and t(12) 0.0687", tt.P)
+	}
+	// t(12) 0.975 quantile 2.178813, t(13) 2.160369.
+	if h := (iv.High - 1) / 0.5; h < 2.1603 || h > 2.1789 {
+		t.Errorf("quantile %v, want between 2.160369 and 2.178813", h)
+	}
+	// Equal variances and 2 clusters each: ν = (2v)²/(2v²/1) = 2.
+	_, tt, _ = ClusterWelch(2, 1/math.Sqrt2, 2, 0, 1/math.Sqrt2, 2)
+	near(t, "t(2) p", tt.P, 1-2/math.Sqrt(6), 1e-9)
+	// One side with no spread, 2 clusters on the other: ν = 1.
+	_, tt, _ = ClusterWelch(2, 1, 2, 0, 0, 7)
+	near(t, "t(1) p", tt.P, 1-2/math.Pi*math.Atan(2), 1e-9)
+	for _, k := range []int64{0, 1} {
+		if _, tt, ok := ClusterWelch(1, 0.1, k, 0, 0.1, 10); ok || !math.IsNaN(tt.P) {
+			t.Errorf("%d cluster(s): tested (p %v), want untestable", k, tt.P)
+		}
+	}
+	if _, _, ok := ClusterWelch(1, 0, 10, 0, 0, 10); ok {
+		t.Error("both constant: t computed")
+	}
+}
+
+// Constant groups: 3 and 4 clusters, 1/C(7,3) = 1/35; 3 and 3, 2/C(6,3) = 0.1.
+func TestConstantPermutation(t *testing.T) {
+	near(t, "3 vs 4", ConstantPermutation(1, 3, 0, 4).P, 1.0/35, 1e-12)
+	near(t, "3 vs 3", ConstantPermutation(1, 3, 0, 3).P, 0.1, 1e-12)
+	near(t, "1 vs 1", ConstantPermutation(1, 1, 0, 1).P, 1, 1e-12)
+	near(t, "equal", ConstantPermutation(2, 5, 2, 5).P, 1, 0)
+}
+
+// The size of the cluster Welch test at 10 pairs a side (pair totals of 2 games with a shared
+// pair effect, no true difference): the normal reference rejected 8.4% of the time; Student's
+// t with the Satterthwaite degrees of freedom keeps it near 5%. 20,000 simulated comparisons,
+// fixed seed; tolerance 0.058 (5% + 2.6 binomial standard errors).
+func TestClusterWelchSize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 1))
+	const reps, k = 20000, 10
+	side := func() (float64, float64) {
+		var cr ClusterRatio
+		for range k {
+			u := rng.Float64()                        // the pair's shared effect
+			y := float64(rng.IntN(3)) * u * 1.5       // a skewed pair total
+			y += float64(rng.IntN(2)) * rng.Float64() // noise
+			cr.Add(y, 2)
+		}
+		return cr.Ratio(), cr.SE()
+	}
+	rejectT, rejectZ := 0, 0
+	for range reps {
+		m1, s1 := side()
+		m2, s2 := side()
+		if _, tt, ok := ClusterWelch(m1, s1, k, m2, s2, k); ok && tt.P < 0.05 {
+			rejectT++
+		}
+		if _, tz := MeanDifference(m1, s1, m2, s2); tz.P < 0.05 {
+			rejectZ++
+		}
+	}
+	sizeT, sizeZ := float64(rejectT)/reps, float64(rejectZ)/reps
+	t.Logf("size at %d clusters a side: welch-t %.4f, normal %.4f", k, sizeT, sizeZ)
+	if sizeT > 0.058 {
+		t.Errorf("welch-t size %.4f, want ≤ 0.058", sizeT)
+	}
+	if sizeZ <= sizeT {
+		t.Errorf("normal size %.4f not above t's %.4f", sizeZ, sizeT)
+	}
+}

@@ -30,7 +30,8 @@ type Plan struct {
 	Games      int64 `json:"games"`
 	PerVariant int64 `json:"games_per_variant,omitempty"`
 	Pairs      int64 `json:"pairs,omitempty"`
-	// PairSD is the pilot's per-pair standard deviation of A's score (Elo), PilotPairs its size.
+	// PairSD is the per-pair standard deviation of A's score at the target Elo, modelled from the
+	// pilot (PlanElo), PilotPairs the pilot's size.
 	PairSD     float64 `json:"pair_sd,omitempty"`
 	PilotPairs int64   `json:"pilot_pairs,omitempty"`
 }
@@ -40,7 +41,7 @@ const (
 	PlanProportionMethod = "normal approximation, one-sample two-sided z-test, no continuity correction"
 	PlanTwoPropMethod    = "Fleiss (1981) normal approximation, two-sample two-sided z-test, no continuity correction (as R's power.prop.test)"
 	PlanTwoPropCCMethod  = "Fleiss (1981) normal approximation with the Fleiss-Tytun-Ury (1980) continuity correction, two-sample two-sided test (as R's prop.test)"
-	PlanEloMethod        = "normal approximation on the pentanomial pair score, variance from the pilot"
+	PlanEloMethod        = "normal approximation on the pentanomial pair score, variance at the target from the pilot's maximum-likelihood projection"
 )
 
 func checkAlphaPower(alpha, power float64) error {
@@ -206,9 +207,18 @@ func PlanTwoProportions(rate, effect, alpha, power float64, games int64, cc bool
 
 // PlanElo plans a two-sided test that agent A's logistic Elo advantage over B is 0, against
 // elo, from colour-swapped pairs: with δ = ScoreFromElo(elo) − ½ and σ the per-pair standard
-// deviation of A's mean score in the pilot's pentanomial counts (Penta.ScoreVar, assumed the
-// same under both hypotheses), N = ((z₁₋α/₂ + z_power)σ/δ)² pairs, 2N games. With games > 0 it
-// reports their power and the smallest detectable Elo instead.
+// deviation of A's mean score at the target, N = ((z₁₋α/₂ + z_power)σ/δ)² pairs, 2N games (the
+// test is the Wald test on the mean pair score, whose standard error is estimated from the
+// pairs, so under the alternative both its centre and its scale are the target's). σ is that
+// of the distribution on the five pair scores closest in likelihood to the pilot's pentanomial
+// frequencies with the target's mean score (the projection of M. Van den Bergh's GSPRT,
+// "Comments on the generalized SPRT", 2021, §3; the empirical-likelihood weights of A. Owen
+// 2001, Empirical Likelihood, ch. 2): the pilot's spread is moved to the Elo being planned for
+// instead of being assumed the same at every Elo (a pilot at +98 Elo planning +20 reached power
+// 0.75, not 0.80). A mean the pilot's outcomes cannot reach gets the largest variance any
+// score in [0, 1] with that mean can have, s(1 − s) (Bhatia & Davis 2000, Amer. Math.
+// Monthly 107(4)). With games > 0 it reports their power and the smallest detectable Elo
+// instead. PairSD is σ at the target.
 func PlanElo(pilot Penta, elo, alpha, power float64, games int64) (Plan, error) {
 	if err := checkAlphaPower(alpha, power); err != nil {
 		return Plan{}, err
@@ -225,22 +235,85 @@ func PlanElo(pilot Penta, elo, alpha, power float64, games int64) (Plan, error) 
 	if !(v > 0) {
 		return Plan{}, fmt.Errorf("pilot pairs %v all scored the same: no variance to plan with (play a longer pilot)", [5]int64(pilot))
 	}
-	sd := math.Sqrt(v)
-	pw := func(e float64, pairs int64) float64 {
-		return twoSidedPower(ScoreFromElo(e)-0.5, sd, sd, float64(pairs), alpha)
+	var phat [5]float64
+	for i, c := range pilot {
+		phat[i] = float64(c) / float64(pilot.Pairs())
 	}
-	pl := Plan{Design: "elo", Method: PlanEloMethod, Alpha: alpha, TargetPower: power, Effect: elo, PairSD: sd, PilotPairs: pilot.Pairs()}
+	pw := func(e float64, pairs int64) float64 {
+		s := ScoreFromElo(e)
+		sd := pairSDAt(phat, s)
+		return twoSidedPower(s-0.5, sd, sd, float64(pairs), alpha)
+	}
+	sd1 := pairSDAt(phat, ScoreFromElo(elo))
+	pl := Plan{Design: "elo", Method: PlanEloMethod, Alpha: alpha, TargetPower: power, Effect: elo, PairSD: sd1, PilotPairs: pilot.Pairs()}
 	if games > 0 {
 		if err := checkGames(games); err != nil {
 			return Plan{}, err
 		}
 		pl.Pairs, pl.Games = games/2, games // an odd game out is not a pair
 	} else {
-		pl.Pairs = ceil(nFor(ScoreFromElo(elo)-0.5, sd, sd, alpha, power))
+		pl.Pairs = ceil(nFor(ScoreFromElo(elo)-0.5, sd1, sd1, alpha, power))
 		pl.Games = 2 * pl.Pairs
 	}
 	pl.Power = pw(elo, pl.Pairs)
 	dir := math.Copysign(1, elo)
 	pl.Detectable = dir * detectable(func(m float64) float64 { return pw(dir*m, pl.Pairs) }, 2000, power)
 	return pl, nil
+}
+
+// pairSDAt is the standard deviation of a pair's mean score under the distribution closest in
+// likelihood to phat with mean s, q_i = p̂_i/(1 + θ(a_i − s)) over the outcomes the pilot saw
+// (θ by bisection: Σ p̂_i(a_i − s)/(1 + θ(a_i − s)) decreases in θ), or √(s(1−s)) when those
+// outcomes cannot have mean s.
+func pairSDAt(phat [5]float64, s float64) float64 {
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for i, a := range pentaScores {
+		if phat[i] == 0 {
+			continue
+		}
+		if x := a - s; x > 0 {
+			lo = math.Max(lo, -1/x)
+		} else if x < 0 {
+			hi = math.Min(hi, -1/x)
+		}
+	}
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) { // s at or outside the pilot's outcomes
+		return math.Sqrt(s * (1 - s))
+	}
+	f := func(th float64) float64 {
+		t := 0.0
+		for i, a := range pentaScores {
+			t += phat[i] * (a - s) / (1 + th*(a-s))
+		}
+		return t
+	}
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if f(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	th := lo + (hi-lo)/2
+	var q [5]float64
+	tot := 0.0
+	for i, a := range pentaScores {
+		q[i] = phat[i] / (1 + th*(a-s))
+		tot += q[i]
+	}
+	m, v := 0.0, 0.0
+	for i, a := range pentaScores {
+		m += q[i] / tot * a
+	}
+	for i, a := range pentaScores {
+		v += q[i] / tot * (a - m) * (a - m)
+	}
+	if math.Abs(m-s) > 1e-6 || !(v > 0) {
+		return math.Sqrt(s * (1 - s))
+	}
+	return math.Sqrt(v)
 }

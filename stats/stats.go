@@ -251,3 +251,40 @@ func SampleSD(sum, sumSq float64, n int64) float64 {
 
 // Phi is the standard normal distribution function.
 func Phi(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// MethodMixtureCS names MixtureCS's confidence sequence.
+const MethodMixtureCS = "normal-mixture-confidence-sequence-hoeffding"
+
+// MixtureCS returns the anytime-valid 95%-type confidence sequence (level 1 − alpha) for the
+// mean μ of observations in [0, 1] after n of them summing to sum: Robbins' two-sided normal
+// mixture boundary for the sub-Gaussian martingale S_n = Σ(X_i − μ_i) with variance proxy
+// V = n/4 (Hoeffding: any variable in [0, 1] is ¼-sub-Gaussian),
+//
+//	|sum − nμ| < √(2(V + ρ)·log(√((V + ρ)/ρ)/alpha)),
+//
+// (Robbins 1970, "Statistical methods related to the law of the iterated logarithm", Ann. Math.
+// Statist. 41; Howard, Ramdas, McAuliffe & Sekhon 2021, "Time-uniform, nonparametric,
+// nonasymptotic confidence sequences", Ann. Statist. 49(2), §3, the normal mixture). By Ville's
+// inequality the true mean lies outside the interval at any n — at a time chosen by looking at
+// the data, such as the first time it leaves a band — with probability at most alpha. The
+// observations may have different means (the two seatings of a board) as long as they are
+// independent: μ is then the mean of their means. rho tunes where the boundary is tightest:
+// OptimalRho(v, alpha) makes it tightest at V = v. The ends are cut to [0, 1].
+func MixtureCS(sum float64, n int64, alpha, rho float64) Interval {
+	if n == 0 {
+		return Interval{math.NaN(), 0, 1, MethodMixtureCS}
+	}
+	nf := float64(n)
+	v := nf / 4
+	r := math.Sqrt(2 * (v + rho) * math.Log(math.Sqrt((v+rho)/rho)/alpha))
+	m := sum / nf
+	return Interval{m, math.Max(0, m-r/nf), math.Min(1, m+r/nf), MethodMixtureCS}
+}
+
+// OptimalRho is the ρ that makes MixtureCS's boundary tightest at variance proxy v (n/4 at n
+// observations): ρ = v / (2·log(1/alpha) + log(1 + 2·log(1/alpha))) (Howard et al. 2021,
+// §3, the tuning of the normal mixture).
+func OptimalRho(v, alpha float64) float64 {
+	l := math.Log(1 / alpha)
+	return v / (2*l + math.Log(1+2*l))
+}

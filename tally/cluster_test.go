@@ -152,7 +152,10 @@ func TestClusterSD(t *testing.T) {
 	K := float64(len(ns))
 	want := N / (N - 1) * math.Sqrt(zz*K/(K-1)) / N / (2 * sd)
 	got := c.Interval(sd)
-	approx(t, "delta-sd half width", (got.High-got.Low)/2, stats.Z95*want, 1e-4*stats.Z95*want) // the reference itself loses ~1e-5 to the offset
+	// The interval is sd·c·exp(±q·SE/sd) with q = t(299) 0.975 quantile ≈ 1.96793 (tables:
+	// 1.96790 at 300 df): half its log width over q is SE/sd.
+	se := (math.Log(got.High) - math.Log(got.Low)) / 2 / 1.96793 * sd
+	approx(t, "delta-sd standard error", se, want, 1e-4*want) // the reference itself loses ~1e-5 to the offset
 }
 
 // summary.csv keys are unique; Baran lists only Baran reasons; tiny p-values print as <1e-300;
@@ -253,5 +256,41 @@ func TestSummaryCSVNumeric(t *testing.T) {
 	}
 	if !underflow {
 		t.Error("no p-value underflowed: the test misses the case it is for")
+	}
+}
+
+// One pair per cell (2 games) gives no variance estimate: nothing but the outcome table is
+// tested, nothing is significant (the normal reference gave an infinite statistic and
+// "p < 1e-300" on five metrics). A metric constant within each cell but different between
+// them is tested, exactly, by permutation over pairs.
+func TestVariantsFewPairs(t *testing.T) {
+	cell := func(name string, games int64, winner string, plies int) VariantCell {
+		s := NewSummary([]string{"first_move_captures"})
+		for i := int64(0); i < games; i++ {
+			s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "katarenga", FirstIs: "a", Winner: winner, Reason: engine.Camps, Plies: plies, Counters: []int64{0}})
+		}
+		return VariantCell{Level: 0, Agent: "x", Variant: name, Summary: s}
+	}
+	for _, d := range CompareVariants([]VariantCell{cell("a", 2, "first", 10), cell("b", 2, "second", 30)}) {
+		if d.Metric == "outcomes" {
+			continue
+		}
+		if d.Tested() || d.Significant() || d.Method != MethodNotTestedFewPairs || !math.IsNaN(d.Statistic) {
+			t.Errorf("one pair a cell: %s tested (%s, statistic %v, p %v)", d.Metric, d.Method, d.Statistic, d.P)
+		}
+	}
+	found := false
+	for _, d := range CompareVariants([]VariantCell{cell("a", 12, "first", 10), cell("b", 12, "first", 30)}) {
+		if d.Metric != "duration_mean" {
+			continue
+		}
+		found = true
+		// 6 pairs a side, constant 10 against constant 30: p = 2/C(12, 6) = 2/924.
+		if d.Method != stats.MethodPermutationConstant || math.Abs(d.P-2.0/924) > 1e-12 || !d.Tested() {
+			t.Errorf("constant per cell, different: %s p %v, want %s p %v", d.Method, d.P, stats.MethodPermutationConstant, 2.0/924)
+		}
+	}
+	if !found {
+		t.Error("no duration_mean difference")
 	}
 }

@@ -263,7 +263,7 @@ func (s *Summary) Stats() []Stat {
 	for _, r := range reasonsOf(s.game()) {
 		add("reason_"+r.String()+"_rate", c.rates[indReason0+int(r-engine.Throne)].Rate(), n)
 	}
-	add("duration_mean", c.plies.Mean(naiveSE(s.pliesSum, s.pliesSq, n)), n)
+	add("duration_mean", nonNegative(c.plies.Mean(naiveSE(s.pliesSum, s.pliesSq, n))), n)
 	add("duration_sd", c.sd.Interval(stats.SampleSD(s.pliesSum, s.pliesSq, n)), n)
 	if s.uncounted == 0 {
 		add("branching_mean", c.branching.Mean(0), n)
@@ -271,10 +271,10 @@ func (s *Summary) Stats() []Stat {
 		add("branching_mean", stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: MethodNotCounted}, n-s.uncounted)
 	}
 	for i, name := range s.Counters {
-		add(name+"_mean", c.counters[i].Mean(naiveSE(s.counterSum[i], s.counterSq[i], n)), n)
+		add(name+"_mean", nonNegative(c.counters[i].Mean(naiveSE(s.counterSum[i], s.counterSq[i], n))), n)
 	}
 	for i, t := range s.totals {
-		add(t.name+"_mean", c.totals[i].Mean(naiveSE(t.sum, t.sq, n)), n)
+		add(t.name+"_mean", nonNegative(c.totals[i].Mean(naiveSE(t.sum, t.sq, n))), n)
 	}
 	if pairs := s.Penta.Pairs(); pairs > 0 {
 		for i, c := range s.Penta {
@@ -282,12 +282,28 @@ func (s *Summary) Stats() []Stat {
 		}
 		sc, v := s.Penta.ScoreVar()
 		se := math.Sqrt(v / float64(pairs))
-		add("a_score", stats.Interval{Value: sc, Low: sc - stats.Z95*se, High: sc + stats.Z95*se, Method: "pentanomial"}, pairs)
+		score := stats.Interval{Value: sc, Low: sc - stats.Z95*se, High: sc + stats.Z95*se, Method: "pentanomial"}
+		if iv, ok := s.Penta.PerfectScore(); ok { // the normal interval would be [1, 1]
+			score = iv
+		}
+		add("a_score", score, pairs)
 		add("a_elo", s.Penta.Elo(), pairs)
 		add("a_nelo", s.Penta.NElo(), pairs)
 		add("a_los", stats.Interval{Value: s.Penta.LOS(), Low: math.NaN(), High: math.NaN(), Method: "pentanomial-normal"}, pairs)
 	}
 	return out
+}
+
+// nonNegative cuts a mean's interval at 0: the mean of counts or lengths cannot be negative, and
+// a normal interval reaching below 0 (rare events over few games) has that part outside the
+// parameter space. Truncating it to the parameter space keeps its coverage (the true mean is
+// never in the part removed) and only removes impossible values (Mandelkern 2002, "Setting
+// confidence intervals for bounded parameters", Statistical Science 17(2)).
+func nonNegative(iv stats.Interval) stats.Interval {
+	if iv.Low < 0 {
+		iv.Low = 0
+	}
+	return iv
 }
 
 // naiveSE is the standard error of a mean that treats the n values as independent.

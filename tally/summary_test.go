@@ -2,6 +2,7 @@ package tally
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -213,5 +214,58 @@ func TestSummaryBranchingNotCounted(t *testing.T) {
 		case !uncounted && math.Abs(got.Value-legal/plies) > 1e-9*got.Value:
 			t.Errorf("counted: branching_mean %v, want %v", got.Value, legal/plies)
 		}
+	}
+}
+
+// A's perfect score: from one won pair a_score is the exact [0.025, 1] (not [1, 1]), a_elo has
+// no value (its bound −512 is a bound), and the findings print no "NaN"; 20 won pairs of
+// distinct games raise no "agents may repeat their games" warning.
+func TestPerfectScoreRows(t *testing.T) {
+	run := func(pairs int64) *Summary {
+		s := NewSummary(nil)
+		for i := int64(0); i < 2*pairs; i++ {
+			first := "a"
+			if i%2 == 1 {
+				first = "b"
+			}
+			w := map[string]string{"a": "first", "b": "second"}[first]
+			s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "baran", FirstIs: first, Winner: w, Reason: engine.Throne, Plies: 7 + int(i%5), Moves: fmt.Sprint(i)})
+		}
+		return s
+	}
+	s := run(1)
+	rows := s.Stats()
+	sc, _ := StatByName(rows, "a_score")
+	if sc.Value != 1 || sc.Low != 0.025 || sc.High != 1 || sc.Method != stats.MethodPerfectScore {
+		t.Errorf("one pair won: a_score %+v, want 1 [0.025, 1] %s", sc.Interval, stats.MethodPerfectScore)
+	}
+	if e, _ := StatByName(rows, "a_elo"); !math.IsNaN(e.Value) || e.Method != stats.OneSidedMethod {
+		t.Errorf("one pair won: a_elo %+v, want no value", e.Interval)
+	}
+	f, _ := PlayFindings(s)
+	for _, line := range f {
+		if strings.Contains(line, "NaN") {
+			t.Errorf("finding prints NaN: %s", line)
+		}
+	}
+	if _, w := PlayFindings(run(20)); len(w) != 0 {
+		t.Errorf("20 distinct pairs won: warnings %q", w)
+	}
+}
+
+// A rare count (one game of twenty with 3 captures) has a mean whose normal interval reached
+// below 0; the interval of a count's mean starts at 0 at the lowest.
+func TestCountMeanNonNegative(t *testing.T) {
+	s := NewSummary([]string{"captures"})
+	for i := int64(0); i < 20; i++ {
+		var c int64
+		if i == 4 {
+			c = 3
+		}
+		s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "baran", FirstIs: "a", Winner: "first", Reason: engine.Throne, Plies: 9, Counters: []int64{c}})
+	}
+	st, _ := StatByName(s.Stats(), "captures_mean")
+	if st.Low < 0 || st.Low > st.Value || st.High <= st.Value {
+		t.Errorf("captures_mean %+v, want 0 ≤ low ≤ value < high", st.Interval)
 	}
 }

@@ -105,14 +105,14 @@ func PlayFindings(s *Summary) (findings, warnings []string) {
 	} else if fs.High < 0.5 {
 		verdict = "the second player is favoured"
 	}
-	findings = append(findings, fmt.Sprintf("The first player's score (draws count ½) is %.4f [%.4f, %.4f] (%s): %s.", fs.Value, fs.Low, fs.High, fs.Method, verdict))
+	findings = append(findings, fmt.Sprintf("The first player's score (draws count ½) is %.4f %s (%s): %s.", fs.Value, ends(fs.Interval, "%.4f"), fs.Method, verdict))
 	if pairs := s.Penta.Pairs(); pairs > 0 {
 		e := get("a_elo")
 		findings = append(findings, fmt.Sprintf("Agent A's Elo over agent B is %s from %d colour-swapped pairs (%s), LOS %.1f%%.",
 			stats.FormatElo(e.Interval), pairs, e.Method, 100*s.Penta.LOS()))
 	}
 	d := get("duration_mean")
-	findings = append(findings, fmt.Sprintf("Games last %.1f plies on average [%.1f, %.1f].", d.Value, d.Low, d.High))
+	findings = append(findings, fmt.Sprintf("Games last %.1f plies on average %s.", d.Value, ends(d.Interval, "%.1f")))
 	if dg, ok := StatByName(rows, "distinct_games"); ok {
 		findings = append(findings, fmt.Sprintf("%.0f of the %d games examined are distinct move sequences.", dg.Value, dg.N))
 		if w := s.DistinctWarning(); !w.IsZero() {
@@ -127,11 +127,20 @@ func PlayFindings(s *Summary) (findings, warnings []string) {
 	}
 	if p := s.Penta; p.Pairs() >= 20 {
 		for _, c := range p {
-			if c == p.Pairs() {
+			if d, n := s.Distinct(); c == p.Pairs() && d < n { // repeated games, not a perfect score alone
 				warnings = append(warnings, "every pair scored the same: deterministic agents may repeat their games (start them from random openings).")
 				break
 			}
 		}
 	}
 	return findings, warnings
+}
+
+// ends prints an interval's ends in format as "[lo, hi]", or says there is none (fewer than
+// 2 pairs leave no variance estimate) rather than print "[NaN, NaN]".
+func ends(iv stats.Interval, format string) string {
+	if math.IsNaN(iv.Low) || math.IsNaN(iv.High) {
+		return "(no interval: fewer than 2 pairs)"
+	}
+	return fmt.Sprintf("["+format+", "+format+"]", iv.Low, iv.High)
 }

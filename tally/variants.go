@@ -14,12 +14,14 @@ import (
 )
 
 // CellMetric is one metric of a variant comparison cell, with its 95% interval and standard
-// error (both pair-clustered). Variants are compared with Welch's z-test on those standard
-// errors: each variant has its own seeds, so the cells are independent samples.
+// error (both pair-clustered). Variants are compared with Welch's t-test on those standard
+// errors, each with its pairs less one degrees of freedom (stats.ClusterWelch): each variant
+// has its own seeds, so the cells are independent samples.
 type CellMetric struct {
 	Name string
 	stats.Interval
 	N      int64
+	Pairs  int64 // the clusters behind the standard error
 	Count  int64 // the count behind a rate
 	Rate   bool
 	StdErr float64
@@ -45,7 +47,7 @@ func CellMetrics(s *Summary) []CellMetric {
 		if cs := cr.SE(); cs > se {
 			se = cs
 		}
-		return CellMetric{Name: name, Interval: cr.Rate(), N: n, Count: k, Rate: true, StdErr: se, Constant: k == 0 || k == n}
+		return CellMetric{Name: name, Interval: cr.Rate(), N: n, Pairs: cr.K, Count: k, Rate: true, StdErr: se, Constant: k == 0 || k == n}
 	}
 	out := []CellMetric{
 		rate("first_win_rate", s.FirstWins, indFirst),
@@ -60,8 +62,8 @@ func CellMetrics(s *Summary) []CellMetric {
 		default:
 			continue
 		}
-		se := (st.High - st.Low) / (2 * stats.Z95)
-		out = append(out, CellMetric{Name: st.Name, Interval: st.Interval, N: st.N, StdErr: se, Constant: se == 0})
+		se := (st.High - st.Value) / stats.Z95 // the upper half: a mean's low end may be cut at 0
+		out = append(out, CellMetric{Name: st.Name, Interval: st.Interval, N: st.N, Pairs: c.rates[indFirst].K, StdErr: se, Constant: se == 0})
 	}
 	return out
 }
@@ -108,8 +110,13 @@ func (d Difference) Tested() bool { return !math.IsNaN(d.PHolm) }
 
 // CompareVariants tests, at every level, every pair of variants on every metric, plus a
 // chi-square test of the outcome distribution (first wins, second wins, draws) across all the
-// level's variants; the p-values are Holm-adjusted over the whole family. A metric constant in
-// both cells (zero by rule, say) is listed untested (p NaN) and kept out of the family.
+// level's variants; the p-values are Holm-adjusted over the whole family. Metrics are compared
+// by Welch's t with Satterthwaite's degrees of freedom over the cells' pairs
+// (stats.ClusterWelch). A metric constant in both cells with the same value (zero by rule, say)
+// is listed untested (p NaN, MethodNotTestedConstant) and kept out of the family; constant in
+// each cell but different between them, it gets the exact permutation test over pairs
+// (stats.ConstantPermutation). A cell with fewer than 2 pairs has no variance estimate: its
+// differences are listed untested (MethodNotTestedFewPairs), never "significant".
 func CompareVariants(cells []VariantCell) []Difference {
 	var out []Difference
 	levels := map[int][]VariantCell{}
@@ -145,10 +152,17 @@ func CompareVariants(cells []VariantCell) []Difference {
 						continue
 					}
 					b := metrics[j][k]
-					iv, tt := stats.MeanDifference(a.Value, a.SE(), b.Value, b.SE())
-					tt.Method = "welch-z-" + stats.MethodClusterPairs + "-independent-seeds"
-					if a.Constant && b.Constant {
-						tt = stats.Test{Method: "not-tested-constant", Statistic: math.NaN(), P: math.NaN()}
+					iv, tt, ok := stats.ClusterWelch(a.Value, a.SE(), a.Pairs, b.Value, b.SE(), b.Pairs)
+					tt.Method = stats.MethodWelchTClusters + "-" + stats.MethodClusterPairs + "-independent-seeds"
+					switch {
+					case a.Pairs < 2 || b.Pairs < 2:
+						tt = stats.Test{Method: MethodNotTestedFewPairs, Statistic: math.NaN(), P: math.NaN()}
+					case a.Constant && b.Constant && a.Value == b.Value:
+						tt = stats.Test{Method: MethodNotTestedConstant, Statistic: math.NaN(), P: math.NaN()}
+					case a.Constant && b.Constant:
+						tt = stats.ConstantPermutation(a.Value, a.Pairs, b.Value, b.Pairs)
+					case !ok: // a standard error that is not a number
+						tt = stats.Test{Method: "not-tested-no-variance", Statistic: math.NaN(), P: math.NaN()}
 					}
 					out = append(out, Difference{Level: l, Agent: cs[i].Agent, Metric: a.Name, A: cs[i].Variant, B: cs[j].Variant,
 						ValueA: a.Value, ValueB: b.Value, Diff: iv, Test: tt})
@@ -160,7 +174,7 @@ func CompareVariants(cells []VariantCell) []Difference {
 	var idx []int
 	for i, d := range out {
 		out[i].PHolm = math.NaN()
-		if d.Method == "not-tested-constant" {
+		if strings.HasPrefix(d.Method, "not-tested") {
 			continue
 		}
 		p := d.P
@@ -174,6 +188,13 @@ func CompareVariants(cells []VariantCell) []Difference {
 	}
 	return out
 }
+
+// The methods of differences left out of the Holm family: a metric with the same constant value
+// in both cells, and a cell with fewer than 2 pairs (no variance estimate).
+const (
+	MethodNotTestedConstant = "not-tested-constant"
+	MethodNotTestedFewPairs = "not-tested-fewer-than-2-pairs"
+)
 
 // WriteVariantsCSV writes variants.csv: one row per variant combination × level × metric,
 // with a column per varied switch and the level's rating (level_elo, level_elo_ci_low/high,

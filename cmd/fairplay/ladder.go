@@ -112,13 +112,13 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		e := s.Penta.Elo()
 		sc, _ := s.Penta.ScoreVar()
 		los := s.Penta.LOS()
-		holds := "no"
-		if los > 0.99 {
+		holds := "no" // LOS alone is 1 from one won pair: the exact sign test must agree
+		if los > 0.99 && s.Penta.SignP() < 0.01 {
 			holds = "yes"
 		}
 		labels, elos = append(labels, fmt.Sprintf("%d: %s > %s", k+1, pairs[k][0], pairs[k][1])), append(elos, e)
 		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d: %s over %s by %s Elo (95%%, %d pairs), LOS %.4f: the step %s.",
-			k+1, pairs[k][0], pairs[k][1], stats.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99)"}[holds]))
+			k+1, pairs[k][0], pairs[k][1], stats.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99 or sign-test p ≥ 0.01)"}[holds]))
 		rep.Links = append(rep.Links, report.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
 		table.Row(k+1, "`"+pairs[k][0]+"`", "`"+pairs[k][1]+"`", s.N, distinct, fmt.Sprintf("%d / %d / %d", s.AWins, s.N-s.AWins-s.BWins, s.BWins),
 			fmt.Sprintf("%d-%d-%d-%d-%d", s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4]), fmt.Sprintf("%.3f", sc), stats.FormatElo(e), fmt.Sprintf("%.4f", los), holds)

@@ -150,7 +150,7 @@ func printPlan(w io.Writer, pl stats.Plan, given bool) error {
 		detect = fmt.Sprintf("%+.4f (rates %.4f and %.4f)", pl.Detectable, pl.Rate, pl.Rate+pl.Detectable)
 	case "elo":
 		fmt.Fprintf(&b, "design      two agents: %+g Elo against 0, colour-swapped pairs (two-sided test, alpha %g)\n", pl.Effect, pl.Alpha)
-		fmt.Fprintf(&b, "pilot       %d pairs, per-pair sd of A's score %.4f\n", pl.PilotPairs, pl.PairSD)
+		fmt.Fprintf(&b, "pilot       %d pairs, per-pair sd of A's score at the target Elo %.4f\n", pl.PilotPairs, pl.PairSD)
 		effect = fmt.Sprintf("%+g Elo", pl.Effect)
 		detect = fmt.Sprintf("%+.1f Elo", pl.Detectable)
 	}

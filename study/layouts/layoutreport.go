@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"gonum.org/v1/gonum/mat"
 	"io"
 	"math"
 	"os"
@@ -41,10 +42,26 @@ type LayoutReport struct {
 	Effects, EffectSE   [4][64]float64
 	TopEffects          []string
 	Dispersion          float64 // the colour-effect fit's Pearson dispersion over boards (at least 1)
+	DesignRank          int     // the rank of the colour-effect design (its residual df are the boards less it)
 }
 
-func f64(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
-func i64(x int64) string   { return strconv.FormatInt(x, 10) }
+// f64 prints a CSV number; NaN (no estimate) is an empty field, never "NaN".
+func f64(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', 8, 64)
+}
+
+// heldOut is White's rate on a board's held-out half, or on all its games (inSample) when the
+// board has no held-out games (or no selection half): boards too short to split.
+func heldOut(b *gamefile.BoardResult) (iv stats.Interval, inSample bool) {
+	if b.NSelect == 0 || b.NSelect >= b.N {
+		return b.WhiteRate(), true
+	}
+	return b.HeldOut(), false
+}
+func i64(x int64) string { return strconv.FormatInt(x, 10) }
 
 // WriteLayoutReports derives layouts.csv, choices.csv, colour_effects.csv and the plots from the
 // boards of a whole sweep (boards[i] is board i).
@@ -95,6 +112,13 @@ type topBoards struct {
 	i      []int32
 }
 
+// extremeBoards returns the trackers of the k fairest boards (smallest |rate − ½| first) and
+// the k most unbalanced (largest first), each breaking ties by board order.
+func extremeBoards(k int) (fairest, worst topBoards) {
+	return topBoards{k: k, before: func(a, b float64) bool { return a < b }},
+		topBoards{k: k, before: func(a, b float64) bool { return a > b }}
+}
+
 func (t *topBoards) add(v float64, i int32) {
 	// Boards arrive in increasing order, so a board goes after every board of equal value.
 	pos := len(t.v)
@@ -138,8 +162,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	defer byP.Close()
 	// The fairest and most unbalanced boards: ranked by |rate − ½| on the selection half (then
 	// index), their rates reported on the held-out half.
-	fairest := topBoards{k: 6, before: func(a, b float64) bool { return a < b }}
-	worst := topBoards{k: 6, before: func(a, b float64) bool { return a >= b }}
+	fairest, worst := extremeBoards(6)
 	effects, err := newColourRows(tmp)
 	if err != nil {
 		return nil, nil, err
@@ -166,7 +189,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 			pooled.Add(float64(b.white), float64(b.n))
 		}
 		c := b.counts(i)
-		iv := c.WhiteRate()
+		iv := sw.BandInterval(c.WhiteWins, c.N) // the interval the adaptive sweep stopped on
 		if iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh {
 			rep.InBand++
 		} else if iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh {
@@ -251,10 +274,14 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 				return nil, nil, nil, err
 			}
 			b := &bc
-			iv := b.HeldOut()
+			iv, inSample := heldOut(b)
 			grids = append(grids, b.Grid)
 			caps = append(caps, fmt.Sprintf("layout %s: White %.3f [%.3f, %.3f]", b.Key, iv.Value, iv.Low, iv.High))
-			desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f] held out, n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N-b.NSelect))
+			if inSample {
+				desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f] on all its games, in sample: too few to hold out, n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N))
+			} else {
+				desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f] held out, n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N-b.NSelect))
+			}
 		}
 		return grids, caps, desc, nil
 	}
@@ -342,20 +369,27 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 			}
 			bdc, brc := bdr.counts(dealt.Board), brr.counts(rot.Board)
 			bd, br := &bdc, &brc
-			a, b := bd.HeldOut(), br.HeldOut()
+			a, inA := heldOut(bd)
+			b, inB := heldOut(br)
 			pick, v := "as_dealt", a
 			if br.SelectRate() < bd.SelectRate() {
 				pick, v = "rotated", b
 				rep.BlackPicksRotated++
 			}
-			inSample := math.Min(bd.WhiteRate().Value, br.WhiteRate().Value) // chosen and measured on all games
-			if !math.IsNaN(a.Value) && !math.IsNaN(b.Value) {                // boards too short for a held-out half are not counted
+			inSample := math.Min(bd.WhiteRate().Value, br.WhiteRate().Value)  // chosen and measured on all games
+			if !inA && !inB && !math.IsNaN(a.Value) && !math.IsNaN(b.Value) { // boards too short for a held-out half are not counted
 				values.Add(v.Value)
 				rep.ImbalanceDealt += math.Abs(a.Value - 0.5)
 				rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
 				rep.InSample += math.Abs(inSample - 0.5)
 			}
 			na, nb := float64(bd.N-bd.NSelect), float64(br.N-br.NSelect)
+			if inA {
+				na = float64(bd.N)
+			}
+			if inB {
+				nb = float64(br.N)
+			}
 			d := b.Value - a.Value
 			se := math.Sqrt(a.Value*(1-a.Value)/na + b.Value*(1-b.Value)/nb)
 			idx, name := "", ""
@@ -363,7 +397,7 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 				idx, name = strconv.Itoa(dealt.Layout.Index), dealt.Layout.Placement.String()
 			}
 			picked, measured := "selection-half", "held-out-half"
-			if bd.NSelect == 0 {
+			if inA || inB {
 				picked, measured = "all-games", "all-games-in-sample"
 			}
 			cw.Write([]string{dealt.Choice, idx, name, f64(a.Value), f64(a.Low), f64(a.High), f64(b.Value), f64(b.Low), f64(b.High),
@@ -436,10 +470,15 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 	if err != nil {
 		return err
 	}
-	// Pearson dispersion: X² over the residual degrees of freedom (at most 193 identifiable
-	// parameters: the intercept and 3 contrasts per square).
+	// Pearson dispersion: X² over the residual degrees of freedom, the boards less the rank of
+	// the design (McCullagh & Nelder 1989, Generalized Linear Models, §4.5.2: φ̂ = X²/(n − p)
+	// with p the number of identifiable parameters). The rank is that of the boards' design, not
+	// the 193 of an intercept and 3 contrasts per square: a tile-placement sweep's quarters show
+	// one of 32 tile faces each and its design has rank 61.
 	x2 := 0.0
+	gram := mat.NewSymDense(params, nil)
 	err = scan(func(row *stats.SparseRow, succ, trials float64) {
+		stats.AddGram(gram, row)
 		eta := 0.0
 		for j, c := range row.Cols {
 			eta += row.Vals[j] * fit.Beta[c]
@@ -453,7 +492,8 @@ func colourEffects(rep *LayoutReport, rows *colourRows) error {
 		return err
 	}
 	disp := 1.0
-	if df := rows.len() - 193; df > 0 {
+	rep.DesignRank = stats.GramRank(gram)
+	if df := rows.len() - rep.DesignRank; df > 0 {
 		disp = math.Max(1, x2/float64(df))
 	}
 	for sq := 0; sq < 64; sq++ {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
 	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/agents"
@@ -422,10 +424,25 @@ func (sw *Sweep) ChunkWorker() sweepWorker { return sweepWorker{} }
 
 func (sw *Sweep) EndChunk(sweepWorker, []gamefile.BoardResult, *runner.Arena) {}
 
-// decided reports whether White's interval lies inside or outside the fairness band.
+// decided reports whether White's band interval (BandInterval) lies inside or outside the
+// fairness band.
 func (sw *Sweep) decided(r *gamefile.BoardResult) bool {
-	iv := r.WhiteRate()
+	iv := sw.BandInterval(r.WhiteWins, r.N)
 	return iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh || (iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh)
+}
+
+// BandInterval is the interval a board's White rate (w of n games) is held against the
+// fairness band with. An adaptive sweep looks at it after every batch and stops the board when
+// it leaves the band or enters it: a fixed-n interval would then be wrong far more often than
+// its level (a board at the band's edge was declared inside 8.9% of the time by the 95% Wilson
+// interval), so it is the anytime-valid confidence sequence stats.MixtureCS at α = 0.05, valid
+// at whatever batch the board stopped, tuned to be tightest at the geometric mean of the batch
+// and the cap. A fixed-n sweep uses the Wilson interval.
+func (sw *Sweep) BandInterval(w, n int64) stats.Interval {
+	if !sw.Cfg.Adaptive {
+		return stats.Wilson(w, n, stats.Z95)
+	}
+	return stats.MixtureCS(float64(w), n, 0.05, stats.OptimalRho(math.Sqrt(float64(sw.Cfg.Batch)*float64(sw.Cfg.Games))/4, 0.05))
 }
 
 // play plays every game of board i: a pure function of (configuration, seed, board).

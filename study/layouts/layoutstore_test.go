@@ -42,14 +42,16 @@ func syntheticBoards(sw *Sweep, seed uint64) []gamefile.BoardResult {
 }
 
 // The reports of a larger synthetic sweep are byte for byte those derived before the compact
-// board store (the hashes were recorded with the []BoardResult implementation).
+// board store (the hashes were recorded with the []BoardResult implementation, and renewed when
+// the empirical-Bayes prior got its cap, the colour-effect dispersion the design's rank and
+// the most unbalanced boards their tie-break by board order).
 func TestLayoutReportsUnchanged(t *testing.T) {
 	cases := []struct {
 		cfg  LayoutsConfig
 		want string
 	}{
-		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, "4a43e4b328c5a19b0122226be341d02e3474393f84df0505770e46d50c395e80"},
-		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, "c179b4391ebe688336206caa65050aae7167d083245e8ac6784fc86e9f45fa5d"},
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, "9dcbb38790ed9c0e8c379e8aebe74bd03112b1188b3f359d664550df8fec6ecf"},
+		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, "0b14c6f231bbddac6543e2ed54bb8367ecb290b32d88630a6908fac85d121aa4"},
 	}
 	for _, c := range cases {
 		sw := sweep(t, c.cfg)
@@ -277,5 +279,83 @@ func TestBoardSet(t *testing.T) {
 	}
 	if len(boards) < 5000 {
 		t.Fatalf("only %d distinct boards", len(boards))
+	}
+}
+
+// The colour-effect fit's residual degrees of freedom use the rank of the design: 61 for
+// tile-placement sweeps (each quarter shows one of 32 tile faces), 193 (the intercept and 3
+// contrasts per square) for boards coloured square by square. The dispersion of the
+// tile-placement sweep used 193 and came out ×(n−61)/(n−193) too large.
+func TestColourEffectRank(t *testing.T) {
+	for _, c := range []struct {
+		cfg  LayoutsConfig
+		want int
+	}{
+		{LayoutsConfig{Layouts: "sample:600", Games: 40, Seed: 5}, 61},
+		{LayoutsConfig{Layouts: "random:600", Games: 40, Seed: 3}, 193},
+	} {
+		sw := sweep(t, c.cfg)
+		rep, _, err := WriteLayoutReports(t.TempDir(), sw, syntheticBoards(sw, 11))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.EffectsFitted || rep.DesignRank != c.want {
+			t.Errorf("%s: fitted %v, design rank %d, want %d", c.cfg.Layouts, rep.EffectsFitted, rep.DesignRank, c.want)
+		}
+	}
+}
+
+// Boards tied on |rate − ½| are listed in board order, the most unbalanced as the fairest:
+// "a ≥ b" put each later board of a tie before the earlier ones.
+func TestTopBoardsTies(t *testing.T) {
+	fairest, worst := extremeBoards(2)
+	for i, v := range []float64{0.5, 0.1, 0.5, 0.1, 0.5} {
+		fairest.add(v, int32(i))
+		worst.add(v, int32(i))
+	}
+	if fmt.Sprint(fairest.i) != "[1 3]" || fmt.Sprint(worst.i) != "[0 2]" {
+		t.Errorf("fairest %v, most unbalanced %v; want [1 3] and [0 2]", fairest.i, worst.i)
+	}
+}
+
+// Boards of 2 games have no held-out half: choices.csv and the findings print no "NaN" (the
+// rates are then in sample and say so), and the difference has its interval.
+func TestTwoGamesPerBoard(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "sample:20", Games: 2, Seed: 3})
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
+	for i := range boards {
+		l := sw.Board(i)
+		w := int64(i % 3)
+		boards[i] = gamefile.BoardResult{Board: int64(i), Key: boardKey(l), Grid: l.Grid.String(), N: 2, WhiteWins: min(w, 2), BlackWins: 2 - min(w, 2),
+			NSelect: 2, WhiteWinsSelect: min(w, 2), Distinct: 2}
+	}
+	dir := t.TempDir()
+	rep, _, err := WriteLayoutReports(dir, sw, boards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "choices.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b) + strings.Join(LayoutFindings(sw, rep), "\n")
+	if strings.Contains(text, "NaN") {
+		t.Errorf("NaN printed:\n%s", text)
+	}
+	if !strings.Contains(string(b), "all-games-in-sample") {
+		t.Errorf("choices.csv does not say its rates are in sample:\n%s", b)
+	}
+}
+
+// An adaptive sweep judges the band with the anytime-valid confidence sequence (the interval
+// it stops on), a fixed-n sweep with Wilson's interval.
+func TestBandInterval(t *testing.T) {
+	ad := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "0"), Games: 400, Adaptive: true, Batch: 100, Seed: 2})
+	fixed := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "0"), Games: 400, Seed: 2})
+	if m := ad.BandInterval(45, 100).Method; m != stats.MethodMixtureCS {
+		t.Errorf("adaptive sweep: band interval %s, want %s", m, stats.MethodMixtureCS)
+	}
+	if iv := fixed.BandInterval(45, 100); iv != stats.Wilson(45, 100, stats.Z95) {
+		t.Errorf("fixed sweep: band interval %+v, want Wilson's", iv)
 	}
 }

@@ -40,7 +40,7 @@ func WriteSPRTPage(dir string, m *runner.Match, out *runner.Outcome, st SPRTStat
 	rep.Findings = append([]string{
 		fmt.Sprintf("Verdict: %s after %d pairs; the LLR ended at %.2f with bounds (%.2f, %.2f).", verdict, p.Pairs(), st.LLR, lo, hi),
 		fmt.Sprintf("H0: %s = %g against H1: %s = %g (alpha %g, beta %g, %s model).", eloWord(st.Test), st.Test.Elo0, eloWord(st.Test), st.Test.Elo1, st.Test.Alpha, st.Test.Beta, st.Test.Model),
-		fmt.Sprintf("A's Elo over B: %.1f [%.1f, %.1f] (pentanomial, 95%%).", e.Value, e.Low, e.High),
+		eloFinding(e),
 	}, rep.Findings...)
 	if err := rep.AddTextFile(dir, "sprt.txt", "sprt.txt"); err != nil {
 		return err
@@ -120,4 +120,12 @@ func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error)
 		return "", err
 	}
 	return report.WriteReportHTML(dir, rep)
+}
+
+// eloFinding states A's Elo over B; a perfect score has a one-sided bound and no estimate.
+func eloFinding(e stats.Interval) string {
+	if e.Method == stats.OneSidedMethod {
+		return "A's Elo over B: " + stats.FormatElo(e) + " (every pair scored the same: a bound, no estimate)."
+	}
+	return fmt.Sprintf("A's Elo over B: %.1f [%.1f, %.1f] (pentanomial, 95%%).", e.Value, e.Low, e.High)
 }
