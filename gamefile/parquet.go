@@ -13,6 +13,8 @@ import (
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	kzstd "github.com/klauspost/compress/zstd"
 )
 
 // Parquet games files have the columns of games.csv in the same order, typed: integers as
@@ -23,6 +25,33 @@ import (
 // keep up with every worker). Row groups of parquetGroupRows rows are written as they
 // fill, so a writer's memory does not grow with the number of games.
 const parquetGroupRows = 1 << 14
+
+// pageCodec compresses Parquet pages: Zstandard at its fastest level, as parquet-go's codec,
+// with a window of 512 kB instead of the level's default of megabytes. Pages are compressed
+// one at a time and hold ~256 kB (PageBufferSize), so the frames are the same, but each
+// encoder's history buffer is small: a run at W workers keeps W encoders (at 16, the default
+// window's histories took ~100 MB).
+var pageCodec = &zstdPages{Codec: &zstd.Codec{Level: zstd.SpeedFastest}}
+
+type zstdPages struct {
+	*zstd.Codec // Decode, String, CompressionCodec
+	encoders    sync.Pool
+}
+
+func (c *zstdPages) Encode(dst, src []byte) ([]byte, error) {
+	e, _ := c.encoders.Get().(*kzstd.Encoder)
+	if e == nil {
+		var err error
+		e, err = kzstd.NewWriter(nil, kzstd.WithEncoderConcurrency(1), kzstd.WithEncoderLevel(kzstd.SpeedFastest),
+			kzstd.WithZeroFrames(true), kzstd.WithEncoderCRC(false), kzstd.WithWindowSize(512<<10))
+		if err != nil {
+			return dst, err
+		}
+	}
+	out := e.EncodeAll(src, dst[:0])
+	c.encoders.Put(e)
+	return out, nil
+}
 
 // parquetBatch is the number of rows handed to the Parquet writer at once.
 const parquetBatch = 256
@@ -123,7 +152,7 @@ func (p *parquetWriter) start(uncounted bool) {
 	p.uncounted = uncounted
 	p.w = parquet.NewGenericWriter[any](p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
 		parquet.MaxRowsPerRowGroup(parquetGroupRows),
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}), parquet.CreatedBy("fairplay", "", ""))
+		parquet.Compression(pageCodec), parquet.CreatedBy("fairplay", "", ""))
 	p.started.Store(true)
 }
 
@@ -231,11 +260,10 @@ type GroupWriter interface {
 }
 
 // RowGroup is a Parquet row group encoded by GroupWriter.EncodeGroup, waiting for WriteGroup;
-// the zero value is empty. Its buffers are reused from group to group (keep one per worker or
-// per chunk buffer); it belongs to the writer that first encoded it.
+// the zero value is empty. Its row buffers are reused from group to group; it belongs to the
+// writer that first encoded it.
 type RowGroup struct {
 	rg    *parquet.ConcurrentRowGroupWriter
-	spare *parquet.ConcurrentRowGroupWriter // a committed (so emptied) rg, for the next group
 	owner *parquetWriter
 	rows  []parquet.Row
 	n     int // rows encoded
@@ -263,14 +291,12 @@ func (p *parquetWriter) EncodeGroup(g *RowGroup, recs []Record) error {
 	}
 	p.start(recs[0].LegalTotal == NotCounted)
 	if g.owner != p {
-		g.owner, g.spare = p, nil
+		g.owner = p
 		g.rows = newParquetRows(len(parquetColumns(p.counters, false)))
 	}
-	rg := g.spare
-	g.spare = nil
-	if rg == nil {
-		rg = p.w.BeginRowGroup()
-	}
+	// A new row group writer each time: a committed one could be reused, but it keeps its
+	// page buffers (MBs), and a run keeps a RowGroup with every chunk buffer in circulation.
+	rg := p.w.BeginRowGroup()
 	for lo := 0; lo < len(recs); lo += len(g.rows) {
 		hi := min(lo+len(g.rows), len(recs))
 		for k := lo; k < hi; k++ {
@@ -299,9 +325,6 @@ func (p *parquetWriter) WriteGroup(g *RowGroup) error {
 		return err
 	}
 	_, err := g.rg.Commit()
-	if err == nil {
-		g.spare = g.rg // Commit empties it for reuse
-	}
 	g.rg, g.n = nil, 0
 	return err
 }
