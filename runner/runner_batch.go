@@ -250,7 +250,8 @@ func (g *gamesSink) writeRows(p *prepared, lo, hi int, whole bool) error {
 // encode them in the workers when the chunks have at least minGroupRows games (smaller runs,
 // and runs of slower games, whose encoding is a small part of their cost, are encoded by the
 // collector in groups of 16,384 as before). A row group of 2,048 random Katarenga games is
-// ~0.75 MB; its metadata about 3 kB.
+// ~0.77 MB; each row group adds ~10 kB (dictionary pages, page headers, metadata): 400,000
+// games at 2 workers make a file 1.1% larger than row groups of 16,384.
 const (
 	groupChunk   = 2048
 	minGroupRows = 512
