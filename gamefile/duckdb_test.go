@@ -39,13 +39,18 @@ func TestDuckDBReadsEveryFormat(t *testing.T) {
 			r.Winner, r.Reason.String(), strconv.Itoa(r.Plies), strconv.FormatInt(r.Counters[1], 10), r.Start, r.Moves, legal})
 	}
 	tmp := t.TempDir()
-	// The formats, and csv.gz once more as a run with several workers writes it: gzip members
-	// compressed apart (MemberWriter), mixed with rows of the writer's own stream.
-	for k, f := range append(slices.Clone(Formats), CSVGzip) {
+	// The formats, and csv.gz and Parquet once more as a run with several workers writes them:
+	// gzip members compressed apart (MemberWriter), mixed with rows of the writer's own stream;
+	// row groups encoded apart (GroupWriter), mixed with records written one by one.
+	for k, f := range append(slices.Clone(Formats), CSVGzip, Parquet) {
 		members := k == len(Formats)
+		groups := k == len(Formats)+1
 		path := filepath.Join(tmp, f.FileName())
 		if members {
 			path = filepath.Join(tmp, "members-"+f.FileName())
+		}
+		if groups {
+			path = filepath.Join(tmp, "groups-"+f.FileName())
 		}
 		file, err := os.Create(path)
 		if err != nil {
@@ -58,7 +63,18 @@ func TestDuckDBReadsEveryFormat(t *testing.T) {
 			for _, r := range recs[i:min(i+37, len(recs))] {
 				rows = AppendCSVRow(rows, r)
 			}
-			switch mw, _ := MemberWriterOf(w); {
+			mw, _ := MemberWriterOf(w)
+			gw, _ := GroupWriterOf(w)
+			switch {
+			case groups && i%3 != 1:
+				var g RowGroup
+				var flat []Record
+				for _, r := range recs[i:min(i+37, len(recs))] {
+					flat = append(flat, *r)
+				}
+				if err = gw.EncodeGroup(&g, flat); err == nil {
+					err = gw.WriteGroup(&g)
+				}
 			case !members:
 				for _, r := range recs[i:min(i+37, len(recs))] {
 					if err = w.Write(r); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -230,3 +231,114 @@ func BenchmarkGamesWriter(b *testing.B) {
 type countWriter struct{ n int64 }
 
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// Row groups encoded concurrently (GroupWriter.EncodeGroup on several goroutines) and written
+// in order, with records written one by one between them, read back as the records in order;
+// an encoded group can be discarded; a group of uncounted games in a file of counted ones is
+// refused as Write refuses it.
+func TestParquetGroups(t *testing.T) {
+	for _, uncounted := range []bool{false, true} {
+		recs := testRecords(1000, 3)
+		if uncounted {
+			for i, r := range recs {
+				if i%5 != 4 {
+					r.LegalTotal = NotCounted
+				}
+			}
+		}
+		flat := make([]Record, len(recs))
+		for i, r := range recs {
+			flat[i] = *r
+		}
+		counters := []string{"captures_white", "captures_black", "camps_white"}
+		var buf bytes.Buffer
+		w, err := NewGamesWriter(&buf, Parquet, counters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gw, ok := GroupWriterOf(w)
+		if !ok {
+			t.Fatal("the Parquet writer takes no row groups")
+		}
+		// Groups of 90 games; every fourth is written record by record instead, and one
+		// encoded group is discarded first.
+		const size = 90
+		groups := make([]RowGroup, (len(flat)+size-1)/size)
+		var wg sync.WaitGroup
+		for k := range groups {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lo, hi := k*size, min((k+1)*size, len(flat))
+				if err := gw.EncodeGroup(&groups[k], flat[lo:hi]); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		for k := range groups {
+			lo, hi := k*size, min((k+1)*size, len(flat))
+			if k%4 == 1 {
+				groups[k].Discard()
+			}
+			if !groups[k].Encoded() {
+				for i := lo; i < hi; i++ {
+					if err := w.Write(&flat[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				continue
+			}
+			if err := gw.WriteGroup(&groups[k]); err != nil {
+				t.Fatal(err)
+			}
+			if groups[k].Encoded() {
+				t.Fatal("a written group still holds its rows")
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "games.parquet")
+		os.WriteFile(path, buf.Bytes(), 0o644)
+		g, err := OpenGames(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for r, err := range All(g.Read) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(r, recs[i]) {
+				t.Fatalf("uncounted=%v: record %d read back as\n%+v\nwant\n%+v", uncounted, i, r, recs[i])
+			}
+			i++
+		}
+		g.Close()
+		if i != len(recs) {
+			t.Fatalf("uncounted=%v: %d records read back, want %d", uncounted, i, len(recs))
+		}
+	}
+	if _, ok := GroupWriterOf(must(NewGamesWriter(io.Discard, CSVGzip, nil))); ok {
+		t.Error("a csv.gz writer claims to take Parquet row groups")
+	}
+	recs := testRecords(4, 0)
+	recs[2].LegalTotal = NotCounted
+	w := must(NewGamesWriter(io.Discard, Parquet, nil))
+	gw, _ := GroupWriterOf(w)
+	var g RowGroup
+	if err := gw.EncodeGroup(&g, []Record{*recs[0], *recs[1]}); err != nil || !g.Encoded() {
+		t.Fatalf("counted group: %v", err)
+	}
+	if err := gw.EncodeGroup(&g, []Record{*recs[2], *recs[3]}); err == nil || !strings.Contains(err.Error(), "game 2") || g.Encoded() {
+		t.Fatalf("uncounted group in a counted file: error %v (encoded %v), want one naming game 2", err, g.Encoded())
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -6,11 +6,15 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	kzstd "github.com/klauspost/compress/zstd"
 )
 
 // Parquet games files have the columns of games.csv in the same order, typed: integers as
@@ -21,6 +25,33 @@ import (
 // keep up with every worker). Row groups of parquetGroupRows rows are written as they
 // fill, so a writer's memory does not grow with the number of games.
 const parquetGroupRows = 1 << 14
+
+// pageCodec compresses Parquet pages: Zstandard at its fastest level, as parquet-go's codec,
+// with a window of 512 kB instead of the level's default of megabytes. Pages are compressed
+// one at a time and hold ~256 kB (PageBufferSize), so the frames are the same, but each
+// encoder's history buffer is small: a run at W workers keeps W encoders (at 16, the default
+// window's histories took ~100 MB).
+var pageCodec = &zstdPages{Codec: &zstd.Codec{Level: zstd.SpeedFastest}}
+
+type zstdPages struct {
+	*zstd.Codec // Decode, String, CompressionCodec
+	encoders    sync.Pool
+}
+
+func (c *zstdPages) Encode(dst, src []byte) ([]byte, error) {
+	e, _ := c.encoders.Get().(*kzstd.Encoder)
+	if e == nil {
+		var err error
+		e, err = kzstd.NewWriter(nil, kzstd.WithEncoderConcurrency(1), kzstd.WithEncoderLevel(kzstd.SpeedFastest),
+			kzstd.WithZeroFrames(true), kzstd.WithEncoderCRC(false), kzstd.WithWindowSize(512<<10))
+		if err != nil {
+			return dst, err
+		}
+	}
+	out := e.EncodeAll(src, dst[:0])
+	c.encoders.Put(e)
+	return out, nil
+}
 
 // parquetBatch is the number of rows handed to the Parquet writer at once.
 const parquetBatch = 256
@@ -73,7 +104,9 @@ func parquetSchema(cols []parquetCol) *parquet.Schema {
 
 // parquetWriter writes a games file in Parquet. Its schema is fixed by the first record:
 // legal_actions_total is optional (a NULL for every NotCounted) when that record's legal
-// actions were not counted, required (as in every file of counted games) otherwise.
+// actions were not counted, required (as in every file of counted games) otherwise. Row groups
+// come from Write (parquetGroupRows rows each) or, encoded by other goroutines, from
+// WriteGroup (see GroupWriter).
 type parquetWriter struct {
 	dst       io.Writer
 	counters  []string
@@ -81,6 +114,10 @@ type parquetWriter struct {
 	uncounted bool
 	rows      []parquet.Row
 	n         int
+	// mu guards the start of w, which EncodeGroup may do from another goroutine; started says
+	// it is done (w and uncounted are then only read).
+	mu      sync.Mutex
+	started atomic.Bool
 }
 
 func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
@@ -89,35 +126,46 @@ func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
 			return nil, fmt.Errorf("counter name %q: not a valid Parquet column name", c)
 		}
 	}
-	ncol := len(parquetColumns(counters, false))
+	return &parquetWriter{dst: w, counters: counters, rows: newParquetRows(len(parquetColumns(counters, false)))}, nil
+}
+
+func newParquetRows(ncol int) []parquet.Row {
 	rows := make([]parquet.Row, parquetBatch)
 	for i := range rows {
 		rows[i] = make(parquet.Row, 0, ncol)
 	}
-	return &parquetWriter{dst: w, counters: counters, rows: rows}, nil
+	return rows
 }
 
-// start creates the Parquet writer with legal_actions_total optional or required. The schema is
-// made at run time, so the writer is a GenericWriter[any] given it and fed parquet.Rows.
+// start creates the Parquet writer with legal_actions_total optional or required, unless it
+// exists. The schema is made at run time, so the writer is a GenericWriter[any] given it and
+// fed parquet.Rows.
 func (p *parquetWriter) start(uncounted bool) {
+	if p.started.Load() {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.w != nil {
+		return
+	}
 	p.uncounted = uncounted
 	p.w = parquet.NewGenericWriter[any](p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
 		parquet.MaxRowsPerRowGroup(parquetGroupRows),
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}), parquet.CreatedBy("fairplay", "", ""))
+		parquet.Compression(pageCodec), parquet.CreatedBy("fairplay", "", ""))
+	p.started.Store(true)
 }
 
 // bytesOf views a string's bytes without copying (the Parquet writer copies them into its pages
 // and never writes through the slice).
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
-func (p *parquetWriter) Write(r *Record) error {
-	if p.w == nil {
-		p.start(r.LegalTotal == NotCounted)
+// appendRow appends r's values to row in the columns of a file whose legal_actions_total is
+// optional (uncounted) or required.
+func appendRow(row parquet.Row, r *Record, uncounted bool) (parquet.Row, error) {
+	if r.LegalTotal == NotCounted && !uncounted {
+		return row, fmt.Errorf("game %d: legal actions not counted, in a Parquet file of counted games", r.Game)
 	}
-	if r.LegalTotal == NotCounted && !p.uncounted {
-		return fmt.Errorf("game %d: legal actions not counted, in a Parquet file of counted games", r.Game)
-	}
-	row := p.rows[p.n][:0]
 	col := 0
 	i64 := func(v int64) {
 		row = append(row, parquet.Int64Value(v).Level(0, 0, col))
@@ -142,7 +190,7 @@ func (p *parquetWriter) Write(r *Record) error {
 	str(r.Reason.String())
 	i64(int64(r.Plies))
 	switch {
-	case !p.uncounted:
+	case !uncounted:
 		i64(r.LegalTotal)
 	case r.LegalTotal == NotCounted:
 		row = append(row, parquet.NullValue().Level(0, 0, col))
@@ -157,6 +205,15 @@ func (p *parquetWriter) Write(r *Record) error {
 	}
 	str(r.Start)
 	str(r.Moves)
+	return row, nil
+}
+
+func (p *parquetWriter) Write(r *Record) error {
+	p.start(r.LegalTotal == NotCounted)
+	row, err := appendRow(p.rows[p.n][:0], r, p.uncounted)
+	if err != nil {
+		return err
+	}
 	p.rows[p.n] = row
 	p.n++
 	if p.n == len(p.rows) {
@@ -179,13 +236,97 @@ func (p *parquetWriter) flush() error {
 func (p *parquetWriter) Flush() error { return nil }
 
 func (p *parquetWriter) Close() error {
-	if p.w == nil {
-		p.start(false)
-	}
+	p.start(false)
 	if err := p.flush(); err != nil {
 		return err
 	}
 	return p.w.Close()
+}
+
+// GroupWriter is a GamesWriter (Parquet) that also takes row groups encoded elsewhere: a run's
+// workers encode and compress a chunk of games each as a row group (EncodeGroup, in parallel)
+// and the single writer only copies the pages into the file (WriteGroup), in game order. The
+// records read back are those of Write of every record; the file's bytes depend on where the
+// row groups end.
+type GroupWriter interface {
+	GamesWriter
+	// EncodeGroup encodes recs as one row group into g. It may be called from several
+	// goroutines at once, each with its own g, while the writer is in use; the first call (or
+	// Write) fixes the schema from its first record. After an error g holds nothing.
+	EncodeGroup(g *RowGroup, recs []Record) error
+	// WriteGroup appends g's row group after everything written so far (a row group of the
+	// records given to Write before it ends first) and empties g for another EncodeGroup.
+	WriteGroup(g *RowGroup) error
+}
+
+// RowGroup is a Parquet row group encoded by GroupWriter.EncodeGroup, waiting for WriteGroup;
+// the zero value is empty. Its row buffers are reused from group to group; it belongs to the
+// writer that first encoded it.
+type RowGroup struct {
+	rg    *parquet.ConcurrentRowGroupWriter
+	owner *parquetWriter
+	rows  []parquet.Row
+	n     int // rows encoded
+}
+
+// Encoded says whether g holds an encoded row group.
+func (g *RowGroup) Encoded() bool { return g.n > 0 }
+
+// Discard drops what g holds (a row group encoded but not to be written).
+func (g *RowGroup) Discard() { g.rg, g.n = nil, 0 }
+
+// GroupWriterOf returns w as a GroupWriter when it takes encoded row groups (its format is
+// Parquet).
+func GroupWriterOf(w GamesWriter) (GroupWriter, bool) {
+	if p, ok := w.(*parquetWriter); ok {
+		return p, true
+	}
+	return nil, false
+}
+
+func (p *parquetWriter) EncodeGroup(g *RowGroup, recs []Record) error {
+	g.Discard()
+	if len(recs) == 0 {
+		return nil
+	}
+	p.start(recs[0].LegalTotal == NotCounted)
+	if g.owner != p {
+		g.owner = p
+		g.rows = newParquetRows(len(parquetColumns(p.counters, false)))
+	}
+	// A new row group writer each time: a committed one could be reused, but it keeps its
+	// page buffers (MBs), and a run keeps a RowGroup with every chunk buffer in circulation.
+	rg := p.w.BeginRowGroup()
+	for lo := 0; lo < len(recs); lo += len(g.rows) {
+		hi := min(lo+len(g.rows), len(recs))
+		for k := lo; k < hi; k++ {
+			row, err := appendRow(g.rows[k-lo][:0], &recs[k], p.uncounted)
+			if err != nil {
+				return err
+			}
+			g.rows[k-lo] = row
+		}
+		if _, err := rg.WriteRows(g.rows[:hi-lo]); err != nil {
+			return err
+		}
+	}
+	if err := rg.Flush(); err != nil { // the last pages are encoded and compressed here too
+		return err
+	}
+	g.rg, g.n = rg, len(recs)
+	return nil
+}
+
+func (p *parquetWriter) WriteGroup(g *RowGroup) error {
+	if g.owner != p || g.rg == nil {
+		return fmt.Errorf("parquet: a row group not encoded for this writer")
+	}
+	if err := p.flush(); err != nil {
+		return err
+	}
+	_, err := g.rg.Commit()
+	g.rg, g.n = nil, 0
+	return err
 }
 
 // parquetReader reads a games file written by parquetWriter (or any Parquet file with the

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/tally"
+	"github.com/parquet-go/parquet-go"
 )
 
 // plainWriter hides a file's WriteAt: the games file is then written in order by the collector.
@@ -379,4 +380,89 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A Parquet file whose row groups the workers encoded (at two or more workers, chunks of at
+// least minGroupRows games; lowered here) holds the games of one encoded by the collector
+// alone (one worker), has one row group per chunk, reads back through the games reader, is the
+// same bytes in a second run at the same worker count, and resumes: both games, a stop rule
+// that cuts a chunk, and a run interrupted and resumed (old games between new row groups).
+func TestParquetGroupsMatchOneWorker(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		n := int64(3000)
+		if game == "baran" {
+			n = 300
+		}
+		for _, mode := range []string{"whole", "stop", "resume"} {
+			t.Run(game+"/"+mode, func(t *testing.T) {
+				var want []byte
+				for _, workers := range []int{1, 2, 3, 2} {
+					dir := t.TempDir()
+					runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Shard: Shard{0, 1}, Format: gamefile.Parquet, minGroup: 1}, mode)
+					path := filepath.Join(dir, "games.parquet")
+					got := gamesCSV(t, path)
+					groups := parquetRowGroups(t, path)
+					if workers == 1 {
+						want = got
+						if groups > 1 {
+							t.Errorf("one worker: %d row groups, want the collector's one", groups)
+						}
+						continue
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%d workers: the Parquet file's games differ from one worker's", workers)
+					}
+					if mode == "whole" && groups < 2*workers {
+						t.Errorf("%d workers: %d row groups: the workers encoded none", workers, groups)
+					}
+				}
+			})
+		}
+	}
+	// The same worker count writes the same bytes.
+	var first []byte
+	for range 2 {
+		dir := t.TempDir()
+		runMode(t, newMatch(t, "katarenga", "", "", 3000), Session{Dir: dir, Workers: 2, Shard: Shard{0, 1}, Format: gamefile.Parquet, minGroup: 2}, "whole")
+		b, err := os.ReadFile(filepath.Join(dir, "games.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first != nil && !bytes.Equal(b, first) {
+			t.Error("two runs at 2 workers wrote different Parquet bytes")
+		}
+		first = b
+	}
+}
+
+// gamesCSV reads a games file in any format and returns it as games.csv bytes.
+func gamesCSV(t *testing.T, path string) []byte {
+	t.Helper()
+	src, err := gamefile.OpenGames(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	var b bytes.Buffer
+	w := must(gamefile.NewGamesWriter(&b, gamefile.CSV, src.Counters()))
+	if _, err := gamefile.CopyGames(w, src); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+func parquetRowGroups(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(pf.RowGroups())
 }

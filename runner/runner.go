@@ -99,13 +99,20 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 	size := todo / int64(workers*64)
 	size = max(1, min(size, defaultChunkCap))
 	if c, ok := any(gp).(chunkCapper); ok {
-		size = max(1, min(todo/int64(workers*64), c.chunkCap()))
+		cap := c.chunkCap()
+		if cap > defaultChunkCap && sink.cheapCap > cap {
+			cap = sink.cheapCap
+		}
+		size = max(1, min(todo/int64(workers*64), cap))
 	}
 	if plan.Chunk > 0 {
 		size = min(size, plan.Chunk)
 	}
 	if plan.chunk > 0 {
 		size = plan.chunk
+	}
+	if sink.sized != nil {
+		sink.sized(size)
 	}
 	// Workers claim chunks themselves: chunk k holds the indices in [Start+k·size,
 	// Start+(k+1)·size) not marked done (possibly none, on a resume), so chunks come in index

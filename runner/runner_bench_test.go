@@ -70,8 +70,9 @@ func BenchmarkRunnerPlay(b *testing.B) {
 }
 
 // BenchmarkRunnerFormats is BenchmarkRunnerPlay (random Katarenga, play's sink) with the
-// games written in each format (to io.Discard): csv.gz and Parquet encode in the collector, so
-// compare workers=2 with workers=1 for how far one collector keeps up.
+// games written in each format (to io.Discard), set up as a Session sets them up: at one
+// worker csv.gz and Parquet encode in the collector, at two in the workers (gzip members,
+// row groups).
 func BenchmarkRunnerFormats(b *testing.B) {
 	for _, f := range gamefile.Formats {
 		for _, workers := range []int{1, 2} {
@@ -83,6 +84,7 @@ func BenchmarkRunnerFormats(b *testing.B) {
 					b.Fatal(err)
 				}
 				g := newGamesSink(tally.NewSummary(names), w)
+				g.parallelEncode(workers, 0) // as a Session: csv.gz and Parquet encoded by the workers at 2
 				benchRunBatched(b, "katarenga", workers, g.batch(0))
 				if err := w.Close(); err != nil {
 					b.Fatal(err)
@@ -147,7 +149,7 @@ func BenchmarkPrepare(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		b.Run(game, func(b *testing.B) {
 			chunks, _ := preparedChunks(b, game, 64, 16)
-			prep := prepareGames(0, true, false)
+			prep := prepareGames(0, true, false, func() gamefile.GroupWriter { return nil })
 			var p prepared
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -174,7 +176,7 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[gamef
 		b.Fatal(err)
 	}
 	var out []*chunk[gamefile.Record]
-	prep := prepareGames(0, true, false)
+	prep := prepareGames(0, true, false, func() gamefile.GroupWriter { return nil })
 	w := m.ChunkWorker()
 	for i := int64(0); i < n; i += int64(size) {
 		c := &chunk[gamefile.Record]{prep: &prepared{}}

@@ -33,7 +33,6 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -78,6 +77,9 @@ type Session struct {
 	Stop func(*tally.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
+	// minGroup, when positive, replaces minGroupRows (tests: Parquet row groups encoded by
+	// the workers in short runs).
+	minGroup int64
 	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
 	// file it finds.
 	Format gamefile.Format
@@ -265,11 +267,9 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	gs := newGamesSink(sum, cw)
 	// Every heavy step is the workers' (see runner_batch.go): rows, hashes, the csv file's
-	// writes (queued), csv.gz's compression at two or more workers (at one, the collector's
-	// compression runs beside the worker: it costs several times the game).
-	if mw, ok := gamefile.MemberWriterOf(cw); ok && (s.Workers >= 2 || s.Workers < 1 && runtime.GOMAXPROCS(0) >= 2) {
-		gs.mw = mw
-	}
+	// writes (queued), csv.gz's compression and Parquet's row groups at two or more workers (at
+	// one, the collector's encoding runs beside the worker: it costs more than the game).
+	gs.parallelEncode(s.Workers, s.minGroup)
 	if format == gamefile.CSV && tf.Q != nil {
 		gs.queue, gs.flushRows, gs.help, gs.rowBufs = tf.WriteAsync, cw.Flush, tf.Q.Run, make(chan []byte, 16)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -132,5 +133,88 @@ func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
 	}
 	if got := gamesAsCSV(t, dir); !bytes.Equal(got, want) {
 		t.Error("the resumed run's games differ from the uninterrupted run's")
+	}
+}
+
+// At two workers and chunks of 512 games or more, csv.gz's members and Parquet's row groups
+// are encoded by the workers: such runs hold the games of a csv run, merge into every format,
+// replay, and resume (a Parquet run cut to its first half, resumed at two workers: old games
+// and new worker-encoded row groups in one file).
+func TestPlayFormatsWorkerEncoded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 65,536 random games four times")
+	}
+	tmp := t.TempDir()
+	const games = 2 * 64 * 512 // two workers' chunks of 512 games: the smallest run encoded by the workers
+	base := []string{"play", "-game", "katarenga", "-games", fmt.Sprint(games), "-branching=false", "-seed", "5",
+		"-workers", "2", "-progress", "never"}
+	run := func(dir string, extra ...string) {
+		t.Helper()
+		if _, _, err := runCmd(t, append(append(append([]string(nil), base...), "-out", dir), extra...)...); err != nil {
+			t.Fatalf("%v: %v", extra, err)
+		}
+	}
+	d := func(name string) string { return filepath.Join(tmp, name) }
+	run(d("csv"))
+	want, err := os.ReadFile(filepath.Join(d("csv"), "games.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := func(dir string, game int) string {
+		t.Helper()
+		out, stderr, err := runCmd(t, "replay", "-run", dir, "-game", fmt.Sprint(game))
+		if err != nil {
+			t.Fatalf("replay %s game %d: %v\n%s", dir, game, err, stderr)
+		}
+		return out
+	}
+	for _, f := range []string{"csv.gz", "parquet"} {
+		run(d(f), "-format", f)
+		if got := gamesAsCSV(t, d(f)); !bytes.Equal(got, want) {
+			t.Errorf("%s: games differ from the csv run's", f)
+		}
+		for _, g := range []int{0, games/2 + 1, games - 1} {
+			if replay(d(f), g) != replay(d("csv"), g) {
+				t.Errorf("%s: replay of game %d differs from the csv run's", f, g)
+			}
+		}
+	}
+	for _, src := range []string{"csv.gz", "parquet"} {
+		for _, f := range gamefile.Formats {
+			m := d("merged-" + src + "-" + string(f))
+			if _, _, err := runCmd(t, "merge", "-out", m, "-format", string(f), d(src)); err != nil {
+				t.Fatalf("merge of the %s run into %s: %v", src, f, err)
+			}
+			if got := gamesAsCSV(t, m); !bytes.Equal(got, want) {
+				t.Errorf("merge of the %s run into %s: games differ from the csv run's", src, f)
+			}
+		}
+	}
+	// Resume a Parquet run cut to its first half.
+	cut := d("cut")
+	os.MkdirAll(cut, 0o755)
+	man, _ := os.ReadFile(filepath.Join(d("parquet"), "manifest.json"))
+	os.WriteFile(filepath.Join(cut, "manifest.json"), bytes.Replace(man, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
+	g, err := gamefile.OpenRunGames(d("parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Create(filepath.Join(cut, "games.parquet"))
+	w, _ := gamefile.NewGamesWriter(f, gamefile.Parquet, g.Counters())
+	for i := 0; i < games/2; i++ {
+		r, err := g.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(r)
+	}
+	w.Close()
+	f.Close()
+	g.Close()
+	if _, _, err := runCmd(t, "play", "-resume", cut, "-workers", "2", "-progress", "never"); err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if got := gamesAsCSV(t, cut); !bytes.Equal(got, want) {
+		t.Error("resumed Parquet run: games differ from the csv run's")
 	}
 }
