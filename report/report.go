@@ -88,7 +88,7 @@ var plotCaptions = map[string]string{
 	"boards_fairest":    "The fairest boards",
 	"boards_unbalanced": "The most unbalanced boards",
 	"colour_effects":    "Where a square's colour helps White (log-odds effects, colour bar)",
-	"ladder":            "Elo of the stronger agent over the weaker at each step, with 95% intervals",
+	"ladder":            "Elo of the stronger agent over the weaker at each step (numbered as in the table of steps), with 95% intervals",
 }
 
 // plotCaption describes the plot in file name (".svg" stripped).

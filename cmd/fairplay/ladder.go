@@ -116,7 +116,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if los > 0.99 && s.Penta.SignP() < 0.01 {
 			holds = "yes"
 		}
-		labels, elos = append(labels, fmt.Sprintf("%d: %s > %s", k+1, pairs[k][0], pairs[k][1])), append(elos, e)
+		labels, elos = append(labels, fmt.Sprintf("step %d", k+1)), append(elos, e)
 		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d: %s over %s by %s Elo (95%%, %d pairs), LOS %.4f: the step %s.",
 			k+1, pairs[k][0], pairs[k][1], stats.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99 or sign-test p ≥ 0.01)"}[holds]))
 		rep.Links = append(rep.Links, report.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
