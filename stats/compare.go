@@ -62,6 +62,11 @@ func ChiSquare(table [][]int64) Test {
 	if len(table) > 0 {
 		colSum = make([]int64, len(table[0]))
 	}
+	for _, row := range table {
+		if len(row) != len(colSum) { // not a table: nothing to test
+			return Test{Method: "chi-square", Statistic: math.NaN(), P: math.NaN()}
+		}
+	}
 	var rows [][]int64
 	for _, row := range table {
 		var s int64

@@ -283,6 +283,12 @@ func TestStepHoldsErrorRate(t *testing.T) {
 		if n == 1 || n == 12 {
 			t.Logf("%d pair(s): holds %.4f (LOS alone %.4f)", n, r, float64(losOnly)/reps)
 		}
+		// LOS itself, for an all-won run (the case the former LOS called 1): Bayes–Laplace
+		// 1 − 2^−(n+1), so not above 0.99 below 6 pairs, whatever the sign test adds.
+		won := Penta{4: int64(n)}
+		if want := 1 - math.Pow(2, -float64(n+1)); math.Abs(won.LOS()-want) > 1e-12 || (n < 6 && won.LOS() > 0.99) {
+			t.Errorf("%d pairs all won: LOS %.6f, want %.6f", n, won.LOS(), want)
+		}
 		if r > 0.0118 {
 			t.Errorf("%d pairs: holds %.4f of equal steps, want ≤ 0.0118", n, r)
 		}

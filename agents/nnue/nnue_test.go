@@ -2,7 +2,9 @@ package nnue
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"testing"
 
@@ -253,6 +255,11 @@ func FuzzUnmarshal(f *testing.F) {
 	}
 	f.Add([]byte("FPNNUE1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Half the inputs get a correct checksum, so that the checks after it (header, sizes,
+		// weights) are fuzzed too; the other half test the checksum itself.
+		if len(data) > 4 && data[len(data)-1]&1 == 0 {
+			data = binary.LittleEndian.AppendUint32(append([]byte(nil), data[:len(data)-4]...), crc32.ChecksumIEEE(data[:len(data)-4]))
+		}
 		n, err := Unmarshal(data)
 		if err != nil {
 			return

@@ -77,10 +77,13 @@ func TestRefusedFilesAndDirs(t *testing.T) {
 		{"-tiles: Katarenga only", []string{"play", "-game", "baran", "-tiles", secret, "-out", out}},
 		{"-layout 99999", []string{"variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned", "-layout", "99999", "-out", out}},
 	} {
-		_, _, err := runCmd(t, c.args...)
+		stdout, stderr, err := runCmd(t, c.args...)
 		wantUsageError(t, c.want, c.args...)
 		if err != nil && strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("%v: the error quotes the file: %v", c.args, err)
+		}
+		if strings.Contains(stdout+stderr, "SECRET") {
+			t.Errorf("%v: the output quotes the file", c.args)
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Fatalf("%v wrote %s", c.args, out)
