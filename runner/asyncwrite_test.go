@@ -404,6 +404,9 @@ func TestParquetGroupsMatchOneWorker(t *testing.T) {
 					groups := parquetRowGroups(t, path)
 					if workers == 1 {
 						want = got
+						if rows := bytes.Count(got, []byte("\n")) - 1; mode == "whole" && int64(rows) != n {
+							t.Fatalf("one worker, whole run: %d games in the file, want %d", rows, n)
+						}
 						if groups > 1 {
 							t.Errorf("one worker: %d row groups, want the collector's one", groups)
 						}
