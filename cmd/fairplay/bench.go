@@ -9,10 +9,12 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/internal/pin"
 )
 
 // BenchResult is what `fairplay bench -json` prints.
@@ -32,6 +34,7 @@ type BenchResult struct {
 	GoVersion     string    `json:"go_version"`
 	GOMAXPROCS    int       `json:"gomaxprocs"`
 	AllocsPerGame float64   `json:"allocs_per_game"`
+	Pinned        bool      `json:"pinned,omitempty"`
 }
 
 // givenOf returns the first of names given on fs's command line, or "".
@@ -87,6 +90,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (its games are fixed from a first calibration)")
 	dir := fs.String("dir", "", "with -play: where play's slices write their games files (default: the system's temporary directory); each is removed after its slice")
 	branching := fs.Bool("branching", true, "with -play: play's -branching (false: no legal counts, the engine's random-move sampler)")
+	pinned := fs.Bool("pin", false, "pin each worker to its own OS thread and CPU (Linux; a measurement aid for in-process scaling)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -102,6 +106,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if f := givenOf(fs, "agent", "seconds", "positions"); *playCmp && f != "" {
 		return usagef("-%s does not go with -play (its slices are sized by -slice)", f)
+	}
+	if f := givenOf(fs, "agent", "play"); *pinned && f != "" {
+		return usagef("-pin does not go with -%s (it pins bench's own workers)", f)
 	}
 	if f := givenOf(fs, "rounds", "slice", "dir", "branching"); !*playCmp && f != "" {
 		return usagef("-%s goes with -play", f)
@@ -119,10 +126,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	runtime.ReadMemStats(&ms0)
 	t0 := time.Now()
 	var wg sync.WaitGroup
+	var unpinned atomic.Bool
 	for w := 0; w < *workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			if *pinned {
+				undo, ok := pin.Worker(w)
+				defer undo()
+				if !ok {
+					unpinned.Store(true)
+				}
+			}
 			res[w] = playouts(gm, *seed, w, func(n int64) bool {
 				return n&63 == 0 && (time.Now().After(deadline) || ctx.Err() != nil)
 			})
@@ -135,7 +150,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return errInterrupted
 	}
 	out := BenchResult{Game: gm.Name(), Rules: gm.Rules(), Layout: gm.Layout(), Workers: *workers, Seconds: el,
-		GoVersion: runtime.Version(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
+		GoVersion: runtime.Version(), GOMAXPROCS: runtime.GOMAXPROCS(0), Pinned: *pinned && !unpinned.Load()}
+	if *pinned && !out.Pinned {
+		fmt.Fprintln(stderr, "bench: -pin: this system does not let fairplay pin threads to CPUs; the workers ran unpinned")
+	}
 	for _, t := range res {
 		out.Games += t.games
 		out.Plies += t.plies
@@ -155,7 +173,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if out.Layout != "" {
 		fmt.Fprintf(stdout, "  layout %s", out.Layout)
 	}
-	fmt.Fprintf(stdout, "\nuniform random self-play, %d worker(s), %.1f s, GOMAXPROCS %d\n", out.Workers, el, out.GOMAXPROCS)
+	pinNote := ""
+	if out.Pinned {
+		pinNote = ", pinned"
+	}
+	fmt.Fprintf(stdout, "\nuniform random self-play, %d worker(s)%s, %.1f s, GOMAXPROCS %d\n", out.Workers, pinNote, el, out.GOMAXPROCS)
 	fmt.Fprintf(stdout, "%-8s %14s %12s\n", "worker", "plies/s", "games/s")
 	for w := range res {
 		fmt.Fprintf(stdout, "%-8d %14.0f %12.0f\n", w, out.PerWorkerPPS[w], out.PerWorkerGPS[w])

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package pin
+
+func pinThread(int) (func(), bool) { return nil, false }
