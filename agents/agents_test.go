@@ -269,7 +269,8 @@ func TestExternal(t *testing.T) {
 	}
 }
 
-// The Go example bot of docs/protocol.md plays whole games.
+// The Go example bot of docs/protocol.md plays whole games: in persistent mode (protocol 2),
+// several in one process, and with protocol 1 one per process.
 func TestExampleGoBot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
@@ -278,28 +279,32 @@ func TestExampleGoBot(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/gobot").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	for _, game := range []string{"baran", "katarenga"} {
-		gm, _ := games.New(game, "", "", nil)
-		s := gm.Start(0)
-		pl, _ := mustAgent(t, "ext:cmd="+bin).NewPlayer(game)
-		for ply := 0; ply < 40; ply++ {
-			legal := s.Legal(nil)
-			if len(legal) == 0 {
-				break
+	for _, persist := range []string{"on", "off"} {
+		ag := mustAgent(t, "ext:cmd="+bin+",persist="+persist)
+		for _, game := range []string{"baran", "katarenga", "baran", "katarenga"} {
+			gm, _ := games.New(game, "", "", nil)
+			s := gm.Start(0)
+			pl, _ := ag.NewPlayer(game)
+			for ply := 0; ply < 40; ply++ {
+				legal := s.Legal(nil)
+				if len(legal) == 0 {
+					break
+				}
+				var a engine.Action
+				var err error
+				if ply%2 == 0 {
+					a, err = pl.Choose(s, legal, nil)
+				} else {
+					a = legal[0]
+				}
+				if err != nil {
+					t.Fatalf("persist=%s, %s ply %d: %v", persist, game, ply, err)
+				}
+				s.Apply(a)
 			}
-			var a engine.Action
-			var err error
-			if ply%2 == 0 {
-				a, err = pl.Choose(s, legal, nil)
-			} else {
-				a = legal[0]
-			}
-			if err != nil {
-				t.Fatalf("%s ply %d: %v", game, ply, err)
-			}
-			s.Apply(a)
+			pl.(Closer).Close()
 		}
-		pl.(Closer).Close()
+		Release(ag)
 	}
 }
 

@@ -19,8 +19,8 @@ func (h *heuristicAgent) Check(game string) error {
 var extChecks sync.Map // key: spec + "\x00" + game
 
 // Check makes sure the program resolves to an executable file, then starts it once for game
-// and expects "ready" within the timeout; the program is then told to quit (its process group
-// is killed).
+// and expects "ready" within the timeout (in persistent mode also "pong" to a "ping" after
+// "newgame"); the program is then told to quit (its process group is killed).
 func (e *External) Check(game string) error {
 	key := e.spec + "\x00" + game
 	if _, ok := extChecks.Load(key); ok {
@@ -29,11 +29,18 @@ func (e *External) Check(game string) error {
 	if _, err := exec.LookPath(e.Cmd[0]); err != nil {
 		return fmt.Errorf("agent ext: cmd=%s: %v", e.Cmd[0], err)
 	}
-	p := &extPlayer{timeout: e.Timeout}
-	err := p.start(e.Cmd, game)
-	p.Close()
-	if err != nil {
+	b := &botProc{timeout: e.Timeout}
+	defer b.close()
+	if err := b.start(e.Cmd, game, e.version()); err != nil {
 		return fmt.Errorf("agent ext: cmd=%s did not answer ready for %s: %w", e.Cmd[0], game, err)
+	}
+	if err := e.persistOK(b); err != nil {
+		return fmt.Errorf("agent ext: cmd=%s for %s: %w", e.Cmd[0], game, err)
+	}
+	if b.persistent {
+		if err := b.newGame(); err != nil {
+			return fmt.Errorf("agent ext: cmd=%s did not answer pong after newgame for %s: %w", e.Cmd[0], game, err)
+		}
 	}
 	extChecks.Store(key, true)
 	return nil

@@ -22,3 +22,15 @@ func Check(a Agent, game string) error {
 	}
 	return nil
 }
+
+// Releaser is implemented by agents that keep resources between games (the idle processes of
+// persistent external bots). Release frees them once no game of the agent is in progress; the
+// agent stays usable.
+type Releaser interface{ Release() }
+
+// Release releases a's resources kept between games (a.Release() when a is a Releaser).
+func Release(a Agent) {
+	if r, ok := a.(Releaser); ok {
+		r.Release()
+	}
+}

@@ -1,13 +1,11 @@
 package agents
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
@@ -17,10 +15,18 @@ func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
 // External is a bot in another program, spoken to over a line protocol on its standard input
 // and output (see docs/protocol.md). A bot that crashes, times out or answers anything but one
 // of the listed actions forfeits the game.
+//
+// A bot that offers persistent mode (protocol 2) is kept between games: a finished game returns
+// its process to the agent's idle processes, from which the next game takes it, so that a run
+// starts about one process per concurrent game. Release ends the idle processes.
 type External struct {
 	spec    string
 	Cmd     []string
 	Timeout time.Duration
+	Persist string // "auto" (persistent when the bot offers it), "on" (required) or "off" (protocol 1)
+
+	mu   sync.Mutex
+	idle map[string][]*botProc // by game: persistent processes between games
 }
 
 func init() {
@@ -28,9 +34,11 @@ func init() {
 		Params: []Param{
 			{"cmd", "", "the program and its arguments, separated by spaces"},
 			{"timeout", "2s", "how long the bot may take for an answer"},
+			{"persist", "auto", "keep the bot's process from game to game (one per worker): auto (when the bot offers it), on (required), off (protocol 1: one per game)"},
 		},
+		Late: []string{"persist"},
 		build: func(p Params) (Agent, error) {
-			e := &External{Cmd: strings.Fields(p.String("cmd"))}
+			e := &External{Cmd: strings.Fields(p.String("cmd")), Persist: p.String("persist")}
 			if len(e.Cmd) == 0 {
 				return nil, errorf("agent ext: cmd is missing (ext:cmd=./mybot)")
 			}
@@ -39,6 +47,11 @@ func init() {
 				return nil, errorf("agent ext: timeout=%q: want a duration like 500ms or 2s, at most %v", p.String("timeout"), maxExtTimeout)
 			}
 			e.Timeout = d
+			switch e.Persist {
+			case "auto", "on", "off":
+			default:
+				return nil, errorf("agent ext: persist=%q: want auto, on or off", e.Persist)
+			}
 			e.spec = p.canonical(kinds["ext"])
 			return e, nil
 		}})
@@ -54,155 +67,121 @@ func (e *External) Spec() string { return e.spec }
 // Reproducible is false: the toolkit cannot vouch for another program.
 func (e *External) Reproducible() bool { return false }
 
-// NewPlayer starts the program for one game and greets it. A program that cannot start or
-// greet makes its player forfeit when it is first asked to move.
+// NewPlayer readies a program for one game: an idle persistent process, told "newgame" and
+// answering its ping, or else a newly started and greeted one. A program that cannot start or
+// greet makes its player forfeit when it is first asked to move; an idle process that fails is
+// replaced, so no game is forfeited for what a bot did before it began.
 func (e *External) NewPlayer(game string) (Player, error) {
-	p := &extPlayer{timeout: e.Timeout}
-	p.err = p.start(e.Cmd, game)
+	p := &extPlayer{ext: e, game: game}
+	if b := e.take(game); b != nil {
+		if b.newGame() == nil {
+			p.bot = b
+			return p, nil
+		}
+		b.close()
+	}
+	p.bot, p.err = e.start(game)
+	if p.err == nil && p.bot.persistent {
+		p.err = p.bot.newGame()
+	}
 	return p, nil
 }
 
-// maxLine bounds a line read from a bot: a longer line is a protocol error (the rest of the
-// bot's output is not buffered).
-const maxLine = 64 << 10
-
-// botLine is one line from a bot, or the error that ended its output.
-type botLine struct {
-	text string
-	err  error
+// start starts and greets a program for game (see version and persistOK).
+func (e *External) start(game string) (*botProc, error) {
+	b := &botProc{timeout: e.Timeout}
+	err := b.start(e.Cmd, game, e.version())
+	if err == nil {
+		err = e.persistOK(b)
+	}
+	return b, err
 }
 
+// version is the protocol version the bot is greeted with: 2, which offers persistent mode,
+// unless persist=off.
+func (e *External) version() int {
+	if e.Persist == "off" {
+		return 1
+	}
+	return 2
+}
+
+// persistOK refuses a greeted bot that did not offer persistent mode under persist=on.
+func (e *External) persistOK(b *botProc) error {
+	if e.Persist == "on" && !b.persistent {
+		return forfeitf(ForfeitProtocol, "ext: persist=on, but the bot did not offer persistent mode (no \"feature persistent=1\" before \"ready\")")
+	}
+	return nil
+}
+
+// take returns an idle persistent process for game, or nil.
+func (e *External) take(game string) *botProc {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	l := e.idle[game]
+	if len(l) == 0 {
+		return nil
+	}
+	b := l[len(l)-1]
+	e.idle[game] = l[:len(l)-1]
+	return b
+}
+
+// put keeps a persistent process for a later game.
+func (e *External) put(game string, b *botProc) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.idle == nil {
+		e.idle = map[string][]*botProc{}
+	}
+	e.idle[game] = append(e.idle[game], b)
+}
+
+// Release ends the idle persistent processes (told "quit", then their process groups killed),
+// all at once. Call it when no game of the agent is in progress, at the end of a run; the agent
+// stays usable and later games start new processes.
+func (e *External) Release() {
+	e.mu.Lock()
+	idle := e.idle
+	e.idle = nil
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, l := range idle {
+		for _, b := range l {
+			wg.Add(1)
+			go func() { defer wg.Done(); b.close() }()
+		}
+	}
+	wg.Wait()
+}
+
+// extPlayer plays one game through a bot process.
 type extPlayer struct {
-	cmd     *exec.Cmd
-	token   string // marks the bot's processes (botEnv)
-	stdin   io.WriteCloser
-	lines   chan botLine
-	timeout time.Duration
-	err     error
-	Name    string
-	w       *bufio.Writer
-}
-
-func (p *extPlayer) start(argv []string, game string) error {
-	p.cmd = exec.Command(argv[0], argv[1:]...)
-	ownGroup(p.cmd)
-	p.token = botEnv(p.cmd)
-	var err error
-	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
-		return forfeitf(ForfeitOther, "ext: %v", err)
-	}
-	out, err := p.cmd.StdoutPipe()
-	if err != nil {
-		return forfeitf(ForfeitOther, "ext: %v", err)
-	}
-	if err := startBot(p.cmd); err != nil {
-		p.cmd = nil
-		return forfeitf(ForfeitExit, "ext: cannot start %s: %w", argv[0], err)
-	}
-	p.w = bufio.NewWriter(p.stdin)
-	p.lines = make(chan botLine, 16)
-	go readLines(out, p.lines)
-	if err := p.send("hello fairplay 1 " + game); err != nil {
-		return err
-	}
-	ln, err := p.expect("ready")
-	if err != nil {
-		return err
-	}
-	p.Name = strings.TrimSpace(strings.TrimPrefix(ln, "ready"))
-	return nil
-}
-
-// readLines sends the lines of r to lines (then closes it): at most maxLine bytes each, valid
-// UTF-8 text without control characters; the first bad line ends the stream with an error.
-func readLines(r io.Reader, lines chan<- botLine) {
-	defer close(lines)
-	br := bufio.NewReaderSize(r, 4096)
-	var buf []byte
-	for {
-		frag, err := br.ReadSlice('\n')
-		buf = append(buf, frag...)
-		if len(buf) > maxLine {
-			lines <- botLine{err: forfeitf(ForfeitProtocol, "ext: the bot wrote a line longer than %d bytes", maxLine)}
-			return
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil { // the rest of an unterminated line is dropped
-			return
-		}
-		text := strings.TrimRight(string(buf), "\r\n")
-		buf = buf[:0]
-		if !utf8.ValidString(text) || strings.ContainsFunc(text, func(c rune) bool { return c < ' ' && c != '\t' }) {
-			lines <- botLine{err: forfeitf(ForfeitProtocol, "ext: the bot wrote binary data (%q)", clip(text))}
-			return
-		}
-		lines <- botLine{text: text}
-	}
-}
-
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "..."
-	}
-	return s
-}
-
-func (p *extPlayer) send(lines ...string) error {
-	for _, l := range lines {
-		p.w.WriteString(l)
-		p.w.WriteByte('\n')
-	}
-	if err := p.w.Flush(); err != nil {
-		return forfeitf(ForfeitExit, "ext: the bot stopped reading: %w", err)
-	}
-	return nil
-}
-
-// expect waits for a line starting with word (skipping "info" lines) within the timeout.
-func (p *extPlayer) expect(word string) (string, error) {
-	deadline := time.NewTimer(p.timeout)
-	defer deadline.Stop()
-	for {
-		select {
-		case ln, ok := <-p.lines:
-			if !ok {
-				return "", forfeitf(ForfeitExit, "ext: the bot exited (waiting for %q)", word)
-			}
-			if ln.err != nil {
-				return "", ln.err
-			}
-			if strings.HasPrefix(ln.text, "info") {
-				continue
-			}
-			if ln.text == word || strings.HasPrefix(ln.text, word+" ") {
-				return ln.text, nil
-			}
-			return "", forfeitf(ForfeitProtocol, "ext: the bot said %q, want %q", clip(ln.text), word)
-		case <-deadline.C:
-			return "", forfeitf(ForfeitTimeout, "ext: no %q within %v", word, p.timeout)
-		}
-	}
+	ext  *External
+	game string
+	bot  *botProc
+	err  error // the error that forfeits the game (every later Choose returns it)
 }
 
 func (p *extPlayer) Choose(s engine.State, legal []engine.Action, _ *engine.Rand) (engine.Action, error) {
 	if p.err != nil {
 		return 0, p.err
 	}
-	lines := []string{"rules " + s.Rules(), "position " + s.String(), fmt.Sprintf("legal %d", len(legal))}
+	lines := []string{"rules " + s.Rules(), "position " + s.String(), "legal " + strconv.Itoa(len(legal))}
 	names := make([]string, len(legal))
 	for i, a := range legal {
 		names[i] = s.FormatAction(a)
 		lines = append(lines, names[i])
 	}
+	if p.bot.persistent {
+		lines = append(lines, "time "+strconv.FormatInt(p.bot.timeout.Milliseconds(), 10))
+	}
 	lines = append(lines, "go")
-	if err := p.send(lines...); err != nil {
+	if err := p.bot.send(lines...); err != nil {
 		p.err = err
 		return 0, err
 	}
-	ln, err := p.expect("move")
+	ln, err := p.bot.expect("move")
 	if err != nil {
 		p.err = err
 		return 0, err
@@ -225,29 +204,18 @@ func (p *extPlayer) Choose(s engine.State, legal []engine.Action, _ *engine.Rand
 	return 0, p.err
 }
 
-// Close says quit and ends the program: it may exit on its own within the timeout (at most a
-// second), then its whole process group is killed, so that no program it started outlives it;
-// on Linux also the programs it started that left its group (sweepBot).
+// Close ends the player's game: a persistent bot that played it without fault is kept for the
+// next game; any other is told quit and ended with its whole process group (botProc.close).
 func (p *extPlayer) Close() error {
-	if p.cmd == nil || p.cmd.Process == nil {
+	b := p.bot
+	if b == nil {
 		return nil
 	}
-	p.send("quit")
-	p.stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case <-done:
-		sweepBot(p.cmd.Process.Pid, p.token, false)
-		killGroup(p.cmd) // children that outlived the bot
-	case <-time.After(min(p.timeout, time.Second)):
-		sweepBot(p.cmd.Process.Pid, p.token, true) // the bot still runs: its descendants are found by parent
-		killGroup(p.cmd)
-		<-done
+	p.bot = nil
+	if p.err == nil && b.persistent {
+		p.ext.put(p.game, b)
+		return nil
 	}
-	botEnded(p.cmd.Process.Pid)
-	for range p.lines { // drain
-	}
-	p.cmd = nil
+	b.close()
 	return nil
 }

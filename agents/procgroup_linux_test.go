@@ -76,40 +76,96 @@ func TestEscapedChildrenKilled(t *testing.T) {
 	}
 }
 
-// kill -9 of fairplay: its bot dies with it (Pdeathsig), and what the bot started that left
-// its group is ended by the next fairplay process that starts a bot.
+// A persistent bot and the children it started that left its group outlive a game it played
+// without fault (it is kept for the next), and end when it is released; a kept bot that then
+// forfeits (here: a timeout) ends with its children at the end of that game.
+func TestEscapedChildrenKilledPersistent(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid program (util-linux)")
+	}
+	gm, _ := games.New("baran", "", "", nil)
+	for _, forfeit := range []bool{false, true} {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		t.Setenv("ESCAPEBOT_PIDFILE", pidFile)
+		a := mustAgent(t, "ext:cmd=testdata/escapebot.sh persist,timeout=300ms,persist=on")
+		p, err := a.NewPlayer("baran")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bot := p.(*extPlayer).bot.cmd.Process.Pid
+		pids := append(readPids(t, pidFile, 2), bot)
+		p.(Closer).Close() // no move asked: a game without fault, the bot is kept
+		for _, pid := range pids {
+			if !alive(pid) {
+				t.Fatalf("process %d of a kept bot ended with its game", pid)
+			}
+		}
+		if forfeit {
+			p, _ := a.NewPlayer("baran")
+			if p.(*extPlayer).bot.cmd.Process.Pid != bot {
+				t.Fatal("the kept bot was not reused")
+			}
+			s := gm.Start(0)
+			if _, err := p.Choose(s, s.Legal(nil), nil); ForfeitReason(err) != ForfeitTimeout {
+				t.Errorf("%v, want a timeout", err)
+			}
+			p.(Closer).Close()
+			waitGone(t, "a kept bot that forfeited", pids)
+			continue
+		}
+		a.(Releaser).Release()
+		waitGone(t, "a kept bot, released", pids)
+	}
+}
+
+// kill -9 of fairplay: its bot dies with it (Pdeathsig), whether it is in a game or kept idle
+// between games (persistent mode), and what the bot started that left its group is ended by the
+// next fairplay process that starts a bot.
 func TestEscapedChildrenAfterKill9(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid program (util-linux)")
 	}
-	if os.Getenv("FAIRPLAY_TEST_BOT_OWNER") != "" {
-		p, err := mustAgent(t, "ext:cmd=testdata/escapebot.sh,timeout=300ms").NewPlayer("baran")
+	if mode := os.Getenv("FAIRPLAY_TEST_BOT_OWNER"); mode != "" {
+		spec := "ext:cmd=testdata/escapebot.sh,timeout=300ms"
+		if mode == "persist" {
+			spec = "ext:cmd=testdata/escapebot.sh persist,timeout=300ms,persist=on"
+		}
+		p, err := mustAgent(t, spec).NewPlayer("baran")
 		if err != nil {
 			t.Fatal(err)
 		}
+		pid := p.(*extPlayer).bot.cmd.Process.Pid
+		if mode == "persist" {
+			p.(Closer).Close() // kept between games
+		}
 		f, _ := os.OpenFile(os.Getenv("ESCAPEBOT_PIDFILE"), os.O_APPEND|os.O_WRONLY, 0)
-		f.WriteString(strconv.Itoa(p.(*extPlayer).cmd.Process.Pid) + "\n")
+		f.WriteString(strconv.Itoa(pid) + "\n")
 		f.Close()
 		time.Sleep(time.Minute)
 		return
 	}
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestEscapedChildrenAfterKill9$")
-	cmd.Env = append(os.Environ(), "FAIRPLAY_TEST_BOT_OWNER=1", "ESCAPEBOT_PIDFILE="+pidFile)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pids := readPids(t, pidFile, 3) // two escaped children, then the bot
-	cmd.Process.Kill()
-	cmd.Wait()
-	waitGone(t, "the bot after kill -9 of its owner", pids[2:])
-	for _, pid := range pids[:2] {
-		if !alive(pid) {
-			t.Logf("child %d ended with its bot", pid)
+	for _, mode := range []string{"game", "persist"} {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestEscapedChildrenAfterKill9$")
+		cmd.Env = append(os.Environ(), "FAIRPLAY_TEST_BOT_OWNER="+mode, "ESCAPEBOT_PIDFILE="+pidFile)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
+		pids := readPids(t, pidFile, 3) // two escaped children, then the bot
+		if !alive(pids[2]) {
+			t.Fatalf("%s: the bot ended before its owner was killed", mode)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		waitGone(t, mode+": the bot after kill -9 of its owner", pids[2:])
+		for _, pid := range pids[:2] {
+			if !alive(pid) {
+				t.Logf("%s: child %d ended with its bot", mode, pid)
+			}
+		}
+		sweepLeftovers()
+		waitGone(t, mode+": the bot's escaped children, swept", pids[:2])
 	}
-	sweepLeftovers()
-	waitGone(t, "the bot's escaped children, swept", pids[:2])
 }
 
 // A bot's double-forked child that exits on its own is adopted by fairplay (the subreaper) and

@@ -146,6 +146,13 @@ func (m *Match) Check() error {
 	return nil
 }
 
+// Release releases what the agents keep between games (agents.Release: the idle processes of
+// persistent external bots). Run calls it at the end of a run.
+func (m *Match) Release() {
+	agents.Release(m.a)
+	agents.Release(m.b) // the same agent twice: nothing is left the second time
+}
+
 // Counters names the game-specific counter columns.
 func (m *Match) Counters() []string { return m.counters }
 

@@ -59,6 +59,11 @@ type ItemPlayer[W, R any] interface {
 	EndChunk(w W, recs []R, a *Arena)
 }
 
+// Releaser is implemented by ItemPlayers that keep resources between items, such as the idle
+// processes of persistent external bots (agents.Releaser): a run calls Release once its
+// workers have stopped.
+type Releaser interface{ Release() }
+
 // defaultChunkCap caps the items of a chunk: 64 keeps the last chunks of a run of slow items
 // (searching agents) short.
 const defaultChunkCap = 64
@@ -260,6 +265,9 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 		}
 	}
 	flushOld(math.MaxInt64)
+	if r, ok := any(gp).(Releaser); ok {
+		r.Release() // every worker has stopped: no item is in progress
+	}
 	if oldErr != nil {
 		return stopped(), oldErr
 	}

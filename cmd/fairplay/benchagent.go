@@ -70,6 +70,7 @@ func benchAgent(ctx context.Context, gm *games.Game, spec string, seconds float6
 	if err := agents.Check(ag, gm.Name()); err != nil {
 		return usagef("-agent %s: %v", spec, err)
 	}
+	defer agents.Release(ag) // an external bot's process kept between positions
 	if positions < 1 || positions > 10000 {
 		return usagef("-positions %d: want 1..10000", positions)
 	}

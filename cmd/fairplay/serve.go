@@ -30,9 +30,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return serve(ctx, ag, *seed, os.Stdin, stdout)
 }
 
-// serve speaks the bot side of the line protocol (docs/protocol.md) for one game on in and
-// out: it greets, then answers each "go" with the agent's move in the position and legal list
-// sent before it, until "quit" or the end of the input.
+// serve speaks the bot side of the line protocol (docs/protocol.md) on in and out: it greets,
+// then answers each "go" with the agent's move in the position and legal list sent before it,
+// until "quit" or the end of the input. Offered protocol 2, it plays in persistent mode: each
+// "newgame" starts the agent afresh (a new player, the random source seeded again with seed),
+// so that a game is the same whether or not the process played others before it, and each
+// "ping N" is answered "pong N".
 func serve(ctx context.Context, ag agents.Agent, seed uint64, in io.Reader, out io.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -46,14 +49,17 @@ func serve(ctx context.Context, ag agents.Agent, seed uint64, in io.Reader, out 
 		legal            []string
 		gm               *games.Game
 		pl               agents.Player
+		played           bool // pl has chosen a move since it was made
 		err              error
 	)
 	r := engine.NewRand(seed)
-	defer func() {
+	closePl := func() {
 		if c, ok := pl.(agents.Closer); ok {
 			c.Close()
 		}
-	}()
+		pl = nil
+	}
+	defer closePl()
 	for sc.Scan() {
 		if ctx.Err() != nil {
 			return errInterrupted
@@ -62,14 +68,40 @@ func serve(ctx context.Context, ag agents.Agent, seed uint64, in io.Reader, out 
 		switch word {
 		case "hello":
 			f := strings.Fields(rest)
-			if len(f) != 3 || f[0] != "fairplay" || f[1] != "1" {
-				return fmt.Errorf("serve: unsupported greeting %q (want hello fairplay 1 GAME)", sc.Text())
+			version, verr := 0, error(nil)
+			if len(f) == 3 {
+				version, verr = strconv.Atoi(f[1])
+			}
+			if len(f) != 3 || f[0] != "fairplay" || verr != nil || version < 1 {
+				return fmt.Errorf("serve: unsupported greeting %q (want hello fairplay VERSION GAME)", sc.Text())
 			}
 			game = f[2]
+			closePl()
 			if pl, err = ag.NewPlayer(game); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
+			if version >= 2 { // a later version offered: answer in the highest this side speaks
+				if err := say("feature persistent=1"); err != nil {
+					return err
+				}
+			}
 			if err := say("ready fairplay %s", ag.Spec()); err != nil {
+				return err
+			}
+		case "newgame":
+			if pl == nil {
+				return fmt.Errorf("serve: newgame before hello")
+			}
+			if played { // the first game's player is fresh from hello
+				closePl()
+				if pl, err = ag.NewPlayer(game); err != nil {
+					return fmt.Errorf("serve: %v", err)
+				}
+				played = false
+			}
+			r.Seed(seed)
+		case "ping":
+			if err := say("pong %s", rest); err != nil {
 				return err
 			}
 		case "rules":
@@ -96,6 +128,7 @@ func serve(ctx context.Context, ag agents.Agent, seed uint64, in io.Reader, out 
 				say("info error %v", err)
 				return fmt.Errorf("serve: %v", err)
 			}
+			played = true
 			if err := say("move %s", mv); err != nil {
 				return err
 			}

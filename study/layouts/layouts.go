@@ -416,6 +416,13 @@ func RulesSeed(master uint64, rules string) uint64 {
 // Reproducible reports whether both agents are reproducible.
 func (sw *Sweep) Reproducible() bool { return sw.a.Reproducible() && sw.b.Reproducible() }
 
+// Release releases what the agents keep between games (the idle processes of persistent
+// external bots): runner.RunItems calls it at the end of a sweep.
+func (sw *Sweep) Release() {
+	agents.Release(sw.a)
+	agents.Release(sw.b) // the same agent twice: nothing is left the second time
+}
+
 type sweepWorker struct{}
 
 func (sw *Sweep) NewWorker() sweepWorker { return sweepWorker{} }

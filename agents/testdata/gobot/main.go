@@ -1,4 +1,5 @@
-// Command gobot is the example fairplay bot of docs/protocol.md: it plays a random legal action.
+// Command gobot is the example fairplay bot of docs/protocol.md: it plays a random legal action,
+// in persistent mode when offered protocol 2 (one process for many games).
 package main
 
 import (
@@ -16,8 +17,14 @@ func main() {
 	for in.Scan() {
 		word, rest, _ := strings.Cut(in.Text(), " ")
 		switch word {
-		case "hello":
+		case "hello": // hello fairplay VERSION GAME
+			if f := strings.Fields(rest); len(f) == 3 && f[1] != "1" {
+				fmt.Println("feature persistent=1")
+			}
 			fmt.Println("ready gobot")
+		case "newgame": // a new game starts: forget the last one (gobot keeps nothing)
+		case "ping":
+			fmt.Println("pong " + rest)
 		case "legal":
 			n, _ := strconv.Atoi(rest)
 			legal = legal[:0]
