@@ -105,6 +105,15 @@ func PreparedMatch(cfg MatchConfig, gm *games.Game, a, b agents.Agent) *Match {
 	return &Match{Cfg: cfg, game: gm, a: a, b: b}
 }
 
+// BoardLayout is the layout to build the game with: cfg.Layout, or "" when every game draws its
+// own board (a random-layouts run records its layout as "random").
+func (c MatchConfig) BoardLayout() string {
+	if c.RandomLayouts {
+		return ""
+	}
+	return c.Layout
+}
+
 // NewMatchWith is NewMatch with agents already built (cfg.A and cfg.B become their specs).
 func NewMatchWith(cfg MatchConfig, gm *games.Game, a, b agents.Agent) (m *Match, err error) {
 	if cfg.Games <= 0 || cfg.Games%2 != 0 {

@@ -218,3 +218,53 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 		t.Error("resumed Parquet run: games differ from the csv run's")
 	}
 }
+
+// A random-layouts run records its layout as "random": -resume and merge build the game from
+// the manifest without reading that as a layout (they failed with `layout "random": want an
+// index` before).
+func TestRandomLayoutsResumeAndMerge(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"play", "-game", "katarenga", "-random-layouts", "-a", "greedy", "-b", "random", "-games", "12",
+		"-seed", "7", "-progress", "never"}
+	whole := filepath.Join(tmp, "whole")
+	if _, stderr, err := runCmd(t, append(base, "-out", whole)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	want := gamesAsCSV(t, whole)
+	dir := filepath.Join(tmp, "cut")
+	if _, stderr, err := runCmd(t, append(base, "-out", dir)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if err := os.Rename(filepath.Join(dir, "games.csv"), filepath.Join(dir, "games.csv.tmp")); err != nil {
+		t.Fatal(err)
+	}
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	man.Status = "running"
+	if err := gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err != nil {
+		t.Fatalf("resume: %v\n%s", err, stderr)
+	}
+	if got := gamesAsCSV(t, dir); !bytes.Equal(got, want) {
+		t.Error("the resumed random-layouts run's games differ from the uninterrupted run's")
+	}
+	var shards []string
+	for i := 0; i < 2; i++ {
+		d := filepath.Join(tmp, fmt.Sprint("shard", i))
+		if _, stderr, err := runCmd(t, append(base, "-shard", fmt.Sprintf("%d/2", i), "-out", d)...); err != nil {
+			t.Fatalf("shard %d: %v\n%s", i, err, stderr)
+		}
+		shards = append(shards, d)
+	}
+	merged := filepath.Join(tmp, "merged")
+	if _, stderr, err := runCmd(t, append([]string{"merge", "-out", merged}, shards...)...); err != nil {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	if got := gamesAsCSV(t, merged); !bytes.Equal(got, want) {
+		t.Error("the merged random-layouts shards differ from the whole run")
+	}
+}

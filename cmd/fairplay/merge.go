@@ -101,7 +101,7 @@ func mergeMatch(_ context.Context, job mergeJob) error {
 	if err != nil {
 		return err
 	}
-	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.BoardLayout(), ts)
 	if err != nil {
 		return err
 	}

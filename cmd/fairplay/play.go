@@ -64,7 +64,7 @@ func matchFor(cfg runner.MatchConfig) (*runner.Match, error) {
 	if err != nil {
 		return nil, usagef("-tiles: %v", err)
 	}
-	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, ts)
+	gm, err := games.New(cfg.Game, cfg.Rules, cfg.BoardLayout(), ts)
 	if err != nil {
 		return nil, usageErr(err)
 	}
