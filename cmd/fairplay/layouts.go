@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -107,11 +106,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usagef("-resume %s", err)
 		}
 	} else {
-		lo, hi, ok := strings.Cut(*band, ",")
-		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-		if !ok || err1 != nil || err2 != nil {
-			return usagef("-band %q: want low,high like 0.45,0.55", *band)
+		l, h, err := parseBand(*band)
+		if err != nil {
+			return err
 		}
 		cfg = layouts.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive || xf.race != "", Batch: *batch,
 			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening, NoBranching: !*branching,
