@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairplay-lab/fairplay/internal/reporttest"
 )
 
 // A fairest race from the command line: race.csv, the race's line in the findings and the
-// report page's table; -report rewrites the reports from the race's own race.csv.
+// report page's table (checked in a headless browser unless -short); -report rewrites the
+// reports from the race's own race.csv.
 func TestLayoutsRaceCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "race")
 	out, _, err := runCmd(t, "layouts", "-layouts", "random:3", "-race", "fairest", "-race-tolerance", "0.3", "-games-per-layout", "400", "-batch", "100",
@@ -24,8 +28,18 @@ func TestLayoutsRaceCLI(t *testing.T) {
 		t.Fatalf("race.csv: %v\n%s", err, race)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
-	if !strings.Contains(string(page), "race.csv") {
-		t.Error("report.html has no race table")
+	if !strings.Contains(string(page), "race.csv") || !strings.Contains(string(page), "the fairest board is") {
+		t.Error("report.html has no race table or finding")
+	}
+	n, err := reporttest.CheckReportHTML(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bin := reporttest.FindBrowser(); bin != "" && !testing.Short() {
+		found, decoded, console, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
+		if err != nil || found != n || decoded != n || len(console) > 0 {
+			t.Errorf("report.html in %s: %v, %d plots found, %d shown, want %d; console %q", bin, err, found, decoded, n, console)
+		}
 	}
 	rep, _, err := runCmd(t, "layouts", "-report", dir)
 	if err != nil || !strings.Contains(rep, "the fairest board is") {

@@ -31,7 +31,7 @@ func raceSweep(t *testing.T, race string, tol float64, k string, cap int64, lo, 
 // stopped when eliminated, and were surely less fair than the leader then; the boards left and
 // race.csv's answers agree with the findings; it played fewer games than the fixed design.
 func TestRaceFairestRun(t *testing.T) {
-	sw := raceSweep(t, stats.RaceFairest, 0, "5", 3000, 0.45, 0.55)
+	sw := raceSweep(t, stats.RaceFairest, 0, "4", 3000, 0.45, 0.55)
 	dirs := []string{t.TempDir(), t.TempDir()}
 	var outs []*LayoutsOutcome
 	for i, w := range []int{1, 3} {
@@ -82,7 +82,7 @@ func TestRaceFairestRun(t *testing.T) {
 		}
 	}
 	if i := 3; i < len(boards) { // the sweep's own games: board i replayed alone to its count
-		one := *raceSweep(t, stats.RaceFairest, 0, "5", 3000, 0.45, 0.55)
+		one := *raceSweep(t, stats.RaceFairest, 0, "4", 3000, 0.45, 0.55)
 		var r gamefile.BoardResult
 		one.playGames(int64(i), 0, boards[i].N, &r, func(string) {}, func() bool { return false })
 		if r.WhiteWins != boards[i].WhiteWins || r.N != boards[i].N || r.PliesSum != boards[i].PliesSum {
@@ -257,5 +257,26 @@ func TestControlVariateSweeps(t *testing.T) {
 	want, _ := stats.ControlVariateMean(y, x, xPop)
 	if pop != 40 || cv.N != 24 || math.Abs(cv.Estimate.Value-want.Estimate.Value) > 1e-12 || math.Abs(cv.Estimate.High-want.Estimate.High) > 1e-12 {
 		t.Errorf("got %+v over %d, want %+v", cv, pop, want)
+	}
+}
+
+// An interrupted fairest race keeps no results (it is not resumable): no boards.csv, no
+// race.csv, no manifest.
+func TestRaceFairestInterrupted(t *testing.T) {
+	sw := raceSweep(t, stats.RaceFairest, 0, "3", 1200, 0.45, 0.55)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	out, err := RunRace(ctx, sw, runner.Session{Dir: dir, Workers: 2})
+	if err != nil || !out.Interrupted || out.Report != nil {
+		t.Fatalf("interrupted race: %+v, %v", out, err)
+	}
+	for _, f := range []string{"boards.csv", "race.csv", "manifest.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s written by an interrupted race", f)
+		}
+	}
+	if _, err := RunRace(context.Background(), raceSweep(t, stats.RaceFair, 0, "3", 1200, 0.45, 0.55), runner.Session{Dir: t.TempDir()}); err == nil {
+		t.Error("RunRace of a fair race: no error")
 	}
 }
