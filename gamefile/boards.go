@@ -205,6 +205,17 @@ func (f *ShrinkFitter) Second(w, n int64) {
 	f.noise += mu * (1 - mu) / float64(n)
 }
 
+// Moments returns, after both passes, the mean of the boards' true rates (the pooled rate) and
+// their variance between boards by the method of moments (the spread of the rates less their
+// sampling noise, Morris's k−3; 0 when the noise explains it all); ok is false with fewer than 4
+// boards.
+func (f *ShrinkFitter) Moments() (mu, tau2 float64, ok bool) {
+	if f.none() {
+		return 0, 0, false
+	}
+	return f.w / f.n, math.Max(0, f.ss/(f.k-3)-f.noise/f.k), true
+}
+
 // Fit returns the prior after both passes.
 func (f *ShrinkFitter) Fit() Shrink {
 	if f.none() {

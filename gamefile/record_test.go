@@ -191,3 +191,29 @@ func TestShrinkCoverage(t *testing.T) {
 		}
 	}
 }
+
+// Moments by hand: five boards of 100 games with 40, 45, 50, 55, 60 White wins: pooled rate
+// 0.5, rates' mean 0.5, Σ(p − p̄)² = 0.025, noise Σ 0.25/100 = 0.0125, so τ² = 0.025/(5−3) −
+// 0.0125/5 = 0.01. Four boards at 0.5 exactly: no spread, τ² = 0. Three boards: not ok.
+func TestShrinkMoments(t *testing.T) {
+	fit := func(w []int64) (float64, float64, bool) {
+		var f ShrinkFitter
+		for _, x := range w {
+			f.First(x, 100)
+		}
+		for _, x := range w {
+			f.Second(x, 100)
+		}
+		return f.Moments()
+	}
+	mu, tau2, ok := fit([]int64{40, 45, 50, 55, 60})
+	if !ok || math.Abs(mu-0.5) > 1e-12 || math.Abs(tau2-0.01) > 1e-12 {
+		t.Errorf("moments %g %g %v, want 0.5 0.01", mu, tau2, ok)
+	}
+	if _, tau2, ok = fit([]int64{50, 50, 50, 50}); !ok || tau2 != 0 {
+		t.Errorf("no spread: τ² %g %v, want 0", tau2, ok)
+	}
+	if _, _, ok = fit([]int64{50, 50, 50}); ok {
+		t.Error("three boards: ok")
+	}
+}

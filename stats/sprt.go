@@ -117,7 +117,12 @@ func (t SPRT) LLR(p Penta) float64 {
 func ScoreFromElo(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)) }
 
 // solveTheta finds the root of f(θ) = Σ p̂ᵢ φᵢ / (1 + θ φᵢ) on the interval where every
-// 1 + θ φᵢ > 0 (f decreases from +∞ to −∞ there when φ takes both signs).
+// 1 + θ φᵢ > 0 (f decreases from +∞ to −∞ there when φ takes both signs). Every outcome counts
+// in the bracket, seen or not: LLR gives an unseen one 0.001 pairs, so its qᵢ = p̂ᵢ/(1 + θφᵢ)
+// must stay positive too, and the optimum may move weight onto it (Van den Bergh's
+// proposition 1.1 requires p̂ᵢ > 0 for every value of the support; fishtest's LLRcalc
+// regularizes empty cells and brackets its secular equation by −1/max φ and −1/min φ over all
+// values alike).
 func solveTheta(phat, phi [5]float64) float64 {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	for _, x := range phi {

@@ -10,7 +10,13 @@ import (
 // LLR values computed independently by testdata/sprt_reference.py: for each hypothesis the
 // constrained maximum-likelihood pentanomial distribution is found by scipy's general SLSQP
 // optimiser (no closed forms), then LLR = N·Σ p̂ log(q1/q0). Tolerance 1e-3 absolute (the
-// optimiser's precision); the values span both models, negative and positive LLRs.
+// optimiser's precision); the values span both models, negative and positive LLRs, and pair
+// outcomes never seen: an empty cell counts 0.001 pairs (fishtest's LLRcalc.regularize,
+// fastchess's regularize), so it is in the support, and the root of the secular equation is
+// bracketed by the smallest and largest φ over all five outcomes, seen or not (fishtest's
+// LLRcalc.secular). A bracket from the seen outcomes alone can leave the support (an unseen
+// outcome's q negative or infinite) and finds no root at all when every seen outcome lies on one
+// side of the hypothesis: (0, 0, 0, 5, 10) at 0 Elo then gave LLR 0 instead of 0.4255.
 func TestSPRTLLRReference(t *testing.T) {
 	cases := []struct {
 		p          Penta
@@ -25,6 +31,12 @@ func TestSPRTLLRReference(t *testing.T) {
 		{Penta{120, 300, 510, 320, 110}, 0, 2, "normalized", -0.045061},
 		{Penta{40, 80, 60, 30, 10}, 0, 10, "logistic", -4.473341},
 		{Penta{1500, 4000, 6100, 4100, 1450}, 0, 2, "logistic", -0.979581},
+		{Penta{0, 0, 10, 8, 2}, 0, 5, "logistic", 0.285700},
+		{Penta{0, 0, 10, 8, 2}, 0, 20, "normalized", 0.832441},
+		{Penta{5, 20, 30, 0, 0}, -10, 10, "logistic", -3.165822},
+		{Penta{0, 4, 0, 6, 0}, 0, 5, "normalized", 0.038618},
+		{Penta{0, 0, 0, 5, 10}, 0, 10, "logistic", 0.425542},
+		{Penta{3, 0, 0, 0, 9}, -20, 20, "logistic", 0.690925},
 	}
 	for _, c := range cases {
 		tt := SPRT{Elo0: c.elo0, Elo1: c.elo1, Alpha: 0.05, Beta: 0.05, Model: c.model}

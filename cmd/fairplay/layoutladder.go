@@ -84,11 +84,9 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 				return usagef("-%s: not with -ladder (every level is self-play of its agent on the same boards and games per board)", bad)
 			}
 		}
-		lo, hi, ok := strings.Cut(val("band"), ",")
-		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-		if !ok || err1 != nil || err2 != nil {
-			return usagef("-band %q: want low,high like 0.45,0.55", val("band"))
+		l, h, err := parseBand(val("band"))
+		if err != nil {
+			return err
 		}
 		n, err := strconv.ParseInt(val("games-per-layout"), 10, 64)
 		if err != nil {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -19,11 +18,15 @@ import (
 )
 
 func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N]] [-band LOW,HIGH] [-random-opening N] [-branching=false] [-rules k=v,...] [-compare DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -ladder 'SPEC;SPEC;...' [-replicates R] [-rating-games N] [-top K] [sweep flags] [-compare DIR]\n       fairplay layouts -report DIR [-compare DIR]",
+	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N] | -race fair|fairest [-race-tolerance D]] [-screen DIR -screen-keep M] [-band LOW,HIGH] [-random-opening N] [-branching=false] [-rules k=v,...] [-compare DIR] [-control DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -ladder 'SPEC;SPEC;...' [-replicates R] [-rating-games N] [-top K] [sweep flags] [-compare DIR]\n       fairplay layouts -report DIR [-compare DIR] [-control DIR]",
 		"fairplay layouts -layouts distinct -games-per-layout 200 -out sweep            # every board up to mirror images, ~2 min",
 		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 40 -out ab2",
 		"fairplay layouts -layouts all -adaptive -games-per-layout 2000 -batch 100 -band 0.47,0.53",
 		"fairplay layouts -layouts random:200 -games-per-layout 400 -out grids            # random colour grids, not tile placements",
+		"fairplay layouts -layouts mylayouts.txt -race fair -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 2000 -batch 50   # which boards are fair, all answers at once",
+		"fairplay layouts -layouts sample:20 -race fairest -race-tolerance 0.01 -games-per-layout 4000 -out best   # which board is fairest: race.csv",
+		"fairplay layouts -layouts distinct -screen sweep -screen-keep 40 -race fairest -a alphabeta:depth=2 -b alphabeta:depth=2   # race the 40 layouts random play puts nearest the band",
+		"fairplay layouts -report ab2 -control sweep                                       # ab2's mean White rate over sweep's boards, random play as control variate",
 		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned -random-opening 0",
 		"fairplay layouts -layouts distinct -games-per-layout 200 -branching=false -out fast # random games drawn by rejection: faster, other games",
 		"fairplay layouts -layouts distinct -shard 0/4 -out part0                         # then: fairplay merge -out sweep part0 part1 part2 part3",
@@ -45,6 +48,8 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	branching := fs.Bool("branching", true, "false: random agents and openings draw by rejection sampling (other games, equally uniform, faster; a sweep records no legal counts)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
+	var xf raceFlags
+	xf.register(fs)
 	var lf ladderFlags
 	lf.register(fs)
 	var rf runFlags
@@ -60,6 +65,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if lf.spec != "" || isLadderDir(rf.resume) || isLadderDir(*report) {
+		if err := xf.notWith("-ladder"); err != nil {
+			return err
+		}
 		if !*branching {
 			return usagef("-branching=false: not supported with -ladder")
 		}
@@ -69,7 +77,13 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// heap does not grow to twice the list and sweep while both are built.
 	defer limitMemory(maxLimitBoards)()
 	if *report != "" {
-		return reportLayouts(stdout, *report, *compare)
+		if err := xf.onlyControl("-report"); err != nil {
+			return err
+		}
+		return reportLayouts(stdout, *report, *compare, xf.control)
+	}
+	if err := xf.check(*adaptive); err != nil {
+		return err
 	}
 	lean := leanGC()
 	defer lean()
@@ -85,18 +99,20 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if shard, complete, err = resumeRun(fs, dir, layouts.SweepKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
+		if cfg.Race == "fairest" {
+			return usagef("-resume %s: a fairest race is not resumable (its rounds depend on every board); run it again with the same flags: the same seed plays the same games", dir)
+		}
 		if err := cfg.LoadList(dir); err != nil {
 			return usagef("-resume %s", err)
 		}
 	} else {
-		lo, hi, ok := strings.Cut(*band, ",")
-		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
-		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-		if !ok || err1 != nil || err2 != nil {
-			return usagef("-band %q: want low,high like 0.45,0.55", *band)
+		l, h, err := parseBand(*band)
+		if err != nil {
+			return err
 		}
-		cfg = layouts.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
-			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening, NoBranching: !*branching}
+		cfg = layouts.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive || xf.race != "", Batch: *batch,
+			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening, NoBranching: !*branching,
+			Race: xf.race, Tolerance: xf.tolerance}
 		switch {
 		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"), strings.HasPrefix(*set, "random:"):
 		default:
@@ -111,6 +127,14 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usageErr(err)
 	}
+	if xf.screen != "" {
+		if sw, err = screenSweep(sw, cfg, &xf, stderr); err != nil {
+			return err
+		}
+	}
+	if sw.Cfg.Race == "fairest" && shard.Count > 1 {
+		return usagef("-shard: a fairest race plays all its boards in rounds together; it cannot be split into shards")
+	}
 	cfg.List = nil // the sweep holds the boards
 	lean()
 	if dir == "" {
@@ -121,10 +145,19 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer limitMemory(sw.NumBoards())()
 	fmt.Fprintf(stderr, "fairplay layouts: %d layouts, %d boards, %s vs %s, up to %d games per board (shard %d/%d) -> %s\n",
 		sw.NumRows()/2, sw.NumBoards(), sw.Cfg.A, sw.Cfg.B, sw.Cfg.Games, shard.Index, shard.Count, dir)
-	out, err := layouts.RunLayouts(ctx, sw, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard})
+	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...), Shard: shard}
+	run := layouts.RunLayouts
+	if sw.Cfg.Race == "fairest" {
+		run = layouts.RunRace
+	}
+	out, err := run(ctx, sw, sess)
 	if err != nil {
 		return err
+	}
+	if out.Interrupted && sw.Cfg.Race == "fairest" {
+		fmt.Fprintf(stderr, "interrupted: a fairest race keeps no partial results; run it again (the same seed plays the same games)\n")
+		return errInterrupted
 	}
 	fmt.Fprintf(stdout, "%d of %d boards in %s (%s)\n", out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
 	if out.Report != nil {
@@ -134,6 +167,11 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		if *compare != "" {
 			if err := compareSweeps(stdout, dir, *compare); err != nil {
+				return err
+			}
+		}
+		if xf.control != "" {
+			if err := controlVariate(stdout, dir, xf.control); err != nil {
 				return err
 			}
 		}
@@ -150,7 +188,7 @@ func printLayoutReport(w io.Writer, sw *layouts.Sweep, r *layouts.LayoutReport) 
 }
 
 // reportLayouts re-derives a complete sweep's reports from its boards.csv.
-func reportLayouts(stdout io.Writer, dir, compare string) error {
+func reportLayouts(stdout io.Writer, dir, compare, control string) error {
 	lean := leanGC()
 	defer lean()
 	var cfg layouts.LayoutsConfig
@@ -178,7 +216,15 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	fmt.Fprintf(stdout, "reports of %s rewritten\n", dir)
 	printLayoutReport(stdout, sw, rep)
 	if compare != "" {
-		return compareSweeps(stdout, dir, compare)
+		if err := compareSweeps(stdout, dir, compare); err != nil {
+			return err
+		}
+	}
+	if control != "" {
+		if sw.Cfg.Adaptive {
+			return usagef("-control: not for an adaptive sweep (a board's rate after stopping early is biased; the control variate needs fixed-n rates)")
+		}
+		return controlVariate(stdout, dir, control)
 	}
 	return nil
 }
@@ -228,14 +274,17 @@ func limitMemory(boards int) (restore func()) {
 }
 
 // checkCompare makes sure dir holds a sweep's boards.csv that -compare can read.
-func checkCompare(dir string) error {
+func checkCompare(dir string) error { return checkSweepDir("-compare", dir) }
+
+// checkSweepDir makes sure dir, given to the flag name, holds a sweep's readable boards.csv.
+func checkSweepDir(name, dir string) error {
 	f, err := os.Open(filepath.Join(dir, "boards.csv"))
 	if err != nil {
-		return usagef("-compare %s: %v (want the directory of another layouts sweep)", dir, err)
+		return usagef("%s %s: %v (want the directory of another layouts sweep)", name, dir, err)
 	}
 	defer f.Close()
 	if _, err := gamefile.NewBoardReader(f); err != nil {
-		return usagef("-compare %s: %v", dir, err)
+		return usagef("%s %s: %v", name, dir, err)
 	}
 	return nil
 }

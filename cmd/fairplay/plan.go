@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/fairplay-lab/fairplay/gamefile"
 	"io"
 	"math"
 	"os"
@@ -13,28 +12,34 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
+
 	"github.com/fairplay-lab/fairplay/stats"
 	"github.com/fairplay-lab/fairplay/tally"
 )
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("plan", "(-rate P0 -effect D [-variants [-cc]] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]",
+	fs := newFlags("plan", "(-rate P0 -effect D [-variants [-cc]] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]\n       fairplay plan -band LOW,HIGH -games CAP [-batch N] (-rates normal:MEAN,SD|beta:A,B|uniform:LOW,HIGH | -pilot SWEEP) [-alpha 0.05] [-boards K] [-seed S] [-json]",
 		"fairplay plan -rate 0.5 -effect 0.01                  # games to detect a first-player rate of 0.51",
 		"fairplay plan -rate 0.5 -effect 0.01 -games 5000      # power of 5000 games, smallest detectable effect",
 		"fairplay plan -rate 0.55 -effect -0.03 -variants      # games to tell two rule variants apart",
 		"fairplay plan -elo 20 -pilot pilot-run                # pairs to detect +20 Elo, variance from a pilot's games.csv",
-		"fairplay plan -elo 10 -penta 5,10,30,35,20 -json")
+		"fairplay plan -elo 10 -penta 5,10,30,35,20 -json",
+		"fairplay plan -band 0.45,0.55 -games 3000 -batch 100 -rates normal:0.62,0.08   # adaptive sweep: games per board against fixed n",
+		"fairplay plan -band 0.45,0.55 -games 2000 -pilot sweep                         # true rates fitted to a pilot sweep's boards")
 	rate := fs.Float64("rate", 0, "first-player win rate under the null hypothesis (with -variants: the first variant's rate)")
 	effect := fs.Float64("effect", 0, "difference of rates to detect (the alternative is rate+effect)")
 	variants := fs.Bool("variants", false, "compare two rule variants (two independent samples, each with its own seeds) instead of one rate against a fixed value")
 	cc := fs.Bool("cc", false, "with -variants: plan for the continuity-corrected test (Fleiss-Tytun-Ury), as R's prop.test runs it")
 	elo := fs.Float64("elo", 0, "logistic Elo difference between two agents to detect (colour-swapped pairs)")
-	pilot := fs.String("pilot", "", "pilot run directory (or its games.csv) giving the pentanomial variance, for -elo")
+	pilot := fs.String("pilot", "", "pilot run directory (or its games.csv) giving the pentanomial variance, for -elo; with -band a layouts sweep's directory (or boards.csv) giving the boards' rates")
 	penta := fs.String("penta", "", "pilot pair counts by A's pair score 0,½,1,1½,2 (instead of -pilot), for -elo")
 	alpha := fs.Float64("alpha", 0.05, "two-sided significance level")
 	power := fs.Float64("power", 0.8, "power to reach (probability of detecting the effect)")
 	games := fs.Int64("games", 0, "games available: report their power and the smallest detectable effect instead (0: plan the games)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	var seq seqFlags
+	seq.register(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -42,6 +47,14 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *games < 0 {
 		return usagef("-games %d: want 0 (plan) or a number of games", *games)
+	}
+	if set["band"] {
+		return planSequential(&seq, set, *pilot, *alpha, *games, *asJSON, stdout)
+	}
+	for _, name := range []string{"batch", "rates", "boards", "seed"} {
+		if set[name] {
+			return usagef("-%s: only with -band (a sequential plan)", name)
+		}
 	}
 	// The required numbers default to 0 and count as given when set at all (flag.Visit), so that
 	// an explicit -effect 0 is refused by name rather than taken as missing.

@@ -1,34 +1,21 @@
 package main
 
 import (
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/fairplay-lab/fairplay/internal/reporttest"
 )
 
 // csvByHeader reads a CSV file into maps keyed by its header.
 func csvByHeader(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
+	rows, err := reporttest.CSVByHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, h := range rows[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
+	return rows
 }
 
 // The done-when command at a small size: the levels of a ladder whose strength order is

@@ -56,6 +56,14 @@ CASES = [
     ((120, 300, 510, 320, 110), 0, 2, "normalized"),
     ((40, 80, 60, 30, 10), 0, 10, "logistic"),
     ((1500, 4000, 6100, 4100, 1450), 0, 2, "logistic"),
+    # Outcomes never seen (zero counts, regularised to 0.001 pairs): the constrained optimum
+    # may put its weight there, so the root bracket must include them.
+    ((0, 0, 10, 8, 2), 0, 5, "logistic"),
+    ((0, 0, 10, 8, 2), 0, 20, "normalized"),
+    ((5, 20, 30, 0, 0), -10, 10, "logistic"),
+    ((0, 4, 0, 6, 0), 0, 5, "normalized"),
+    ((0, 0, 0, 5, 10), 0, 10, "logistic"),
+    ((3, 0, 0, 0, 9), -20, 20, "logistic"),
 ]
 
 if __name__ == "__main__":

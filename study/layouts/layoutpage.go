@@ -19,7 +19,11 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 	if r.Choices == 0 { // no mean of nothing
 		choices = fmt.Sprintf("0 choices for Black with a held-out half (boards too short to split their games; Black turns the board in %d)", r.BlackPicksRotated)
 	}
-	return []string{
+	var race []string
+	if r.Race != nil {
+		race = []string{raceFinding(sw, r.Race)}
+	}
+	return append(race,
 		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %.4f [%.4f, %.4f] (%s), mean over boards %.4f, sd %.4f",
 			r.Boards, r.Games, r.Distinct, r.Pooled.Value, r.Pooled.Low, r.Pooled.High, r.Pooled.Method, r.MeanRate, r.SDRate),
 		fmt.Sprintf("fairness band %.2f-%.2f: %d boards inside (%s), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05",
@@ -28,7 +32,7 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 		fmt.Sprintf("fairest (ranked on half the games, rates from the other half): %s", strings.Join(r.Fairest, "; ")),
 		fmt.Sprintf("most unbalanced (likewise): %s", strings.Join(r.Unbalanced, "; ")),
 		fmt.Sprintf("strongest colour effects:\n  %s", strings.Join(r.TopEffects, "\n  ")),
-	}
+	)
 }
 
 // writeLayoutsPage writes report.html of a complete sweep in dir: the findings, the plots and
@@ -47,7 +51,7 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 	if err := rep.AddPlots(dir, files); err != nil {
 		return "", err
 	}
-	for _, t := range []struct{ file, caption string }{{"layouts.csv", "Boards (layouts.csv)"}, {"choices.csv", "Black's choice of seating (choices.csv)"}} {
+	for _, t := range []struct{ file, caption string }{{"race.csv", "The race's answers (race.csv)"}, {"layouts.csv", "Boards (layouts.csv)"}, {"choices.csv", "Black's choice of seating (choices.csv)"}} {
 		if slices.Contains(files, t.file) {
 			if err := rep.AddCSV(dir, t.file, t.caption, 50); err != nil {
 				return "", err
@@ -59,6 +63,9 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 
 // bandMethod says which interval the fairness band is judged with (Sweep.BandInterval).
 func bandMethod(sw *Sweep) string {
+	if sw.Cfg.Race != "" {
+		return fmt.Sprintf("anytime-valid confidence sequence at %.2g a board, 0.05 over all %d boards, %s, the interval each board stopped on", sw.bandAlpha(), sw.NumBoards(), stats.MethodMixtureCS)
+	}
 	if sw.Cfg.Adaptive {
 		return "anytime-valid 95% confidence sequence, " + stats.MethodMixtureCS + ", the interval each board stopped on"
 	}

@@ -38,6 +38,7 @@ type LayoutReport struct {
 	InSample            float64 // ImbalanceChosen measured on the same games it was chosen on (the optimistic figure)
 	BlackPicksRotated   int
 	Fairest, Unbalanced []string
+	Race                *RaceSummary // a race's answers (nil: not a race)
 	EffectsFitted       bool
 	Effects, EffectSE   [4][64]float64
 	TopEffects          []string
@@ -53,14 +54,6 @@ func f64(x float64) string {
 	return strconv.FormatFloat(x, 'g', 8, 64)
 }
 
-// heldOut is White's rate on a board's held-out half, or on all its games (inSample) when the
-// board has no held-out games (or no selection half): boards too short to split.
-func heldOut(b *gamefile.BoardResult) (iv stats.Interval, inSample bool) {
-	if b.NSelect == 0 || b.NSelect >= b.N {
-		return b.WhiteRate(), true
-	}
-	return b.HeldOut(), false
-}
 func i64(x int64) string { return strconv.FormatInt(x, 10) }
 
 // WriteLayoutReports derives layouts.csv, choices.csv, colour_effects.csv and the plots from the
@@ -239,7 +232,10 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		return nil, nil, err
 	}
 	byP.Close()
-	var files []string
+	files, err := sw.raceReport(dir, spill, rep)
+	if err != nil {
+		return nil, nil, err
+	}
 	err = tally.WriteAtomicFunc(filepath.Join(dir, "layouts.csv"), func(f io.Writer) error {
 		return writeLayoutRows(f, sw, spill, shrink)
 	})
@@ -274,7 +270,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 				return nil, nil, nil, err
 			}
 			b := &bc
-			iv, inSample := heldOut(b)
+			iv, inSample := sw.heldOut(b)
 			grids = append(grids, b.Grid)
 			caps = append(caps, fmt.Sprintf("layout %s: White %.3f [%.3f, %.3f]", b.Key, iv.Value, iv.Low, iv.High))
 			if inSample {
@@ -353,7 +349,7 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 		cw := csv.NewWriter(bw)
 		cw.Write([]string{"choice", "layout_index", "layout", "white_rate_as_dealt", "ci_low_as_dealt", "ci_high_as_dealt",
 			"white_rate_rotated", "ci_low_rotated", "ci_high_rotated", "black_picks", "value", "value_ci_low", "value_ci_high",
-			"difference", "difference_ci_low", "difference_ci_high", "picked_on", "measured_on"})
+			"difference", "difference_ci_low", "difference_ci_high", "picked_on", "measured_on", "ci_method", "difference_method"})
 		for k := 0; k+1 < sw.NumRows(); k += 2 {
 			if !first.Has(int64(k / 2)) {
 				continue
@@ -369,8 +365,8 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 			}
 			bdc, brc := bdr.counts(dealt.Board), brr.counts(rot.Board)
 			bd, br := &bdc, &brc
-			a, inA := heldOut(bd)
-			b, inB := heldOut(br)
+			a, inA := sw.heldOut(bd)
+			b, inB := sw.heldOut(br)
 			pick, v := "as_dealt", a
 			if br.SelectRate() < bd.SelectRate() {
 				pick, v = "rotated", b
@@ -383,15 +379,7 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 				rep.ImbalanceChosen += math.Abs(v.Value - 0.5)
 				rep.InSample += math.Abs(inSample - 0.5)
 			}
-			na, nb := float64(bd.N-bd.NSelect), float64(br.N-br.NSelect)
-			if inA {
-				na = float64(bd.N)
-			}
-			if inB {
-				nb = float64(br.N)
-			}
-			d := b.Value - a.Value
-			se := math.Sqrt(a.Value*(1-a.Value)/na + b.Value*(1-b.Value)/nb)
+			diff := sw.difference(bd, br)
 			idx, name := "", ""
 			if dealt.Layout.Index >= 0 {
 				idx, name = strconv.Itoa(dealt.Layout.Index), dealt.Layout.Placement.String()
@@ -401,7 +389,7 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 				picked, measured = "all-games", "all-games-in-sample"
 			}
 			cw.Write([]string{dealt.Choice, idx, name, f64(a.Value), f64(a.Low), f64(a.High), f64(b.Value), f64(b.Low), f64(b.High),
-				pick, f64(v.Value), f64(v.Low), f64(v.High), f64(d), f64(d - stats.Z95*se), f64(d + stats.Z95*se), picked, measured})
+				pick, f64(v.Value), f64(v.Low), f64(v.High), f64(diff.Value), f64(diff.Low), f64(diff.High), picked, measured, a.Method, diff.Method})
 		}
 		cw.Flush()
 		if err := cw.Error(); err != nil {
@@ -559,7 +547,7 @@ func writeLayoutRows(f io.Writer, sw *Sweep, spill *boardSpill, shrink gamefile.
 	bw := bufio.NewWriterSize(f, 1<<16)
 	cw := csv.NewWriter(bw)
 	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
-		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "mean_plies", "distinct_games"})
+		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "ci_method", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "p_method", "mean_plies", "distinct_games"})
 	for k := 0; k < sw.NumRows(); k++ {
 		r := sw.Row(k)
 		rec, err := spill.at(r.Board)
@@ -572,7 +560,7 @@ func writeLayoutRows(f io.Writer, sw *Sweep, spill *boardSpill, shrink gamefile.
 			return err
 		}
 		ebr := shrink.Rate(b.WhiteWins, b.N)
-		iv := b.WhiteRate()
+		iv := sw.BandInterval(b.WhiteWins, b.N) // a sequential sweep's: the sequence it stopped on
 		idx, name := "", ""
 		if r.Layout.Index >= 0 {
 			idx, name = strconv.Itoa(r.Layout.Index), r.Layout.Placement.String()
@@ -582,8 +570,8 @@ func writeLayoutRows(f io.Writer, sw *Sweep, spill *boardSpill, shrink gamefile.
 			mc = strconv.Itoa(r.Mirror)
 		}
 		cw.Write([]string{idx, name, b.Grid, mc, r.Seating, b.Key, i64(b.N), i64(b.WhiteWins), i64(b.BlackWins),
-			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), f64(ebr.Value), f64(ebr.Low),
-			f64(ebr.High), f64(rec.p), f64(rec.holm), f64(rec.bh),
+			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), iv.Method, f64(ebr.Value), f64(ebr.Low),
+			f64(ebr.High), f64(rec.p), f64(rec.holm), f64(rec.bh), sw.pMethod(),
 			f64(float64(b.PliesSum) / math.Max(1, float64(b.N))), i64(b.Distinct)})
 	}
 	cw.Flush()

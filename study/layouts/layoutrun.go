@@ -56,27 +56,14 @@ func (b *boardSource) Close() error { return b.f.Close() }
 // colour_effects.csv and the plots. With s.Resume the boards already in boards.csv are kept.
 // The unit of resumption is a board: a board interrupted half-way is played again.
 func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutcome, error) {
-	cfgJSON, cfgHash, err := gamefile.HashConfig(sw.Cfg)
-	if err != nil {
-		return nil, err
-	}
 	nb := int64(sw.NumBoards())
 	start := nb * int64(s.Shard.Index) / int64(s.Shard.Count)
 	end := nb * int64(s.Shard.Index+1) / int64(s.Shard.Count)
-	man := gamefile.NewManifest(SweepKind, s.Args)
-	man.Unit = "boards"
-	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
-	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
-	man.Planned, man.Workers, man.Reproducible, man.Started = end-start, s.Workers, sw.Reproducible(), time.Now().UTC()
-
-	unlock, err := durable.LockDir(s.Dir)
+	man, unlock, err := startSweep(sw, s, start, end)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := writeListFile(s.Dir, sw.Cfg, func(k int) katarenga.Layout { return sw.Row(2 * k).Layout }); err != nil {
-		return nil, err
-	}
 	path := filepath.Join(s.Dir, "boards.csv")
 	plan := runner.PlanOf[gamefile.BoardResult]{Start: start, End: end}
 	var already int64
@@ -160,6 +147,28 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 		return nil, err
 	}
 	return out, nil
+}
+
+// startSweep opens a session of sw over boards start..end−1 in s.Dir: its manifest, the
+// directory's lock (unlock releases it) and the list file of a list sweep.
+func startSweep(sw *Sweep, s runner.Session, start, end int64) (man *gamefile.Manifest, unlock func(), err error) {
+	cfgJSON, cfgHash, err := gamefile.HashConfig(sw.Cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	man = gamefile.NewManifest(SweepKind, s.Args)
+	man.Unit = "boards"
+	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
+	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, max(1, s.Shard.Count), start, end
+	man.Planned, man.Workers, man.Reproducible, man.Started = end-start, s.Workers, sw.Reproducible(), time.Now().UTC()
+	if unlock, err = durable.LockDir(s.Dir); err != nil {
+		return nil, nil, err
+	}
+	if err := writeListFile(s.Dir, sw.Cfg, func(k int) katarenga.Layout { return sw.Row(2 * k).Layout }); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return man, unlock, nil
 }
 
 // recoverBoards folds the checkpointed boards.csv.tmp of a killed sweep into boards.csv (see

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -41,10 +40,17 @@ type LayoutsConfig struct {
 	Games      int64       `json:"games_per_layout"`
 	Adaptive   bool        `json:"adaptive"`
 	Batch      int64       `json:"batch"`
-	BandLow    float64     `json:"band_low"`
-	BandHigh   float64     `json:"band_high"`
-	Rules      string      `json:"rules"`
-	Seed       uint64      `json:"seed"`
+	// Race, when set (fair or fairest, with Adaptive), races the boards: every board's
+	// confidence sequence is at level 0.05/boards, so the answers hold for all boards at once;
+	// fairest plays in rounds and eliminates boards surely less fair than another (RunRace).
+	Race string `json:"race,omitempty"`
+	// Tolerance: a fairest race may end when its leader is within this of every other board's
+	// |White rate − ½|.
+	Tolerance float64 `json:"race_tolerance,omitempty"`
+	BandLow   float64 `json:"band_low"`
+	BandHigh  float64 `json:"band_high"`
+	Rules     string  `json:"rules"`
+	Seed      uint64  `json:"seed"`
 	// RandomOpening: the first plies of every game are uniformly random (see MatchConfig).
 	RandomOpening int `json:"random_opening,omitempty"`
 	// NoBranching: random agents and openings draw by rejection (see MatchConfig.NoBranching;
@@ -168,6 +174,9 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 		if cfg.Batch <= 0 || cfg.Batch%2 != 0 || cfg.Batch > cfg.Games {
 			return nil, fmt.Errorf("batch %d: want a positive even number up to the cap %d", cfg.Batch, cfg.Games)
 		}
+	}
+	if err := cfg.checkRace(); err != nil {
+		return nil, err
 	}
 	if cfg.RandomOpening < 0 {
 		return nil, fmt.Errorf("random opening %d: want 0 or more plies", cfg.RandomOpening)
@@ -431,46 +440,37 @@ func (sw *Sweep) ChunkWorker() sweepWorker { return sweepWorker{} }
 
 func (sw *Sweep) EndChunk(sweepWorker, []gamefile.BoardResult, *runner.Arena) {}
 
-// decided reports whether White's band interval (BandInterval) lies inside or outside the
-// fairness band.
-func (sw *Sweep) decided(r *gamefile.BoardResult) bool {
-	iv := sw.BandInterval(r.WhiteWins, r.N)
-	return iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh || (iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh)
-}
-
-// BandInterval is the interval a board's White rate (w of n games) is held against the
-// fairness band with. An adaptive sweep looks at it after every batch and stops the board when
-// it leaves the band or enters it: a fixed-n interval would then be wrong far more often than
-// its level (a board at the band's edge was declared inside 8.9% of the time by the 95% Wilson
-// interval), so it is the anytime-valid confidence sequence stats.MixtureCS at α = 0.05, valid
-// at whatever batch the board stopped, tuned to be tightest at the geometric mean of the batch
-// and the cap. A fixed-n sweep uses the Wilson interval.
-func (sw *Sweep) BandInterval(w, n int64) stats.Interval {
-	if !sw.Cfg.Adaptive {
-		return stats.Wilson(w, n, stats.Z95)
-	}
-	return stats.MixtureCS(float64(w), n, 0.05, stats.OptimalRho(math.Sqrt(float64(sw.Cfg.Batch)*float64(sw.Cfg.Games))/4, 0.05))
-}
-
-// play plays every game of board i: a pure function of (configuration, seed, board).
+// Play plays every game of board i (an adaptive sweep: until the board is decided): a pure
+// function of (configuration, seed, board).
 func (sw *Sweep) Play(_ sweepWorker, i int64, stop func() bool) (gamefile.BoardResult, bool) {
+	l := sw.Board(int(i))
+	res := gamefile.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
+	seen := map[string]struct{}{}
+	ok := sw.playGames(i, 0, sw.Cfg.Games, &res, func(moves string) { seen[moves] = struct{}{} }, stop)
+	res.Distinct = int64(len(seen))
+	return res, ok
+}
+
+// playGames plays games from..to−1 of board i into res, which holds the board's games before
+// from, and gives each game's moves to seen; an adaptive sweep stops at the first whole batch
+// after which the board is decided. Game j is a pure function of (configuration, seed, board,
+// j), so a board played in pieces plays the same games as in one go.
+func (sw *Sweep) playGames(i, from, to int64, res *gamefile.BoardResult, seen func(moves string), stop func() bool) bool {
 	l := sw.Board(int(i))
 	m := runner.PreparedMatch(runner.MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
 		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening, NoBranching: sw.Cfg.NoBranching}, sw.game.WithLayout(l), sw.a, sw.b)
 	w := m.NewWorker()
-	res := gamefile.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
-	seen := map[string]struct{}{}
-	for j := int64(0); j < sw.Cfg.Games; j++ {
-		if sw.Cfg.Adaptive && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(&res) {
+	for j := from; j < to; j++ {
+		if sw.Cfg.Adaptive && sw.Cfg.Race != stats.RaceFairest && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(res) {
 			break
 		}
 		rec, ok := m.Play(w, j, stop)
 		if !ok {
-			return res, false
+			return false
 		}
 		res.N++
 		res.PliesSum += int64(rec.Plies)
-		seen[rec.Moves] = struct{}{}
+		seen(rec.Moves)
 		sel := (j/2)%2 == 0 // the selection half: whole pairs
 		if sel {
 			res.NSelect++
@@ -500,8 +500,7 @@ func (sw *Sweep) Play(_ sweepWorker, i int64, stop func() bool) (gamefile.BoardR
 			res.FirstMoveCaptures += rec.Counters[4]
 		}
 	}
-	res.Distinct = int64(len(seen))
-	return res, true
+	return true
 }
 
 // NewBoardStore returns an empty store for the tallies of the sweep's boards from board first

@@ -167,7 +167,7 @@ func (s *boardSpill) add(r *gamefile.BoardResult) (boardRec, error) {
 		return boardRec{}, fmt.Errorf("board %d where board %d was due (missing or repeated)", r.Board, i)
 	}
 	b := boardRec{n: r.N, white: r.WhiteWins, black: r.BlackWins, draws: r.Draws, caps: r.Caps, plies: r.PliesSum,
-		nsel: r.NSelect, wsel: r.WhiteWinsSelect, distinct: r.Distinct, p: r.PValue(), strOff: -1}
+		nsel: r.NSelect, wsel: r.WhiteWinsSelect, distinct: r.Distinct, p: s.sw.pValue(r), strOff: -1}
 	if i >= s.sw.NumBoards() {
 		return boardRec{}, fmt.Errorf("board %d: the sweep has %d boards", i, s.sw.NumBoards())
 	}

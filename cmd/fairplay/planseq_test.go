@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/stats"
+)
+
+// plan -band: the table of designs with games saved, the same numbers as stats.PlanSequential
+// for the same seed (JSON), a pilot sweep's fitted rates, and usage errors naming the flag.
+func TestPlanSequentialCLI(t *testing.T) {
+	out, _, err := runCmd(t, "plan", "-band", "0.45,0.55", "-games", "3000", "-batch", "100", "-rates", "normal:0.62,0.08", "-boards", "500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sequential", "fixed n = cap", "fixed n, as many settled", "games saved by stopping early", "90th pct"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	js, _, err := runCmd(t, "plan", "-band", "0.45,0.55", "-games", "3000", "-batch", "100", "-rates", "normal:0.62,0.08", "-boards", "500", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got stats.SeqPlan
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	rates, _ := stats.ParseRateDist("normal:0.62,0.08")
+	want, _ := stats.PlanSequential(rates, 0.45, 0.55, 0.05, 100, 3000, 500, 1)
+	if got.SavedCap != want.SavedCap || got.Designs[0].Mean != want.Designs[0].Mean || got.Designs[2].Name != want.Designs[2].Name {
+		t.Errorf("JSON %+v, want %+v", got, want)
+	}
+	dir := filepath.Join(t.TempDir(), "pilot")
+	if _, _, err := runCmd(t, "layouts", "-layouts", "random:10", "-games-per-layout", "100", "-seed", "4", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = runCmd(t, "plan", "-band", "0.45,0.55", "-games", "1000", "-pilot", dir, "-boards", "200")
+	if err != nil || !strings.Contains(out, "fitted to "+dir) && !strings.Contains(out, "the pooled rate of "+dir) {
+		t.Errorf("-pilot: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"-band \"0.5\"", []string{"-band", "0.5", "-games", "100", "-rates", "beta:2,2"}},
+		{"-band needs -games", []string{"-band", "0.45,0.55", "-rates", "beta:2,2"}},
+		{"-band needs the boards' true rates", []string{"-band", "0.45,0.55", "-games", "100"}},
+		{"-rates", []string{"-band", "0.45,0.55", "-games", "100", "-rates", "gamma:1,1"}},
+		{"-effect: not with -band", []string{"-band", "0.45,0.55", "-games", "100", "-rates", "beta:2,2", "-effect", "0.1"}},
+		{"-rates: only with -band", []string{"-rate", "0.5", "-effect", "0.1", "-rates", "beta:2,2"}},
+		{"batch 0", []string{"-band", "0.45,0.55", "-games", "100", "-batch", "0", "-rates", "beta:2,2"}},
+		{"-pilot " + dir + "x", []string{"-band", "0.45,0.55", "-games", "100", "-pilot", dir + "x"}},
+	} {
+		wantUsageError(t, c.want, append([]string{"plan"}, c.args...)...)
+	}
+}

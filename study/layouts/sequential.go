@@ -1,0 +1,130 @@
+package layouts
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/stats"
+)
+
+// familyAlpha is the error rate of a sequential sweep's answers: each board's for an adaptive
+// sweep, all boards' at once for a race.
+const familyAlpha = 0.05
+
+// checkRace validates the race settings of a configuration.
+func (cfg *LayoutsConfig) checkRace() error {
+	switch cfg.Race {
+	case "":
+		if cfg.Tolerance != 0 {
+			return fmt.Errorf("race tolerance %g: only for a fairest race", cfg.Tolerance)
+		}
+		return nil
+	case stats.RaceFair, stats.RaceFairest:
+	default:
+		return fmt.Errorf("race %q: want %s or %s", cfg.Race, stats.RaceFair, stats.RaceFairest)
+	}
+	if !cfg.Adaptive {
+		return fmt.Errorf("race %s: a race plays in batches (adaptive)", cfg.Race)
+	}
+	if !(cfg.Tolerance >= 0 && cfg.Tolerance < 0.5) || (cfg.Tolerance != 0 && cfg.Race != stats.RaceFairest) {
+		return fmt.Errorf("race tolerance %g: want a number in [0, 0.5), for a fairest race", cfg.Tolerance)
+	}
+	return nil
+}
+
+// sequential reports whether the boards' games were stopped by looking at them (an adaptive
+// sweep or a race): every interval and p-value is then anytime-valid.
+func (sw *Sweep) sequential() bool { return sw.Cfg.Adaptive }
+
+// bandAlpha is the level of each board's confidence sequence: 0.05, or in a race 0.05 over the
+// boards (Bonferroni: the answers hold for every board at once).
+func (sw *Sweep) bandAlpha() float64 {
+	if sw.Cfg.Race != "" {
+		return familyAlpha / float64(max(1, sw.NumBoards()))
+	}
+	return familyAlpha
+}
+
+// bandRho tunes the confidence sequence to be tightest at the geometric mean of the batch and
+// the cap.
+func (sw *Sweep) bandRho() float64 {
+	return stats.OptimalRho(math.Sqrt(float64(sw.Cfg.Batch)*float64(sw.Cfg.Games))/4, familyAlpha)
+}
+
+// decided reports whether White's band interval (BandInterval) lies inside or outside the
+// fairness band.
+func (sw *Sweep) decided(r *gamefile.BoardResult) bool {
+	iv := sw.BandInterval(r.WhiteWins, r.N)
+	return iv.High < sw.Cfg.BandLow || iv.Low > sw.Cfg.BandHigh || (iv.Low >= sw.Cfg.BandLow && iv.High <= sw.Cfg.BandHigh)
+}
+
+// BandInterval is the interval a board's White rate (w of n games) is held against the
+// fairness band with, and reported with in layouts.csv. An adaptive sweep looks at it after
+// every batch and stops the board when it leaves the band or enters it: a fixed-n interval
+// would then be wrong far more often than its level (a board at the band's edge was declared
+// inside 8.9% of the time by the 95% Wilson interval), so it is the anytime-valid confidence
+// sequence stats.MixtureCS, valid at whatever batch the board stopped, at level 0.05 (a race:
+// 0.05 over the boards). A fixed-n sweep uses the Wilson interval.
+func (sw *Sweep) BandInterval(w, n int64) stats.Interval {
+	if !sw.sequential() {
+		return stats.Wilson(w, n, stats.Z95)
+	}
+	return stats.MixtureCS(float64(w), n, sw.bandAlpha(), sw.bandRho())
+}
+
+// pValue is the two-sided p-value of White's share of the decisive games against ½: exact
+// binomial at a fixed n; in a sequential sweep the anytime-valid stats.MixtureP (the games
+// played depended on the results, which a fixed-n p-value does not allow for).
+func (sw *Sweep) pValue(r *gamefile.BoardResult) float64 {
+	if !sw.sequential() {
+		return r.PValue()
+	}
+	return stats.MixtureP(float64(r.WhiteWins), r.WhiteWins+r.BlackWins, 0.5, sw.bandRho())
+}
+
+// pMethod names pValue's method.
+func (sw *Sweep) pMethod() string {
+	if !sw.sequential() {
+		return "binomial-exact-decisive"
+	}
+	return "normal-mixture-anytime-p-decisive"
+}
+
+// heldOutCounts are White's wins and the games of a board's held-out half, or of all its games
+// (inSample) when the board has no held-out games (or no selection half): boards too short to
+// split.
+func heldOutCounts(b *gamefile.BoardResult) (w, n int64, inSample bool) {
+	if b.NSelect == 0 || b.NSelect >= b.N {
+		return b.WhiteWins, b.N, true
+	}
+	return b.WhiteWins - b.WhiteWinsSelect, b.N - b.NSelect, false
+}
+
+// heldOut is White's rate on a board's held-out half (heldOutCounts) with its interval: Wilson
+// at a fixed n; in a sequential sweep the half's confidence sequence (the board stopped on all
+// its games, held-out half included, and a sequence stays valid at any stopping time).
+func (sw *Sweep) heldOut(b *gamefile.BoardResult) (iv stats.Interval, inSample bool) {
+	w, n, inSample := heldOutCounts(b)
+	return sw.BandInterval(w, n), inSample
+}
+
+// difference is the interval for the difference of two boards' held-out rates, b's less a's:
+// normal at a fixed n; in a sequential sweep the difference of the two confidence sequences at
+// half the level each (Bonferroni: both hold at once with probability 1 − alpha).
+func (sw *Sweep) difference(a, b *gamefile.BoardResult) stats.Interval {
+	wa, na, _ := heldOutCounts(a)
+	wb, nb, _ := heldOutCounts(b)
+	ra, rb := sw.BandInterval(wa, na), sw.BandInterval(wb, nb)
+	d := rb.Value - ra.Value
+	if !sw.sequential() {
+		se := math.Sqrt(ra.Value*(1-ra.Value)/float64(na) + rb.Value*(1-rb.Value)/float64(nb))
+		return stats.Interval{Value: d, Low: d - stats.Z95*se, High: d + stats.Z95*se, Method: "normal"}
+	}
+	ia := stats.MixtureCS(float64(wa), na, sw.bandAlpha()/2, sw.bandRho())
+	ib := stats.MixtureCS(float64(wb), nb, sw.bandAlpha()/2, sw.bandRho())
+	return stats.Interval{Value: d, Low: ib.Low - ia.High, High: ib.High - ia.Low, Method: methodCSDifference}
+}
+
+// methodCSDifference names the sequential sweep's interval for a difference of two rates.
+const methodCSDifference = "normal-mixture-confidence-sequences-bonferroni-difference"
