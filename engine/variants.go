@@ -12,6 +12,23 @@ type Variant struct {
 	Values  []string // the allowed values; nil means "a positive integer"
 	Default string
 	Doc     string
+	// ZeroByRule lists, for a value, the game's counters (CounterNames, without a colour
+	// suffix) that the rule keeps at zero under it: no report states such a zero as a finding.
+	ZeroByRule map[string][]string
+}
+
+// ZeroByRule returns the counters (without a colour suffix) that the rules spec keeps at zero
+// under the switches vs, in switch order.
+func ZeroByRule(spec string, vs []Variant) ([]string, error) {
+	vals, err := ParseSwitches(spec, vs)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, v := range vs {
+		out = append(out, v.ZeroByRule[vals[i]]...)
+	}
+	return out, nil
 }
 
 // Allowed describes the allowed values for error messages and help texts.

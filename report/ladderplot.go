@@ -5,7 +5,6 @@ import (
 
 	"github.com/fairplay-lab/fairplay/stats"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -26,7 +25,7 @@ type RatingSeries struct {
 // axis then says so). It writes name.png and name.svg into dir; no files when no series has a
 // point.
 func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []RatingSeries, ref float64) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = "level rating (Elo, first level = 0)"
 	if !rated {

@@ -39,7 +39,7 @@ func PlotRates(rates []float64, bandLow, bandHigh float64, title, xlabel, dir, n
 // PlotRateCounts is PlotRates from rates aggregated as they came (RateCounts), so that a
 // histogram of millions of boards needs no slice of them.
 func PlotRateCounts(c *tally.RateCounts, bandLow, bandHigh float64, title, xlabel, dir, name string) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = "boards"
@@ -173,7 +173,7 @@ func saveTiles(plots [][]*plot.Plot, dir, name, title string, w, h vg.Length) ([
 func PlotBoards(grids, captions []string, title, dir, name string) ([]string, error) {
 	plots := [][]*plot.Plot{make([]*plot.Plot, 3), make([]*plot.Plot, 3)}
 	for i := 0; i < 6; i++ {
-		p := plot.New()
+		p := newPlot()
 		if i < len(grids) {
 			p.Add(boardPlotter{grids[i]})
 			p.Title.Text = wrapCaption(captions[i], 36)
@@ -207,18 +207,18 @@ func PlotColourEffects(effects [4][64]float64, title, dir, name string) ([]strin
 	pal := moreland.SmoothBlueRed()
 	pal.SetMin(-maxAbs)
 	pal.SetMax(maxAbs)
-	bar := plot.New()
+	bar := newPlot()
 	bar.Add(&plotter.ColorBar{ColorMap: pal, Vertical: true})
 	bar.HideX()
 	bar.Y.Label.Text = "log-odds effect on White winning"
 	bar.Title.Text = "colour scale\n(red helps White,\nblue helps Black)"
 	plots[0][2] = bar
-	key := plot.New()
+	key := newPlot()
 	key.HideAxes()
 	key.Title.Text = "Effects are relative to\nthe mean of the four colours\non each square; their z values\nare in colour_effects.csv"
 	plots[1][2] = key
 	for k := 0; k < 4; k++ {
-		p := plot.New()
+		p := newPlot()
 		hm := plotter.NewHeatMap(effectGrid(effects[k]), pal.Palette(64))
 		hm.Min, hm.Max = -maxAbs, maxAbs
 		p.Add(hm)

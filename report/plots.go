@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // errPoints are points with asymmetric vertical error bars.
@@ -26,15 +27,21 @@ type errPoints struct {
 // savePlot writes p as name.png and name.svg in dir (each atomically: never a truncated plot
 // under its final name) and returns the file names.
 func savePlot(p *plot.Plot, dir, name string, w, h vg.Length) ([]string, error) {
+	return saveDrawing(p.Draw, dir, name, w, h)
+}
+
+// saveDrawing is savePlot for a picture drawn by paint onto a canvas of w × h.
+func saveDrawing(paint func(draw.Canvas), dir, name string, w, h vg.Length) ([]string, error) {
 	var files []string
 	for _, ext := range []string{".png", ".svg"} {
 		f := filepath.Join(dir, name+ext)
-		wt, err := p.WriterTo(w, h, ext[1:])
+		c, err := draw.NewFormattedCanvas(w, h, ext[1:])
 		if err != nil {
 			return files, fmt.Errorf("plot %s: %w", f, err)
 		}
+		paint(draw.New(c))
 		var buf bytes.Buffer
-		if _, err := wt.WriteTo(&buf); err != nil {
+		if _, err := c.WriteTo(&buf); err != nil {
 			return files, fmt.Errorf("plot %s: %w", f, err)
 		}
 		if err := gamefile.WriteFileAtomic(f, buf.Bytes()); err != nil {
@@ -43,6 +50,14 @@ func savePlot(p *plot.Plot, dir, name string, w, h vg.Length) ([]string, error) 
 		files = append(files, name+ext)
 	}
 	return files, nil
+}
+
+// newPlot starts a plot with the toolkit's defaults: legend rows set a little apart (gonum
+// packs them edge to edge, and a swatch that fills its row then touches the next line).
+func newPlot() *plot.Plot {
+	p := plot.New()
+	p.Legend.Padding = vg.Points(2)
+	return p
 }
 
 // countTicks marks an axis of counts with whole numbers only (no 2.5 games).
@@ -70,10 +85,10 @@ var barBlue = color.RGBA{R: 70, G: 110, B: 170, A: 255}
 
 // PlotOutcomes draws the outcome rates (first wins, second wins, draws other than caps, caps,
 // forfeits) with their 95% intervals as in summary.csv (the headline method), each labelled
-// with its value and interval; the scale
+// with its value and interval rounded to what the interval supports; the scale
 // ends a little above the largest interval, so that small rates keep visible intervals.
 func PlotOutcomes(s *tally.Summary, title, dir string) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	labels := []string{"first wins", "second wins", "draws (no cap)", "caps", "forfeits"}
 	names := []string{"first_win_rate", "second_win_rate", "drawishness", "cap_rate", "forfeit_rate"}
@@ -95,7 +110,8 @@ func PlotOutcomes(s *tally.Summary, title, dir string) ([]string, error) {
 		pts.YErrors[i].Low, pts.YErrors[i].High = iv.Value-iv.Low, iv.High-iv.Value
 		top = math.Max(top, iv.High)
 		text.XYs = append(text.XYs, plotter.XY{X: float64(i), Y: iv.High})
-		text.Labels = append(text.Labels, fmt.Sprintf("%.1f%%\n[%.1f, %.1f]", 100*iv.Value, 100*iv.Low, 100*iv.High))
+		v, lo, hi := stats.RoundCI(stats.Interval{Value: 100 * iv.Value, Low: 100 * iv.Low, High: 100 * iv.High})
+		text.Labels = append(text.Labels, fmt.Sprintf("%s%%\n[%s, %s]", v, lo, hi))
 	}
 	if top == 0 {
 		top = 1
@@ -126,7 +142,7 @@ func PlotOutcomes(s *tally.Summary, title, dir string) ([]string, error) {
 // PlotLengths draws the histogram of game lengths in plies, in bins of a whole number of
 // plies (no comb of empty bins), with the ply cap marked when games reached it.
 func PlotLengths(s *tally.Summary, title, dir string) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = "game length (plies)"
 	p.Y.Label.Text = "games"
@@ -176,7 +192,7 @@ func PlotLengths(s *tally.Summary, title, dir string) ([]string, error) {
 // 95% band against the 50% line, and the shares of first-player wins and of draws: with many
 // draws (Baran) the win rate alone sits far below ½ whoever is favoured.
 func PlotRunning(s *tally.Summary, title, dir string) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = "games played"
 	p.Y.Label.Text = "share of games"
@@ -236,7 +252,7 @@ func PlotRunning(s *tally.Summary, title, dir string) ([]string, error) {
 		p.Legend.Add(l.label, line)
 	}
 	p.Legend.Top, p.Legend.Left = true, true
-	p.Y.Min, p.Y.Max = 0, 1.35 // the legend sits above 1
+	p.Y.Min, p.Y.Max = 0, 1.4 // the legend sits above 1
 	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 0.25, Label: "0.25"}, {Value: 0.5, Label: "0.5"}, {Value: 0.75, Label: "0.75"}, {Value: 1, Label: "1"}})
 	if score[0].X >= 1 && score[len(score)-1].X > 10 {
 		p.X.Scale = plot.LogScale{}

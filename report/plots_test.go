@@ -1,9 +1,12 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -133,6 +136,78 @@ func TestPlotVariantMetricOnePair(t *testing.T) {
 	for _, m := range []string{"duration_mean", "first_win_rate"} {
 		if _, err := PlotVariantMetric(t.TempDir(), "t", m, []string{"a", "b", "c"}, cells); err != nil {
 			t.Errorf("%s: %v", m, err)
+		}
+	}
+}
+
+// A perfect score's Elo is a one-sided bound: the plot states it as one ("≥ +183 (one-sided
+// 95%)") with an arrow, and draws no point for it; an estimate keeps its point and bar.
+func TestPlotIntervalsBound(t *testing.T) {
+	nan := math.NaN()
+	dir := t.TempDir()
+	ivs := []stats.Interval{{Value: nan, Low: 183.2, High: nan, Method: stats.OneSidedMethod},
+		{Value: -108, Low: -299, High: 34, Method: "pentanomial"}, {Value: nan, Low: nan, High: -150.4, Method: stats.OneSidedMethod}}
+	if _, err := PlotIntervals(dir, "ladder", "t", "Elo", []string{"step 1", "step 2", "step 3"}, ivs, 0); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "ladder.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(b)
+	for _, want := range []string{"≥ +183 (one-sided 95%)", "≤ -150 (one-sided 95%)"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the plot does not say %q", want)
+		}
+	}
+	// One round point (the estimate of step 2): gonum draws a filled circle as a closed path of arcs.
+	if n := len(regexp.MustCompile(`d="M[^"]*A[^"]*Z"`).FindAllString(svg, -1)); n != 1 {
+		t.Errorf("%d round glyphs, want 1 (a bound is no point)", n)
+	}
+}
+
+// Every tuned weight gets a line style (colour and dash pattern together) of its own, and the
+// legend stands beside the plot: the picture is wider than the plot by the legend's width.
+func TestPlotTrajectoryStyles(t *testing.T) {
+	type style struct {
+		c      any
+		dashes string
+	}
+	seen := map[style]int{}
+	for i := range 63 {
+		ls := lineStyle(i)
+		s := style{ls.Color, fmt.Sprint(ls.Dashes)}
+		if j, ok := seen[s]; ok {
+			t.Fatalf("weights %d and %d share a line style", j, i)
+		}
+		seen[s] = i
+	}
+	for i := 1; i < 7; i++ { // the first seven differ in colour and in dashes both
+		if fmt.Sprint(lineStyle(i).Dashes) == fmt.Sprint(lineStyle(0).Dashes) || lineStyle(i).Color == lineStyle(0).Color {
+			t.Errorf("weight %d looks like weight 0 in colour or dashes", i)
+		}
+	}
+	dir := t.TempDir()
+	names := []string{"advance", "mobility", "camps", "a_rather_long_weight_name"}
+	vals := [][]float64{{1, 2, 3, 4}, {2, 3, 4, 5}}
+	lo, hi := []float64{0, 0, 0, 0}, []float64{10, 10, 10, 10}
+	if _, err := PlotTrajectory(dir, "trajectory", "t", names, lo, hi, vals); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "trajectory.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`<svg[^>]*width="([0-9.]+)pt"`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("no svg width")
+	}
+	if w, _ := strconv.ParseFloat(string(m[1]), 64); w <= 6*72+100 {
+		t.Errorf("picture %gpt wide: no room for the legend beside a 432pt plot", w)
+	}
+	for _, n := range names {
+		if !strings.Contains(string(b), n+" [0, 10]") {
+			t.Errorf("no legend entry for %s", n)
 		}
 	}
 }

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -28,6 +31,7 @@ type Report struct {
 	Warnings []string
 	Tables   []Table
 	Texts    []Text
+	Sections []Section // Markdown files (report.md) as HTML, after the texts
 	Plots    []Figure
 	Links    []Link // other pages (a study's runs)
 }
@@ -59,7 +63,8 @@ type Link struct{ Text, Href, Note string }
 //go:embed report.tmpl
 var reportFS embed.FS
 
-var reportTmpl = template.Must(template.New("report.tmpl").ParseFS(reportFS, "report.tmpl"))
+var reportTmpl = template.Must(template.New("report.tmpl").Funcs(template.FuncMap{"num": isNumeric, "word": isWord,
+	"lines": func(s string) []string { return strings.Split(s, "\n") }, "oneline": func(s string) string { return strings.ReplaceAll(s, "\n", "; ") }}).ParseFS(reportFS, "report.tmpl"))
 
 // AddPlot embeds the SVG file name (in dir) as a figure; a .png name is taken as its .svg twin.
 func (r *Report) AddPlot(dir, name, caption string) error {
@@ -88,7 +93,7 @@ var plotCaptions = map[string]string{
 	"boards_fairest":    "The fairest boards",
 	"boards_unbalanced": "The most unbalanced boards",
 	"colour_effects":    "Where a square's colour helps White (log-odds effects, colour bar)",
-	"ladder":            "Elo of the stronger agent over the weaker at each step (numbered as in the table of steps), with 95% intervals",
+	"ladder":            "Elo of the stronger agent over the weaker at each step (numbered as in the table of steps), with 95% intervals; a step won (or lost) in every pair has only a one-sided bound, drawn as an arrow from it",
 }
 
 // plotCaption describes the plot in file name (".svg" stripped).
@@ -138,12 +143,88 @@ func (r *Report) AddCSV(dir, name, caption string, maxRows int) error {
 			t.Rows = append(t.Rows, rec)
 		}
 	}
+	roundColumns(t.Header, t.Rows)
+	t.Note = "Numbers rounded to what their intervals support; " + name + " holds every digit."
 	if maxRows > 0 && rows > maxRows {
-		t.Note = fmt.Sprintf("the first %d of %d rows; all are in %s", maxRows, rows, name)
+		t.Note = fmt.Sprintf("The first %d of %d rows, numbers rounded to what their intervals support; %s holds every row, with every digit.", maxRows, rows, name)
 	}
 	r.Tables = append(r.Tables, t)
 	return nil
 }
+
+// roundColumns rounds a CSV table's numbers in place for people: an estimate followed by its
+// interval's ends (columns whose names say low and high: ci_low, ci_high; elo_low, elo_high)
+// to what the interval supports (stats.RoundCI), a one-sided bound (no estimate, one end) as
+// "≥ x" or "≤ x", a p-value (a column p_... or ..._p_value) to two significant digits, and any
+// other fractional number to four. Whole numbers and text stay.
+func roundColumns(header []string, rows [][]string) {
+	kind := make([]byte, len(header)) // 'v': an estimate, its ends next; 'p': a p-value
+	for i, h := range header {
+		switch {
+		case i+2 < len(header) && strings.Contains(header[i+1], "low") && strings.Contains(header[i+2], "high") &&
+			!strings.Contains(h, "low") && !strings.Contains(h, "high"):
+			kind[i] = 'v'
+		case strings.HasPrefix(h, "p_") || strings.HasSuffix(h, "p_value"):
+			kind[i] = 'p'
+		}
+	}
+	num := func(c string) (float64, bool) {
+		x, err := strconv.ParseFloat(c, 64)
+		return x, err == nil
+	}
+	for _, row := range rows {
+		for i := 0; i < len(row); i++ {
+			x, ok := num(row[i])
+			if kind[i] == 'v' && i+2 < len(row) {
+				lo, okl := num(row[i+1])
+				hi, okh := num(row[i+2])
+				if okl && okh {
+					if !ok {
+						x = math.NaN()
+					}
+					v, l, h := stats.RoundCI(stats.Interval{Value: x, Low: lo, High: hi})
+					if ok {
+						row[i] = v
+					}
+					row[i+1], row[i+2] = l, h
+					i += 2
+					continue
+				}
+				if !ok && okl != okh { // no estimate and one end: a one-sided bound, said so
+					if okl {
+						row[i+1] = "≥ " + strconv.FormatFloat(lo, 'g', 4, 64)
+					} else {
+						row[i+2] = "≤ " + strconv.FormatFloat(hi, 'g', 4, 64)
+					}
+					i += 2
+					continue
+				} // else: each number is rounded alone, below
+			}
+			switch {
+			case !ok || math.IsInf(x, 0):
+			case kind[i] == 'p':
+				row[i] = stats.FormatPValue(x) // 0: a p-value that underflowed
+				if x >= 1e-300 {
+					row[i] = strconv.FormatFloat(x, 'g', 2, 64)
+				}
+			case !strings.ContainsAny(row[i], ".eE"): // a whole number
+			default:
+				row[i] = strconv.FormatFloat(x, 'g', 4, 64)
+			}
+		}
+	}
+}
+
+// numericCell matches a cell that reads as a number, an interval or a bound (right-aligned).
+var numericCell = regexp.MustCompile(`^[\[≥≤<]?\s*[-+−]?[0-9.][0-9.,eE+\-−\s/%\[\]½]*$`)
+
+// isNumeric reports whether a table cell reads as a number (see numericCell): right-aligned and
+// kept on one line.
+func isNumeric(cell string) bool { return numericCell.MatchString(cell) }
+
+// isWord reports whether a table cell is one word (a layout "A12-C00-B00-D10", an agent spec):
+// kept on one line, not broken at its hyphens.
+func isWord(cell string) bool { return cell != "" && !strings.ContainsAny(cell, " \t\n") }
 
 // AddTextFile shows the text file name (in dir) preformatted, when it exists.
 func (r *Report) AddTextFile(dir, name, caption string) error {
@@ -167,21 +248,16 @@ func ManifestFacts(m *gamefile.Manifest) []Fact {
 	return facts
 }
 
-// StatsTable is the statistics as a table: statistic, value, 95% interval, method, n.
+// StatsTable is the statistics as a table: statistic, value, 95% interval, method, n; values
+// rounded to what their intervals support and bounds shown as bounds (tally.StatText; the
+// CSV keeps every digit).
 func StatsTable(caption string, rows []tally.Stat) Table {
 	t := Table{Caption: caption, Header: []string{"statistic", "value", "95% interval", "method", "n"}}
 	for _, st := range rows {
-		t.Rows = append(t.Rows, []string{st.Name, stats.FormatShort(st.Value), intervalText(st.Interval), st.Method, fmt.Sprint(st.N)})
+		v, iv := tally.StatText(st)
+		t.Rows = append(t.Rows, []string{st.Name, v, iv, st.Method, fmt.Sprint(st.N)})
 	}
 	return t
-}
-
-// intervalText is "[lo, hi]", or "" for a statistic without an interval.
-func intervalText(iv stats.Interval) string {
-	if iv.Low != iv.Low || iv.High != iv.High { // NaN
-		return ""
-	}
-	return "[" + stats.FormatShort(iv.Low) + ", " + stats.FormatShort(iv.High) + "]"
 }
 
 // RenderReport writes the page of r to w.

@@ -43,7 +43,7 @@ func testReport(t *testing.T, dir string) []byte {
 	s := testSummary()
 	rep := &Report{Kind: "play", Title: "baran: random vs random <test>",
 		Facts: []Fact{{"command", "fairplay play -game baran -games 40"}, {"seed", "1"}}}
-	rep.Findings, rep.Warnings = tally.PlayFindings(s)
+	rep.Findings, rep.Warnings = tally.PlayFindings(s, false)
 	for _, plot := range []func(*tally.Summary, string, string) ([]string, error){PlotOutcomes, PlotLengths, PlotRunning} {
 		files, err := plot(s, rep.Title, dir)
 		if err != nil {
@@ -118,31 +118,97 @@ func browser(t *testing.T) string {
 	return bin
 }
 
-// renderInBrowser loads page in headless Chromium and returns "plots:decoded" and the console lines.
-func renderInBrowser(t *testing.T, bin string, page []byte) (string, []string) {
+// renderInBrowser loads page in headless Chromium and returns what the browser check found.
+func renderInBrowser(t *testing.T, bin string, page []byte) reporttest.BrowserCheck {
 	t.Helper()
-	found, decoded, console, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
+	c, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf("%d:%d", found, decoded), console
+	return c
 }
 
 func TestReportInBrowser(t *testing.T) {
 	bin := browser(t)
 	page := testReport(t, t.TempDir())
-	plots, console := renderInBrowser(t, bin, page)
-	if plots != "3:3" {
-		t.Errorf("plots shown (found:decoded) %s, want 3:3", plots)
-	}
-	if len(console) > 0 {
-		t.Errorf("console messages:\n%s", strings.Join(console, "\n"))
+	if p := renderInBrowser(t, bin, page).Problems(3); len(p) > 0 {
+		t.Errorf("the page does not read right:\n%s", strings.Join(p, "\n"))
 	}
 	// The check must be able to fail: a broken plot and a blocked network image.
 	broken := strings.Replace(string(page), dataURI.FindString(string(page)), "data:image/svg+xml;base64,bm90IGFuIFNWRw==", 1) // "not an SVG"
 	broken = strings.Replace(broken, "<h1>", `<img src="https://example.invalid/x.png"><h1>`, 1)
-	plots, console = renderInBrowser(t, bin, []byte(broken))
-	if plots != "3:2" || len(console) == 0 {
-		t.Errorf("a broken page passed: plots %s, console %q", plots, console)
+	c := renderInBrowser(t, bin, []byte(broken))
+	if c.Plots != 3 || c.Shown != 2 || len(c.Console) == 0 {
+		t.Errorf("a broken page passed: plots %d:%d, console %q", c.Plots, c.Shown, c.Console)
+	}
+}
+
+// The browser check fails on clipped text and on content wider than its box or the page, and
+// lets a wide table scroll inside its box (the report's div.table) and a wide <pre>. (The
+// report's own style breaks a long word in text, so the first page turns that off.)
+func TestReportInBrowserOverflow(t *testing.T) {
+	bin := browser(t)
+	long := strings.Repeat("rybgyrgb/", 40) // one unbreakable word, some 2,900 px wide
+	for _, c := range []struct {
+		name, body string
+		want       []string // substrings of the overflow lines, one line each
+	}{
+		{"a long word in a paragraph that may not break it", `<p class="finding" style="overflow-wrap: normal">` + long + `</p>`, []string{`p.finding "rybg`, "the page:"}},
+		{"clipped text, and a wide table and <pre> in their scroll boxes",
+			`<div class="clip" style="width: 10em; overflow: hidden; white-space: nowrap">a heading far too long for its narrow box, clipped</div>` +
+				`<div class="table"><table><tr><td>` + long + `</td></tr></table></div><pre>` + long + `</pre>`,
+			[]string{`div.clip "a heading far too long`}},
+	} {
+		page := strings.Replace(string(testReport(t, t.TempDir())), "<h1>", c.body+"<h1>", 1)
+		got := renderInBrowser(t, bin, []byte(page)).Overflow
+		if len(got) != len(c.want) {
+			t.Errorf("%s: overflow %q, want %d lines like %q", c.name, got, len(c.want), c.want)
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: overflow line %q, want %q in it", c.name, got[i], w)
+			}
+		}
+	}
+}
+
+// A run's report.md becomes headings, paragraphs and HTML tables: no raw Markdown on the page.
+func TestMarkdownBlocks(t *testing.T) {
+	md := "## baran: capture\n\nRules: `published defaults`.\nA second line.\n\n### first_win_rate\n\n| level | capture=huff |\n|---|---:|\n| `random` | 0.15 [0.05, 0.36] |\n\nNone.\n"
+	got := markdownBlocks(md)
+	want := []Block{{Heading: "baran: capture"}, {Text: "Rules: published defaults. A second line."}, {Heading: "first_win_rate"},
+		{Table: &Table{Header: []string{"level", "capture=huff"}, Rows: [][]string{{"random", "0.15 [0.05, 0.36]"}}}}, {Text: "None."}}
+	if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
+		t.Errorf("blocks\n%+v\nwant\n%+v", deref(got), deref(want))
+	}
+}
+
+func deref(bs []Block) []any {
+	var out []any
+	for _, b := range bs {
+		if b.Table != nil {
+			out = append(out, *b.Table)
+		} else {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// A CSV shown as a table keeps its digits in the file and rounds them on the page: an estimate
+// and its ends to what the interval supports, a p-value to two digits (0 as "<1e-300"), other
+// fractions to four digits, a one-sided bound as one; whole numbers and text as they are.
+func TestRoundColumns(t *testing.T) {
+	h := []string{"agent", "elo", "ci_low", "ci_high", "games", "p_holm", "white_rate_as_dealt", "ci_low_as_dealt", "ci_high_as_dealt", "score"}
+	rows := [][]string{{"greedy", "417.7254466", "380.12", "455.9", "20", "3.03e-06", "0.75", "0.30064184", "0.95441274", "0.123456"},
+		{"random", "681.1280412", "", "", "20", "0", "0.5", "", "", "0.5"},
+		{"alphabeta", "", "", "-34.4034", "20", "1", "", "0.3", "", "1"}}
+	roundColumns(h, rows)
+	want := [][]string{{"greedy", "418", "380", "456", "20", "3e-06", "0.8", "0.3", "1.0", "0.1235"},
+		{"random", "681.1", "", "", "20", "<1e-300", "0.5", "", "", "0.5"},
+		{"alphabeta", "", "", "≤ -34.4", "20", "1", "", "≥ 0.3", "", "1"}}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("rounded\n%q\nwant\n%q", rows, want)
 	}
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"image/color"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -12,7 +11,7 @@ import (
 // i+1) with its two stopping bounds: the test accepts H1 when the line reaches the upper one and
 // H0 at the lower one. It writes name.png and name.svg into dir.
 func PlotLLR(dir, name, title string, llr []float64, lower, upper float64) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = "colour-swapped pairs played"
 	p.Y.Label.Text = "log-likelihood ratio"

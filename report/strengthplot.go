@@ -6,7 +6,6 @@ import (
 	"github.com/fairplay-lab/fairplay/stats"
 	"github.com/fairplay-lab/fairplay/tally"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -20,7 +19,7 @@ import (
 // strength_<metric>.png/.svg into dir; trends without points are skipped (no files when none
 // has any).
 func PlotStrengthTrend(dir, title, metric string, trends []tally.Trend) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = "level rating (Elo, baseline rules; first level = 0)"
 	p.Y.Label.Text = metric + ": variant − baseline (95% interval)"

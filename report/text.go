@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"math"
 	"strconv"
 )
 
@@ -11,18 +9,6 @@ func RulesText(rules string) string {
 		return "published defaults"
 	}
 	return rules
-}
-
-func EloText(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "-"
-	case x > 1e6:
-		return "+inf"
-	case x < -1e6:
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x)
 }
 
 func Num(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
@@ -38,10 +24,11 @@ func CmpBool(a, b bool) int {
 	return -1
 }
 
-// pText prints a p-value as "= 0.0125", or "< 1e-300" for one that underflowed to zero.
+// PText prints a p-value for a sentence, to two significant digits as the terminal tables do:
+// "= 0.012", or "< 1e-300" for one that underflowed to zero.
 func PText(p float64) string {
-	if p == 0 {
+	if p < 1e-300 {
 		return "< 1e-300"
 	}
-	return fmt.Sprintf("= %.3g", p)
+	return "= " + strconv.FormatFloat(p, 'g', 2, 64)
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/fairplay-lab/fairplay/tally"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -19,7 +18,7 @@ import (
 // the manner of the AlphaZero chess-variants balance study. It writes
 // variants_<metric>.png/.svg into dir.
 func PlotVariantMetric(dir, title, metric string, levels []string, cells []tally.VariantCell) ([]string, error) {
-	p := plot.New()
+	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = "agent strength (ladder level)"
 	p.Y.Label.Text = metric + " (95% interval band)"

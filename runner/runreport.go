@@ -36,7 +36,7 @@ func writeMatchPages(dir string, sum *tally.Summary, title string, man *gamefile
 // warnings and the match's plots, with the statistics table last.
 func MatchReport(kind, title, dir string, out *Outcome) (*report.Report, error) {
 	rep := &report.Report{Kind: kind, Title: title, Facts: report.ManifestFacts(out.Manifest)}
-	rep.Findings, rep.Warnings = tally.PlayFindings(out.Summary)
+	rep.Findings, rep.Warnings = tally.PlayFindings(out.Summary, tally.AVsB(out.Manifest))
 	if out.Manifest.Status != "complete" {
 		rep.Warnings = append(rep.Warnings, "the run is "+out.Manifest.Status+": these are the results of the games played so far")
 	}

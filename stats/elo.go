@@ -84,13 +84,13 @@ func FormatElo(iv Interval) string {
 		case math.IsInf(x, -1):
 			return "-inf"
 		}
+		if math.Round(x) == 0 {
+			x = 0 // "+0", never "-0"
+		}
 		return fmt.Sprintf("%+.0f", x)
 	}
-	if iv.Method == OneSidedMethod {
-		if math.IsNaN(iv.High) {
-			return "≥ " + f(iv.Low) + " (one-sided 95%)"
-		}
-		return "≤ " + f(iv.High) + " (one-sided 95%)"
+	if b, ok := FormatBound(iv, f); ok {
+		return b
 	}
 	return fmt.Sprintf("%s [%s, %s]", f(iv.Value), f(iv.Low), f(iv.High))
 }

@@ -192,9 +192,14 @@ func checkIdentified(n int, S []float64) error {
 type Rating struct {
 	Agent     string
 	Elo       float64
-	Low, High float64 // bootstrap percentile 95% interval (NaN without a bootstrap)
+	Low, High float64 // bootstrap percentile 95% interval (NaN without a bootstrap, and when Unbounded)
 	Games     int64
 	Score     float64 // points per game (draws ½) over all its games
+	// Unbounded is +1 when the agent's rating above the anchor has no finite
+	// maximum-likelihood estimate (perfect scores put it infinitely above: the fitted value
+	// is set by the prior alone, and the bootstrap, which cannot vary a perfect score, gives it
+	// no honest interval), -1 when it is infinitely below, 0 when it is finite (Unbounded).
+	Unbounded int
 }
 
 // RatingTable is a fitted tournament: one line per agent, in the agents' order.
@@ -225,9 +230,10 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 		games[p.A] += int64(g)
 		games[p.B] += int64(g)
 	}
+	side := Unbounded(n, res)
 	for i, name := range names {
 		t.Ratings = append(t.Ratings, Rating{Agent: name, Elo: elo[i], Low: math.NaN(), High: math.NaN(),
-			Games: games[i], Score: points[i] / float64(games[i])})
+			Games: games[i], Score: points[i] / float64(games[i]), Unbounded: side[i]})
 	}
 	if opt.Bootstrap <= 0 {
 		return t, nil
@@ -249,13 +255,75 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 		}
 	}
 	for i := range t.Ratings {
-		if len(samples[i]) == 0 {
+		if len(samples[i]) == 0 || t.Ratings[i].Unbounded != 0 { // no interval for a rating set by the prior
 			continue
 		}
 		slices.Sort(samples[i])
 		t.Ratings[i].Low, t.Ratings[i].High = quantile(samples[i], 0.025), quantile(samples[i], 0.975)
 	}
 	return t, nil
+}
+
+// Unbounded says, for each of n agents, whether its Bradley–Terry rating relative to agent 0
+// (the anchor) has a finite maximum-likelihood estimate (0), or is pushed to +∞ (+1) or −∞ (−1)
+// by perfect scores. By Ford's condition (L. R. Ford Jr., "Solution of a ranking problem from
+// binary comparisons", American Mathematical Monthly 64(8), 1957) the estimate of a gap is
+// finite exactly when each agent can be reached from the other along "scored at least half a
+// point against" links (a draw links both ways). An agent that reaches the anchor, but that
+// the anchor does not reach, never lost a point to anything at or below the anchor's side: it
+// is +∞ above; the reverse is −∞. An agent linked neither way (no games joining them) is
+// given +1 when it scored at least half its points, −1 otherwise: its rating is set by the
+// prior alone either way.
+func Unbounded(n int, res []PairingResult) []int {
+	beat := make([][]bool, n) // beat[a][b]: a scored against b
+	for i := range beat {
+		beat[i] = make([]bool, n)
+	}
+	var pts, games []float64 = make([]float64, n), make([]float64, n)
+	for _, p := range res {
+		s, g := p.Points()
+		if s > 0 {
+			beat[p.A][p.B] = true
+		}
+		if s < g {
+			beat[p.B][p.A] = true
+		}
+		pts[p.A], pts[p.B] = pts[p.A]+s, pts[p.B]+g-s
+		games[p.A], games[p.B] = games[p.A]+g, games[p.B]+g
+	}
+	reach := func(from int, edge func(a, b int) bool) []bool {
+		seen := make([]bool, n)
+		stack := []int{from}
+		seen[from] = true
+		for len(stack) > 0 {
+			a := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for b := range n {
+				if !seen[b] && edge(a, b) {
+					seen[b] = true
+					stack = append(stack, b)
+				}
+			}
+		}
+		return seen
+	}
+	down := reach(0, func(a, b int) bool { return beat[a][b] }) // the anchor scored its way to them
+	up := reach(0, func(a, b int) bool { return beat[b][a] })   // they scored their way to the anchor
+	out := make([]int, n)
+	for i := range out {
+		switch {
+		case up[i] && down[i]:
+		case up[i]:
+			out[i] = 1
+		case down[i]:
+			out[i] = -1
+		case 2*pts[i] >= games[i]:
+			out[i] = 1
+		default:
+			out[i] = -1
+		}
+	}
+	return out
 }
 
 // resamplePenta draws Pairs() pairs with replacement from the pairs counted in p.

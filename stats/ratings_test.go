@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -225,6 +226,44 @@ func TestResamplePentaKeepsPairs(t *testing.T) {
 		q := resamplePenta(p, rng)
 		if q.Pairs() != p.Pairs() || q[0] != 0 || q[2] != 0 {
 			t.Fatalf("resample %v of %v", q, p)
+		}
+	}
+}
+
+// Unbounded on hand-made tournaments, and against the fit itself on random small ones: every
+// rating is finite (all 0) exactly when the fit without a prior converges (Ford's condition).
+func TestUnbounded(t *testing.T) {
+	// 0 lost every game to 1 and to 2; 1 lost every game to 2: both sit infinitely above 0.
+	res := []PairingResult{{A: 0, B: 1, Penta: pentaOf(0, 0, 5)}, {A: 0, B: 2, Penta: pentaOf(0, 0, 5)}, {A: 1, B: 2, Penta: pentaOf(0, 0, 5)}}
+	if got := Unbounded(3, res); !slices.Equal(got, []int{0, 1, 1}) {
+		t.Errorf("a ladder of perfect scores: %v, want [0 1 1]", got)
+	}
+	// 0 won every game against 1; 1 and 2 are level: both are infinitely below 0.
+	res = []PairingResult{{A: 0, B: 1, Penta: pentaOf(10, 0, 0)}, {A: 1, B: 2, Penta: pentaOf(3, 4, 3)}}
+	if got := Unbounded(3, res); !slices.Equal(got, []int{0, -1, -1}) {
+		t.Errorf("below a perfect score: %v, want [0 -1 -1]", got)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 300 {
+		n := 3 + trial%2
+		var res []PairingResult
+		for a := range n {
+			for b := a + 1; b < n; b++ {
+				var p Penta
+				for range 3 {
+					if rng.IntN(3) > 0 { // mostly decisive pairs, so perfect scores are common
+						p[4*rng.IntN(2)]++
+					} else {
+						p[2]++
+					}
+				}
+				res = append(res, PairingResult{A: a, B: b, Penta: p})
+			}
+		}
+		finite := !slices.ContainsFunc(Unbounded(n, res), func(u int) bool { return u != 0 })
+		_, err := FitRatings(n, res, 0)
+		if finite != (err == nil) {
+			t.Fatalf("%v: Unbounded says finite %v, the fit: %v", res, finite, err)
 		}
 	}
 }

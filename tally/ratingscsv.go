@@ -11,7 +11,9 @@ import (
 
 // WriteRatingsCSV writes ratings.csv: agent, elo, ci_low, ci_high, games, score, in rating
 // order (strongest first), with distinct_games when distinct is not nil (one count per agent,
-// in the agents' order).
+// in the agents' order). A rating that perfect scores leave without a finite estimate
+// (stats.Rating.Unbounded) has empty ci_low and ci_high (stats.Ratings gives it none): its elo
+// is set by the prior, and a bootstrap of perfect scores does not vary it.
 func WriteRatingsCSV(w io.Writer, t *stats.RatingTable, distinct []int64) error {
 	var b strings.Builder
 	b.WriteString("agent,elo,ci_low,ci_high,games,score")

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/stats"
@@ -105,8 +106,10 @@ func WLSSlope(x, y, se []float64) (slope, slopeSE float64, ok bool) {
 // StrengthTrends regresses, for every metric of CellMetrics and every variant other than the
 // baseline (the first variant of the first level, i.e. the first value of each varied switch), the
 // per-level effect (variant minus baseline, standard error √(se_v² + se_b²): the cells have
-// independent seeds) on the level's rating (VariantCell.Elo). Levels without a finite rating
-// and effects with no variance (a metric constant in both cells) are left out of the fit.
+// independent seeds) on the level's rating (VariantCell.Elo). Levels without a finite rating,
+// effects with no variance (a metric constant in both cells) and effects in a counter that the
+// rules of either cell keep at zero (VariantCell.ZeroByRule: the rule's effect, not a finding)
+// are left out of the fit.
 func StrengthTrends(cells []VariantCell) []Trend {
 	if len(cells) == 0 {
 		return nil
@@ -117,12 +120,14 @@ func StrengthTrends(cells []VariantCell) []Trend {
 		variant string
 	}
 	byCell := map[key][]CellMetric{}
+	zero := map[key][]string{} // the counters the cell's rules keep at zero
 	elo := map[int]VariantCell{}
 	var variants, metrics []string
 	var levels []int
 	for _, c := range cells {
 		ms := CellMetrics(c.Summary)
 		byCell[key{c.Level, c.Variant}] = ms
+		zero[key{c.Level, c.Variant}] = c.ZeroByRule
 		elo[c.Level] = c
 		if !slices.Contains(levels, c.Level) {
 			levels = append(levels, c.Level)
@@ -156,6 +161,9 @@ func StrengthTrends(cells []VariantCell) []Trend {
 				e := lc.Elo
 				if !okA || !okB || math.IsNaN(e) || math.IsNaN(a.Value) || math.IsNaN(b.Value) {
 					continue
+				}
+				if c := strings.TrimSuffix(name, "_mean"); slices.Contains(zero[key{l, v}], c) || slices.Contains(zero[key{l, baseline}], c) {
+					continue // the effect is the rule's, not a finding
 				}
 				s := math.Sqrt(a.SE()*a.SE() + b.SE()*b.SE())
 				if !(s > 0) {
@@ -210,6 +218,9 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 		if !math.IsNaN(c.EloLow) {
 			iv = fmt.Sprintf("[%+.0f, %+.0f]", c.EloLow, c.EloHigh)
 		}
+		if c.EloPrior {
+			iv = "none: set by the prior (perfect scores)"
+		}
 		rt.Row("`"+levels[c.Level]+"`", fmt.Sprintf("%+.0f", c.Elo), iv, distinct[c.Level])
 	}
 	rt.WriteTo(w)
@@ -221,7 +232,7 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 		if math.IsNaN(t.Slope) {
 			continue
 		}
-		tt.Row(t.Metric, t.Variant, fmt.Sprintf("%s [%s, %s]", stats.FormatShort(t.Slope), stats.FormatShort(t.Low), stats.FormatShort(t.High)), pShort(t.P), len(t.Points), t.Verdict)
+		tt.Row(t.Metric, t.Variant, stats.FormatCI(stats.Interval{Value: t.Slope, Low: t.Low, High: t.High}), pShort(t.P), len(t.Points), t.Verdict)
 	}
 	tt.WriteTo(w)
 }

@@ -252,7 +252,7 @@ func (s *Summary) Stats() []Stat {
 	add("first_win_p_value", c.shareTest(), decisive)
 	add("first_win_p_value_exact_iid", stats.Interval{Value: stats.BinomTwoSided(s.FirstWins, decisive, 0.5), Low: math.NaN(), High: math.NaN(), Method: "exact-binomial-two-sided-vs-0.5-decisive-games"}, decisive)
 	fs := s.firstScore()
-	fsc := c.score.Mean((fs.High - fs.Value) / stats.Z95)
+	fsc := c.score.Mean((fs.High-fs.Value)/stats.Z95).Clip(0, 1) // a score lies in [0, 1]
 	add("first_score", fsc, n)
 	add("first_player_advantage", stats.Interval{Value: fsc.Value - 0.5, Low: fsc.Low - 0.5, High: fsc.High - 0.5, Method: "first_score-0.5 " + fsc.Method}, n)
 	add("balance", s.balance(c), n)
@@ -282,7 +282,7 @@ func (s *Summary) Stats() []Stat {
 		}
 		sc, v := s.Penta.ScoreVar()
 		se := math.Sqrt(v / float64(pairs))
-		score := stats.Interval{Value: sc, Low: sc - stats.Z95*se, High: sc + stats.Z95*se, Method: "pentanomial"}
+		score := stats.Interval{Value: sc, Low: sc - stats.Z95*se, High: sc + stats.Z95*se, Method: "pentanomial"}.Clip(0, 1)
 		if iv, ok := s.Penta.PerfectScore(); ok { // the normal interval would be [1, 1]
 			score = iv
 		}
@@ -378,16 +378,31 @@ func WriteTable(w io.Writer, rows []Stat) {
 		if st.Method == "count" && st.Name != "games" && st.Name != "pairs" {
 			continue
 		}
-		iv := ""
-		if !math.IsNaN(st.Low) {
-			iv = fmt.Sprintf("[%s, %s]", stats.FormatShort(st.Low), stats.FormatShort(st.High))
-		}
-		v := stats.FormatShort(st.Value)
-		if isPValue(st.Name) && st.Value < 1e-300 {
-			v = stats.FormatPValue(st.Value)
-		}
+		v, iv := StatText(st)
 		fmt.Fprintf(w, "%-34s %12s  %-25s %s\n", st.Name, v, iv, st.Method)
 	}
 }
 
 func isPValue(name string) bool { return strings.Contains(name, "p_value") }
+
+// StatText prints a statistic for people (terminal tables, reports; summary.csv keeps every
+// digit): its value and "[low, high]" rounded to what the interval supports (stats.RoundCI),
+// a one-sided bound as "≥ x" with "one-sided 95%" in place of the interval, a p-value below
+// 1e-300 as "<1e-300", and "" for an interval it does not have.
+func StatText(st Stat) (value, interval string) {
+	if b, ok := stats.FormatBound(st.Interval, stats.FormatShort); ok {
+		if st.Method == stats.OneSidedMethod { // an Elo bound: whole Elo
+			b = stats.FormatElo(st.Interval)
+		}
+		bound, _, _ := strings.Cut(b, " (")
+		return bound, "one-sided 95%"
+	}
+	if math.IsNaN(st.Low) && math.IsNaN(st.High) {
+		if isPValue(st.Name) && st.Value < 1e-300 {
+			return stats.FormatPValue(st.Value), ""
+		}
+		return stats.FormatShort(st.Value), ""
+	}
+	v, lo, hi := stats.RoundCI(st.Interval)
+	return v, "[" + lo + ", " + hi + "]"
+}

@@ -242,13 +242,13 @@ func TestPerfectScoreRows(t *testing.T) {
 	if e, _ := StatByName(rows, "a_elo"); !math.IsNaN(e.Value) || e.Method != stats.OneSidedMethod {
 		t.Errorf("one pair won: a_elo %+v, want no value", e.Interval)
 	}
-	f, _ := PlayFindings(s)
+	f, _ := PlayFindings(s, true)
 	for _, line := range f {
 		if strings.Contains(line, "NaN") {
 			t.Errorf("finding prints NaN: %s", line)
 		}
 	}
-	if _, w := PlayFindings(run(20)); len(w) != 0 {
+	if _, w := PlayFindings(run(20), true); len(w) != 0 {
 		t.Errorf("20 distinct pairs won: warnings %q", w)
 	}
 }
@@ -267,5 +267,41 @@ func TestCountMeanNonNegative(t *testing.T) {
 	st, _ := StatByName(s.Stats(), "captures_mean")
 	if st.Low < 0 || st.Low > st.Value || st.High <= st.Value {
 		t.Errorf("captures_mean %+v, want 0 ≤ low ≤ value < high", st.Interval)
+	}
+}
+
+// Near a perfect score the normal interval of A's score reaches past 1 (0.9950 [0.9881,
+// 1.0019]): the score's interval stops at 1, and the first player's at [0, 1] too. In a match
+// of two agents, the finding on A against B comes first; in self-play it follows the first
+// player's; and the findings round to what the intervals support.
+func TestScoreIntervalsInRange(t *testing.T) {
+	s := NewSummary(nil)
+	for i := int64(0); i < 200; i++ {
+		first := []string{"a", "b"}[i%2]
+		w := map[string]string{"a": "first", "b": "second"}[first] // A wins
+		if i == 1 {
+			w = "draw" // one pair of 1½: the score below 1, an interval
+		}
+		s.Add(&gamefile.Record{Game: i, Pair: i / 2, GameName: "baran", FirstIs: first, Winner: w, Reason: engine.Throne, Plies: 7 + int(i%5), Moves: fmt.Sprint(i)})
+	}
+	rows := s.Stats()
+	for _, name := range []string{"a_score", "first_score"} {
+		st, _ := StatByName(rows, name)
+		if st.Low < 0 || st.High > 1 || st.Value < st.Low || st.Value > st.High {
+			t.Errorf("%s %v [%v, %v] leaves [0, 1]", name, st.Value, st.Low, st.High)
+		}
+	}
+	if sc, _ := StatByName(rows, "a_score"); sc.High != 1 || sc.Value != 0.9975 {
+		t.Errorf("a_score %+v, want 0.9975 up to 1", sc.Interval)
+	}
+	f, _ := PlayFindings(s, true)
+	if !strings.HasPrefix(f[0], "Agent A's Elo over agent B") {
+		t.Errorf("A against B: first finding %q", f[0])
+	}
+	if f, _ := PlayFindings(s, false); strings.HasPrefix(f[0], "Agent A") || !strings.Contains(f[len(f)-3], "Agent A") {
+		t.Errorf("self-play: findings %q", f)
+	}
+	if !strings.Contains(strings.Join(f, "\n"), "Games last 9.00 [8.80, 9.20] plies") {
+		t.Errorf("findings not rounded to their intervals:\n%s", strings.Join(f, "\n"))
 	}
 }

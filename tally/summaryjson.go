@@ -52,8 +52,21 @@ func NewSummaryJSON(title string, s *Summary, man *gamefile.Manifest) *SummaryJS
 	for _, st := range s.Stats() {
 		sj.Statistics = append(sj.Statistics, StatJSON{st.Name, finite(st.Value), finite(st.Low), finite(st.High), st.Method, st.N})
 	}
-	sj.Findings, sj.Warnings = PlayFindings(s)
+	sj.Findings, sj.Warnings = PlayFindings(s, AVsB(man))
 	return sj
+}
+
+// AVsB reports whether the match of a manifest is between two different agents (its
+// configuration's "a" and "b" differ); false without a manifest.
+func AVsB(man *gamefile.Manifest) bool {
+	if man == nil {
+		return false
+	}
+	var ab struct {
+		A string `json:"a"`
+		B string `json:"b"`
+	}
+	return json.Unmarshal(man.Config, &ab) == nil && ab.A != ab.B
 }
 
 // WriteSummaryJSON writes sj as summary.json in dir (atomically) and returns the file name.
@@ -65,15 +78,17 @@ func WriteSummaryJSON(dir string, sj *SummaryJSON) (string, error) {
 	return "summary.json", gamefile.WriteFileAtomic(filepath.Join(dir, "summary.json"), append(b, '\n'))
 }
 
-// pct prints a rate as a percentage with its interval: "44.6% [44.4%, 44.8%]".
+// pct prints a rate as a percentage with its interval, rounded to what the interval supports:
+// "44.6% [44.4%, 44.8%]".
 func pct(iv stats.Interval) string {
 	if math.IsNaN(iv.Value) {
 		return "-"
 	}
+	v, lo, hi := stats.RoundCI(stats.Interval{Value: 100 * iv.Value, Low: 100 * iv.Low, High: 100 * iv.High})
 	if math.IsNaN(iv.Low) {
-		return fmt.Sprintf("%.1f%%", 100*iv.Value)
+		return v + "%"
 	}
-	return fmt.Sprintf("%.1f%% [%.1f%%, %.1f%%]", 100*iv.Value, 100*iv.Low, 100*iv.High)
+	return v + "% [" + lo + "%, " + hi + "%]"
 }
 
 // statByName returns the first statistic called name (the headline method), ok false if none.
@@ -87,9 +102,12 @@ func StatByName(rows []Stat, name string) (Stat, bool) {
 }
 
 // PlayFindings states a match's headline results in words with their 95% intervals, taken
-// from its statistics (so with the same methods as summary.csv), and the warnings a reader
-// should see first: no games, caps, forfeits, repeated games, identical pairs.
-func PlayFindings(s *Summary) (findings, warnings []string) {
+// from its statistics (so with the same methods as summary.csv) and rounded to what the
+// intervals support, and the warnings a reader should see first: no games, caps, forfeits,
+// repeated games, identical pairs. aVsB says the match is between two different agents: its
+// finding on A against B then comes first (in self-play it is a check, and the first player's
+// results lead).
+func PlayFindings(s *Summary, aVsB bool) (findings, warnings []string) {
 	if s.N == 0 {
 		return nil, []string{"no games were played"}
 	}
@@ -105,14 +123,19 @@ func PlayFindings(s *Summary) (findings, warnings []string) {
 	} else if fs.High < 0.5 {
 		verdict = "the second player is favoured"
 	}
-	findings = append(findings, fmt.Sprintf("The first player's score (draws count ½) is %.4f %s (%s): %s.", fs.Value, ends(fs.Interval, "%.4f"), fs.Method, verdict))
+	findings = append(findings, fmt.Sprintf("The first player's score (draws count ½) is %s (%s): %s.", ends(fs.Interval), fs.Method, verdict))
 	if pairs := s.Penta.Pairs(); pairs > 0 {
 		e := get("a_elo")
-		findings = append(findings, fmt.Sprintf("Agent A's Elo over agent B is %s from %d colour-swapped pairs (%s), LOS %.1f%%.",
-			stats.FormatElo(e.Interval), pairs, e.Method, 100*s.Penta.LOS()))
+		ab := fmt.Sprintf("Agent A's Elo over agent B is %s from %d colour-swapped pairs (%s), LOS %.1f%%.",
+			stats.FormatElo(e.Interval), pairs, e.Method, 100*s.Penta.LOS())
+		if aVsB {
+			findings = append([]string{ab}, findings...)
+		} else {
+			findings = append(findings, ab)
+		}
 	}
 	d := get("duration_mean")
-	findings = append(findings, fmt.Sprintf("Games last %.1f plies on average %s.", d.Value, ends(d.Interval, "%.1f")))
+	findings = append(findings, fmt.Sprintf("Games last %s plies on average.", ends(d.Interval)))
 	if dg, ok := StatByName(rows, "distinct_games"); ok {
 		findings = append(findings, fmt.Sprintf("%.0f of the %d games examined are distinct move sequences.", dg.Value, dg.N))
 		if w := s.DistinctWarning(); !w.IsZero() {
@@ -136,11 +159,12 @@ func PlayFindings(s *Summary) (findings, warnings []string) {
 	return findings, warnings
 }
 
-// ends prints an interval's ends in format as "[lo, hi]", or says there is none (fewer than
-// 2 pairs leave no variance estimate) rather than print "[NaN, NaN]".
-func ends(iv stats.Interval, format string) string {
+// ends prints an estimate with its interval rounded to what the interval supports, "0.48
+// [0.41, 0.54]", or says there is none (fewer than 2 pairs leave no variance estimate) rather
+// than print "[NaN, NaN]".
+func ends(iv stats.Interval) string {
 	if math.IsNaN(iv.Low) || math.IsNaN(iv.High) {
-		return "(no interval: fewer than 2 pairs)"
+		return stats.FormatShort(iv.Value) + " (no interval: fewer than 2 pairs)"
 	}
-	return fmt.Sprintf("["+format+", "+format+"]", iv.Low, iv.High)
+	return stats.FormatCI(iv)
 }

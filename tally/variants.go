@@ -84,10 +84,15 @@ type VariantCell struct {
 	Variant string   // "name=value,..." of the varied switches
 	Values  []string // the varied switches' values, in -vary order
 	Summary *Summary
+	// ZeroByRule lists the counters (without a colour suffix) that the cell's rules keep at
+	// zero (engine.Variant.ZeroByRule): a difference in one of them restates the rule and is
+	// not tested.
+	ZeroByRule []string
 	// Elo is the level's rating on the study's joint scale (the ladder's tournament on the
 	// baseline rules, first level 0), EloLow/EloHigh its bootstrap 95% interval; NaN when the
 	// levels were not rated.
 	Elo, EloLow, EloHigh float64
+	EloPrior             bool // the level's rating has no finite estimate: set by the prior (stats.Rating.Unbounded)
 }
 
 // Difference is one tested difference between two variants at a level (or, for the metric
@@ -105,6 +110,19 @@ type Difference struct {
 // Significant reports a Holm-adjusted p below 0.05.
 func (d Difference) Significant() bool { return d.PHolm < 0.05 }
 
+// Text prints the difference's two values and the difference with its interval, all rounded
+// to what the difference's interval supports (stats.CIDecimals); for "outcomes", the
+// chi-square statistic as the difference.
+func (d Difference) Text() (a, b, diff string) {
+	if d.Metric == "outcomes" {
+		return "", "", fmt.Sprintf("χ² = %.1f", d.Statistic)
+	}
+	if dec, ok := stats.CIDecimals(d.Diff.Low, d.Diff.High); ok {
+		return stats.FormatFixed(d.ValueA, dec), stats.FormatFixed(d.ValueB, dec), stats.FormatCI(d.Diff)
+	}
+	return stats.FormatShort(d.ValueA), stats.FormatShort(d.ValueB), stats.FormatCI(d.Diff)
+}
+
 // Tested reports whether the difference was tested (and is in the Holm family).
 func (d Difference) Tested() bool { return !math.IsNaN(d.PHolm) }
 
@@ -113,7 +131,9 @@ func (d Difference) Tested() bool { return !math.IsNaN(d.PHolm) }
 // level's variants; the p-values are Holm-adjusted over the whole family. Metrics are compared
 // by Welch's t with Satterthwaite's degrees of freedom over the cells' pairs
 // (stats.ClusterWelch). A metric constant in both cells with the same value (zero by rule, say)
-// is listed untested (p NaN, MethodNotTestedConstant) and kept out of the family; constant in
+// is listed untested (p NaN, MethodNotTestedConstant) and kept out of the family, as is a
+// counter that the rules of either cell keep at zero (VariantCell.ZeroByRule,
+// MethodNotTestedByRule: first-move captures under the ban are 0 by rule, not by finding); constant in
 // each cell but different between them, it gets the exact permutation test over pairs
 // (stats.ConstantPermutation). A cell with fewer than 2 pairs has no variance estimate: its
 // differences are listed untested (MethodNotTestedFewPairs), never "significant".
@@ -154,7 +174,10 @@ func CompareVariants(cells []VariantCell) []Difference {
 					b := metrics[j][k]
 					iv, tt, ok := stats.ClusterWelch(a.Value, a.SE(), a.Pairs, b.Value, b.SE(), b.Pairs)
 					tt.Method = stats.MethodWelchTClusters + "-" + stats.MethodClusterPairs + "-independent-seeds"
+					counter := strings.TrimSuffix(a.Name, "_mean")
 					switch {
+					case slices.Contains(cs[i].ZeroByRule, counter) || slices.Contains(cs[j].ZeroByRule, counter):
+						tt = stats.Test{Method: MethodNotTestedByRule, Statistic: math.NaN(), P: math.NaN()}
 					case a.Pairs < 2 || b.Pairs < 2:
 						tt = stats.Test{Method: MethodNotTestedFewPairs, Statistic: math.NaN(), P: math.NaN()}
 					case a.Constant && b.Constant && a.Value == b.Value:
@@ -190,10 +213,12 @@ func CompareVariants(cells []VariantCell) []Difference {
 }
 
 // The methods of differences left out of the Holm family: a metric with the same constant value
-// in both cells, and a cell with fewer than 2 pairs (no variance estimate).
+// in both cells, a cell with fewer than 2 pairs (no variance estimate), and a metric that the
+// rules of a cell keep at zero (its difference restates the rule).
 const (
 	MethodNotTestedConstant = "not-tested-constant"
 	MethodNotTestedFewPairs = "not-tested-fewer-than-2-pairs"
+	MethodNotTestedByRule   = "not-tested-zero-by-rule"
 )
 
 // WriteVariantsCSV writes variants.csv: one row per variant combination × level × metric,
@@ -268,7 +293,7 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 			for _, v := range variants {
 				cell := ""
 				if m, ok := byKey[fmt.Sprintf("%d|%s|%s", l, v, name)]; ok {
-					cell = fmt.Sprintf("%s [%s, %s]", stats.FormatShort(m.Value), stats.FormatShort(m.Low), stats.FormatShort(m.High))
+					cell = stats.FormatCI(m.Interval)
 				}
 				row = append(row, cell)
 			}
@@ -316,12 +341,12 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 			continue
 		}
 		lv := "`" + levels[d.Level] + "`"
+		a, b, diff := d.Text()
 		if d.Metric == "outcomes" {
-			dt.Row(lv, "outcomes", d.A, "", "", "", "", fmt.Sprintf("χ² = %.1f", d.Statistic), pShort(d.PHolm))
+			dt.Row(lv, "outcomes", d.A, "", "", "", "", diff, pShort(d.PHolm))
 			continue
 		}
-		dt.Row(lv, d.Metric, d.A, d.B, stats.FormatShort(d.ValueA), stats.FormatShort(d.ValueB),
-			fmt.Sprintf("%s [%s, %s]", stats.FormatShort(d.Diff.Value), stats.FormatShort(d.Diff.Low), stats.FormatShort(d.Diff.High)), d.Method, pShort(d.PHolm))
+		dt.Row(lv, d.Metric, d.A, d.B, a, b, diff, d.Method, pShort(d.PHolm))
 	}
 	dt.WriteTo(w)
 }

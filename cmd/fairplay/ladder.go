@@ -107,6 +107,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		s := out.Summary
 		if w := s.DistinctWarning(); !w.IsZero() {
 			fmt.Fprintf(stderr, "step %d: %s\n", k+1, w.Render(flagName))
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("step %d: %s", k+1, strings.TrimPrefix(w.Render(flagName), "warning: ")))
 		}
 		distinct, _ := s.Distinct()
 		e := s.Penta.Elo()
@@ -117,8 +118,12 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			holds = "yes"
 		}
 		labels, elos = append(labels, fmt.Sprintf("step %d", k+1)), append(elos, e)
-		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d: %s over %s by %s Elo (95%%, %d pairs), LOS %.4f: the step %s.",
-			k+1, pairs[k][0], pairs[k][1], stats.FormatElo(e), s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99 or sign-test p ≥ 0.01)"}[holds]))
+		elo := stats.FormatElo(e) + " (95%)"
+		if stats.IsBound(e) {
+			elo = stats.FormatElo(e) + ": every pair went one way, so a bound and no estimate"
+		}
+		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d, %s over %s: Elo %s; %d pairs, LOS %.4f: the step %s.",
+			k+1, pairs[k][0], pairs[k][1], elo, s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99 or sign-test p ≥ 0.01)"}[holds]))
 		rep.Links = append(rep.Links, report.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
 		table.Row(k+1, "`"+pairs[k][0]+"`", "`"+pairs[k][1]+"`", s.N, distinct, fmt.Sprintf("%d / %d / %d", s.AWins, s.N-s.AWins-s.BWins, s.BWins),
 			fmt.Sprintf("%d-%d-%d-%d-%d", s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4]), fmt.Sprintf("%.3f", sc), stats.FormatElo(e), fmt.Sprintf("%.4f", los), holds)

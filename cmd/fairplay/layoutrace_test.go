@@ -36,9 +36,12 @@ func TestLayoutsRaceCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	if bin := reporttest.FindBrowser(); bin != "" && !testing.Short() {
-		found, decoded, console, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
-		if err != nil || found != n || decoded != n || len(console) > 0 {
-			t.Errorf("report.html in %s: %v, %d plots found, %d shown, want %d; console %q", bin, err, found, decoded, n, console)
+		c, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := c.Problems(n); len(p) > 0 {
+			t.Errorf("report.html in %s: %v", bin, p)
 		}
 	}
 	rep, _, err := runCmd(t, "layouts", "-report", dir)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -137,6 +138,12 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	cfg.List = nil // the sweep holds the boards
 	lean()
+	if *compare != "" { // the boards both sweeps hold are known before a game is played
+		if err := checkShared(sw, *compare); err != nil {
+			return err
+		}
+		sw.CompareTo = *compare
+	}
 	if dir == "" {
 		if dir, err = outDir(rf.out, "layouts"); err != nil {
 			return err
@@ -162,14 +169,6 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "%d of %d boards in %s (%s)\n", out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
 	if out.Report != nil {
 		printLayoutReport(stdout, sw, out.Report)
-		if r := out.Report; r.Games > 0 && float64(r.Distinct) < 0.9*float64(r.Games) {
-			fmt.Fprintf(stderr, "warning: only %d of %d games are distinct: repeated games are not independent samples; give -random-opening N\n", r.Distinct, r.Games)
-		}
-		if *compare != "" {
-			if err := compareSweeps(stdout, dir, *compare); err != nil {
-				return err
-			}
-		}
 		if xf.control != "" {
 			if err := controlVariate(stdout, dir, xf.control); err != nil {
 				return err
@@ -183,8 +182,12 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// printLayoutReport prints a sweep's findings and warnings, those of its report.html.
 func printLayoutReport(w io.Writer, sw *layouts.Sweep, r *layouts.LayoutReport) {
 	fmt.Fprintf(w, "\n%s\n", strings.Join(layouts.LayoutFindings(sw, r), "\n"))
+	for _, t := range layouts.LayoutWarnings(r) {
+		fmt.Fprintf(w, "warning: %s\n", t.Render(flagName))
+	}
 }
 
 // reportLayouts re-derives a complete sweep's reports from its boards.csv.
@@ -206,24 +209,25 @@ func reportLayouts(stdout io.Writer, dir, compare, control string) error {
 	if err != nil {
 		return err
 	}
+	if control != "" && sw.Cfg.Adaptive {
+		return usagef("-control: not for an adaptive sweep (a board's rate after stopping early is biased; the control variate needs fixed-n rates)")
+	}
 	cfg.List = nil
 	lean()
 	defer limitMemory(sw.NumBoards())()
+	if compare != "" {
+		if err := checkShared(sw, compare); err != nil {
+			return err
+		}
+		sw.CompareTo = compare
+	}
 	rep, _, err := layouts.WriteLayoutReportsFile(dir, sw, filepath.Join(dir, "boards.csv"))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "reports of %s rewritten\n", dir)
 	printLayoutReport(stdout, sw, rep)
-	if compare != "" {
-		if err := compareSweeps(stdout, dir, compare); err != nil {
-			return err
-		}
-	}
 	if control != "" {
-		if sw.Cfg.Adaptive {
-			return usagef("-control: not for an adaptive sweep (a board's rate after stopping early is biased; the control variate needs fixed-n rates)")
-		}
 		return controlVariate(stdout, dir, control)
 	}
 	return nil
@@ -289,18 +293,18 @@ func checkSweepDir(name, dir string) error {
 	return nil
 }
 
-// compareSweeps prints the Spearman correlation between the White rates of the sweep in dir
-// and another sweep's, over the boards both played.
-func compareSweeps(w io.Writer, dir, other string) error {
+// checkShared refuses -compare DIR when DIR's sweep is unreadable or shares no board with sw
+// (a usage error: nothing to rank).
+func checkShared(sw *layouts.Sweep, other string) error {
 	if err := checkCompare(other); err != nil {
 		return err
 	}
-	s, n, err := layouts.CompareSweeps(filepath.Join(dir, "boards.csv"), filepath.Join(other, "boards.csv"), dir)
-	if err != nil {
+	if _, err := layouts.SharedBoards(sw, filepath.Join(other, "boards.csv"), ""); err != nil {
+		if errors.Is(err, layouts.ErrNoSharedBoards) {
+			return usagef("-compare %s: %v", other, err)
+		}
 		return fmt.Errorf("-compare %s: %w", other, err)
 	}
-	fmt.Fprintf(w, "rank correlation of White's rate with %s over %d common boards: Spearman %.3f [%.3f, %.3f] (%s)\n",
-		other, n, s.Value, s.Low, s.High, s.Method)
 	return nil
 }
 

@@ -176,16 +176,32 @@ func TestGoldenVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "variants-report", strings.ReplaceAll(out, dir, "DIR"))
+	// One Holm family: the page counts the tests report.md counts, and no finding restates a rule.
+	family := regexp.MustCompile(`\(([0-9]+) of ([0-9]+) tests`).FindStringSubmatch(out)
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || family == nil {
+		t.Fatalf("%v; family %q", err, family)
+	}
+	if want := family[1] + " of " + family[2] + " tests hold after Holm"; !strings.Contains(string(page), want) {
+		t.Errorf("report.html does not say %q", want)
+	}
+	if strings.Contains(string(page), "removals_mean is") || strings.Contains(out, "| removals_mean | capture=huff") {
+		t.Error("a finding on removals, which capture=strict keeps at zero by rule")
+	}
 	csv, err := os.ReadFile(filepath.Join(dir, "variants.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "variants.csv", string(csv))
 	for _, f := range []string{"differences.csv", "variants_first_win_rate.png", "variants_removals_mean.svg", "cells/2-2/games.csv",
-		"strength_trend.csv", "strength_first_win_rate.png", "strength_removals_mean.svg", "ratings/ratings.csv", "ratings/pairings/1-2/games.csv"} {
+		"strength_trend.csv", "strength_first_win_rate.png", "strength_captures_mean.svg", "ratings/ratings.csv", "ratings/pairings/1-2/games.csv"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
+	}
+	// Removals exist under huff alone: a strength trend in them would restate the rule.
+	if _, err := os.Stat(filepath.Join(dir, "strength_removals_mean.svg")); err == nil {
+		t.Error("a strength plot of removals, which capture=strict keeps at zero by rule")
 	}
 	trend, err := os.ReadFile(filepath.Join(dir, "strength_trend.csv"))
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/tune"
 
@@ -132,7 +133,7 @@ type testResult struct {
 // pairs and the verdict, and writes sprt.txt beside the games.
 func sequentialTest(ctx context.Context, m *runner.Match, test stats.SPRT, sess runner.Session, every int64, stdout, stderr io.Writer) (testResult, error) {
 	header := fmt.Sprintf("SPRT %s\n  A = %s\n  B = %s\n  H0: %s = %g, H1: %s = %g, alpha %g, beta %g, pentanomial GSPRT; cap %d pairs, seed %d\n",
-		m.Cfg.Game+" ("+m.Cfg.Rules+")", m.Cfg.A, m.Cfg.B, eloName(test), test.Elo0, eloName(test), test.Elo1,
+		m.Cfg.Game+" ("+m.Cfg.Rules+")", agents.ShortSpec(m.Cfg.A), agents.ShortSpec(m.Cfg.B), eloName(test), test.Elo0, eloName(test), test.Elo1,
 		test.Alpha, test.Beta, m.Cfg.Games/2, m.Cfg.Seed)
 	fmt.Fprint(stdout, header)
 	fmt.Fprintf(stderr, "fairplay sprt: results in %s\n", sess.Dir)
@@ -151,8 +152,10 @@ func sequentialTest(ctx context.Context, m *runner.Match, test stats.SPRT, sess 
 		}
 	}
 	final := fmt.Sprintf("%s\n%s after %d pairs (%d games)\n", st.Line(), verdict, st.Summary.Penta.Pairs(), st.Summary.N)
-	if p := st.Summary.Penta; p.Pairs() >= 20 && slices.Contains(p[:], p.Pairs()) {
-		final += "note: every pair scored the same; deterministic agents repeat their games, give -random-opening N\n"
+	if d, n := st.Summary.Distinct(); d < n {
+		if p := st.Summary.Penta; p.Pairs() >= 20 && slices.Contains(p[:], p.Pairs()) { // the warning of the report (tally.PlayFindings)
+			final += "warning: every pair scored the same and games repeat: deterministic agents repeat their games, give -random-opening N\n"
+		}
 	}
 	fmt.Fprint(stdout, final)
 	if err := gamefile.WriteFileAtomic(filepath.Join(sess.Dir, "sprt.txt"), []byte(header+final)); err != nil {

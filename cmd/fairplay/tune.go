@@ -109,7 +109,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	fmt.Fprintf(stderr, "fairplay tune: %s %s, %d weights, %d iterations × %d games, seed %d -> %s\n",
-		cfg.Game, cfg.Agent, len(cfg.Params), cfg.Iterations, cfg.GamesPerIteration, cfg.Seed, dir)
+		cfg.Game, agents.ShortSpec(cfg.Agent), len(cfg.Params), cfg.Iterations, cfg.GamesPerIteration, cfg.Seed, dir)
 	out, err := tune.RunTune(ctx, cfg, gm, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
 		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "tune"}, args...)})
 	if err != nil {
@@ -128,6 +128,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "%-16s %10.4g %10.4g %+10.3g   [%g, %g]\n", p, s.Value, t.Value, t.Value-s.Value, s.Min, s.Max)
 	}
 	fmt.Fprintln(stdout)
+	for _, w := range tune.TuneWarnings(cfg, out) { // those of report.html
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
 	if cfg.SPRT == nil {
 		return nil
 	}

@@ -9,7 +9,10 @@ import (
 // Variants lists Baran's rule switches (RULES.md §1.9); the defaults are the published rules.
 var Variants = []engine.Variant{
 	{Name: "capture", Values: []string{"huff", "strict", "free"}, Default: "huff",
-		Doc: "forced capture: huff (a missed capture lets the opponent remove one capturer), strict (open play: only captures are legal when one exists), free (no obligation)"},
+		Doc: "forced capture: huff (a missed capture lets the opponent remove one capturer), strict (open play: only captures are legal when one exists), free (no obligation)",
+		// Removals and missed captures (a capture not taken, which lets the opponent remove)
+		// exist under huff alone.
+		ZeroByRule: map[string][]string{"strict": {"removals", "missed_captures"}, "free": {"removals", "missed_captures"}}},
 	{Name: "chain-capture", Values: []string{"whole", "per-jump"}, Default: "whole",
 		Doc: "whole: a chain captures everything it jumped iff all jumps were forward over enemy warriors; per-jump: each forward-jumped enemy is captured unless an own piece was jumped"},
 	{Name: "fast-row", Values: []string{"3", "4"}, Default: "3",

@@ -35,6 +35,16 @@ func Variants(game string) ([]engine.Variant, error) {
 	return nil, unknown(game)
 }
 
+// ZeroByRule returns the game's counters (without a colour suffix) that the rules keep at
+// zero (engine.Variant.ZeroByRule): first-move captures under Katarenga's ban, say.
+func ZeroByRule(game, rules string) ([]string, error) {
+	vs, err := Variants(game)
+	if err != nil {
+		return nil, err
+	}
+	return engine.ZeroByRule(rules, vs)
+}
+
 func unknown(game string) error {
 	return fmt.Errorf("unknown game %q (want %s)", game, strings.Join(Names, " or "))
 }

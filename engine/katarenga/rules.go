@@ -9,7 +9,8 @@ import (
 // Variants lists Katarenga's rule switches (RULES.md §2.6); the defaults are the published rules.
 var Variants = []engine.Variant{
 	{Name: "first-move-capture", Values: []string{"allowed", "banned"}, Default: "allowed",
-		Doc: "banned: no capture on each player's first move (plies 0 and 1), Parlett's later rules"},
+		Doc:        "banned: no capture on each player's first move (plies 0 and 1), Parlett's later rules",
+		ZeroByRule: map[string][]string{"banned": {"first_move_captures"}}},
 	{Name: "no-move", Values: []string{"loss", "pass"}, Default: "loss",
 		Doc: "a player with no legal move loses (loss) or passes (pass; two passes in a row draw)"},
 	{Name: "ply-cap", Default: "400",

@@ -1,12 +1,16 @@
 package layouts
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
+	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/internal/extsort"
@@ -87,6 +91,37 @@ func sortBoardRates(path, tmp string, played bool, runLen int) (*extsort.Externa
 	return s, nil
 }
 
+// joinKeys walks two key-sorted streams of distinct keys together and calls each for every
+// key both hold (a from the first, b from the second), in key order.
+func joinKeys(as, bs *extsort.ExternalSorter[keyRate], each func(a, b keyRate) error) error {
+	a, err := as.Sort()
+	if err != nil {
+		return err
+	}
+	b, err := bs.Sort()
+	if err != nil {
+		return err
+	}
+	ha, erra := a.Next()
+	for hb, err := range b.All() {
+		if err != nil {
+			return err
+		}
+		for erra == nil && ha.key < hb.key {
+			ha, erra = a.Next()
+		}
+		if erra != nil && erra != io.EOF {
+			return erra
+		}
+		if erra == nil && ha.key == hb.key {
+			if err := each(ha, hb); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // CompareSweeps returns the rank correlation (stats.Spearman) of White's rate on the boards
 // of two sweeps, given by their boards.csv files, over the boards both played (matched by key;
 // the other sweep's boards without games are left out), and how many boards that is. The join
@@ -113,33 +148,11 @@ func compareSweeps(thisCSV, otherCSV, tmp string, runLen int) (stats.Interval, i
 		return stats.Interval{}, 0, err
 	}
 	defer other.Close()
-	a, err := mine.Sort()
-	if err != nil {
-		return stats.Interval{}, 0, err
-	}
-	b, err := other.Sort()
-	if err != nil {
-		return stats.Interval{}, 0, err
-	}
 	// The matches, put back in the other sweep's order (the order Spearman sees the pairs in).
 	matched := newSorter(runLen, nil, dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
 	defer matched.Close()
-	ha, erra := a.Next()
-	for hb, err := range b.All() {
-		if err != nil {
-			return stats.Interval{}, 0, err
-		}
-		for erra == nil && ha.key < hb.key {
-			ha, erra = a.Next()
-		}
-		if erra != nil && erra != io.EOF {
-			return stats.Interval{}, 0, erra
-		}
-		if erra == nil && ha.key == hb.key {
-			if err := matched.Add(matchRec{hb.i, ha.v, hb.v}); err != nil {
-				return stats.Interval{}, 0, err
-			}
-		}
+	if err := joinKeys(mine, other, func(a, b keyRate) error { return matched.Add(matchRec{b.i, a.v, b.v}) }); err != nil {
+		return stats.Interval{}, 0, err
 	}
 	ms, err := matched.Sort()
 	if err != nil {
@@ -157,4 +170,61 @@ func compareSweeps(thisCSV, otherCSV, tmp string, runLen int) (stats.Interval, i
 	}
 	s, err := sp.Result()
 	return s, sp.Len(), err
+}
+
+// SharedBoards counts the boards of sw that another sweep (its boards.csv) played: the boards
+// a comparison of the two would rank, known before sw plays a game (ErrNoSharedBoards when
+// there are none). The join goes through external sorts in tmp, as CompareSweeps's.
+func SharedBoards(sw *Sweep, otherCSV, tmp string) (int64, error) {
+	dir, err := os.MkdirTemp(tmp, ".compare-spill-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	mine := newSorter(sw.runLen(), nil, dir, byKey, keyRateCodec)
+	defer mine.Close()
+	for i := range sw.NumBoards() {
+		if err := mine.Add(keyRate{key: boardKey(sw.Board(i)), i: int64(i)}); err != nil {
+			return 0, err
+		}
+	}
+	other, err := sortBoardRates(otherCSV, dir, true, sw.runLen())
+	if err != nil {
+		return 0, err
+	}
+	defer other.Close()
+	var n int64
+	err = joinKeys(mine, other, func(keyRate, keyRate) error { n++; return nil })
+	if err == nil && n == 0 {
+		err = ErrNoSharedBoards
+	}
+	return n, err
+}
+
+// ErrNoSharedBoards is SharedBoards's error for two sweeps that share no board.
+var ErrNoSharedBoards = errors.New("the two sweeps share no board: a rank correlation needs boards both played")
+
+// Comparison is a sweep ranked against another (compare.csv): the rank correlation of White's
+// rate over the boards both played.
+type Comparison struct {
+	Other    string // the other sweep's directory, as given
+	Boards   int64  // boards both played
+	Spearman stats.Interval
+}
+
+// WriteComparison writes compare.csv in dir: other, common_boards, spearman, ci_low, ci_high,
+// method (docs/formats.md).
+func WriteComparison(dir string, c Comparison) error {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"other", "common_boards", "spearman", "ci_low", "ci_high", "method"})
+	w.Write([]string{c.Other, i64(c.Boards), f64(c.Spearman.Value), f64(c.Spearman.Low), f64(c.Spearman.High), c.Spearman.Method})
+	w.Flush()
+	return gamefile.WriteFileAtomic(filepath.Join(dir, "compare.csv"), b.Bytes())
+}
+
+// Finding states a comparison in words, rounded to what its interval supports.
+func (c Comparison) Finding() string {
+	return fmt.Sprintf("rank correlation of White's rate with the sweep in %s over %d common boards: Spearman %s (%s)",
+		c.Other, c.Boards, stats.FormatCI(c.Spearman), c.Spearman.Method)
 }

@@ -144,15 +144,16 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 	return append(outputs, "report.md"), nil
 }
 
+// fmtIv prints an estimate with its interval rounded to what the interval supports, to digits
+// decimals when it has no interval, "–" when there is no estimate.
 func fmtIv(v stats.Interval, digits int) string {
 	if math.IsNaN(v.Value) {
 		return "–"
 	}
-	f := "%." + strconv.Itoa(digits) + "f"
 	if math.IsNaN(v.Low) {
-		return fmt.Sprintf(f, v.Value)
+		return strconv.FormatFloat(v.Value, 'f', digits, 64)
 	}
-	return fmt.Sprintf(f+" ["+f+", "+f+"]", v.Value, v.Low, v.High)
+	return stats.FormatCI(v)
 }
 
 // ladderReport is report.md: the set-up, the method, and the table per level.
@@ -191,6 +192,9 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 			elo = fmt.Sprintf("%+.0f", lv.Elo)
 			if !math.IsNaN(lv.EloLow) {
 				elo += fmt.Sprintf(" [%+.0f, %+.0f]", lv.EloLow, lv.EloHigh)
+			}
+			if lv.EloPrior {
+				elo += " (prior: perfect scores)"
 			}
 		}
 		lt.Row(lv.Level+1, "`"+lv.Agent+"`", elo, fmt.Sprintf("%d (%d)", lv.Games, lv.Distinct), fmtIv(lv.White, 3), fmt.Sprintf("%.3f", lv.SD),

@@ -23,7 +23,8 @@ const LadderBootstrap = 1000
 type LadderLevel struct {
 	Level                int // 0-based
 	Agent                string
-	Elo, EloLow, EloHigh float64 // NaN when not rated
+	Elo, EloLow, EloHigh float64 // NaN when not rated; no interval when EloPrior
+	EloPrior             bool    // the rating has no finite estimate: set by the prior (stats.Rating.Unbounded)
 	Boards               int
 	Games, Distinct      int64 // over all replicates
 	// White is White's win rate pooled over boards and replicates, clustered by board.
@@ -236,7 +237,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		lv := LadderLevel{Level: l, Agent: cfg.Labels[l], Elo: math.NaN(), EloLow: math.NaN(), EloHigh: math.NaN(),
 			Boards: nb, Prev: nan, Compare: nan, Ceiling: nan}
 		if ratings != nil {
-			lv.Elo, lv.EloLow, lv.EloHigh = ratings[l].Elo, ratings[l].Low, ratings[l].High
+			lv.Elo, lv.EloLow, lv.EloHigh, lv.EloPrior = ratings[l].Elo, ratings[l].Low, ratings[l].High, ratings[l].Unbounded != 0
 		}
 		var pooled stats.ClusterRatio
 		for i := 0; i < nb; i++ {

@@ -8,31 +8,60 @@ import (
 
 	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/report"
 )
 
-// LayoutFindings states a sweep's headline findings, one line each: the pooled and per-board
-// rates, the fairness band, Black's choice of seating, the extreme boards and the colour effects.
+// LayoutFindings states a sweep's headline findings, one line each, rounded to what their
+// intervals support: the pooled and per-board rates, the fairness band, Black's choice of
+// seating, the extreme boards (said to be within noise when their ranking is) and, when they
+// were fitted, the colour effects (LayoutWarnings says when they were not).
 func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
-	choices := fmt.Sprintf("%d choices for Black: mean |White rate - 0.5| %.4f as dealt, %.4f after Black's best seating (chosen on half the games, measured on the other half; %.4f in-sample; Black turns the board in %d)",
+	choices := fmt.Sprintf("%d choices for Black: mean |White rate - 0.5| %.3f as dealt, %.3f after Black's best seating (chosen on half the games, measured on the other half; %.3f in-sample; Black turns the board in %d)",
 		r.Choices, r.ImbalanceDealt, r.ImbalanceChosen, r.InSample, r.BlackPicksRotated)
 	if r.Choices == 0 { // no mean of nothing
 		choices = fmt.Sprintf("0 choices for Black with a held-out half (boards too short to split their games; Black turns the board in %d)", r.BlackPicksRotated)
 	}
-	var race []string
-	if r.Race != nil {
-		race = []string{raceFinding(sw, r.Race)}
+	noise := func(within bool) string {
+		if within {
+			return " — a ranking within noise: the held-out intervals of these boards overlap those of boards not listed"
+		}
+		return ""
 	}
-	return append(race,
-		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %.4f [%.4f, %.4f] (%s), mean over boards %.4f, sd %.4f",
-			r.Boards, r.Games, r.Distinct, r.Pooled.Value, r.Pooled.Low, r.Pooled.High, r.Pooled.Method, r.MeanRate, r.SDRate),
+	var out []string
+	if r.Race != nil {
+		out = append(out, raceFinding(sw, r.Race))
+	}
+	out = append(out,
+		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %s (%s), mean over boards %.3f, sd %.3f",
+			r.Boards, r.Games, r.Distinct, stats.FormatCI(r.Pooled), r.Pooled.Method, r.MeanRate, r.SDRate),
 		fmt.Sprintf("fairness band %.2f-%.2f: %d boards inside (%s), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05",
 			sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, bandMethod(sw), r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH),
 		choices,
-		fmt.Sprintf("fairest (ranked on half the games, rates from the other half): %s", strings.Join(r.Fairest, "; ")),
-		fmt.Sprintf("most unbalanced (likewise): %s", strings.Join(r.Unbalanced, "; ")),
-		fmt.Sprintf("strongest colour effects:\n  %s", strings.Join(r.TopEffects, "\n  ")),
+		fmt.Sprintf("fairest (ranked on half the games, rates from the other half): %s%s", strings.Join(r.Fairest, "; "), noise(r.FairestNoise)),
+		fmt.Sprintf("most unbalanced (likewise): %s%s", strings.Join(r.Unbalanced, "; "), noise(r.UnbalancedNoise)),
 	)
+	if r.EffectsFitted {
+		out = append(out, fmt.Sprintf("strongest colour effects:\n  %s", strings.Join(r.TopEffects, "\n  ")))
+	}
+	if r.Comparison != nil {
+		out = append(out, r.Comparison.Finding())
+	}
+	return out
+}
+
+// LayoutWarnings are a sweep's warnings, the same in the terminal and on the page: repeated
+// games, and colour effects that could not be fitted. Their advice names configuration fields
+// (a front end renders them with its own names).
+func LayoutWarnings(r *LayoutReport) []config.Text {
+	var w []config.Text
+	if r.Games > 0 && float64(r.Distinct) < 0.9*float64(r.Games) {
+		w = append(w, config.Textf("only %d of %d games are distinct: repeated games are not independent samples; vary them with random openings ({RandomOpening N})", r.Distinct, r.Games))
+	}
+	if !r.EffectsFitted {
+		w = append(w, config.Textf("colour effects were not fitted: %s", strings.TrimPrefix(strings.Join(r.TopEffects, "; "), "not fitted: ")))
+	}
+	return w
 }
 
 // writeLayoutsPage writes report.html of a complete sweep in dir: the findings, the plots and
@@ -42,16 +71,17 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 	if err != nil {
 		return "", err
 	}
-	rep := &report.Report{Kind: "layouts", Title: fmt.Sprintf("Katarenga layout fairness: %s vs %s, %s", agents.ShortSpec(sw.Cfg.A), agents.ShortSpec(sw.Cfg.B), sw.Cfg.Layouts),
+	rep := &report.Report{Kind: "layouts", Title: fmt.Sprintf("Katarenga layout fairness: %s vs %s, %s\nrules: %s", agents.ShortSpec(sw.Cfg.A), agents.ShortSpec(sw.Cfg.B), sw.Cfg.Layouts, report.RulesText(sw.Cfg.Rules)),
 		Facts:    []report.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}},
 		Findings: LayoutFindings(sw, r)}
-	if !r.EffectsFitted {
-		rep.Warnings = append(rep.Warnings, "colour effects were not fitted: "+strings.Join(r.TopEffects, "; "))
+	for _, w := range LayoutWarnings(r) {
+		rep.Warnings = append(rep.Warnings, w.String())
 	}
 	if err := rep.AddPlots(dir, files); err != nil {
 		return "", err
 	}
-	for _, t := range []struct{ file, caption string }{{"race.csv", "The race's answers (race.csv)"}, {"layouts.csv", "Boards (layouts.csv)"}, {"choices.csv", "Black's choice of seating (choices.csv)"}} {
+	for _, t := range []struct{ file, caption string }{{"race.csv", "The race's answers (race.csv)"}, {"compare.csv", "Rank correlation with another sweep (compare.csv)"},
+		{"layouts.csv", "Boards (layouts.csv)"}, {"choices.csv", "Black's choice of seating (choices.csv)"}} {
 		if slices.Contains(files, t.file) {
 			if err := rep.AddCSV(dir, t.file, t.caption, 50); err != nil {
 				return "", err

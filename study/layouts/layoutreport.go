@@ -39,11 +39,17 @@ type LayoutReport struct {
 	BlackPicksRotated   int
 	Fairest, Unbalanced []string
 	Race                *RaceSummary // a race's answers (nil: not a race)
-	EffectsFitted       bool
-	Effects, EffectSE   [4][64]float64
-	TopEffects          []string
-	Dispersion          float64 // the colour-effect fit's Pearson dispersion over boards (at least 1)
-	DesignRank          int     // the rank of the colour-effect design (its residual df are the boards less it)
+	// FairestNoise and UnbalancedNoise say that a list's ranking is within noise: the held-out
+	// 95% interval of a listed board's distance from ½ overlaps that of a board left off the
+	// list, so the list could as well hold that board (rankedApart).
+	FairestNoise, UnbalancedNoise bool
+	// Comparison ranks the sweep against Sweep.CompareTo (nil without one).
+	Comparison        *Comparison
+	EffectsFitted     bool
+	Effects, EffectSE [4][64]float64
+	TopEffects        []string
+	Dispersion        float64 // the colour-effect fit's Pearson dispersion over boards (at least 1)
+	DesignRank        int     // the rank of the colour-effect design (its residual df are the boards less it)
 }
 
 // f64 prints a CSV number; NaN (no estimate) is an empty field, never "NaN".
@@ -94,40 +100,6 @@ func WriteLayoutReportsFile(dir string, sw *Sweep, boardsCSV string) (*LayoutRep
 		return nil, nil, fmt.Errorf("%s: %w", boardsCSV, err)
 	}
 	return rep, files, nil
-}
-
-// topBoards keeps the k boards that sort first by (value, board): a bounded-memory stand-in
-// for a stable sort of every board by value.
-type topBoards struct {
-	k      int
-	before func(a, b float64) bool // a sorts before b
-	v      []float64
-	i      []int32
-}
-
-// extremeBoards returns the trackers of the k fairest boards (smallest |rate − ½| first) and
-// the k most unbalanced (largest first), each breaking ties by board order.
-func extremeBoards(k int) (fairest, worst topBoards) {
-	return topBoards{k: k, before: func(a, b float64) bool { return a < b }},
-		topBoards{k: k, before: func(a, b float64) bool { return a > b }}
-}
-
-func (t *topBoards) add(v float64, i int32) {
-	// Boards arrive in increasing order, so a board goes after every board of equal value.
-	pos := len(t.v)
-	for pos > 0 && t.before(v, t.v[pos-1]) {
-		pos--
-	}
-	if pos >= t.k {
-		return
-	}
-	t.v, t.i = append(t.v, 0), append(t.i, 0)
-	copy(t.v[pos+1:], t.v[pos:])
-	copy(t.i[pos+1:], t.i[pos:])
-	t.v[pos], t.i[pos] = v, i
-	if len(t.v) > t.k {
-		t.v, t.i = t.v[:t.k], t.i[:t.k]
-	}
 }
 
 // WriteLayoutReportsFrom derives the reports from the boards of a whole sweep, read in order
@@ -215,6 +187,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	if nb > 0 {
 		rep.MeanRate /= float64(nb)
 	}
+	fairList, worstList := newRankedApart(fairest.i, true), newRankedApart(worst.i, false)
 	for i := 0; i < nb; i++ {
 		b, err := spill.at(i)
 		if err != nil {
@@ -223,7 +196,12 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		r := rate(&b)
 		rep.SDRate += (r - rep.MeanRate) * (r - rep.MeanRate)
 		fit.Second(b.white, b.n)
+		c := b.counts(i)
+		iv, _ := sw.heldOut(&c)
+		fairList.add(i, iv)
+		worstList.add(i, iv)
 	}
+	rep.FairestNoise, rep.UnbalancedNoise = !fairList.apart(), !worstList.apart()
 	if nb > 0 {
 		rep.SDRate = math.Sqrt(rep.SDRate / math.Max(1, float64(nb-1)))
 	}
@@ -272,11 +250,11 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 			b := &bc
 			iv, inSample := sw.heldOut(b)
 			grids = append(grids, b.Grid)
-			caps = append(caps, fmt.Sprintf("layout %s: White %.3f [%.3f, %.3f]", b.Key, iv.Value, iv.Low, iv.High))
+			caps = append(caps, fmt.Sprintf("layout %s: White %s", b.Key, stats.FormatCI(iv)))
 			if inSample {
-				desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f] on all its games, in sample: too few to hold out, n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N))
+				desc = append(desc, fmt.Sprintf("%s (White %s on all its games, in sample: too few to hold out, n=%d)", b.Key, stats.FormatCI(iv), b.N))
 			} else {
-				desc = append(desc, fmt.Sprintf("%s (White %.3f [%.3f, %.3f] held out, n=%d)", b.Key, iv.Value, iv.Low, iv.High, b.N-b.NSelect))
+				desc = append(desc, fmt.Sprintf("%s (White %s held out, n=%d)", b.Key, stats.FormatCI(iv), b.N-b.NSelect))
 			}
 		}
 		return grids, caps, desc, nil
@@ -326,6 +304,20 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		return nil, nil, err
 	} else {
 		rep.TopEffects = []string{"not fitted: " + err.Error()}
+	}
+	if sw.CompareTo != "" {
+		c := Comparison{Other: sw.CompareTo}
+		if c.Spearman, c.Boards, err = CompareSweeps(filepath.Join(dir, "boards.csv"), filepath.Join(sw.CompareTo, "boards.csv"), dir); err != nil {
+			return nil, nil, fmt.Errorf("comparing with %s: %w", sw.CompareTo, err)
+		}
+		if c.Boards == 0 {
+			return nil, nil, fmt.Errorf("comparing with %s: %w", sw.CompareTo, ErrNoSharedBoards)
+		}
+		if err := WriteComparison(dir, c); err != nil {
+			return nil, nil, err
+		}
+		rep.Comparison = &c
+		files = append(files, "compare.csv")
 	}
 	page, err := writeLayoutsPage(dir, sw, rep, files)
 	if err != nil {

@@ -84,6 +84,10 @@ type Sweep struct {
 	rules  katarenga.Rules
 	a, b   agents.Agent
 	game   *games.Game
+	// CompareTo, when set, is another sweep's directory: the reports rank this sweep's boards
+	// against its boards (compare.csv, a finding). Not part of the configuration: a report
+	// option, read from boards.csv in the sweep's directory.
+	CompareTo string
 	// reportRunLen, when positive, replaces defaultReportRunLen (tests make it tiny).
 	reportRunLen int
 	// reportWrap, when set (tests), wraps the run files of the reports' external sorts: a

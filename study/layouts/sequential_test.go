@@ -97,8 +97,8 @@ func TestAdaptiveReportsShowSequence(t *testing.T) {
 		if iv.Low != want.Low || iv.High != want.High {
 			t.Errorf("adaptive %v: held-out interval %+v, want %+v", adaptive, iv, want)
 		}
-		if !strings.Contains(strings.Join(rep.Fairest, " "), "["+strconv.FormatFloat(want.Low, 'f', 3, 64)) {
-			t.Errorf("adaptive %v: the findings do not show the held-out interval %.3f: %v", adaptive, want.Low, rep.Fairest)
+		if !strings.Contains(strings.Join(rep.Fairest, " "), "White "+stats.FormatCI(iv)) {
+			t.Errorf("adaptive %v: the findings do not show the held-out interval %s: %v", adaptive, stats.FormatCI(iv), rep.Fairest)
 		}
 	}
 }

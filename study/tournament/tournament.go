@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,11 +9,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/fairplay-lab/fairplay/internal/markdown"
-	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -276,161 +272,6 @@ func (out *TournamentOutcome) Results() ([]stats.PairingResult, [][3]int64) {
 		outcomes = append(outcomes, [3]int64{s.AWins, s.N - s.AWins - s.BWins, s.BWins})
 	}
 	return res, outcomes
-}
-
-// writeTournamentReports fits the ratings and writes ratings.csv, pairings.csv, the plot and
-// report.md into dir.
-func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOutcome) error {
-	res, outcomes := out.Results()
-	tab, err := stats.Ratings(cfg.Labels, res, stats.RatingOptions{Prior: cfg.Prior, Bootstrap: cfg.Bootstrap, Seed: cfg.Seed})
-	if err != nil {
-		return err
-	}
-	out.Table = tab
-	var b bytes.Buffer
-	if err := tally.WriteRatingsCSV(&b, tab, out.Distinct); err != nil {
-		return err
-	}
-	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ratings.csv"), b.Bytes()); err != nil {
-		return err
-	}
-	b.Reset()
-	if err := tally.WritePairingsCSV(&b, cfg.Labels, res, outcomes, tab); err != nil {
-		return err
-	}
-	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "pairings.csv"), b.Bytes()); err != nil {
-		return err
-	}
-	title := cfg.Game + " ratings"
-	if cfg.Games > 0 {
-		title += fmt.Sprintf(" (%d games per pairing)", cfg.Games)
-	}
-	plots, err := report.PlotRatings(tab, title, dir)
-	if err != nil {
-		return err
-	}
-	out.Report = tournamentReport(cfg, res, outcomes, out)
-	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(out.Report)); err != nil {
-		return err
-	}
-	out.Outputs = append([]string{"ratings.csv", "pairings.csv", "report.md"}, plots...)
-	page, err := writeTournamentPage(dir, cfg, out, plots)
-	if err != nil {
-		return err
-	}
-	out.Outputs = append(out.Outputs, page)
-	return nil
-}
-
-// writeTournamentPage writes report.html of a tournament: the rating table in words, the ratings
-// plot, ratings.csv, pairings.csv and report.md (set-up and method).
-func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcome, plots []string) (string, error) {
-	cfgJSON, hash, err := gamefile.HashConfig(cfg)
-	if err != nil {
-		return "", err
-	}
-	rep := &report.Report{Kind: "tournament", Title: fmt.Sprintf("%s tournament: %d agents", cfg.Game, len(cfg.Labels)),
-		Facts: []report.Fact{{Name: "configuration", Value: string(cfgJSON)}, {Name: "configuration sha256", Value: hash}}}
-	if t := out.Table; t != nil {
-		for _, r := range t.Ratings {
-			rep.Findings = append(rep.Findings, fmt.Sprintf("%s: %s Elo [%s, %s] (95%% bootstrap over pairs; %d games, score %.3f)",
-				r.Agent, report.EloText(r.Elo), report.EloText(r.Low), report.EloText(r.High), r.Games, r.Score))
-		}
-	}
-	if err := rep.AddPlots(dir, plots); err != nil {
-		return "", err
-	}
-	for _, f := range []struct{ file, caption string }{{"ratings.csv", "Ratings (ratings.csv)"}, {"pairings.csv", "Pairings (pairings.csv)"}} {
-		if err := rep.AddCSV(dir, f.file, f.caption, 200); err != nil {
-			return "", err
-		}
-	}
-	if err := rep.AddTextFile(dir, "report.md", "Set-up, method and tables (report.md)"); err != nil {
-		return "", err
-	}
-	return report.WriteReportHTML(dir, rep)
-}
-
-// tournamentReport is report.md: the set-up, the method, the rating table and the pairings.
-func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes [][3]int64, out *TournamentOutcome) string {
-	tab := out.Table
-	var b strings.Builder
-	kind := "round robin"
-	if cfg.Gauntlet {
-		kind = "gauntlet (the first agent against each other)"
-	} else if cfg.Band > 0 {
-		kind = fmt.Sprintf("band (each agent against the next %d of the list)", cfg.Band)
-	}
-	if cfg.Kind == CombinedKind {
-		fmt.Fprintf(&b, "## %s ratings from %d tournaments\n\n%d agents, %d pairings from the tournaments in %s (see their report.md for their set-up), rules `%s`",
-			cfg.Game, len(cfg.Sources), len(cfg.Agents), len(res), "`"+strings.Join(cfg.Sources, "`, `")+"`", report.RulesText(cfg.Rules))
-	} else {
-		fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
-			cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, report.RulesText(cfg.Rules))
-	}
-	if cfg.RandomLayouts {
-		b.WriteString(", a random tile placement per pair")
-	} else if cfg.Layout != "" {
-		fmt.Fprintf(&b, ", layout %s", cfg.Layout)
-	}
-	if cfg.RandomOpening > 0 {
-		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
-	}
-	b.WriteString(".\n\nRatings: joint maximum likelihood, Bradley–Terry on the logistic Elo scale with a draw as half a win (Ordo's model), anchored at ")
-	fmt.Fprintf(&b, "`%s` = 0", cfg.Labels[0])
-	if cfg.Prior > 0 {
-		fmt.Fprintf(&b, ", with %g virtual draw(s) added to every pairing", cfg.Prior)
-	}
-	if cfg.Bootstrap > 0 {
-		fmt.Fprintf(&b, "; 95%% intervals: bootstrap percentiles over %d resamples of the colour-swapped pairs within each pairing (seed %d)", cfg.Bootstrap, cfg.Seed)
-		if tab.Failed > 0 {
-			fmt.Fprintf(&b, ", %d resamples without finite ratings left out", tab.Failed)
-		}
-	}
-	b.WriteString(".\n")
-	if k := PerfectScores(res); k > 0 {
-		fmt.Fprintf(&b, "\n%d pairing(s) ended with a perfect score: their rating gap is set by the prior (a lower bound), and the bootstrap, which cannot vary a perfect score, understates its uncertainty.\n", k)
-	}
-	var games int64
-	for _, p := range res {
-		games += 2 * p.Penta.Pairs()
-	}
-	fmt.Fprintf(&b, "\n%d games, %d distinct (same start, layout, first colour and moves counted once).\n", games, out.DistinctTotal)
-	rt := markdown.NewTable("rank", "agent", "Elo", "95% interval", "games", "distinct games", "score").Right(0, 2, 4, 5, 6)
-	for k, i := range tab.Order() {
-		r := tab.Ratings[i]
-		rt.Row(k+1, "`"+r.Agent+"`", fmt.Sprintf("%+.0f", r.Elo), ratingInterval(r), r.Games, out.Distinct[i], fmt.Sprintf("%.3f", r.Score))
-	}
-	b.WriteString("\n" + rt.String())
-	pt := markdown.NewTable("A", "B", "games", "A wins / draws / B wins", "A score", "model score", "Elo A−B (pairing alone)").Right(2, 4, 5)
-	for k, p := range res {
-		e := p.Penta.Elo()
-		s, _ := p.Penta.ScoreVar()
-		pt.Row("`"+cfg.Labels[p.A]+"`", "`"+cfg.Labels[p.B]+"`", 2*p.Penta.Pairs(),
-			fmt.Sprintf("%d / %d / %d", outcomes[k][0], outcomes[k][1], outcomes[k][2]), fmt.Sprintf("%.3f", s),
-			fmt.Sprintf("%.3f", stats.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo)),
-			fmt.Sprintf("%s [%s, %s]", report.EloText(e.Value), report.EloText(e.Low), report.EloText(e.High)))
-	}
-	b.WriteString("\n" + pt.String())
-	return b.String()
-}
-
-// perfectScores counts the pairings one side won (or lost) entirely.
-func PerfectScores(res []stats.PairingResult) int {
-	k := 0
-	for _, p := range res {
-		if n := p.Penta.Pairs(); n > 0 && (p.Penta[0] == n || p.Penta[4] == n) {
-			k++
-		}
-	}
-	return k
-}
-
-func ratingInterval(r stats.Rating) string {
-	if math.IsNaN(r.Low) {
-		return ""
-	}
-	return fmt.Sprintf("[%+.0f, %+.0f]", r.Low, r.High)
 }
 
 // countDistinct reads back the games.csv of every pairing played and counts distinct games.

@@ -3,8 +3,8 @@ package tune
 import (
 	"context"
 	"fmt"
+	"math"
 
-	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/stats"
@@ -28,16 +28,24 @@ func NewSPRTStatus(test stats.SPRT, sum *tally.Summary) SPRTStatus {
 }
 
 // Line prints the status as one line: pairs, A's wins/draws/losses, the pentanomial counts,
-// Elo and nElo with 95% intervals, LOS and the LLR against its bounds.
+// Elo and nElo with 95% intervals (a perfect score's Elo as the one-sided bound it is), LOS and
+// the LLR against its bounds.
 func (st SPRTStatus) Line() string {
 	s := st.Summary
 	p := s.Penta
-	e, ne := p.Elo(), p.NElo()
 	lo, hi := st.Test.Bounds()
-	return fmt.Sprintf("pairs %d  W-D-L %d-%d-%d  penta %d-%d-%d-%d-%d  Elo %s [%s, %s]  nElo %s [%s, %s]  LOS %.1f%%  LLR %.2f (%.2f, %.2f)",
+	return fmt.Sprintf("pairs %d  W-D-L %d-%d-%d  penta %d-%d-%d-%d-%d  Elo %s  nElo %s  LOS %.1f%%  LLR %.2f (%.2f, %.2f)",
 		p.Pairs(), s.AWins, s.N-s.AWins-s.BWins, s.BWins, p[0], p[1], p[2], p[3], p[4],
-		report.EloText(e.Value), report.EloText(e.Low), report.EloText(e.High), report.EloText(ne.Value), report.EloText(ne.Low), report.EloText(ne.High),
-		100*p.LOS(), st.LLR, lo, hi)
+		eloText(p.Elo()), eloText(p.NElo()), 100*p.LOS(), st.LLR, lo, hi)
+}
+
+// eloText prints an Elo with its interval (stats.FormatElo: a one-sided bound as a bound), or
+// "-" when there is neither estimate nor bound (no pairs; nElo when every pair scored the same).
+func eloText(iv stats.Interval) string {
+	if math.IsNaN(iv.Value) && !stats.IsBound(iv) {
+		return "-"
+	}
+	return stats.FormatElo(iv)
 }
 
 // RunSPRT plays m's colour-swapped pairs in s.Dir until the test accepts H0 or H1 or the

@@ -36,11 +36,10 @@ func WriteSPRTPage(dir string, m *runner.Match, out *runner.Outcome, st SPRTStat
 		return report.CmpBool(b.File == "llr.svg", a.File == "llr.svg")
 	})
 	p := st.Summary.Penta
-	e := p.Elo()
+	// The verdict and the hypotheses, then the match's findings: A against B first (PlayFindings).
 	rep.Findings = append([]string{
 		fmt.Sprintf("Verdict: %s after %d pairs; the LLR ended at %.2f with bounds (%.2f, %.2f).", verdict, p.Pairs(), st.LLR, lo, hi),
 		fmt.Sprintf("H0: %s = %g against H1: %s = %g (alpha %g, beta %g, %s model).", eloWord(st.Test), st.Test.Elo0, eloWord(st.Test), st.Test.Elo1, st.Test.Alpha, st.Test.Beta, st.Test.Model),
-		eloFinding(e),
 	}, rep.Findings...)
 	if err := rep.AddTextFile(dir, "sprt.txt", "sprt.txt"); err != nil {
 		return err
@@ -76,6 +75,26 @@ func tuneTitle(cfg TuneConfig) string {
 	return fmt.Sprintf("SPSA %s: %s, %d iterations × %d games\nrules: %s", cfg.Game, agents.ShortSpec(cfg.Agent), cfg.Iterations, cfg.GamesPerIteration, cfg.Rules)
 }
 
+// TuneWarnings are a tuning run's warnings, the same on its page and in the terminal: tuned
+// weights that ended at a bound of their range, and no SPRT to say whether they are stronger.
+func TuneWarnings(cfg TuneConfig, out *TuneOutcome) []string {
+	var w, atBound []string
+	last := out.Trajectory[len(out.Trajectory)-1]
+	for i, name := range cfg.Params {
+		v := out.Start[out.Start.Index(name)]
+		if last[i] <= v.Min || last[i] >= v.Max {
+			atBound = append(atBound, name)
+		}
+	}
+	if len(atBound) > 0 {
+		w = append(w, fmt.Sprintf("tuned weights at a bound of their range (widen it or check the heuristic): %v", atBound))
+	}
+	if cfg.SPRT == nil {
+		w = append(w, "no SPRT was run: nothing here says the tuned weights are stronger")
+	}
+	return w
+}
+
 // WriteTunePage writes report.html of a complete tuning run in dir: what was tuned, each
 // weight's start, end and bounds, the trajectory plot, and the SPRT that follows (its verdict
 // and sprt.txt once dir/sprt holds them, a link either way). The tune command writes it again
@@ -89,21 +108,17 @@ func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error)
 	rep := &report.Report{Kind: "tune", Title: tuneTitle(cfg), Facts: report.ManifestFacts(out.Manifest)}
 	last := out.Trajectory[len(out.Trajectory)-1]
 	rep.Findings = append(rep.Findings, fmt.Sprintf("SPSA moved %d weights of %s over %d iterations of %d games each; the tuned weights are in tuned.json.",
-		len(cfg.Params), cfg.Agent, out.Iterations, cfg.GamesPerIteration))
+		len(cfg.Params), agents.ShortSpec(cfg.Agent), out.Iterations, cfg.GamesPerIteration))
 	t := report.Table{Caption: "Weights: start, tuned, bounds", Header: []string{"weight", "start", "tuned", "change", "min", "max", "at a bound"}}
-	var atBound []string
 	for i, name := range cfg.Params {
 		bound := ""
 		if last[i] <= lo[i] || last[i] >= hi[i] {
 			bound = "yes"
-			atBound = append(atBound, name)
 		}
 		t.Rows = append(t.Rows, []string{name, report.Num(cfg.Start[i]), report.Num(last[i]), report.Num(last[i] - cfg.Start[i]), report.Num(lo[i]), report.Num(hi[i]), bound})
 	}
 	rep.Tables = append(rep.Tables, t)
-	if len(atBound) > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("tuned weights at a bound of their range (widen it or check the heuristic): %v", atBound))
-	}
+	rep.Warnings = TuneWarnings(cfg, out)
 	if cfg.SPRT != nil {
 		rep.Links = append(rep.Links, report.Link{Text: "SPRT of the tuned against the starting weights", Href: "sprt/report.html", Note: "written when the test has run"})
 		if b, err := os.ReadFile(filepath.Join(dir, "sprt", "sprt.txt")); err == nil {
@@ -113,19 +128,9 @@ func WriteTunePage(dir string, cfg TuneConfig, out *TuneOutcome) (string, error)
 		} else {
 			rep.Findings = append(rep.Findings, "Whether the tuned weights are stronger is decided by the SPRT that follows the tuning.")
 		}
-	} else {
-		rep.Warnings = append(rep.Warnings, "no SPRT was run: nothing here says the tuned weights are stronger")
 	}
 	if err := rep.AddPlots(dir, out.Manifest.Outputs); err != nil {
 		return "", err
 	}
 	return report.WriteReportHTML(dir, rep)
-}
-
-// eloFinding states A's Elo over B; a perfect score has a one-sided bound and no estimate.
-func eloFinding(e stats.Interval) string {
-	if e.Method == stats.OneSidedMethod {
-		return "A's Elo over B: " + stats.FormatElo(e) + " (every pair scored the same: a bound, no estimate)."
-	}
-	return fmt.Sprintf("A's Elo over B: %.1f [%.1f, %.1f] (pentanomial, 95%%).", e.Value, e.Low, e.High)
 }

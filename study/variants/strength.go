@@ -89,7 +89,7 @@ func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSe
 	}
 	for i := range cells {
 		r := o.Table.Ratings[cells[i].Level]
-		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = r.Elo, r.Low, r.High
+		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh, cells[i].EloPrior = r.Elo, r.Low, r.High, r.Unbounded != 0
 	}
 	return o, false, nil
 }

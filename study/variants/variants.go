@@ -240,8 +240,12 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		if w := o.Summary.DistinctWarning(); !w.IsZero() && s.Stderr != nil {
 			fmt.Fprintf(s.Stderr, "cell %d/%d: %s\n", i+1, len(specs), w)
 		}
+		zero, err := games.ZeroByRule(cfg.Game, c.Rules)
+		if err != nil {
+			return nil, err
+		}
 		out.Cells = append(out.Cells, tally.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
-			Values: c.Values, Summary: o.Summary})
+			Values: c.Values, Summary: o.Summary, ZeroByRule: zero})
 		man.Completed++
 	}
 	if !out.Interrupted {
@@ -303,7 +307,7 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 	if cfg.RandomLayouts {
 		b.Write([]byte(", a random tile placement per game"))
 	}
-	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch t on those standard errors with Satterthwaite's degrees of freedom over the cells' pairs (every metric; an exact permutation test over pairs for a metric constant within each cell but different between them), chi-square (outcome distribution), Holm-adjusted over all tests except metrics with the same constant value in both cells (zero by rule) and cells of fewer than 2 pairs (no variance estimate: untestable).\n"))
+	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch t on those standard errors with Satterthwaite's degrees of freedom over the cells' pairs (every metric; an exact permutation test over pairs for a metric constant within each cell but different between them), chi-square (outcome distribution), Holm-adjusted over all tests except metrics with the same constant value in both cells, counters that the rules of a cell keep at zero (first-move captures under the ban, removals outside huff: a difference there restates the rule) and cells of fewer than 2 pairs (no variance estimate: untestable).\n"))
 	tally.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
 	if cfg.RatingGames > 0 {
 		b.Write([]byte(ratingNote(cfg, out.Rated)))

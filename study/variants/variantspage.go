@@ -15,32 +15,37 @@ func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, out
 	rep := &report.Report{Kind: "variants", Title: fmt.Sprintf("%s rule variants: %s", cfg.Game, varyNames(cfg)), Facts: facts}
 	t := report.Table{Caption: "Differences that hold (Holm-adjusted p < 0.05)",
 		Header: []string{"level", "metric", "A", "B", "value A", "value B", "difference [95% interval]", "test", "p (Holm)"}}
+	tested := 0
 	for _, d := range out.Differences {
+		if d.Tested() {
+			tested++
+		}
 		if !d.Significant() {
 			continue
 		}
-		diff := report.Num(d.Diff.Value)
-		if d.Diff.Low == d.Diff.Low {
-			diff = fmt.Sprintf("%s [%s, %s]", report.Num(d.Diff.Value), report.Num(d.Diff.Low), report.Num(d.Diff.High))
-		}
-		t.Rows = append(t.Rows, []string{d.Agent, d.Metric, d.A, d.B, report.Num(d.ValueA), report.Num(d.ValueB), diff, d.Test.Method, strings.TrimPrefix(report.PText(d.PHolm), "= ")})
+		a, b, diff := d.Text()
+		t.Rows = append(t.Rows, []string{d.Agent, d.Metric, d.A, d.B, a, b, diff, d.Test.Method, strings.TrimPrefix(report.PText(d.PHolm), "= ")})
 		if len(rep.Findings) < 12 && d.Metric != "outcomes" {
 			rep.Findings = append(rep.Findings, fmt.Sprintf("At %s, %s is %s under %s and %s under %s: a difference of %s (p %s after Holm).",
-				d.Agent, d.Metric, report.Num(d.ValueA), d.A, report.Num(d.ValueB), d.B, diff, report.PText(d.PHolm)))
+				d.Agent, d.Metric, a, d.A, b, d.B, diff, report.PText(d.PHolm)))
 		}
 	}
-	rep.Findings = append([]string{fmt.Sprintf("%d of %d tested differences hold after Holm's correction over the whole family; %d cells of %d games each.",
-		len(t.Rows), len(out.Differences), len(out.Cells), cfg.Games)}, rep.Findings...)
+	// The family is the tests Holm adjusted over, as in report.md (tally.WriteVariantsReport).
+	rep.Findings = append([]string{fmt.Sprintf("%d of %d tests hold after Holm's correction over the whole family (family-wise α = 0.05); %d cells of %d games each.",
+		len(t.Rows), tested, len(out.Cells), cfg.Games)}, rep.Findings...)
 	rep.Tables = append(rep.Tables, t)
 	for _, c := range out.Cells {
 		if c.Summary.Caps*10 > c.Summary.N {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s, %s: %d of %d games ended at the ply cap (draws by rule).", c.Agent, c.Variant, c.Summary.Caps, c.Summary.N))
 		}
+		if w := c.Summary.DistinctWarning(); !w.IsZero() { // as printed while the cell was played
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s, %s: %s", c.Agent, c.Variant, strings.TrimPrefix(w.String(), "warning: ")))
+		}
 	}
 	if err := rep.AddPlots(dir, outputs); err != nil {
 		return "", err
 	}
-	if err := rep.AddTextFile(dir, "report.md", "report.md"); err != nil {
+	if err := rep.AddMarkdownFile(dir, "report.md", "Set-up, method and every metric (report.md)"); err != nil {
 		return "", err
 	}
 	cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*", "report.html"))

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// layouts -compare writes its result to compare.csv and into the report (a finding and the
+// table), and refuses (exit 2), before a game is played, a sweep that shares no board with
+// the one it is compared with; layouts -report -compare refuses the same.
+func TestLayoutsCompare(t *testing.T) {
+	tmp := t.TempDir()
+	list := filepath.Join("testdata", "three-layouts.txt")
+	ref, banned := filepath.Join(tmp, "ref"), filepath.Join(tmp, "banned")
+	if _, errOut, err := runCmd(t, "layouts", "-layouts", list, "-games-per-layout", "4", "-out", ref, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	out, errOut, err := runCmd(t, "layouts", "-layouts", list, "-games-per-layout", "4", "-rules", "first-move-capture=banned",
+		"-compare", ref, "-out", banned, "-progress", "never")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	f, err := os.Open(filepath.Join(banned, "compare.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(rows) != 2 || strings.Join(rows[0], ",") != "other,common_boards,spearman,ci_low,ci_high,method" ||
+		rows[1][0] != ref || rows[1][1] != "6" || rows[1][5] != "spearman-fisher-z" {
+		t.Fatalf("compare.csv: %q %v", rows, err)
+	}
+	page, err := os.ReadFile(filepath.Join(banned, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"over 6 common boards: Spearman", "(compare.csv)"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if !strings.Contains(out, "over 6 common boards: Spearman") {
+		t.Errorf("stdout lacks the comparison:\n%s", out)
+	}
+	// Sweeps of other boards: refused up front, nothing written.
+	other := filepath.Join(tmp, "other")
+	wantUsageError(t, "share no board", "layouts", "-layouts", "sample:2", "-seed", "9", "-games-per-layout", "4", "-compare", ref, "-out", other, "-progress", "never")
+	if _, err := os.Stat(other); err == nil {
+		t.Errorf("a refused -compare wrote %s", other)
+	}
+	if _, errOut, err := runCmd(t, "layouts", "-layouts", "sample:2", "-seed", "9", "-games-per-layout", "4", "-out", other, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	wantUsageError(t, "share no board", "layouts", "-report", other, "-compare", ref)
+	if _, err := os.Stat(filepath.Join(other, "compare.csv")); err == nil {
+		t.Error("a refused -report -compare wrote compare.csv")
+	}
+}
