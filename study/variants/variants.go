@@ -199,6 +199,9 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if err != nil {
 		return nil, err
 	}
+	if err := runner.PinAgents(man, s, cfg.Game, cfg.Ladder...); err != nil {
+		return nil, err
+	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
