@@ -93,3 +93,11 @@ func btoi(b bool) int {
 	return 0
 }
 
+// Searches: alpha-beta (classic too) and MCTS search; random, greedy and external programs do not.
+func TestSearches(t *testing.T) {
+	for spec, want := range map[string]bool{"alphabeta:depth=1": true, "classic": true, "mcts:playouts=10": true, "random": false, "greedy": false, "ext:cmd=x": false} {
+		if got := Searches(spec); got != want {
+			t.Errorf("Searches(%s) = %v", spec, got)
+		}
+	}
+}

@@ -244,7 +244,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			fmt.Fprintf(s.Stderr, "cell %d/%d: %s\n", i+1, len(specs), w)
 		}
 		out.Cells = append(out.Cells, tally.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
-			Values: c.Values, Summary: o.Summary})
+			Values: c.Values, Summary: o.Summary, Searching: agents.Searches(cfg.Ladder[c.Level])})
 		man.Completed++
 	}
 	if !out.Interrupted {
