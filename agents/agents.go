@@ -170,6 +170,14 @@ func (Random) Choose(_ engine.State, legal []engine.Action, r *engine.Rand) (eng
 	return legal[r.IntN(len(legal))], nil
 }
 
+// Searches reports whether the agent of a spec searches ahead: alpha-beta (classic included)
+// or MCTS, as opposed to random play, one-ply greedy play or an external program (whose play
+// the toolkit does not know).
+func Searches(spec string) bool {
+	name, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	return name == "alphabeta" || name == "classic" || name == "mcts"
+}
+
 // ShortSpec is a spec for people: the canonical spec without the parameters at their defaults
 // ("alphabeta:depth=2" for "alphabeta:depth=2,nodes=0,movetime=0,..."), the kind's name alone
 // when every parameter is at its default. A spec it cannot read (an unknown kind, a value with

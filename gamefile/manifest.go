@@ -53,9 +53,26 @@ type Manifest struct {
 	PeakRSSBytes   int64           `json:"peak_rss_bytes"`
 	Host           string          `json:"host"`
 	Outputs        []string        `json:"outputs"`
+	// Agents pins every agent that plays in the run (none in a run that plays no game): its
+	// spec with every parameter, the fingerprint of its play and the files it reads.
+	Agents []AgentPin `json:"agents,omitempty"`
 	// Checkpoint, while a run is running (and after it was killed), says how much of its
 	// temporary output is complete; nil once the run ended.
 	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+}
+
+// AgentPin is what a manifest records of one agent (agents/fingerprint computes it): the game
+// it plays, its canonical spec, the spec with every parameter, the fingerprint of its play
+// ("v1:" and 64 hex digits: the SHA-256 of the moves it chooses in the version's fixed
+// positions of the game), or, for an agent without one, why (Unpinned), and the SHA-256 of the
+// files it reads whose content the spec does not pin, by parameter ("weights", "net").
+type AgentPin struct {
+	Game        string            `json:"game"`
+	Spec        string            `json:"spec"`
+	Expanded    string            `json:"expanded"`
+	Fingerprint string            `json:"fingerprint,omitempty"`
+	Unpinned    string            `json:"unpinned,omitempty"`
+	Files       map[string]string `json:"files,omitempty"`
 }
 
 // Checkpoint is a complete prefix of a running session's temporary output file: its first
@@ -118,8 +135,8 @@ func HashConfig(cfg any) (json.RawMessage, string, error) {
 }
 
 // SchemaVersion is the version of the manifest's fields. 2 added Kind; a manifest of version 1
-// (no schema_version) has its kind inferred when read (ReadManifest).
-const SchemaVersion = 2
+// (no schema_version) has its kind inferred when read (ReadManifest). 3 added Agents.
+const SchemaVersion = 3
 
 // NewManifest fills the tool and host facts of a run of the given kind.
 func NewManifest(kind string, args []string) *Manifest {

@@ -195,6 +195,9 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
 	man.Planned, man.Workers, man.Reproducible = end-start, s.Workers, m.Reproducible()
 	man.Started = time.Now().UTC()
+	if err := PinAgents(man, s, m.Cfg.Game, m.Cfg.A, m.Cfg.B); err != nil {
+		return nil, err
+	}
 
 	unlock, err := durable.LockDir(s.Dir)
 	if err != nil {
@@ -424,6 +427,9 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 	man.Shard, man.Shards, man.FirstGame, man.EndGame, man.Planned = 0, 1, 0, m.Cfg.Games, m.Cfg.Games
 	man.Reproducible = m.Reproducible()
 	man.Started = time.Now().UTC()
+	if err := PinAgents(man, Session{}, m.Cfg.Game, m.Cfg.A, m.Cfg.B); err != nil {
+		return nil, err
+	}
 	gamesPath := filepath.Join(dir, format.FileName())
 	tf, err := durable.CreateTemp(gamesPath, durable.Options{})
 	if err != nil {

@@ -28,6 +28,7 @@ type TrendPoint struct {
 	EloLow, EloHigh float64
 	Effect          float64
 	SE              float64
+	Searching       bool // the level's agent searches (VariantCell.Searching)
 }
 
 // Trend is how one metric's variant effect changes with strength: the weighted least-squares
@@ -38,6 +39,20 @@ type Trend struct {
 	Points                    []TrendPoint // the levels used (finite rating, positive standard error)
 	Slope, SE, Low, High, P   float64      // per 100 Elo; NaN when fewer than two levels qualify
 	Verdict                   string       // see TrendVerdict
+	// Search is the same fit over the searching levels of Points alone. A trend over every
+	// level can be a step from weak players (random, one-ply greedy) to searchers with no
+	// change among the searchers; this fit tests the trend where play is strong.
+	Search TrendFit
+}
+
+// TrendFit is a weighted least-squares fit of a variant's effect on the level rating over
+// some of a trend's levels: the number of levels, the slope per 100 Elo with its standard
+// error, 95% interval and two-sided p-value (NaN when fewer than two levels qualify), and the
+// verdict of TrendVerdict on those levels.
+type TrendFit struct {
+	Levels                  int
+	Slope, SE, Low, High, P float64
+	Verdict                 string
 }
 
 // TrendVerdict classifies a trend from its per-level 95% intervals (unadjusted) and its slope's
@@ -153,7 +168,6 @@ func StrengthTrends(cells []VariantCell) []Trend {
 	for _, name := range metrics {
 		for _, v := range variants {
 			t := Trend{Metric: name, Variant: v, Baseline: baseline}
-			var x, y, se []float64
 			for _, l := range levels {
 				b, okB := find(byCell[key{l, baseline}], name)
 				a, okA := find(byCell[key{l, v}], name)
@@ -169,31 +183,51 @@ func StrengthTrends(cells []VariantCell) []Trend {
 				if !(s > 0) {
 					continue
 				}
-				t.Points = append(t.Points, TrendPoint{Level: l, Elo: e, EloLow: lc.EloLow, EloHigh: lc.EloHigh, Effect: a.Value - b.Value, SE: s})
-				x, y, se = append(x, e), append(y, a.Value-b.Value), append(se, s)
+				t.Points = append(t.Points, TrendPoint{Level: l, Elo: e, EloLow: lc.EloLow, EloHigh: lc.EloHigh, Effect: a.Value - b.Value, SE: s, Searching: lc.Searching})
 			}
-			t.Slope, t.SE, t.Low, t.High, t.P = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
-			if b, s, ok := WLSSlope(x, y, se); ok {
-				t.Slope, t.SE = 100*b, 100*s
-				t.Low, t.High = t.Slope-stats.Z95*t.SE, t.Slope+stats.Z95*t.SE
-				t.P = 2 * stats.Phi(-math.Abs(b/s))
+			all := fitTrend(t.Points)
+			t.Slope, t.SE, t.Low, t.High, t.P, t.Verdict = all.Slope, all.SE, all.Low, all.High, all.P, all.Verdict
+			var searching []TrendPoint
+			for _, q := range t.Points {
+				if q.Searching {
+					searching = append(searching, q)
+				}
 			}
-			t.Verdict = TrendVerdict(t)
+			t.Search = fitTrend(searching)
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
+// fitTrend is the weighted least-squares fit of the effects of points on their ratings.
+func fitTrend(points []TrendPoint) TrendFit {
+	f := TrendFit{Levels: len(points), Slope: math.NaN(), SE: math.NaN(), Low: math.NaN(), High: math.NaN(), P: math.NaN()}
+	var x, y, se []float64
+	for _, q := range points {
+		x, y, se = append(x, q.Elo), append(y, q.Effect), append(se, q.SE)
+	}
+	if b, s, ok := WLSSlope(x, y, se); ok {
+		f.Slope, f.SE = 100*b, 100*s
+		f.Low, f.High = f.Slope-stats.Z95*f.SE, f.Slope+stats.Z95*f.SE
+		f.P = 2 * stats.Phi(-math.Abs(b/s))
+	}
+	f.Verdict = TrendVerdict(Trend{Points: points, Slope: f.Slope, Low: f.Low, High: f.High})
+	return f
+}
+
 // WriteStrengthTrendCSV writes strength_trend.csv: metric, variant, slope_per_100_elo, ci_low,
 // ci_high, p_value, then the baseline, the levels in the fit, the verdict (TrendVerdict) and
-// the method.
+// the method, then the same fit over the searching levels alone (search_*).
 func WriteStrengthTrendCSV(w io.Writer, trends []Trend) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"metric", "variant", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "baseline", "levels", "verdict", "method"})
+	cw.Write([]string{"metric", "variant", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "baseline", "levels", "verdict", "method",
+		"search_slope_per_100_elo", "search_ci_low", "search_ci_high", "search_p_value", "search_levels", "search_verdict"})
 	for _, t := range trends {
+		s := t.Search
 		cw.Write([]string{t.Metric, t.Variant, stats.FormatFloat(t.Slope), stats.FormatFloat(t.Low), stats.FormatFloat(t.High), stats.FormatFloat(t.P),
-			t.Baseline, strconv.Itoa(len(t.Points)), t.Verdict, MethodStrengthTrend})
+			t.Baseline, strconv.Itoa(len(t.Points)), t.Verdict, MethodStrengthTrend,
+			stats.FormatFloat(s.Slope), stats.FormatFloat(s.Low), stats.FormatFloat(s.High), stats.FormatFloat(s.P), strconv.Itoa(s.Levels), s.Verdict})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -225,14 +259,21 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 	}
 	rt.WriteTo(w)
 	fmt.Fprintln(w, "\n### Strength trends (effect vs baseline per 100 Elo, weighted least squares, weights 1/se²)")
-	fmt.Fprintln(w, "\nVerdict: reversing (per-level effects on both sides of 0), trending (slope interval excludes 0), stable (an effect, no trend detected), none-detected; per-level intervals unadjusted.")
+	fmt.Fprintln(w, "\nVerdict: reversing (per-level effects on both sides of 0), trending (slope interval excludes 0), stable (an effect, no trend detected), none-detected; per-level intervals unadjusted. "+
+		"The same fit over the searching levels alone (alpha-beta, MCTS; not random or one-ply greedy play) tests the trend where play is strong: a trend over all levels with none among the searchers is a step from weak players to searchers, not a change with strength.")
 	fmt.Fprintln(w)
-	tt := markdown.NewTable("metric", "variant", "slope per 100 Elo [95% CI]", "p", "levels", "verdict").Right(3, 4)
+	tt := markdown.NewTable("metric", "variant", "slope per 100 Elo [95% CI]", "p", "levels", "verdict", "searching levels: slope [95% CI]", "p", "levels", "verdict").Right(3, 4, 7, 8)
 	for _, t := range trends {
 		if math.IsNaN(t.Slope) {
 			continue
 		}
-		tt.Row(t.Metric, t.Variant, stats.FormatCI(stats.Interval{Value: t.Slope, Low: t.Low, High: t.High}), pShort(t.P), len(t.Points), t.Verdict)
+		s := t.Search
+		sl, sp := "–", "–"
+		if !math.IsNaN(s.Slope) {
+			sl, sp = stats.FormatCI(stats.Interval{Value: s.Slope, Low: s.Low, High: s.High}), pShort(s.P)
+		}
+		tt.Row(t.Metric, t.Variant, stats.FormatCI(stats.Interval{Value: t.Slope, Low: t.Low, High: t.High}), pShort(t.P), len(t.Points), t.Verdict,
+			sl, sp, s.Levels, s.Verdict)
 	}
 	tt.WriteTo(w)
 }

@@ -113,3 +113,48 @@ func TestTrendVerdict(t *testing.T) {
 		t.Errorf("no fit: %q", got)
 	}
 }
+
+// A step from weak players to searchers is not a trend among the searchers: the variant raises
+// the first player's rate by 0.2 at the two weak levels (0 and 100 Elo) and by 0.05 at three
+// searching levels (600, 700, 800 Elo). Over every level the slope is negative and its
+// interval excludes 0 ("trending"); over the searching levels it is exactly 0 with an
+// interval around it, and the verdict is not "trending".
+func TestStrengthTrendSearchingLevels(t *testing.T) {
+	var cells []VariantCell
+	for l, c := range []struct {
+		elo    float64
+		k      int64
+		search bool
+	}{{0, 280, false}, {100, 280, false}, {600, 220, true}, {700, 220, true}, {800, 220, true}} {
+		cells = append(cells,
+			VariantCell{Level: l, Variant: "v=a", Summary: trendSummary(400, 200), Elo: c.elo, Searching: c.search},
+			VariantCell{Level: l, Variant: "v=b", Summary: trendSummary(400, c.k), Elo: c.elo, Searching: c.search})
+	}
+	var fw Trend
+	for _, tr := range StrengthTrends(cells) {
+		if tr.Metric == "first_win_rate" {
+			fw = tr
+		}
+	}
+	if fw.Verdict != "trending" || !(fw.High < 0) || len(fw.Points) != 5 {
+		t.Errorf("over every level: slope %.4f [%.4f, %.4f], %s over %d levels; want a negative trend over 5", fw.Slope, fw.Low, fw.High, fw.Verdict, len(fw.Points))
+	}
+	s := fw.Search
+	if s.Levels != 3 || math.Abs(s.Slope) > 1e-9 || !(s.Low < 0 && s.High > 0) || s.Verdict == "trending" || s.Verdict == "" {
+		t.Errorf("over the searching levels: %+v; want slope 0 over 3 levels, no trend", s)
+	}
+	var b bytes.Buffer
+	if err := WriteStrengthTrendCSV(&b, []Trend{fw}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if !strings.HasSuffix(lines[0], ",search_slope_per_100_elo,search_ci_low,search_ci_high,search_p_value,search_levels,search_verdict") ||
+		!strings.HasSuffix(lines[1], ",3,"+s.Verdict) {
+		t.Errorf("strength_trend.csv:\n%s", b.String())
+	}
+	b.Reset()
+	WriteStrengthReport(&b, []string{"random", "greedy", "ab1", "ab2", "ab3"}, cells, []Trend{fw})
+	if !strings.Contains(b.String(), "searching levels: slope [95% CI]") || !strings.Contains(b.String(), "| trending | 0.00 [") {
+		t.Errorf("report:\n%s", b.String())
+	}
+}

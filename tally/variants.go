@@ -79,11 +79,14 @@ func perSide(name string) bool {
 
 // VariantCell is one combination of variant values played at one ladder level.
 type VariantCell struct {
-	Level   int      // index in the ladder
-	Agent   string   // the level's agent spec
-	Variant string   // "name=value,..." of the varied switches
-	Values  []string // the varied switches' values, in -vary order
-	Summary *Summary
+	Level int    // index in the ladder
+	Agent string // the level's agent spec
+	// Searching says the level's agent searches ahead (alpha-beta, MCTS), as opposed to
+	// random or one-ply greedy play: strength trends are also fitted over these levels alone.
+	Searching bool
+	Variant   string   // "name=value,..." of the varied switches
+	Values    []string // the varied switches' values, in -vary order
+	Summary   *Summary
 	// ZeroByRule lists the counters (without a colour suffix) that the cell's rules keep at
 	// zero (engine.Variant.ZeroByRule): a difference in one of them restates the rule and is
 	// not tested.

@@ -1,7 +1,9 @@
 package nnue
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"sync"
 )
@@ -34,4 +36,15 @@ func Builtin(game string) (*Net, error) {
 	}
 	builtins[game] = n
 	return n, nil
+}
+
+// BuiltinSHA256 is the SHA-256, in hex, of the shipped network file of a game: what a run
+// records of net=builtin, whose content the spec does not name.
+func BuiltinSHA256(game string) (string, error) {
+	b, err := nets.ReadFile("nets/" + game + ".nnue")
+	if err != nil {
+		return "", fmt.Errorf("no built-in network for game %q", game)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
 }

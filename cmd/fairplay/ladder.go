@@ -40,7 +40,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := rf.check(func(string) string { return "" }); err != nil {
 		return err
 	}
-	if err := parsedOnly(ctx); err != nil {
+	if err := parsedOnly(ctx, gf.game, *steps); err != nil {
 		return err
 	}
 	if rf.resume != "" {

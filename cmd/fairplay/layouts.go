@@ -62,7 +62,11 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if err := parsedOnly(ctx); err != nil {
+	played := []string{*a, *b}
+	if lf.spec != "" {
+		played = []string{ladderSpec(lf.spec)}
+	}
+	if err := parsedOnly(ctx, "katarenga", played...); err != nil {
 		return err
 	}
 	if lf.spec != "" || isLadderDir(rf.resume) || isLadderDir(*report) {

@@ -52,12 +52,22 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if len(shards) > 0 && man.ConfigSHA256 != shards[0].man.ConfigSHA256 {
 			return usagef("shard %s: configuration hash %s differs from %s's %s", d, man.ConfigSHA256[:12], dirs[0], shards[0].man.ConfigSHA256[:12])
 		}
+		if len(shards) > 0 {
+			if err := runner.SamePins(shards[0].man.Agents, man.Agents, "in "+dirs[0], "in "+d); err != nil {
+				return usagef("%v: the shards were played by different versions of the program or its files", err)
+			}
+		}
 		if man.Status != "complete" || man.Completed != man.Planned {
 			return usagef("shard %s is %s (%d of %d %s): finish it with fairplay %s -resume %s", d, man.Status, man.Completed, man.Planned, man.Unit, rk.command, d)
 		}
 		shards = append(shards, shard{d, man})
 	}
 	m0 := shards[0].man
+	if now, err := runner.Repin(m0.Agents, 0); err != nil {
+		return err
+	} else if err := runner.SamePins(m0.Agents, now, "in the shards (revision "+m0.VCSRevision+")", "with this program"); err != nil {
+		return fmt.Errorf("%v: the merged run would record agents that did not play it; merge with the program that played the shards", err)
+	}
 	sort.Slice(shards, func(i, j int) bool { return shards[i].man.Shard < shards[j].man.Shard })
 	for i, s := range shards {
 		if s.man.Shards != m0.Shards {

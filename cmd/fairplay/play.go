@@ -280,7 +280,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := parsedOnly(ctx); err != nil {
+	if err := parsedOnly(ctx, gf.game, *a, *b); err != nil {
 		return err
 	}
 	gamesFormat, err := gamefile.ParseFormat(*format)

@@ -61,7 +61,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)"); err != nil {
 		return err
 	}
-	if err := parsedOnly(ctx); err != nil {
+	if err := parsedOnly(ctx, gf.game, *a, *b); err != nil {
 		return err
 	}
 	var cfg runner.MatchConfig

@@ -173,8 +173,10 @@ func TestDocsStudies(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "studies", "*.json"))
 	n := 0
 	for _, f := range files {
-		if strings.HasSuffix(f, "-tuned.json") {
-			continue // weights, not studies
+		if st, err := loadIfStudy(f); err != nil {
+			t.Fatal(err)
+		} else if st == nil {
+			continue // weights or the published studies' record, not studies
 		}
 		n++
 		out, _, err := runCmd(t, "study", "-dry-run", f, "-out", "OUT") // flags after the file too

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 )
 
 // A study runs its runs through run with a context that says so: a run of a study takes no
@@ -16,6 +17,7 @@ type ctxKey int
 const (
 	studyRunKey ctxKey = iota
 	parseOnlyKey
+	agentsKey
 )
 
 // withStudyRun marks ctx as a study's run.
@@ -32,13 +34,30 @@ func withParseOnly(ctx context.Context) context.Context {
 // errParsed is what a command returns under withParseOnly once its arguments parsed.
 var errParsed = errors.New("arguments parsed")
 
-// parsedOnly returns errParsed under withParseOnly, nil otherwise.
-func parsedOnly(ctx context.Context) error {
+// parsedOnly returns errParsed under withParseOnly, nil otherwise. A command passes the game
+// and the agent specs its arguments name (lists separated by ';', ladder steps by '>'), which
+// a context made by withAgents collects.
+func parsedOnly(ctx context.Context, game string, specs ...string) error {
+	if c, ok := ctx.Value(agentsKey).(*[]gameAgent); ok {
+		for _, list := range specs {
+			for _, item := range strings.Split(list, ";") {
+				for _, spec := range strings.Split(item, ">") {
+					if spec = strings.TrimSpace(spec); spec != "" {
+						*c = append(*c, gameAgent{game, spec})
+					}
+				}
+			}
+		}
+	}
 	if ctx.Value(parseOnlyKey) != nil {
 		return errParsed
 	}
 	return nil
 }
+
+// gameAgent is an agent spec as a run's arguments give it, with the game it plays (collected
+// under a context that holds a *[]gameAgent at agentsKey: the published studies' test).
+type gameAgent struct{ game, spec string }
 
 // shardEnv is where a command reads the shard variables (JOB_COMPLETION_INDEX, SLURM_ARRAY_*):
 // the environment, or nothing in a study's run.

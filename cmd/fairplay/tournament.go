@@ -42,7 +42,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	if *combine {
-		if err := parsedOnly(ctx); err != nil {
+		if err := parsedOnly(ctx, gf.game); err != nil {
 			return err
 		}
 		return combineTournaments(dirs, rf, *prior, *boot, args, stdout)
@@ -54,7 +54,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	if err := parsedOnly(ctx); err != nil {
+	if err := parsedOnly(ctx, gf.game, *agentList); err != nil {
 		return err
 	}
 	var cfg tournament.TournamentConfig

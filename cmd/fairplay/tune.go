@@ -41,7 +41,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: SPSA iterations depend on each other and cannot be sharded"); err != nil {
 		return err
 	}
-	if err := parsedOnly(ctx); err != nil {
+	if err := parsedOnly(ctx, gf.game, *agent); err != nil {
 		return err
 	}
 	var cfg tune.TuneConfig

@@ -70,7 +70,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: shard a study by running one fairplay play per cell; variants runs whole"); err != nil {
 		return err
 	}
-	if err := parsedOnly(ctx); err != nil {
+	if err := parsedOnly(ctx, gf.game, *ladder); err != nil {
 		return err
 	}
 	var cfg variants.VariantsConfig

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -98,5 +99,38 @@ func TestHeldOutShortBoards(t *testing.T) {
 	}
 	if rep.Choices != 0 || math.IsNaN(rep.ImbalanceChosen) {
 		t.Errorf("%d choices measured, imbalance %v", rep.Choices, rep.ImbalanceChosen)
+	}
+}
+
+// The most unbalanced and the fairest boards are ranked on the selection half and reported on
+// the held-out half: three boards extreme on their selection half (20, 0 and 19 White wins of
+// 20) but even on the other half head the unbalanced list with held-out rates of ½, not the
+// in-sample 0.75, 0.25 or 0.725.
+func TestExtremesHeldOut(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "sample:20", Games: 40, Seed: 4})
+	boards := make([]gamefile.BoardResult, sw.NumBoards())
+	selWins := map[int]int64{0: 20, 1: 0, 2: 19}
+	for i := range boards {
+		ws, ok := selWins[i]
+		if !ok {
+			ws = 10 + int64(i%2) // near ½ on the selection half
+		}
+		boards[i] = gamefile.BoardResult{Board: int64(i), Key: boardKey(sw.Board(i)), Grid: sw.Board(i).Grid.String(),
+			N: 40, NSelect: 20, WhiteWinsSelect: ws, WhiteWins: ws + 10, BlackWins: 40 - ws - 10}
+	}
+	rep, _, err := WriteLayoutReports(t.TempDir(), sw, boards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 3; k++ {
+		d := rep.Unbalanced[k]
+		if !strings.HasPrefix(d, boards[[]int{0, 1, 2}[k]].Key+" (White 0.5 [") || !strings.Contains(d, "held out, n=20)") {
+			t.Errorf("unbalanced %d: %s; want board %d at its held-out 0.500", k+1, d, []int{0, 1, 2}[k])
+		}
+	}
+	for _, d := range rep.Fairest {
+		if !strings.Contains(d, "held out, n=20)") {
+			t.Errorf("fairest: %s; want held-out rates", d)
+		}
 	}
 }

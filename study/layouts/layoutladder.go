@@ -177,6 +177,9 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 	if err != nil {
 		return nil, err
 	}
+	if err := runner.PinAgents(man, s, "katarenga", cfg.Ladder...); err != nil {
+		return nil, err
+	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err

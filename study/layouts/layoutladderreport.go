@@ -176,10 +176,11 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 		b.WriteString("Levels not rated (no rating games).\n")
 	}
 	b.WriteString("\nMethods. White's pooled rate: ratio over boards and replicates, cluster-robust by board (Wilson at the design-effect n). " +
-		"Rank correlations: Spearman of the boards' White rates in the first replicate, Fisher-z interval (se 1.03/√(n−3)); " +
+		"Rank correlations: Spearman of the boards' White rates in the first replicate; " +
 		"the noise ceiling is the correlation between a level's two replicates (independent seeds, same boards): two sweeps of this size can agree no better. " +
-		"Corrected correlations divide by √(reliability × reliability) (Spearman's correction for attenuation applied to rank correlations; a level's reliability is its replicate correlation, the reference sweep's its split-half correlation stepped up by Spearman–Brown), with bootstrap percentile intervals over boards (" +
-		strconv.Itoa(LadderBootstrap) + " resamples, " + strconv.Itoa(st.Resamples) + " with every ratio defined); values above 1 mean agreement within noise. " +
+		"Corrected correlations divide by √(reliability × reliability) (Spearman's correction for attenuation applied to rank correlations; a level's reliability is its replicate correlation, the reference sweep's its split-half correlation stepped up by Spearman–Brown); values above 1 mean agreement within noise. " +
+		"Every correlation's interval is a bootstrap percentile interval over layouts: a layout's two seatings (and its symmetric placements) are drawn together, as their White rates are not independent (the seating that helps White, turned round, helps Black) (" +
+		strconv.Itoa(LadderBootstrap) + " resamples, " + strconv.Itoa(st.Resamples) + " with every correlation defined; no interval with fewer than " + strconv.Itoa(minIntervalLayouts) + " layouts). " +
 		"Black's choice: per choice, the seating with the lower White rate on the selection half (even pairs) is picked and both seatings are measured on the held-out half; benefit = mean |dealt − ½| − mean |chosen − ½|, normal interval over choices, averaged over replicates. " +
 		fmt.Sprintf("Fair at every level: the %d boards whose selection-half White rate is closest to ½ at the worst level and replicate, reported on the held-out half (fair-at-every-level.csv), band %.2f–%.2f.\n\n", len(st.Top), cfg.Sweep.BandLow, cfg.Sweep.BandHigh))
 	if cfg.Compare != "" {

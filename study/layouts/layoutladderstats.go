@@ -13,9 +13,30 @@ import (
 	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
-// LadderBootstrap is the number of bootstrap resamples (over boards) for the
-// reliability-corrected rank correlations of a layout ladder.
+// LadderBootstrap is the number of bootstrap resamples (over layouts) for the rank
+// correlations of a layout ladder.
 const LadderBootstrap = 1000
+
+// minIntervalLayouts is the fewest layouts whose rank correlations get a bootstrap interval:
+// with fewer, a percentile interval over so few clusters is too narrow to mean anything.
+const minIntervalLayouts = 10
+
+// The rank correlations of a ladder's level, in the order measures computes them.
+const (
+	mPrev = iota
+	mCompare
+	mCeiling
+	mPrevCorrected
+	mCompareCorrected
+	nMeasures
+)
+
+// The methods of the ladder's rank-correlation intervals: bootstrap percentile intervals over
+// layouts (layoutClusters).
+const (
+	methodSpearman  = "spearman-bootstrap-layouts"
+	methodCorrected = "spearman-reliability-corrected-bootstrap-layouts"
+)
 
 // LadderLevel is one row of ladder.csv: a level's rating, its sweep's headline figures and how
 // its board ranking relates to the previous level's, to a reference sweep's and to its own
@@ -32,13 +53,13 @@ type LadderLevel struct {
 	SD    float64 // standard deviation of the boards' White rates (first replicate)
 	// Prev, Compare and Ceiling are Spearman rank correlations of the boards' White rates
 	// (first replicate) with the previous level's (first replicate), with the reference
-	// sweep's, and with the level's second replicate (the noise ceiling), Fisher-z intervals;
-	// NaN where there is none.
+	// sweep's, and with the level's second replicate (the noise ceiling); NaN where there is
+	// none. Their intervals, as those of the corrected ones, are bootstrap percentile
+	// intervals over layouts (a layout's seatings drawn together: layoutClusters).
 	Prev, Compare, Ceiling stats.Interval
 	// PrevCorrected and CompareCorrected divide Prev and Compare by the square root of the
 	// product of the two measurements' reliabilities (replicate correlations; the reference's
-	// split-half correlation stepped up by Spearman–Brown), bootstrap percentile intervals over
-	// boards.
+	// split-half correlation stepped up by Spearman–Brown).
 	PrevCorrected, CompareCorrected stats.Interval
 	// Black's choice of seating, chosen on the selection half of each board's games and
 	// measured on the held-out half, averaged over replicates: mean |White − ½| as dealt and
@@ -69,7 +90,7 @@ type LadderStats struct {
 	Top                []TopBoard
 	CompareReliability float64 // the reference sweep's split-half reliability (Spearman–Brown); NaN without
 	CompareBoards      int     // boards in common with the reference
-	Resamples          int     // valid bootstrap resamples (of LadderBootstrap)
+	Resamples          int     // bootstrap resamples with every correlation defined (of LadderBootstrap)
 }
 
 // compareBoards is a reference sweep's boards.csv by key.
@@ -146,9 +167,11 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 	for i := range all {
 		all[i] = i
 	}
-	// point estimates and bootstrap resamples of the corrected correlations
-	corrected := func(idx []int, refIdx []int) (prev, cmp []float64) {
-		prev, cmp = make([]float64, L), make([]float64, L)
+	// The rank correlations of every level on the boards idx (refIdx: positions in common of
+	// the reference's boards among them; nil when too few): plain with the previous level, the
+	// reference and the replicate, and corrected for the noise of both sides.
+	measures := func(idx, refIdx []int) [][nMeasures]float64 {
+		out := make([][nMeasures]float64, L)
 		rel := make([]float64, L)
 		for l := 0; l < L; l++ {
 			rel[l] = math.NaN()
@@ -156,22 +179,31 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 				rel[l] = spearmanValue(pickK(rates[l][0], idx), pickK(rates[l][1], idx))
 			}
 		}
+		relRef := math.NaN()
+		if refIdx != nil {
+			relRef = sb(spearmanValue(pickK(refSel, refIdx), pickK(refHeld, refIdx)))
+		}
 		for l := 0; l < L; l++ {
-			prev[l], cmp[l] = math.NaN(), math.NaN()
+			m := &out[l]
+			for k := range m {
+				m[k] = math.NaN()
+			}
+			m[mCeiling] = rel[l]
 			if l > 0 {
-				prev[l] = spearmanValue(pickK(rates[l][0], idx), pickK(rates[l-1][0], idx)) / math.Sqrt(rel[l]*rel[l-1])
+				m[mPrev] = spearmanValue(pickK(rates[l][0], idx), pickK(rates[l-1][0], idx))
+				m[mPrevCorrected] = m[mPrev] / math.Sqrt(rel[l]*rel[l-1])
 			}
 			if refIdx != nil {
 				x := make([]float64, len(refIdx))
 				y := make([]float64, len(refIdx))
-				relRef := sb(spearmanValue(pickK(refSel, refIdx), pickK(refHeld, refIdx)))
 				for k, j := range refIdx {
 					x[k], y[k] = refRate[j], rates[l][0][common[j]]
 				}
-				cmp[l] = spearmanValue(x, y) / math.Sqrt(rel[l]*relRef)
+				m[mCompare] = spearmanValue(x, y)
+				m[mCompareCorrected] = m[mCompare] / math.Sqrt(rel[l]*relRef)
 			}
 		}
-		return prev, cmp
+		return out
 	}
 	var refAll []int
 	if len(common) >= 4 {
@@ -180,10 +212,11 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 			refAll[k] = k
 		}
 	}
-	prev0, cmp0 := corrected(all, refAll)
-	// Bootstrap over boards (the reference's common boards resampled alongside, by board).
-	boot := make([][2][]float64, L)
-	if R >= 2 && nb >= 4 {
+	est := measures(all, refAll)
+	// Bootstrap over layouts: a layout's boards (its two seatings, its symmetric placements)
+	// are drawn together; the reference's common boards go along, by board.
+	boot := make([][nMeasures][]float64, L)
+	if clusters := layoutClusters(sw); len(clusters) >= minIntervalLayouts {
 		rng := engine.NewRand(engine.Derive(cfg.Sweep.Seed, 0x4c414444)) // "LADD"
 		pos := make([]int, nb)                                           // board → its index in common, or −1
 		for i := range pos {
@@ -192,50 +225,41 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		for k, i := range common {
 			pos[i] = k
 		}
+		var idx []int
+	resample:
 		for b := 0; b < LadderBootstrap; b++ {
-			idx := make([]int, nb)
+			idx = resampleClusters(idx, clusters, rng)
 			var refIdx []int
-			for k := range idx {
-				idx[k] = rng.IntN(nb)
-				if refAll != nil && pos[idx[k]] >= 0 {
-					refIdx = append(refIdx, pos[idx[k]])
+			for _, i := range idx {
+				if refAll != nil && pos[i] >= 0 {
+					refIdx = append(refIdx, pos[i])
 				}
 			}
 			if refAll == nil || len(refIdx) < 4 {
 				refIdx = nil
 			}
-			p, c := corrected(idx, refIdx)
-			ok := true
-			for l := 0; l < L; l++ {
-				if (l > 0 && math.IsNaN(p[l])) || (refAll != nil && math.IsNaN(c[l])) {
-					ok = false
+			m := measures(idx, refIdx)
+			for l := range m {
+				for k, v := range m[l] {
+					if !math.IsNaN(est[l][k]) && math.IsNaN(v) {
+						continue resample // a correlation undefined on this resample
+					}
 				}
 			}
-			if !ok {
-				continue
-			}
 			st.Resamples++
-			for l := 0; l < L; l++ {
-				boot[l][0] = append(boot[l][0], p[l])
-				boot[l][1] = append(boot[l][1], c[l])
+			for l := range m {
+				for k, v := range m[l] {
+					if !math.IsNaN(est[l][k]) {
+						boot[l][k] = append(boot[l][k], v)
+					}
+				}
 			}
 		}
 	}
-	percentile := func(v float64, s []float64) stats.Interval {
-		iv := stats.Interval{Value: v, Low: math.NaN(), High: math.NaN(), Method: "spearman-reliability-corrected-bootstrap-boards"}
-		if math.IsNaN(v) || len(s) < 100 {
-			return iv
-		}
-		sort.Float64s(s)
-		iv.Low, iv.High = s[int(0.025*float64(len(s)))], s[int(math.Ceil(0.975*float64(len(s))))-1]
-		return iv
-	}
-	nan := stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: "spearman-fisher-z"}
 	top := ladderTopBoards(cfg, sw, levels)
 	st.Top = top
 	for l := range levels {
-		lv := LadderLevel{Level: l, Agent: cfg.Labels[l], Elo: math.NaN(), EloLow: math.NaN(), EloHigh: math.NaN(),
-			Boards: nb, Prev: nan, Compare: nan, Ceiling: nan}
+		lv := LadderLevel{Level: l, Agent: cfg.Labels[l], Elo: math.NaN(), EloLow: math.NaN(), EloHigh: math.NaN(), Boards: nb}
 		if ratings != nil {
 			lv.Elo, lv.EloLow, lv.EloHigh, lv.EloPrior = ratings[l].Elo, ratings[l].Low, ratings[l].High, ratings[l].Unbounded != 0
 		}
@@ -257,18 +281,12 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 			lv.Distinct += levels[l][r].Report.Distinct
 		}
 		lv.SD = levels[l][0].Report.SDRate
-		if l > 0 {
-			lv.Prev = stats.Spearman(rates[l][0], rates[l-1][0])
-		}
+		iv := func(k int, method string) stats.Interval { return percentileInterval(est[l][k], boot[l][k], method) }
+		lv.Prev, lv.Compare, lv.Ceiling = iv(mPrev, methodSpearman), iv(mCompare, methodSpearman), iv(mCeiling, methodSpearman)
+		lv.PrevCorrected, lv.CompareCorrected = iv(mPrevCorrected, methodCorrected), iv(mCompareCorrected, methodCorrected)
 		if len(common) >= 4 {
-			lv.Compare = stats.Spearman(refRate, pickK(rates[l][0], common))
 			lv.CompareMissing = nb - len(common)
 		}
-		if R >= 2 {
-			lv.Ceiling = stats.Spearman(rates[l][0], rates[l][1])
-		}
-		lv.PrevCorrected = percentile(prev0[l], boot[l][0])
-		lv.CompareCorrected = percentile(cmp0[l], boot[l][1])
 		choiceBenefit(&lv, cfg, sw, levels[l])
 		var tp stats.ClusterRatio
 		for _, t := range top {

@@ -161,6 +161,9 @@ func startSweep(sw *Sweep, s runner.Session, start, end int64) (man *gamefile.Ma
 	man.Config, man.ConfigSHA256, man.Seed = cfgJSON, cfgHash, fmt.Sprint(sw.Cfg.Seed)
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, max(1, s.Shard.Count), start, end
 	man.Planned, man.Workers, man.Reproducible, man.Started = end-start, s.Workers, sw.Reproducible(), time.Now().UTC()
+	if err := runner.PinAgents(man, s, "katarenga", sw.Cfg.A, sw.Cfg.B); err != nil {
+		return nil, nil, err
+	}
 	if unlock, err = durable.LockDir(s.Dir); err != nil {
 		return nil, nil, err
 	}
@@ -195,6 +198,9 @@ func MergeLayouts(sw *Sweep, files []string, dir string, args []string) (*Layout
 	nb := int64(sw.NumBoards())
 	man.Shard, man.Shards, man.EndGame, man.Planned, man.Started = 0, 1, nb, nb, time.Now().UTC()
 	man.Reproducible = sw.Reproducible()
+	if err := runner.PinAgents(man, runner.Session{}, "katarenga", sw.Cfg.A, sw.Cfg.B); err != nil {
+		return nil, err
+	}
 	if err := writeListFile(dir, sw.Cfg, func(k int) katarenga.Layout { return sw.Row(2 * k).Layout }); err != nil {
 		return nil, err
 	}

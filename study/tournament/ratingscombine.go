@@ -31,6 +31,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	}
 	cfg := TournamentConfig{Kind: CombinedKind, Sources: sources, Prior: prior, Bootstrap: bootstrap, Seed: seed}
 	var cfgs []TournamentConfig
+	var pins pinUnion
 	seenDir := map[string]string{}
 	for i, d := range sources {
 		abs, err := filepath.Abs(d)
@@ -64,6 +65,9 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 		} else if c.Game != cfg.Game || gm.Rules() != cfg.Rules {
 			return nil, fmt.Errorf("%s: %s with rules %s, but %s is %s with rules %s", d, c.Game, gm.Rules(), sources[0], cfg.Game, cfg.Rules)
 		}
+		if err := pins.add(d, man.Agents); err != nil {
+			return nil, err
+		}
 		cfgs = append(cfgs, c)
 	}
 	for _, c := range cfgs {
@@ -77,6 +81,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	if err != nil {
 		return nil, err
 	}
+	man.Agents = pins.list
 	out := &TournamentOutcome{}
 	dc := newDistinctCounter(len(cfg.Agents))
 	seenPairing := map[string]string{} // pairing configuration hash → where it was counted
@@ -109,4 +114,28 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	man.Planned, man.EndGame, man.Completed = int64(len(out.Pairs)), int64(len(out.Pairs)), int64(len(out.Pairs))
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	return out, gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+}
+
+// pinUnion gathers the agent pins of the combined tournaments' manifests (none from a
+// tournament written before manifests pinned agents), each spec once.
+type pinUnion struct {
+	list  []gamefile.AgentPin
+	where []string // the tournament each pin came from
+}
+
+// add adds a tournament's pins, refusing a spec that played differently in an earlier one
+// (another fingerprint or other files): that is another agent under the same name, and one
+// rating for both would describe neither.
+func (u *pinUnion) add(dir string, pins []gamefile.AgentPin) error {
+	for _, p := range pins {
+		i := slices.IndexFunc(u.list, func(q gamefile.AgentPin) bool { return q.Spec == p.Spec })
+		if i < 0 {
+			u.list, u.where = append(u.list, p), append(u.where, dir)
+			continue
+		}
+		if err := runner.SamePins(u.list[i:i+1], []gamefile.AgentPin{p}, "in "+u.where[i], "in "+dir); err != nil {
+			return fmt.Errorf("%w: the program or its files changed between the tournaments, so these are two agents, and one rating would describe neither; combine tournaments played by one version, or replay the older one", err)
+		}
+	}
+	return nil
 }

@@ -156,6 +156,9 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 	if err != nil {
 		return nil, err
 	}
+	if err := runner.PinAgents(man, s, cfg.Game, cfg.Agents...); err != nil {
+		return nil, err
+	}
 	man.Shard, man.Shards = s.Shard.Index, s.Shard.Count
 	man.Reproducible = true
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
@@ -225,6 +228,9 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 	pairings := cfg.Pairings()
 	man, err := runner.NewManifest(runner.Session{Args: args}, TournamentKind, cfg, cfg.Seed, "pairings", int64(len(pairings)))
 	if err != nil {
+		return nil, err
+	}
+	if err := runner.PinAgents(man, runner.Session{}, cfg.Game, cfg.Agents...); err != nil {
 		return nil, err
 	}
 	man.Reproducible = true

@@ -207,6 +207,9 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s runner.Sessi
 	if err != nil {
 		return nil, err
 	}
+	if err := runner.PinAgents(man, s, cfg.Game, cfg.Agent); err != nil {
+		return nil, err
+	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
 	trajPath := filepath.Join(s.Dir, "trajectory.csv")
 

@@ -199,6 +199,9 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if err != nil {
 		return nil, err
 	}
+	if err := runner.PinAgents(man, s, cfg.Game, cfg.Ladder...); err != nil {
+		return nil, err
+	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
@@ -245,7 +248,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			return nil, err
 		}
 		out.Cells = append(out.Cells, tally.VariantCell{Level: c.Level, Agent: cfg.Labels[c.Level], Variant: c.Variant,
-			Values: c.Values, Summary: o.Summary, ZeroByRule: zero})
+			Values: c.Values, Summary: o.Summary, ZeroByRule: zero, Searching: agents.Searches(cfg.Ladder[c.Level])})
 		man.Completed++
 	}
 	if !out.Interrupted {

@@ -1,0 +1,99 @@
+package agents
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/agents/nnue"
+)
+
+// Expand returns the agent's spec with every parameter of its kind, in declaration order: the
+// canonical spec (Spec) with the parameters it leaves out at their defaults (Kind.Late) filled
+// in. A parameter added later with a default is then visible in a recorded spec, so two
+// records that differ in it show the difference.
+func Expand(a Agent) string {
+	name, rest, _ := strings.Cut(a.Spec(), ":")
+	k, ok := kinds[name]
+	if !ok || len(k.Params) == 0 {
+		return a.Spec()
+	}
+	given := map[string]string{}
+	if rest != "" {
+		for _, item := range strings.Split(rest, ",") {
+			n, v, _ := strings.Cut(item, "=")
+			given[n] = v
+		}
+	}
+	parts := make([]string, 0, len(k.Params))
+	for _, d := range k.Params {
+		v, ok := given[d.Name]
+		if !ok {
+			v = d.Default
+		}
+		parts = append(parts, d.Name+"="+v)
+	}
+	return name + ":" + strings.Join(parts, ",")
+}
+
+// Inputs returns the SHA-256 (hex) of each file agent a reads when it plays game whose content
+// its spec does not pin: the weights file (key "weights") and the network (key "net": a network
+// file, or the built-in network under net=builtin or where net=auto chooses it). Nil when it
+// reads none (the built-in heuristic weights are part of the program).
+func Inputs(a Agent, game string) (map[string]string, error) {
+	var h *heuristicAgent
+	var n *netAgent
+	timed := false
+	switch x := a.(type) {
+	case *AlphaBeta:
+		h, n, timed = &x.heuristicAgent, &x.netAgent, x.Movetime > 0
+	case *MCTS:
+		h, n, timed = &x.heuristicAgent, &x.netAgent, x.Movetime > 0
+	case *Classic:
+		h = &x.heuristicAgent
+	case *Greedy:
+		h = &x.heuristicAgent
+	default:
+		return nil, nil
+	}
+	out := map[string]string{}
+	if h.weightsFile != "" {
+		sum, err := fileSHA256(h.weightsFile)
+		if err != nil {
+			return nil, fmt.Errorf("weights file: %w", err)
+		}
+		out["weights"] = sum
+	}
+	if n != nil {
+		switch {
+		case n.netSpec == "builtin" || (n.netSpec == "auto" && timed && netAuto[game]):
+			sum, err := nnue.BuiltinSHA256(game)
+			if err != nil {
+				return nil, err
+			}
+			out["net"] = sum
+		case n.netSpec != "" && n.netSpec != "none" && n.netSpec != "auto":
+			sum, err := fileSHA256(n.netSpec)
+			if err != nil {
+				return nil, fmt.Errorf("network file: %w", err)
+			}
+			out["net"] = sum
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// fileSHA256 is the SHA-256 of a file's content, in hex.
+func fileSHA256(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}

@@ -1,0 +1,103 @@
+package agents
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/agents/nnue"
+)
+
+// TestExpand: the expanded spec names every parameter of the kind in declaration order, the
+// late ones (left out of the canonical spec at their defaults) included, and keeps the given
+// and normalised values.
+func TestExpand(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"random", "random"},
+		{"greedy", "greedy:weights="},
+		{"mcts:playouts=300", "mcts:playouts=300,movetime=0,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=auto,mm=0,pick=visits,expand=2,halving=0,qsbase=1,prune=1,refresh=1,win1=1,solver=1,reuse=1,weights=,net=auto"},
+		{"alphabeta:nodes=5000,net=none", "alphabeta:depth=64,nodes=5000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=none"},
+	} {
+		a, err := Parse(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Expand(a); got != c.want {
+			t.Errorf("Expand(%s) = %s, want %s", c.spec, got, c.want)
+		}
+		k := kinds[strings.SplitN(c.spec, ":", 2)[0]]
+		if n := strings.Count(Expand(a), "="); n != len(k.Params) {
+			t.Errorf("Expand(%s) names %d parameters, the kind has %d", c.spec, n, len(k.Params))
+		}
+	}
+}
+
+// TestInputs: the files an agent reads are pinned by their content, the built-in network
+// where net=builtin names it or net=auto chooses it (Baran under a time budget), and nothing
+// for an agent on the built-in heuristic.
+func TestInputs(t *testing.T) {
+	w := filepath.Join(t.TempDir(), "w.json")
+	if err := os.WriteFile(w, []byte(`{"material": 150}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(`{"material": 150}`))
+	wsum := hex.EncodeToString(sum[:])
+	baranNet, err := nnue.BuiltinSHA256("baran")
+	if err != nil {
+		t.Fatal(err)
+	}
+	katNet, _ := nnue.BuiltinSHA256("katarenga")
+	if baranNet == katNet || len(baranNet) != 64 {
+		t.Fatalf("built-in network hashes %q and %q", baranNet, katNet)
+	}
+	for _, c := range []struct {
+		spec, game       string
+		weights, network string
+	}{
+		{"alphabeta:depth=2", "baran", "", ""},
+		{"alphabeta:depth=2,weights=" + w, "baran", wsum, ""},
+		{"greedy:weights=" + w, "katarenga", wsum, ""},
+		{"alphabeta:depth=2,net=builtin", "katarenga", "", katNet},
+		{"alphabeta:movetime=10ms", "baran", "", baranNet}, // auto: the network at a time budget in Baran
+		{"alphabeta:movetime=10ms", "katarenga", "", ""},   // ... not in Katarenga
+		{"mcts:playouts=100,net=builtin", "baran", "", baranNet},
+		{"mcts:movetime=10ms,net=none", "baran", "", ""},
+		{"random", "baran", "", ""},
+	} {
+		a, err := Parse(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Inputs(a, c.game)
+		if err != nil {
+			t.Fatalf("%s: %v", c.spec, err)
+		}
+		if got["weights"] != c.weights || got["net"] != c.network || len(got) != btoi(c.weights != "")+btoi(c.network != "") {
+			t.Errorf("Inputs(%s, %s) = %v, want weights %q net %q", c.spec, c.game, got, c.weights, c.network)
+		}
+	}
+	a, _ := Parse("alphabeta:depth=2,weights=" + w)
+	os.Remove(w)
+	if _, err := Inputs(a, "baran"); err == nil || !strings.Contains(err.Error(), "w.json") {
+		t.Errorf("a weights file gone: err %v, want one naming the file", err)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Searches: alpha-beta (classic too) and MCTS search; random, greedy and external programs do not.
+func TestSearches(t *testing.T) {
+	for spec, want := range map[string]bool{"alphabeta:depth=1": true, "classic": true, "mcts:playouts=10": true, "random": false, "greedy": false, "ext:cmd=x": false} {
+		if got := Searches(spec); got != want {
+			t.Errorf("Searches(%s) = %v", spec, got)
+		}
+	}
+}

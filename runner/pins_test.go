@@ -1,0 +1,91 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/gamefile"
+)
+
+// TestResumeRefusesChangedAgent: a run's manifest pins its agents; resuming it after an
+// agent's weights file changed (its play with it) is refused with a message naming the agent,
+// while a resume with the same agents, or of a manifest that pins none (an older version's),
+// goes on.
+func TestResumeRefusesChangedAgent(t *testing.T) {
+	t.Parallel()
+	w := filepath.Join(t.TempDir(), "w.json")
+	if err := os.WriteFile(w, []byte(`{"material": 100}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gm, err := games.New("katarenga", "", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewMatch(MatchConfig{Game: "katarenga", A: "greedy:weights=" + w, B: "random", Games: 4, Seed: 5}, gm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, err := RunMatch(context.Background(), m, Session{Dir: dir, Workers: 1, Shard: Shard{0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.Manifest.Agents); n != 2 || out.Manifest.Agents[0].Files["weights"] == "" || out.Manifest.Agents[1].Spec != "random" {
+		t.Fatalf("pins %+v", out.Manifest.Agents)
+	}
+	if _, err := RunMatch(context.Background(), m, Session{Dir: dir, Resume: true, Workers: 1, Shard: Shard{0, 1}}); err != nil {
+		t.Fatalf("resume with the same agents: %v", err)
+	}
+	if err := os.WriteFile(w, []byte(`{"material": 400, "camps": 0, "baseline": 0}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = RunMatch(context.Background(), m, Session{Dir: dir, Resume: true, Workers: 1, Shard: Shard{0, 1}})
+	if err == nil || !strings.Contains(err.Error(), "agent greedy:weights="+w+" plays differently") || !strings.Contains(err.Error(), "start a new run") {
+		t.Fatalf("resume after the weights changed: err %v", err)
+	}
+	// A manifest that pins no agents (written before runs pinned them) is not checked.
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	man.Agents = nil
+	if err := gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunMatch(context.Background(), m, Session{Dir: dir, Resume: true, Workers: 1, Shard: Shard{0, 1}}); err != nil {
+		t.Fatalf("resume of a manifest without pins: %v", err)
+	}
+}
+
+// TestSamePins compares pins by spec and game: another fingerprint or other files differ,
+// an agent only one side pins does not.
+func TestSamePins(t *testing.T) {
+	a := gamefile.AgentPin{Game: "baran", Spec: "greedy:weights=", Fingerprint: "v1:aa"}
+	b := a
+	b.Fingerprint = "v1:bb"
+	c := a
+	c.Files = map[string]string{"weights": "cc"}
+	other := gamefile.AgentPin{Game: "katarenga", Spec: "greedy:weights=", Fingerprint: "v1:dd"}
+	for _, x := range []struct {
+		old, now []gamefile.AgentPin
+		differ   bool
+	}{
+		{[]gamefile.AgentPin{a}, []gamefile.AgentPin{a}, false},
+		{[]gamefile.AgentPin{a}, []gamefile.AgentPin{b}, true},
+		{[]gamefile.AgentPin{a}, []gamefile.AgentPin{c}, true},
+		{[]gamefile.AgentPin{a}, []gamefile.AgentPin{other}, false},
+		{nil, []gamefile.AgentPin{b}, false},
+	} {
+		err := SamePins(x.old, x.now, "then", "now")
+		if (err != nil) != x.differ {
+			t.Errorf("%+v vs %+v: err %v, want differ %v", x.old, x.now, err, x.differ)
+		}
+	}
+	if err := SamePins([]gamefile.AgentPin{a}, []gamefile.AgentPin{c}, "then", "now"); err == nil || !strings.Contains(err.Error(), "files map[] then, map[weights:cc] now") {
+		t.Errorf("files: %v", err)
+	}
+}
