@@ -94,10 +94,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		if err != nil {
 			return usagef("-games-per-layout %q: %v", val("games-per-layout"), err)
 		}
-		opening, err := strconv.Atoi(val("random-opening"))
-		if err != nil {
-			return usagef("-random-opening %q: %v", val("random-opening"), err)
-		}
+		opening := fs.Lookup("random-opening").Value.(*openingFlag).count(false) // every board is one start
 		sweep := layouts.LayoutsConfig{Layouts: val("layouts"), Games: n, BandLow: l, BandHigh: h, Rules: val("rules"),
 			Seed: rf.seed, RandomOpening: opening, Batch: 2}
 		switch s := sweep.Layouts; {

@@ -41,7 +41,8 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
-	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	branching := fs.Bool("branching", true, "false: random agents and openings draw by rejection sampling (other games, equally uniform, faster; a sweep records no legal counts)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
@@ -96,7 +97,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usagef("-band %q: want low,high like 0.45,0.55", *band)
 		}
 		cfg = layouts.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive, Batch: *batch,
-			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening, NoBranching: !*branching}
+			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: opening.count(false), NoBranching: !*branching}
 		switch {
 		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"), strings.HasPrefix(*set, "random:"):
 		default:

@@ -15,17 +15,19 @@ import (
 
 func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("learn", "-game G [-agent AGENT] [-games N] [-random-opening K] [-random-layouts] [-holdout K] [-l2 X] [-seed S] [-workers W] -out FILE.json",
-		"fairplay learn -game katarenga -random-layouts -agent alphabeta:depth=2 -games 2000 -out learned.json",
+		"fairplay learn -game katarenga -agent alphabeta:depth=2 -games 2000 -out learned.json",
 		"fairplay learn -game baran -agent alphabeta:nodes=5000 -games 400 -out baran.json",
-		"fairplay sprt -game katarenga -random-layouts -a alphabeta:depth=2,weights=learned.json -b alphabeta:depth=2 -elo0 0 -elo1 20 -model logistic")
+		"fairplay sprt -game katarenga -a alphabeta:depth=2,weights=learned.json -b alphabeta:depth=2 -elo0 0 -elo1 20 -model logistic")
 	var cfg tune.LearnConfig
 	fs.StringVar(&cfg.Game, "game", "katarenga", "game: baran or katarenga")
 	fs.StringVar(&cfg.Rules, "rules", "", "rule switches name=value,... (empty: the published rules)")
-	fs.StringVar(&cfg.Layout, "layout", "", "Katarenga layout: index, layout string or colour grid (default 0)")
-	fs.BoolVar(&cfg.RandomLayouts, "random-layouts", false, "Katarenga: play each game on its own uniformly drawn tile placement")
+	var layout layoutFlag
+	registerLayout(fs, &layout, layoutRandom)
+	layout.aliasRandomLayouts(fs)
 	fs.StringVar(&cfg.Agent, "agent", "alphabeta:depth=2", "the self-play agent whose games label the positions (a reproducible budget)")
 	fs.IntVar(&cfg.Games, "games", 1000, "self-play games")
-	fs.IntVar(&cfg.RandomOpening, "random-opening", 4, "uniformly random plies at the start of each game (not sampled)")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	fs.IntVar(&cfg.HoldOut, "holdout", 5, "every K-th game is held out to measure the fit")
 	fs.Float64Var(&cfg.L2, "l2", 1e-3, "ridge penalty on the standardised coefficients (features are collinear: keep it > 0)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "master seed: game i is a pure function of (configuration, seed, i)")
@@ -37,6 +39,11 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("learn: -out FILE.json is required")
 	}
+	var err error
+	if cfg.Layout, cfg.RandomLayouts, err = layout.board(cfg.Game, false); err != nil {
+		return err
+	}
+	cfg.RandomOpening = opening.count(cfg.RandomLayouts)
 	if cfg.Games < 2 || cfg.HoldOut < 2 || cfg.RandomOpening < 0 || !(cfg.L2 > 0) || math.IsInf(cfg.L2, 0) || cfg.Workers < 1 {
 		return usagef("learn: want -games >= 2, -holdout >= 2, -random-opening >= 0, a finite -l2 > 0, -workers >= 1 (got %d, %d, %d, %g, %d)",
 			cfg.Games, cfg.HoldOut, cfg.RandomOpening, cfg.L2, cfg.Workers)

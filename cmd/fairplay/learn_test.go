@@ -14,7 +14,7 @@ import (
 // overwrite, and rejects bad flags as usage errors.
 func TestLearnCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "w.json")
-	stdout, _, err := runCmd(t, "learn", "-game", "katarenga", "-random-layouts", "-agent", "greedy", "-games", "40", "-holdout", "4", "-out", out)
+	stdout, _, err := runCmd(t, "learn", "-game", "katarenga", "-agent", "greedy", "-games", "40", "-holdout", "4", "-out", out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestLearnMemory(t *testing.T) {
 	if len(entries) != 0 {
 		t.Errorf("the interrupted learn left %v", entries)
 	}
-	if _, _, err := runCmd(t, "learn", "-game", "katarenga", "-random-layouts", "-agent", "greedy", "-games", "12", "-holdout", "4", "-out", out); err != nil {
+	if _, _, err := runCmd(t, "learn", "-game", "katarenga", "-agent", "greedy", "-games", "12", "-holdout", "4", "-out", out); err != nil {
 		t.Fatalf("retry: %v", err)
 	}
 }

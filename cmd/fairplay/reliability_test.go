@@ -168,6 +168,8 @@ func TestInterruptedBeforeFirstGame(t *testing.T) {
 	cancel()
 	for i, args := range [][]string{
 		{"play", "-game", "baran", "-games", "20"},
+		{"play", "-games", "20"}, // Katarenga on random placements: its configuration names the layout "random"
+		{"sprt", "-a", "greedy", "-b", "random", "-max-pairs", "4"},
 		{"sprt", "-game", "baran", "-a", "greedy", "-b", "random", "-max-pairs", "20"},
 		{"ladder", "-game", "baran", "-games", "4", "-steps", "greedy>random"},
 		{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-games", "4", "-ladder", "random"},

@@ -63,7 +63,7 @@ func TestReplayBothGames(t *testing.T) {
 		{"baran", []string{"-game", "baran", "-games", "4"}},
 		{"baran-strict", []string{"-game", "baran", "-rules", "capture=strict,chain-capture=per-jump", "-games", "2", "-a", "greedy", "-b", "random"}},
 		{"katarenga", []string{"-game", "katarenga", "-layout", "777", "-games", "4"}},
-		{"katarenga-random-layouts", []string{"-game", "katarenga", "-random-layouts", "-games", "2"}},
+		{"katarenga-random-layouts", []string{"-game", "katarenga", "-layout", "random", "-games", "2"}},
 		{"katarenga-parquet", []string{"-game", "katarenga", "-games", "4", "-format", "parquet"}},
 		{"baran-csv-gz", []string{"-game", "baran", "-games", "2", "-format", "csv.gz"}},
 	} {

@@ -70,7 +70,7 @@ func TestTournamentCLIErrors(t *testing.T) {
 		{[]string{"-agents", "random;greedy", "-prior", "-2"}, "-prior -2"},
 		{[]string{"-agents", "random;greedy", "-band", "-1"}, "-band -1"},
 		{[]string{"-agents", "random;greedy", "-bootstrap", "-1"}, "-bootstrap -1"},
-		{[]string{"-agents", "random;greedy", "-random-opening", "-3"}, "-random-opening -3"},
+		{[]string{"-agents", "random;greedy", "-random-opening", "-3"}, `invalid value "-3" for flag -random-opening`},
 		{[]string{"-game", "chess", "-agents", "random;greedy"}, "chess"},
 		{[]string{"-agents", "random;greedy", "-shard", "2/2"}, "-shard"},
 		{[]string{"-agents", "random;greedy", "-resume", "x"}, "drop -agents"},

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+)
+
+// runConfig runs args (a run writing DIR/manifest.json) into a new directory and returns the
+// configuration its manifest records, and its stderr.
+func runConfig(t *testing.T, args ...string) (map[string]any, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	_, stderr, err := runCmd(t, append(args, "-out", dir, "-progress", "never", "-workers", "1")...)
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, stderr)
+	}
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(man.Config, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, stderr
+}
+
+// One Katarenga board default for every run (a random tile placement per pair; -layout L
+// fixes one) and one random-opening default (auto: 2 plies from one start, none where the
+// starts vary), whatever the subcommand; the old spellings still work, with a notice.
+func TestLayoutAndOpeningDefaults(t *testing.T) {
+	pos := "6k/7/7/2w4/2W4/7/K6 r - 0"
+	for _, c := range []struct {
+		args    []string
+		random  bool    // random_layouts in the configuration
+		layout  string  // its layout ("" for any)
+		opening float64 // its random_opening
+		notice  string  // on stderr
+	}{
+		{[]string{"play", "-games", "2"}, true, "random", 0, ""},
+		{[]string{"play", "-games", "2", "-layout", "random"}, true, "random", 0, ""},
+		{[]string{"play", "-games", "2", "-layout", "3"}, false, "", 2, ""},
+		{[]string{"play", "-games", "2", "-layout", "3", "-random-opening", "5"}, false, "", 5, ""},
+		{[]string{"play", "-games", "2", "-random-opening", "auto"}, true, "random", 0, ""},
+		{[]string{"play", "-game", "baran", "-games", "2"}, false, "", 2, ""},
+		{[]string{"play", "-game", "baran", "-games", "2", "-pos", pos}, false, "", 0, ""},
+		{[]string{"play", "-games", "2", "-random-layouts"}, true, "random", 0, "-random-layouts is deprecated: use -layout random"},
+		{[]string{"play", "-games", "2", "-random-layouts=false"}, false, "", 2, "-random-layouts is deprecated"},
+		{[]string{"sprt", "-a", "greedy", "-b", "random", "-max-pairs", "1"}, true, "random", 0, ""},
+		{[]string{"sprt", "-game", "baran", "-a", "greedy", "-b", "random", "-max-pairs", "1"}, false, "", 2, ""},
+		{[]string{"tournament", "-agents", "random;greedy", "-games", "2", "-bootstrap", "0"}, true, "", 0, ""},
+		{[]string{"tournament", "-game", "baran", "-agents", "random;greedy", "-games", "2", "-bootstrap", "0"}, false, "", 2, ""},
+		{[]string{"tournament", "-agents", "random;greedy", "-games", "2", "-bootstrap", "0", "-fixed-layout"}, false, "0", 2, "-fixed-layout is deprecated: use -layout L"},
+		{[]string{"variants", "-vary", "first-move-capture=allowed,banned", "-ladder", "random", "-games", "2", "-rating-games", "0"}, true, "", 0, ""},
+		{[]string{"variants", "-vary", "first-move-capture=allowed,banned", "-ladder", "random", "-games", "2", "-rating-games", "0", "-layout", "7"}, false, "7", 2, ""},
+		{[]string{"layouts", "-layouts", "sample:1", "-games-per-layout", "2"}, false, "", 2, ""},
+		{[]string{"tune", "-agent", "greedy", "-params", "camps", "-iterations", "1", "-no-sprt"}, true, "", 0, ""},
+		{[]string{"tune", "-game", "baran", "-agent", "greedy", "-params", "threats", "-iterations", "1", "-no-sprt"}, false, "", 2, ""},
+	} {
+		cfg, stderr := runConfig(t, c.args...)
+		random, _ := cfg["random_layouts"].(bool)
+		layout, _ := cfg["layout"].(string)
+		opening, _ := cfg["random_opening"].(float64) // left out when 0
+		if random != c.random || c.layout != "" && layout != c.layout || opening != c.opening {
+			t.Errorf("%v: random_layouts %v, layout %q, random_opening %v; want %v, %q, %v", c.args, random, layout, opening, c.random, c.layout, c.opening)
+		}
+		if !strings.Contains(stderr, c.notice) || c.notice == "" && strings.Contains(stderr, "deprecated") {
+			t.Errorf("%v: stderr %q, want %q", c.args, stderr, c.notice)
+		}
+	}
+}
+
+func TestLayoutRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	for _, c := range []struct {
+		want string
+		args []string
+	}{
+		{"-random-layouts and -layout 5: give one", []string{"play", "-random-layouts", "-layout", "5"}},
+		{"-openings and -pos take the board from the positions; drop -layout", []string{"play", "-layout", "5", "-pos", "x"}},
+		{"-layout: Katarenga only", []string{"sprt", "-game", "baran", "-layout", "random", "-a", "greedy", "-b", "random"}},
+		{`invalid value "x" for flag -random-opening: want auto or a number of plies`, []string{"play", "-random-opening", "x"}},
+		{"-layout 99999", []string{"learn", "-layout", "99999", "-out", out}},
+	} {
+		wantUsageError(t, c.want, append(c.args, "-out", out)...)
+	}
+}
