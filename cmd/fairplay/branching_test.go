@@ -113,7 +113,7 @@ func TestLayoutsNoBranching(t *testing.T) {
 	sweep := func(name string, extra ...string) []byte {
 		t.Helper()
 		dir := filepath.Join(tmp, name)
-		args := append([]string{"layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-layout", "40",
+		args := append([]string{"layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-board", "40",
 			"-seed", "3", "-out", dir, "-progress", "never"}, extra...)
 		if _, stderr, err := runCmd(t, args...); err != nil {
 			t.Fatalf("%v: %v\n%s", extra, err, stderr)

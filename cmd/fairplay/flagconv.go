@@ -163,6 +163,13 @@ func (d *deprecatedFlag) String() string     { return "" }
 func (d *deprecatedFlag) IsBoolFlag() bool   { return d.isBool }
 func (d *deprecatedFlag) Set(s string) error { d.given = true; return d.set(s) }
 
+// deprecate registers old as a deprecated spelling of the flag target (registered already).
+func deprecate(fs *flag.FlagSet, old, target string) {
+	t := fs.Lookup(target)
+	_, isBool := t.Value.(interface{ IsBoolFlag() bool })
+	fs.Var(&deprecatedFlag{use: "-" + target, target: target, set: t.Value.Set, isBool: isBool}, old, "deprecated: -"+target)
+}
+
 // deprecateFunc registers old as a deprecated spelling whose value set handles; use names
 // what to give instead.
 func deprecateFunc(fs *flag.FlagSet, old, use string, isBool bool, set func(string) error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,12 +53,12 @@ func TestLayoutAndOpeningDefaults(t *testing.T) {
 		{[]string{"play", "-games", "2", "-random-layouts=false"}, false, "", 2, "-random-layouts is deprecated"},
 		{[]string{"sprt", "-a", "greedy", "-b", "random", "-max-pairs", "1"}, true, "random", 0, ""},
 		{[]string{"sprt", "-game", "baran", "-a", "greedy", "-b", "random", "-max-pairs", "1"}, false, "", 2, ""},
-		{[]string{"tournament", "-agents", "random;greedy", "-games", "2", "-bootstrap", "0"}, true, "", 0, ""},
-		{[]string{"tournament", "-game", "baran", "-agents", "random;greedy", "-games", "2", "-bootstrap", "0"}, false, "", 2, ""},
-		{[]string{"tournament", "-agents", "random;greedy", "-games", "2", "-bootstrap", "0", "-fixed-layout"}, false, "0", 2, "-fixed-layout is deprecated: use -layout L"},
-		{[]string{"variants", "-vary", "first-move-capture=allowed,banned", "-ladder", "random", "-games", "2", "-rating-games", "0"}, true, "", 0, ""},
-		{[]string{"variants", "-vary", "first-move-capture=allowed,banned", "-ladder", "random", "-games", "2", "-rating-games", "0", "-layout", "7"}, false, "7", 2, ""},
-		{[]string{"layouts", "-layouts", "sample:1", "-games-per-layout", "2"}, false, "", 2, ""},
+		{[]string{"tournament", "-agents", "random;greedy", "-games-per-pairing", "2", "-bootstrap", "0"}, true, "", 0, ""},
+		{[]string{"tournament", "-game", "baran", "-agents", "random;greedy", "-games-per-pairing", "2", "-bootstrap", "0"}, false, "", 2, ""},
+		{[]string{"tournament", "-agents", "random;greedy", "-games-per-pairing", "2", "-bootstrap", "0", "-fixed-layout"}, false, "0", 2, "-fixed-layout is deprecated: use -layout L"},
+		{[]string{"variants", "-vary", "first-move-capture=allowed,banned", "-ladder", "random", "-games-per-cell", "2", "-rating-games-per-pairing", "0"}, true, "", 0, ""},
+		{[]string{"variants", "-vary", "first-move-capture=allowed,banned", "-ladder", "random", "-games-per-cell", "2", "-rating-games-per-pairing", "0", "-layout", "7"}, false, "7", 2, ""},
+		{[]string{"layouts", "-layouts", "sample:1", "-games-per-board", "2"}, false, "", 2, ""},
 		{[]string{"tune", "-agent", "greedy", "-params", "camps", "-iterations", "1", "-no-sprt"}, true, "", 0, ""},
 		{[]string{"tune", "-game", "baran", "-agent", "greedy", "-params", "threats", "-iterations", "1", "-no-sprt"}, false, "", 2, ""},
 	} {
@@ -88,4 +89,36 @@ func TestLayoutRefused(t *testing.T) {
 	} {
 		wantUsageError(t, c.want, append(c.args, "-out", out)...)
 	}
+}
+
+// A count per unit is named by its unit; the old spelling still works, with a notice, and
+// gives the run the new one gives.
+func TestPerUnitCountsOldSpellings(t *testing.T) {
+	vary := []string{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-ladder", "random"}
+	for _, c := range []struct {
+		old, new []string
+		notice   string
+	}{
+		{[]string{"tournament", "-agents", "random;greedy", "-bootstrap", "0", "-games", "2"}, []string{"tournament", "-agents", "random;greedy", "-bootstrap", "0", "-games-per-pairing", "2"},
+			"-games is deprecated: use -games-per-pairing"},
+		{append(vary, "-games", "2", "-rating-games", "2"), append(vary, "-games-per-cell", "2", "-rating-games-per-pairing", "2"),
+			"-rating-games is deprecated: use -rating-games-per-pairing"},
+		{[]string{"layouts", "-layouts", "sample:1", "-games-per-layout", "2"}, []string{"layouts", "-layouts", "sample:1", "-games-per-board", "2"},
+			"-games-per-layout is deprecated: use -games-per-board"},
+		{[]string{"layouts", "-ladder", "random;greedy", "-layouts", "sample:1", "-games-per-board", "2", "-rating-games", "2"},
+			[]string{"layouts", "-ladder", "random;greedy", "-layouts", "sample:1", "-games-per-board", "2", "-rating-games-per-pairing", "2"},
+			"-rating-games is deprecated: use -rating-games-per-pairing"},
+	} {
+		oldCfg, stderr := runConfig(t, c.old...)
+		newCfg, newErr := runConfig(t, c.new...)
+		if fmt.Sprint(oldCfg) != fmt.Sprint(newCfg) {
+			t.Errorf("%v: configuration %v, %v gives %v", c.old, oldCfg, c.new, newCfg)
+		}
+		if !strings.Contains(stderr, c.notice) || strings.Contains(newErr, "deprecated") {
+			t.Errorf("%v: stderr %q, want %q (and none from %v: %q)", c.old, stderr, c.notice, c.new, newErr)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	wantUsageError(t, "-games and -games-per-pairing: give -games-per-pairing only", "tournament", "-agents", "random;greedy", "-games", "2", "-games-per-pairing", "4", "-out", out)
+	wantUsageError(t, "-games-per-step 0: want a positive number", "ladder", "-games", "0", "-out", out) // a ladder's -games is per step
 }

@@ -26,15 +26,21 @@ var fieldFlags = map[string]string{
 	"RandomLayouts":   "layout " + layoutRandom,
 	"RandomOpening":   "random-opening",
 	"RatingBootstrap": "rating-bootstrap",
-	"RatingGames":     "rating-games",
+	"RatingGames":     "rating-games-per-pairing",
 	"Replicates":      "replicates",
 	"Resume":          "resume",
 	"Seed":            "seed",
 	"Top":             "top",
 	"Vary":            "vary",
+
+	// Counts per unit, named by their unit.
+	"ladder.Games":     "games-per-step",
+	"tournament.Games": "games-per-pairing",
+	"variants.Games":   "games-per-cell",
+	"layouts.Games":    "games-per-board",
 }
 
-// flagName is the config.Namer of the CLI: a field as its flag ("-rating-games"), followed by
+// flagName is the config.Namer of the CLI: a field as its flag ("-rating-bootstrap"), followed by
 // the placeholder of its value when the message shows one ("-random-opening N"). A field
 // missing from fieldFlags keeps its Go name.
 func flagName(field, arg string) string { return flagNamer("")(field, arg) }

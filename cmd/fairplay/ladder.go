@@ -23,14 +23,15 @@ import (
 const defaultLadder = "greedy>random;alphabeta:depth=2>greedy;alphabeta:depth=4>alphabeta:depth=2;mcts:playouts=1000>mcts:playouts=100"
 
 func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games N] [-layout L] [-random-opening K] [-seed S] [-workers W] [-out DIR]",
-		"fairplay ladder -game katarenga -games 200 -out ladder-katarenga",
-		"fairplay ladder -game baran -steps 'alphabeta:depth=2>greedy' -games 100")
+	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games-per-step N] [-layout L] [-random-opening K] [-seed S] [-workers W] [-out DIR]",
+		"fairplay ladder -game katarenga -games-per-step 200 -out ladder-katarenga",
+		"fairplay ladder -game baran -steps 'alphabeta:depth=2>greedy' -games-per-step 100")
 	var gf gameFlags
 	gf.register(fs, layoutRandom, false)
 	gf.layout.aliasRandomLayouts(fs)
 	steps := fs.String("steps", defaultLadder, "strength steps stronger>weaker, separated by ';'")
-	n := fs.Int64("games", 200, "games per step (colour-swapped pairs)")
+	n := fs.Int64("games-per-step", 200, "games per step, in colour-swapped pairs (rounded up to even)")
+	deprecate(fs, "games", "games-per-step")
 	var opening openingFlag
 	registerOpening(fs, &opening)
 	var rf runFlags
@@ -48,7 +49,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usagef("-resume: resume a step with fairplay play -resume DIR/step-K")
 	}
 	if *n <= 0 {
-		return usagef("-games %d: want a positive number", *n)
+		return usagef("-games-per-step %d: want a positive number", *n)
 	}
 	layout, random, err := gf.board(false)
 	if err != nil {
