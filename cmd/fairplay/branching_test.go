@@ -57,7 +57,7 @@ func TestPlayNoBranching(t *testing.T) {
 		if !strings.Contains(string(sum), "\nbranching_mean,,,,"+tally.MethodNotCounted+",0\n") {
 			t.Errorf("%s: summary.csv lacks a blank branching_mean:\n%s", game, sum)
 		}
-		if _, _, err := runCmd(t, "replay", "-run", d("nb"), "-game", "7"); err != nil {
+		if _, _, err := runCmd(t, "replay", "-run", d("nb"), "-index", "7"); err != nil {
 			t.Errorf("%s: replay of game 7: %v", game, err)
 		}
 		// Workers, shards in csv.gz and Parquet merged into every format, a resume.

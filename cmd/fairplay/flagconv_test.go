@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,7 +86,7 @@ func TestLayoutRefused(t *testing.T) {
 		{"-openings and -pos take the board from the positions; drop -layout", []string{"play", "-layout", "5", "-pos", "x"}},
 		{"-layout: Katarenga only", []string{"sprt", "-game", "baran", "-layout", "random", "-a", "greedy", "-b", "random"}},
 		{`invalid value "x" for flag -random-opening: want auto or a number of plies`, []string{"play", "-random-opening", "x"}},
-		{"-layout 99999", []string{"learn", "-layout", "99999", "-out", out}},
+		{"-layout 99999", []string{"learn", "-layout", "99999"}},
 	} {
 		wantUsageError(t, c.want, append(c.args, "-out", out)...)
 	}
@@ -121,4 +122,41 @@ func TestPerUnitCountsOldSpellings(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	wantUsageError(t, "-games and -games-per-pairing: give -games-per-pairing only", "tournament", "-agents", "random;greedy", "-games", "2", "-games-per-pairing", "4", "-out", out)
 	wantUsageError(t, "-games-per-step 0: want a positive number", "ladder", "-games", "0", "-out", out) // a ladder's -games is per step
+}
+
+// -rating-interval (sprt), -index (replay), -save-weights (learn) and -save-net (train): the
+// old spellings still work, with a notice; replay's -game names the game.
+func TestRenamedFlags(t *testing.T) {
+	tmp := t.TempDir()
+	run := filepath.Join(tmp, "sprt")
+	out, stderr, err := runCmd(t, "sprt", "-game", "baran", "-a", "greedy", "-b", "random", "-max-pairs", "4", "-report", "2", "-out", run, "-progress", "never")
+	if err != nil || !strings.Contains(stderr, "-report is deprecated: use -rating-interval") || strings.Count(out, "LLR") < 3 {
+		t.Errorf("sprt -report 2: %v\n%s\n%s", err, stderr, out)
+	}
+	want, _, err := runCmd(t, "replay", "-run", run, "-index", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, err := runCmd(t, "replay", "-run", run, "-game", "3")
+	if err != nil || got != want || !strings.Contains(stderr, "-game 3 is deprecated for the game's index: use -index 3") {
+		t.Errorf("replay -game 3: %v %q", err, stderr)
+	}
+	if got, _, err := runCmd(t, "replay", "-run", run, "-index", "3", "-game", "baran"); err != nil || got != want {
+		t.Errorf("replay -game baran of a Baran run: %v", err)
+	}
+	wantUsageError(t, "-game katarenga: "+run+" holds baran games", "replay", "-run", run, "-index", "3", "-game", "katarenga")
+	wantUsageError(t, "-game 3 and -index 2", "replay", "-run", run, "-index", "2", "-game", "3")
+	wantUsageError(t, `-game "chess": want baran or katarenga`, "replay", "-run", run, "-index", "2", "-game", "chess")
+
+	w := filepath.Join(tmp, "w.json")
+	if _, stderr, err := runCmd(t, "learn", "-game", "katarenga", "-agent", "greedy", "-games", "12", "-holdout", "4", "-out", w); err != nil ||
+		!strings.Contains(stderr, "-out is deprecated: use -save-weights") {
+		t.Errorf("learn -out: %v %q", err, stderr)
+	}
+	if _, err := os.Stat(w); err != nil {
+		t.Fatalf("learn -out wrote no file: %v", err) // train below would then play its games
+	}
+	wantUsageError(t, "learn: -save-weights FILE.json is required", "learn", "-game", "baran")
+	wantUsageError(t, "train: -save-net FILE.nnue is required", "train", "-game", "baran")
+	wantUsageError(t, "train: -save-net "+w+" exists", "train", "-game", "baran", "-out", w)
 }

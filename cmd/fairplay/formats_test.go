@@ -162,7 +162,7 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 	}
 	replay := func(dir string, game int) string {
 		t.Helper()
-		out, stderr, err := runCmd(t, "replay", "-run", dir, "-game", fmt.Sprint(game))
+		out, stderr, err := runCmd(t, "replay", "-run", dir, "-index", fmt.Sprint(game))
 		if err != nil {
 			t.Fatalf("replay %s game %d: %v\n%s", dir, game, err, stderr)
 		}

@@ -127,10 +127,10 @@ var identityRuns = []identityCase{
 	{name: "play-shard-1", args: []string{"play", "-game", "katarenga", "-layout", "5", "-games", "12", "-seed", "4", "-shard", "1/2", "-format", "csv.gz", "-out", "shard-1", "-progress", "never"}, outs: []string{"shard-1"}},
 	{name: "merge", args: []string{"merge", "-out", "merged", "shard-0", "shard-1"}, outs: []string{"merged"}},
 	{name: "merge-parquet", args: []string{"merge", "-out", "merged-parquet", "-format", "parquet", "shard-1", "shard-0"}, outs: []string{"merged-parquet"}},
-	{name: "replay-ply", args: []string{"replay", "-run", "merged", "-game", "3", "-ply", "4"}},
-	{name: "replay-game", args: []string{"replay", "-run", "play-katarenga-agents", "-game", "0"}},
-	{name: "replay-long", args: []string{"replay", "-run", "play-baran-pos", "-game", "1"}},
-	{name: "replay-shard", args: []string{"replay", "-run", "shard-1", "-game", "7", "-ply", "0"}},
+	{name: "replay-ply", args: []string{"replay", "-run", "merged", "-index", "3", "-ply", "4"}},
+	{name: "replay-game", args: []string{"replay", "-run", "play-katarenga-agents", "-index", "0"}},
+	{name: "replay-long", args: []string{"replay", "-run", "play-baran-pos", "-index", "1"}},
+	{name: "replay-shard", args: []string{"replay", "-run", "shard-1", "-index", "7", "-ply", "0"}},
 
 	// Statistics over runs.
 	{name: "plan-rate", args: []string{"plan", "-rate", "0.5", "-effect", "0.02"}},
@@ -141,7 +141,7 @@ var identityRuns = []identityCase{
 
 	// Experiments.
 	{name: "sprt", args: []string{"sprt", "-game", "katarenga", "-layout", "3", "-a", "alphabeta:depth=1", "-b", "greedy", "-model", "logistic",
-		"-elo0", "-20", "-elo1", "20", "-max-pairs", "12", "-report", "4", "-random-opening", "4", "-seed", "5", "-out", "sprt", "-progress", "never"}, outs: []string{"sprt"}},
+		"-elo0", "-20", "-elo1", "20", "-max-pairs", "12", "-rating-interval", "4", "-random-opening", "4", "-seed", "5", "-out", "sprt", "-progress", "never"}, outs: []string{"sprt"}},
 	{name: "sprt-baran", args: []string{"sprt", "-game", "baran", "-a", "greedy", "-b", "random", "-elo0", "0", "-elo1", "200", "-max-pairs", "20",
 		"-out", "sprt-baran", "-progress", "never"}, outs: []string{"sprt-baran"}},
 	{name: "sprt-resume", args: []string{"sprt", "-resume", "sprt", "-progress", "never"}, outs: []string{"sprt"}},
@@ -185,9 +185,9 @@ var identityRuns = []identityCase{
 	{name: "tune-resume", args: []string{"tune", "-resume", "tune", "-progress", "never"}, outs: []string{"tune"}},
 	{name: "tune-baran", args: []string{"tune", "-game", "baran", "-agent", "greedy", "-params", "king_distance,threats", "-iterations", "2",
 		"-games-per-iteration", "4", "-c", "0.1", "-r-end", "0.05", "-no-sprt", "-out", "tune-baran", "-progress", "never"}, outs: []string{"tune-baran"}},
-	{name: "learn", args: []string{"learn", "-game", "katarenga", "-random-opening", "4", "-agent", "alphabeta:depth=1", "-games", "10", "-holdout", "3", "-out", "learned.json"},
+	{name: "learn", args: []string{"learn", "-game", "katarenga", "-random-opening", "4", "-agent", "alphabeta:depth=1", "-games", "10", "-holdout", "3", "-save-weights", "learned.json"},
 		outs: []string{"learned.json"}},
-	{name: "learn-baran", args: []string{"learn", "-game", "baran", "-agent", "greedy", "-games", "6", "-random-opening", "6", "-l2", "0.01", "-out", "learned-baran.json"},
+	{name: "learn-baran", args: []string{"learn", "-game", "baran", "-agent", "greedy", "-games", "6", "-random-opening", "6", "-l2", "0.01", "-save-weights", "learned-baran.json"},
 		outs: []string{"learned-baran.json"}},
 	{name: "sprt-learned", args: []string{"sprt", "-game", "katarenga", "-random-opening", "4", "-a", "greedy:weights=learned.json", "-b", "greedy", "-elo0", "0", "-elo1", "50",
 		"-max-pairs", "4", "-out", "sprt-learned", "-progress", "never"}, outs: []string{"sprt-learned"}},

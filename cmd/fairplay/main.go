@@ -67,7 +67,7 @@ func init() {
 
 		"learn":      {"learn heuristic weights from self-play by logistic regression", runLearn},
 		"tournament": {"play every pairing of several agents and fit joint Elo ratings", runTournament},
-		"train":      {"train a learned evaluation (NNUE) from self-play: fairplay train -game G -out FILE", runTrain}, "serve": {"play an agent as a bot on the line protocol (docs/protocol.md)", runServe},
+		"train":      {"train a learned evaluation (NNUE) from self-play: fairplay train -game G -save-net FILE", runTrain}, "serve": {"play an agent as a bot on the line protocol (docs/protocol.md)", runServe},
 	}
 }
 
@@ -226,7 +226,7 @@ const maxGames = 1e15
 // left out (play -resume ” started a fresh run).
 var nonEmptyFlags = map[string]bool{"resume": true, "out": true, "tiles": true, "pilot": true, "openings": true,
 	"pos": true, "compare": true, "report": true, "a": true, "b": true, "agent": true, "agents": true, "steps": true,
-	"ladder": true, "layouts": true, "penta": true}
+	"ladder": true, "layouts": true, "penta": true, "save-weights": true, "save-net": true}
 
 // katarengaOnly are the flags that have a meaning for Katarenga only (layouts and tiles).
 var katarengaOnly = []string{"layout", "tiles", "random-layouts", "fixed-layout"}

@@ -124,7 +124,7 @@ func TestGoldenPlay(t *testing.T) {
 func TestGoldenSPRT(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sprt")
 	out, _, err := runCmd(t, "sprt", "-game", "katarenga", "-layout", "3", "-a", "alphabeta:depth=1", "-b", "greedy", "-model", "logistic",
-		"-elo0", "-20", "-elo1", "20", "-report", "8", "-seed", "5", "-out", dir, "-progress", "never")
+		"-elo0", "-20", "-elo1", "20", "-rating-interval", "8", "-seed", "5", "-out", dir, "-progress", "never")
 	if err != nil {
 		t.Fatal(err)
 	}

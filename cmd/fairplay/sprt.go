@@ -37,7 +37,7 @@ func sprtRange(t stats.SPRT, flag0, flag1 string) error {
 }
 
 func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sprt", "-game G -a AGENT -b AGENT -elo0 E0 -elo1 E1 [-alpha 0.05 -beta 0.05] [-model normalized|logistic] [-max-pairs K] [-report N] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
+	fs := newFlags("sprt", "-game G -a AGENT -b AGENT -elo0 E0 -elo1 E1 [-alpha 0.05 -beta 0.05] [-model normalized|logistic] [-max-pairs K] [-rating-interval N] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
 		"fairplay sprt -game baran -a alphabeta:depth=3 -b alphabeta:depth=2 -elo0 0 -elo1 10",
 		"fairplay sprt -game katarenga -a 'greedy:weights=tuned.json' -b greedy -model logistic -elo0 0 -elo1 20 -max-pairs 20000",
 		"fairplay sprt -resume sprt-run                   # finish an interrupted test")
@@ -53,7 +53,8 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&test.Beta, "beta", 0.05, "probability of accepting H0 when H1 holds")
 	fs.StringVar(&test.Model, "model", "normalized", "Elo model of the bounds: normalized (fishtest's nElo) or logistic")
 	maxPairs := fs.Int64("max-pairs", 50000, "stop as inconclusive after this many pairs")
-	every := fs.Int64("report", 100, "print the test's state every N pairs (0: only at the end)")
+	every := fs.Int64("rating-interval", 100, "print the test's state every N pairs (0: only at the end), as cutechess's and fastchess's -ratinginterval")
+	deprecate(fs, "report", "rating-interval")
 	var opening openingFlag
 	registerOpening(fs, &opening)
 	var rf runFlags
@@ -88,7 +89,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("-max-pairs %d: want a positive number", *maxPairs)
 		}
 		if *every < 0 {
-			return usagef("-report %d: want 0 or more pairs", *every)
+			return usagef("-rating-interval %d: want 0 or more pairs", *every)
 		}
 		layout, random, err := gf.board(false)
 		if err != nil {
