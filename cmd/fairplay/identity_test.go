@@ -37,7 +37,7 @@ import (
 // (one gzip member per chunk at two or more workers). Some 6 s of CPU, mostly drawing plots.
 func TestIdentity(t *testing.T) {
 	inputs := map[string][]byte{}
-	for _, f := range []string{"study.json", "openings-baran.txt", "layouts.txt"} {
+	for _, f := range []string{"study.json", "openings-baran.txt", "book-baran.txt", "layouts.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "identity", f))
 		if err != nil {
 			t.Fatal(err)
@@ -123,6 +123,8 @@ var identityRuns = []identityCase{
 		"-out", "play-baran-pos", "-progress", "never"}, outs: []string{"play-baran-pos"}},
 	{name: "play-baran-openings", args: []string{"play", "-game", "baran", "-openings", "openings-baran.txt", "-a", "alphabeta:depth=1", "-b", "classic:depth=1",
 		"-games", "6", "-seed", "9", "-out", "play-baran-openings", "-progress", "never"}, outs: []string{"play-baran-openings"}},
+	{name: "play-baran-book", args: []string{"play", "-game", "baran", "-openings", "book-baran.txt,order=random,plies=7", "-a", "greedy",
+		"-games", "6", "-seed", "9", "-out", "play-baran-book", "-progress", "never"}, outs: []string{"play-baran-book"}},
 	{name: "play-shard-0", args: []string{"play", "-game", "katarenga", "-layout", "5", "-games", "12", "-seed", "4", "-shard", "0/2", "-out", "shard-0", "-progress", "never"}, outs: []string{"shard-0"}},
 	{name: "play-shard-1", args: []string{"play", "-game", "katarenga", "-layout", "5", "-games", "12", "-seed", "4", "-shard", "1/2", "-format", "csv.gz", "-out", "shard-1", "-progress", "never"}, outs: []string{"shard-1"}},
 	{name: "merge", args: []string{"merge", "-out", "merged", "shard-0", "shard-1"}, outs: []string{"merged"}},
