@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
@@ -159,4 +160,40 @@ func TestRenamedFlags(t *testing.T) {
 	wantUsageError(t, "learn: -save-weights FILE.json is required", "learn", "-game", "baran")
 	wantUsageError(t, "train: -save-net FILE.nnue is required", "train", "-game", "baran")
 	wantUsageError(t, "train: -save-net "+w+" exists", "train", "-game", "baran", "-out", w)
+}
+
+// ladder plays its steps with -tiles (it was ignored) and refuses -shard (it played every step
+// whole, silently).
+func TestLadderTilesAndShard(t *testing.T) {
+	tmp := t.TempDir()
+	tiles := filepath.Join(tmp, "tiles.txt")
+	swapped := strings.Replace(katarenga.DefaultTiles.String(), "A0", "X", 1)
+	swapped = strings.Replace(strings.Replace(swapped, "A1", "A0", 1), "X", "A1", 1) // tile A turned over
+	if err := os.WriteFile(tiles, []byte(swapped), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	games := func(dir string, extra ...string) []byte {
+		args := append([]string{"ladder", "-layout", "0", "-steps", "greedy>random", "-games-per-step", "4", "-out", dir, "-progress", "never"}, extra...)
+		if _, stderr, err := runCmd(t, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "step-1", "games.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	plain, turned := games(filepath.Join(tmp, "plain")), games(filepath.Join(tmp, "turned"), "-tiles", tiles)
+	if string(plain) == string(turned) {
+		t.Error("ladder -tiles played the published tiles")
+	}
+	man, err := gamefile.ReadManifest(filepath.Join(tmp, "turned", "step-1", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct{ Tiles string }
+	if err := json.Unmarshal(man.Config, &cfg); err != nil || cfg.Tiles != swapped {
+		t.Errorf("step configuration's tiles %q (%v), want the -tiles file's", cfg.Tiles, err)
+	}
+	wantUsageError(t, "-shard: a ladder runs whole", "ladder", "-shard", "0/2", "-out", filepath.Join(tmp, "shard"))
 }

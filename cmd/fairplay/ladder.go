@@ -36,10 +36,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	registerOpening(fs, &opening)
 	var rf runFlags
 	rf.register(fs)
-	if err := parseFlags(fs, args, stderr); err != nil {
-		return err
-	}
-	if _, err := rf.check(func(string) string { return "" }); err != nil {
+	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a ladder runs whole (shard a step with fairplay play -a A -b B -shard i/M)"); err != nil {
 		return err
 	}
 	if err := parsedOnly(ctx); err != nil {
@@ -55,7 +52,15 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	gm, err := games.New(gf.game, gf.rules, layout, nil)
+	tiles, err := gf.tilesText()
+	if err != nil {
+		return err
+	}
+	ts, err := tilesFor(tiles)
+	if err != nil {
+		return usagef("-tiles: %v", err)
+	}
+	gm, err := games.New(gf.game, gf.rules, layout, ts)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -73,7 +78,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var matches []*runner.Match
 	for _, p := range pairs {
-		m, err := runner.NewMatch(runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: layout,
+		m, err := runner.NewMatch(runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: layout, Tiles: tiles,
 			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed, RandomOpening: opening.count(random), RandomLayouts: random}, gm)
 		if err == nil {
 			err = m.Check()
