@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +27,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		"fairplay replay -run sweep/cells/1-2 -index 0 -ply 0                    # the start position",
 		"fairplay replay -run run1 -index 3 -ply 8 -notation >> book.txt        # add the position to an opening book (play -openings)")
 	dir := fs.String("run", "", "a run directory with games.csv (a whole run, a merged run or one shard)")
-	index := fs.Int64("index", -1, "the game's index (the game column of games.csv)")
+	var idx gameIndex
+	fs.Var(&idx, "index", "the game's index `I`, the game column of games.csv (required)")
+	index := &idx.n
 	ply := fs.Int("ply", -1, "show only the position after this many plies (default: every position)")
 	notation := fs.Bool("notation", false, "print each position as one line in the game's position notation (as -pos and -openings files read it), nothing else")
 	game := fs.String("game", "", "baran or katarenga: refuse a run of the other game (default: the run's game)")
@@ -34,17 +37,20 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if n, err := strconv.ParseInt(*game, 10, 64); err == nil { // the old spelling of -index
-		if *index >= 0 {
+		if idx.set {
 			return usagef("-game %s and -index %d: -game names the game; give the index with -index only", *game, *index)
 		}
 		fmt.Fprintf(stderr, "fairplay replay: -game %s is deprecated for the game's index: use -index %s (-game names the game)\n", *game, *game)
-		*index, *game = n, ""
+		idx, *game = gameIndex{n, true}, ""
 	}
 	if *game != "" && *game != "baran" && *game != "katarenga" {
 		return usagef("-game %q: want baran or katarenga (the game's index is -index)", *game)
 	}
 	if *dir == "" {
 		return usagef("-run: missing (want a run directory with games.csv)")
+	}
+	if !idx.set {
+		return usagef("-index: missing (want the game's index, its game column in games.csv)")
 	}
 	if *index < 0 {
 		return usagef("-index %d: want a game index 0 or more", *index)
@@ -205,4 +211,26 @@ func drawState(st engine.State) string {
 		return katarenga.Draw(s)
 	}
 	return st.String() + "\n"
+}
+
+// gameIndex is replay's -index: a game's index, required (-h shows no default).
+type gameIndex struct {
+	n   int64
+	set bool
+}
+
+func (g *gameIndex) String() string {
+	if g == nil || !g.set {
+		return ""
+	}
+	return strconv.FormatInt(g.n, 10)
+}
+
+func (g *gameIndex) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return errors.New("want a game index")
+	}
+	*g = gameIndex{n, true}
+	return nil
 }
