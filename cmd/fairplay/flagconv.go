@@ -201,7 +201,7 @@ func deprecatedNames(fs *flag.FlagSet) []string {
 	var out []string
 	fs.VisitAll(func(f *flag.Flag) {
 		if d, ok := f.Value.(*deprecatedFlag); ok {
-			out = append(out, fmt.Sprintf("-%s (%s)", f.Name, d.use))
+			out = append(out, fmt.Sprintf("    -%s: use %s", f.Name, d.use))
 		}
 	})
 	return out
@@ -220,6 +220,6 @@ func printFlags(fs *flag.FlagSet) {
 	})
 	shown.PrintDefaults()
 	if old := deprecatedNames(fs); len(old) > 0 {
-		fmt.Fprintf(fs.Output(), "\nOld spellings, still accepted with a notice: %s\n", strings.Join(old, "; "))
+		fmt.Fprintf(fs.Output(), "\nOld spellings, still accepted with a notice:\n%s\n", strings.Join(old, "\n"))
 	}
 }
