@@ -53,13 +53,13 @@ type MatchConfig struct {
 	NoBranching bool `json:"no_branching,omitempty"`
 }
 
-// DefaultRandomOpening is the CLI's default number of uniformly random opening plies: with it
-// (and the agents' seeded root tie-breaks) alpha-beta depth 2 self-play on one fixed board gives
-// over 90% distinct games on both games (Katarenga layout 0, 200 games: 4 distinct without a
+// DefaultRandomOpening is the number of uniformly random opening plies played by default from
+// one fixed start (see AutoRandomOpening): with it (and the agents' seeded root tie-breaks)
+// alpha-beta depth 2 self-play on one fixed board gives over 90% distinct games on both games (Katarenga layout 0, 200 games: 4 distinct without a
 // random opening, 129 with one ply, 195 with two; Baran: 200 with any setting).
 const DefaultRandomOpening = 2
 
-// AutoRandomOpening is the CLI's default when -random-opening is not given: DefaultRandomOpening
+// AutoRandomOpening is the default number of random opening plies (auto): DefaultRandomOpening
 // on a fixed board, 0 when the games are varied already (random layouts, which leave the first
 // moves to the agents, as a study of a first-move rule needs; given start positions, where the
 // games start exactly).
@@ -103,15 +103,6 @@ func NewMatch(cfg MatchConfig, gm *games.Game) (*Match, error) {
 // has checked once. cfg must be complete (Rules and Layout as the game's).
 func PreparedMatch(cfg MatchConfig, gm *games.Game, a, b agents.Agent) *Match {
 	return &Match{Cfg: cfg, game: gm, a: a, b: b}
-}
-
-// BoardLayout is the layout to build the game with: cfg.Layout, or "" when every game draws its
-// own board (a random-layouts run records its layout as "random").
-func (c MatchConfig) BoardLayout() string {
-	if c.RandomLayouts {
-		return ""
-	}
-	return c.Layout
 }
 
 // NewMatchWith is NewMatch with agents already built (cfg.A and cfg.B become their specs).

@@ -11,11 +11,17 @@ import (
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
+// AllPlies is ReadOpenings' plies for playing every move of every line.
+const AllPlies = -1
+
 // ReadOpenings reads an openings file: one start position per line in the game's position
-// notation (Katarenga positions carry their board); blank lines and lines starting with # are
-// skipped. Every position is checked under gm's rules; an error names its line. It returns the
-// positions in canonical notation.
-func ReadOpenings(gm *games.Game, r io.Reader) ([]string, error) {
+// notation (Katarenga positions carry their board), optionally followed by the word "moves"
+// and actions in the game's notation (as the moves column of games.csv holds them), which are
+// played from it: at most plies of them (AllPlies: all), as cutechess's plies=N cuts a book's
+// lines. Blank lines and lines starting with # are skipped. Every position and move is checked
+// under gm's rules, and a line must not end the game; an error names its line. It returns the
+// start positions, after the moves played, in canonical notation.
+func ReadOpenings(gm *games.Game, r io.Reader, plies int) ([]string, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	var out []string
@@ -24,7 +30,7 @@ func ReadOpenings(gm *games.Game, r io.Reader) ([]string, error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		st, err := openingState(gm, text)
+		st, err := bookLine(gm, text, plies)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
@@ -38,6 +44,56 @@ func ReadOpenings(gm *games.Game, r io.Reader) ([]string, error) {
 	}
 	return out, nil
 }
+
+// bookLine is the position of one line of an openings file: its position, then at most plies
+// of its moves.
+func bookLine(gm *games.Game, text string, plies int) (engine.State, error) {
+	words := strings.Fields(text)
+	pos, moves := words, []string(nil)
+	for i, w := range words {
+		if w == "moves" {
+			pos, moves = words[:i], words[i+1:]
+			break
+		}
+	}
+	if len(pos) == 0 {
+		return nil, fmt.Errorf("%q: no position before \"moves\"", text)
+	}
+	st, err := gm.ParsePosition(strings.Join(pos, " "))
+	if err != nil {
+		return nil, err
+	}
+	for k := 1; len(moves) > 0 && (plies == AllPlies || k <= plies); k++ {
+		if s := st.Status(); s.Over {
+			return nil, fmt.Errorf("move %d: the game is over (%s)", k, s.Reason)
+		}
+		a, _, rest, err := engine.NextAction(st, moves)
+		if err != nil {
+			return nil, fmt.Errorf("move %d: %w", k, err)
+		}
+		st.Apply(a)
+		moves = rest
+	}
+	if s := st.Status(); s.Over {
+		return nil, fmt.Errorf("%q: the game is already over (%s)", text, s.Reason)
+	}
+	return st, nil
+}
+
+// ShuffleOpenings puts openings in an order drawn from the master seed (fastchess's
+// order=random: the book shuffled once, then taken in turn), on a stream of its own: no game's
+// seed material is drawn from it.
+func ShuffleOpenings(openings []string, seed uint64) {
+	r := engine.NewRand(engine.Derive(seed, shuffleStream))
+	for i := len(openings) - 1; i > 0; i-- {
+		j := r.IntN(i + 1)
+		openings[i], openings[j] = openings[j], openings[i]
+	}
+}
+
+// shuffleStream derives the openings' order from the master seed: far above any pair index,
+// which derive the pairs' seeds.
+const shuffleStream = 1<<63 | 0x6f70656e696e6773
 
 // ParseOpenings parses a match's openings (positions already checked by ReadOpenings, or given
 // in a configuration) under gm's rules.

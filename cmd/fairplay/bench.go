@@ -79,7 +79,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"fairplay bench -game katarenga -agent alphabeta:depth=4 -seconds 5",
 		"fairplay bench -game katarenga -play -branching=false -rounds 21   # the runner's overhead and scaling, noise-robust")
 	var gf gameFlags
-	gf.register(fs, false)
+	gf.register(fs, "0", false)
 	seconds := fs.Float64("seconds", 3, "how long to play")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers, each playing its own games")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")

@@ -94,7 +94,7 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	if err != nil {
 		return err
 	}
-	cfg := runner.MatchConfig{Game: gm.Name(), Rules: gf.rules, Layout: gf.layout, Tiles: tiles, A: "random", B: "random",
+	cfg := runner.MatchConfig{Game: gm.Name(), Rules: gf.rules, Layout: gm.Layout(), Tiles: tiles, A: "random", B: "random",
 		RandomOpening: runner.AutoRandomOpening(false), NoBranching: !o.branching}
 
 	// Calibration: the games of a slice, from one worker's bench speed.

@@ -57,7 +57,7 @@ func TestPlayNoBranching(t *testing.T) {
 		if !strings.Contains(string(sum), "\nbranching_mean,,,,"+tally.MethodNotCounted+",0\n") {
 			t.Errorf("%s: summary.csv lacks a blank branching_mean:\n%s", game, sum)
 		}
-		if _, _, err := runCmd(t, "replay", "-run", d("nb"), "-game", "7"); err != nil {
+		if _, _, err := runCmd(t, "replay", "-run", d("nb"), "-index", "7"); err != nil {
 			t.Errorf("%s: replay of game 7: %v", game, err)
 		}
 		// Workers, shards in csv.gz and Parquet merged into every format, a resume.
@@ -113,7 +113,7 @@ func TestLayoutsNoBranching(t *testing.T) {
 	sweep := func(name string, extra ...string) []byte {
 		t.Helper()
 		dir := filepath.Join(tmp, name)
-		args := append([]string{"layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-layout", "40",
+		args := append([]string{"layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-board", "40",
 			"-seed", "3", "-out", dir, "-progress", "never"}, extra...)
 		if _, stderr, err := runCmd(t, args...); err != nil {
 			t.Fatalf("%v: %v\n%s", extra, err, stderr)

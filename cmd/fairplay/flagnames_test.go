@@ -13,18 +13,24 @@ import (
 	"github.com/fairplay-lab/fairplay/internal/config"
 )
 
-// TestFieldFlagsAreFlags: every flag of the field → flag table is a flag of some subcommand.
+// TestFieldFlagsAreFlags: every flag of the field → flag table is a flag of some subcommand
+// (of its subcommand, for a "command.Field" key), as its -h lists it.
 func TestFieldFlagsAreFlags(t *testing.T) {
-	flags := map[string]bool{}
+	flags := map[string]bool{} // "flag" and "command.flag"
 	for name := range commands {
 		_, help, _ := runCmd(t, name, "-h")
 		for _, line := range strings.Split(help, "\n") {
 			if f, ok := strings.CutPrefix(line, "  -"); ok {
 				flags[strings.Fields(f)[0]] = true
+				flags[name+"."+strings.Fields(f)[0]] = true
 			}
 		}
 	}
 	for field, flag := range fieldFlags {
+		flag, _, _ = strings.Cut(flag, " ") // "layout random": the flag and its value
+		if cmd, _, ok := strings.Cut(field, "."); ok {
+			flag = cmd + "." + flag
+		}
 		if !flags[flag] {
 			t.Errorf("field %s: no subcommand has a flag -%s", field, flag)
 		}
@@ -90,7 +96,7 @@ func TestLibraryMessagesNameFlags(t *testing.T) {
 		"tournament", "-agents", "random;greedy", "-band", "1", "-gauntlet", "-out", filepath.Join(dir, "t"))
 	cause := errors.New("no space left on device")
 	e := fmt.Errorf("run: %w", config.Errorf("", "", "writing games.csv: %v (then resume with {Resume} %s)", cause, "DIR"))
-	if got := withFlagNames(e); got.Error() != "run: writing games.csv: no space left on device (then resume with -resume DIR)" || !errors.Is(got, cause) {
+	if got := withFlagNames(e, "play"); got.Error() != "run: writing games.csv: no space left on device (then resume with -resume DIR)" || !errors.Is(got, cause) {
 		t.Errorf("%v", got)
 	}
 	w := config.Textf("vary the games with random openings ({RandomOpening N})")

@@ -162,7 +162,7 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 	}
 	replay := func(dir string, game int) string {
 		t.Helper()
-		out, stderr, err := runCmd(t, "replay", "-run", dir, "-game", fmt.Sprint(game))
+		out, stderr, err := runCmd(t, "replay", "-run", dir, "-index", fmt.Sprint(game))
 		if err != nil {
 			t.Fatalf("replay %s game %d: %v\n%s", dir, game, err, stderr)
 		}
@@ -224,7 +224,7 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 // index` before).
 func TestRandomLayoutsResumeAndMerge(t *testing.T) {
 	tmp := t.TempDir()
-	base := []string{"play", "-game", "katarenga", "-random-layouts", "-a", "greedy", "-b", "random", "-games", "12",
+	base := []string{"play", "-game", "katarenga", "-layout", "random", "-a", "greedy", "-b", "random", "-games", "12",
 		"-seed", "7", "-progress", "never"}
 	whole := filepath.Join(tmp, "whole")
 	if _, stderr, err := runCmd(t, append(base, "-out", whole)...); err != nil {

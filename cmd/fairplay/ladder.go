@@ -23,21 +23,20 @@ import (
 const defaultLadder = "greedy>random;alphabeta:depth=2>greedy;alphabeta:depth=4>alphabeta:depth=2;mcts:playouts=1000>mcts:playouts=100"
 
 func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games N] [-random-opening K] [-random-layouts] [-seed S] [-workers W] [-out DIR]",
-		"fairplay ladder -game katarenga -games 200 -random-layouts -out ladder-katarenga",
-		"fairplay ladder -game baran -steps 'alphabeta:depth=2>greedy' -games 100")
+	fs := newFlags("ladder", "-game G [-steps 'A>B;C>D'] [-games-per-step N] [-layout L] [-random-opening K] [-seed S] [-workers W] [-out DIR]",
+		"fairplay ladder -game katarenga -games-per-step 200 -out ladder-katarenga",
+		"fairplay ladder -game baran -steps 'alphabeta:depth=2>greedy' -games-per-step 100")
 	var gf gameFlags
-	gf.register(fs, false)
+	gf.register(fs, layoutRandom, false)
+	gf.layout.aliasRandomLayouts(fs)
 	steps := fs.String("steps", defaultLadder, "strength steps stronger>weaker, separated by ';'")
-	n := fs.Int64("games", 200, "games per step (colour-swapped pairs)")
-	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random, the same in both games of a pair (so deterministic agents do not repeat one pair; default 0 with -random-layouts)")
-	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own random tile placement (the published set-up); -layout is then ignored")
+	n := fs.Int64("games-per-step", 200, "games per step, in colour-swapped pairs (rounded up to even)")
+	deprecate(fs, "games", "games-per-step")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	var rf runFlags
 	rf.register(fs)
-	if err := parseFlags(fs, args, stderr); err != nil {
-		return err
-	}
-	if _, err := rf.check(func(string) string { return "" }); err != nil {
+	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a ladder runs whole (shard a step with fairplay play -a A -b B -shard i/M)"); err != nil {
 		return err
 	}
 	if err := parsedOnly(ctx, gf.game, *steps); err != nil {
@@ -47,13 +46,21 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usagef("-resume: resume a step with fairplay play -resume DIR/step-K")
 	}
 	if *n <= 0 {
-		return usagef("-games %d: want a positive number", *n)
+		return usagef("-games-per-step %d: want a positive number", *n)
 	}
-	autoOpening(fs, opening, *randomLayouts, false)
-	if *opening < 0 {
-		return usagef("-random-opening %d: want 0 or more plies", *opening)
+	layout, random, err := gf.board(false)
+	if err != nil {
+		return err
 	}
-	gm, err := games.New(gf.game, gf.rules, gf.layout, nil)
+	tiles, err := gf.tilesText()
+	if err != nil {
+		return err
+	}
+	ts, err := tilesFor(tiles)
+	if err != nil {
+		return usagef("-tiles: %v", err)
+	}
+	gm, err := games.New(gf.game, gf.rules, layout, ts)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -71,8 +78,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var matches []*runner.Match
 	for _, p := range pairs {
-		m, err := runner.NewMatch(runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout,
-			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts}, gm)
+		m, err := runner.NewMatch(runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: layout, Tiles: tiles,
+			A: p[0], B: p[1], Games: *n + *n%2, Seed: rf.seed, RandomOpening: opening.count(random), RandomLayouts: random}, gm)
 		if err == nil {
 			err = m.Check()
 		}

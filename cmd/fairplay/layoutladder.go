@@ -29,7 +29,8 @@ type ladderFlags struct {
 func (l *ladderFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.spec, "ladder", "", "play the sweep at several strength levels: agents weakest first, separated by ';' (each level self-play on the same boards, its own seeds; rated on one scale); writes DIR/level-K/, ladder.csv, fair-at-every-level.csv, report.md; 'default' is variants' five-level ladder from both searcher families, "+defaultVariantLadder+"")
 	fs.IntVar(&l.replicates, "replicates", 1, "with -ladder: independent sweeps per level (2 measures the noise ceiling: the rank correlation between replicates)")
-	fs.Int64Var(&l.ratingGames, "rating-games", variants.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
+	fs.Int64Var(&l.ratingGames, "rating-games-per-pairing", variants.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
+	deprecate(fs, "rating-games", "rating-games-per-pairing")
 	fs.IntVar(&l.ratingBoot, "rating-bootstrap", variants.DefaultRatingBootstrap, "with -ladder: bootstrap resamples for the level ratings' 95% intervals")
 	fs.IntVar(&l.top, "top", layouts.DefaultLadderTop, "with -ladder: boards in the held-out top list fair-at-every-level.csv")
 }
@@ -88,14 +89,11 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		if err != nil {
 			return err
 		}
-		n, err := strconv.ParseInt(val("games-per-layout"), 10, 64)
+		n, err := strconv.ParseInt(val("games-per-board"), 10, 64)
 		if err != nil {
-			return usagef("-games-per-layout %q: %v", val("games-per-layout"), err)
+			return usagef("-games-per-board %q: %v", val("games-per-board"), err)
 		}
-		opening, err := strconv.Atoi(val("random-opening"))
-		if err != nil {
-			return usagef("-random-opening %q: %v", val("random-opening"), err)
-		}
+		opening := fs.Lookup("random-opening").Value.(*openingFlag).count(false) // every board is one start
 		sweep := layouts.LayoutsConfig{Layouts: val("layouts"), Games: n, BandLow: l, BandHigh: h, Rules: val("rules"),
 			Seed: rf.seed, RandomOpening: opening, Batch: 2}
 		switch s := sweep.Layouts; {
@@ -108,7 +106,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 			sweep.SetList(list)
 		}
 		if lf.ratingGames < 0 {
-			return usagef("-rating-games %d: want 0 (levels not rated) or more", lf.ratingGames)
+			return usagef("-rating-games-per-pairing %d: want 0 (levels not rated) or more", lf.ratingGames)
 		}
 		if c := val("compare"); c != "" {
 			if err := layouts.CheckLadderCompare(c); err != nil {

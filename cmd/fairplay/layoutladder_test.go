@@ -20,7 +20,7 @@ func TestLayoutLadderUsageErrors(t *testing.T) {
 		{"at least two", []string{"layouts", "-ladder", "random", "-out", dir}},
 		{"level 1 again", []string{"layouts", "-ladder", "random; random", "-out", dir}},
 		{"-replicates 0", []string{"layouts", "-ladder", "random;greedy", "-replicates", "0", "-out", dir}},
-		{"-rating-games -3", []string{"layouts", "-ladder", "random;greedy", "-rating-games", "-3", "-out", dir}},
+		{"-rating-games-per-pairing -3", []string{"layouts", "-ladder", "random;greedy", "-rating-games-per-pairing", "-3", "-out", dir}},
 		{"-a", []string{"layouts", "-ladder", "random;greedy", "-a", "greedy", "-out", dir}},
 		{"-adaptive", []string{"layouts", "-ladder", "random;greedy", "-adaptive", "-out", dir}},
 		{"sample:0", []string{"layouts", "-ladder", "random;greedy", "-layouts", "sample:0", "-out", dir}},
@@ -37,8 +37,8 @@ func TestLayoutLadderUsageErrors(t *testing.T) {
 // A small ladder end to end through the CLI, then -resume of the complete ladder.
 func TestLayoutLadderCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ladder")
-	out, _, err := runCmd(t, "layouts", "-ladder", "random;greedy", "-layouts", "sample:2", "-games-per-layout", "4",
-		"-rating-games", "4", "-rating-bootstrap", "20", "-workers", "1", "-progress", "never", "-out", dir)
+	out, _, err := runCmd(t, "layouts", "-ladder", "random;greedy", "-layouts", "sample:2", "-games-per-board", "4",
+		"-rating-games-per-pairing", "4", "-rating-bootstrap", "20", "-workers", "1", "-progress", "never", "-out", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

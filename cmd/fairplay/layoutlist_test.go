@@ -55,7 +55,7 @@ func TestLayoutListSidecar(t *testing.T) {
 	list, lines := writeGridList(t, 30, 11)
 	tmp := t.TempDir()
 	ref, stopped, merged := filepath.Join(tmp, "ref"), filepath.Join(tmp, "stopped"), filepath.Join(tmp, "merged")
-	sweepArgs := []string{"layouts", "-layouts", list, "-games-per-layout", "4", "-seed", "5", "-workers", "1", "-progress", "never"}
+	sweepArgs := []string{"layouts", "-layouts", list, "-games-per-board", "4", "-seed", "5", "-workers", "1", "-progress", "never"}
 	if _, _, err := runCmd(t, append(sweepArgs, "-out", ref)...); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestLayoutListSidecar(t *testing.T) {
 func TestLayoutLadderListSidecar(t *testing.T) {
 	list, _ := writeGridList(t, 6, 12)
 	dir := filepath.Join(t.TempDir(), "ladder")
-	if _, _, err := runCmd(t, "layouts", "-ladder", "random;greedy", "-layouts", list, "-games-per-layout", "2", "-rating-games", "0",
+	if _, _, err := runCmd(t, "layouts", "-ladder", "random;greedy", "-layouts", list, "-games-per-board", "2", "-rating-games-per-pairing", "0",
 		"-workers", "1", "-progress", "never", "-out", dir); err != nil {
 		t.Fatal(err)
 	}

@@ -19,33 +19,35 @@ import (
 )
 
 func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-layout N] [-adaptive [-batch N] | -race fair|fairest [-race-tolerance D]] [-screen DIR -screen-keep M] [-band LOW,HIGH] [-random-opening N] [-branching=false] [-rules k=v,...] [-compare DIR] [-control DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -ladder 'SPEC;SPEC;...' [-replicates R] [-rating-games N] [-top K] [sweep flags] [-compare DIR]\n       fairplay layouts -report DIR [-compare DIR] [-control DIR]",
-		"fairplay layouts -layouts distinct -games-per-layout 200 -out sweep            # every board up to mirror images, ~2 min",
-		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 40 -out ab2",
-		"fairplay layouts -layouts all -adaptive -games-per-layout 2000 -batch 100 -band 0.47,0.53",
-		"fairplay layouts -layouts random:200 -games-per-layout 400 -out grids            # random colour grids, not tile placements",
-		"fairplay layouts -layouts mylayouts.txt -race fair -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-layout 2000 -batch 50   # which boards are fair, all answers at once",
-		"fairplay layouts -layouts sample:20 -race fairest -race-tolerance 0.01 -games-per-layout 4000 -out best   # which board is fairest: race.csv",
+	fs := newFlags("layouts", "[-a AGENT -b AGENT] [-layouts all|distinct|sample:K|random:K|FILE] [-games-per-board N] [-adaptive [-batch N] | -race fair|fairest [-race-tolerance D]] [-screen DIR -screen-keep M] [-band LOW,HIGH] [-random-opening N] [-branching=false] [-rules k=v,...] [-compare DIR] [-control DIR] [-seed S] [-workers W] [-out DIR] [-shard i/M | -shards M] [-resume DIR] [-progress auto|always|never]\n       fairplay layouts -ladder 'SPEC;SPEC;...' [-replicates R] [-rating-games-per-pairing N] [-top K] [sweep flags] [-compare DIR]\n       fairplay layouts -report DIR [-compare DIR] [-control DIR]",
+		"fairplay layouts -layouts distinct -games-per-board 200 -out sweep            # every board up to mirror images, ~2 min",
+		"fairplay layouts -layouts sample:500 -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-board 40 -out ab2",
+		"fairplay layouts -layouts all -adaptive -games-per-board 2000 -batch 100 -band 0.47,0.53",
+		"fairplay layouts -layouts random:200 -games-per-board 400 -out grids            # random colour grids, not tile placements",
+		"fairplay layouts -layouts mylayouts.txt -race fair -a alphabeta:depth=2 -b alphabeta:depth=2 -games-per-board 2000 -batch 50   # which boards are fair, all answers at once",
+		"fairplay layouts -layouts sample:20 -race fairest -race-tolerance 0.01 -games-per-board 4000 -out best   # which board is fairest: race.csv",
 		"fairplay layouts -layouts distinct -screen sweep -screen-keep 40 -race fairest -a alphabeta:depth=2 -b alphabeta:depth=2   # race the 40 layouts random play puts nearest the band",
 		"fairplay layouts -report ab2 -control sweep                                       # ab2's mean White rate over sweep's boards, random play as control variate",
 		"fairplay layouts -layouts mylayouts.txt -rules first-move-capture=banned -random-opening 0",
-		"fairplay layouts -layouts distinct -games-per-layout 200 -branching=false -out fast # random games drawn by rejection: faster, other games",
+		"fairplay layouts -layouts distinct -games-per-board 200 -branching=false -out fast # random games drawn by rejection: faster, other games",
 		"fairplay layouts -layouts distinct -shard 0/4 -out part0                         # then: fairplay merge -out sweep part0 part1 part2 part3",
 		"fairplay layouts -report ab2 -compare sweep                                       # rewrite ab2's reports; rank correlation with sweep",
 		"fairplay layouts -resume sweep                                                    # finish an interrupted sweep",
-		"fairplay layouts -ladder 'random;alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -games-per-layout 20 -random-opening 4 -replicates 2 -out ladder   # the same boards at three rated levels: ladder.csv, fair-at-every-level.csv",
+		"fairplay layouts -ladder 'random;alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -games-per-board 20 -random-opening 4 -replicates 2 -out ladder   # the same boards at three rated levels: ladder.csv, fair-at-every-level.csv",
 		"fairplay layouts -ladder 'alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -compare sweep -out ladder2   # rank correlation of each level with a random-play sweep",
 		"fairplay layouts -resume ladder                                                   # finish an interrupted ladder",
 		"fairplay layouts -report ladder                                                   # rewrite a complete ladder's ladder.csv, report.md and plots (nothing replayed)")
 	a := fs.String("a", "random", "agent A (with B different, each layout's games are colour-swapped pairs)")
 	b := fs.String("b", "random", "agent B")
 	set := fs.String("layouts", "distinct", "all (98,304 placements), distinct (one per mirror class), sample:K (placements), random:K (random colour grids), or a file with one layout per line")
-	n := fs.Int64("games-per-layout", 200, "games per board (with -adaptive: the most a board gets)")
+	n := fs.Int64("games-per-board", 200, "games per board, that is per layout and seating: a layout is two boards (with -adaptive: the most a board gets)")
+	deprecate(fs, "games-per-layout", "games-per-board")
 	adaptive := fs.Bool("adaptive", false, "play in batches and stop a board once its 95% interval lies inside or outside the fairness band")
 	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
-	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random (varies the games of deterministic agents)")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	branching := fs.Bool("branching", true, "false: random agents and openings draw by rejection sampling (other games, equally uniform, faster; a sweep records no legal counts)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
 	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
@@ -116,7 +118,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		cfg = layouts.LayoutsConfig{A: *a, B: *b, Layouts: *set, Games: *n, Adaptive: *adaptive || xf.race != "", Batch: *batch,
-			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: *opening, NoBranching: !*branching,
+			BandLow: l, BandHigh: h, Rules: *rules, Seed: rf.seed, RandomOpening: opening.count(false), NoBranching: !*branching,
 			Race: xf.race, Tolerance: xf.tolerance}
 		switch {
 		case *set == "all", *set == "distinct", strings.HasPrefix(*set, "sample:"), strings.HasPrefix(*set, "random:"):

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/fairplay-lab/fairplay/study/tune"
 
@@ -14,32 +15,40 @@ import (
 )
 
 func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("learn", "-game G [-agent AGENT] [-games N] [-random-opening K] [-random-layouts] [-holdout K] [-l2 X] [-seed S] [-workers W] -out FILE.json",
-		"fairplay learn -game katarenga -random-layouts -agent alphabeta:depth=2 -games 2000 -out learned.json",
-		"fairplay learn -game baran -agent alphabeta:nodes=5000 -games 400 -out baran.json",
-		"fairplay sprt -game katarenga -random-layouts -a alphabeta:depth=2,weights=learned.json -b alphabeta:depth=2 -elo0 0 -elo1 20 -model logistic")
+	fs := newFlags("learn", "-game G [-agent AGENT] [-games N] [-layout L] [-random-opening K] [-holdout K] [-l2 X] [-seed S] [-workers W] -save-weights FILE.json",
+		"fairplay learn -game katarenga -agent alphabeta:depth=2 -games 2000 -save-weights learned.json",
+		"fairplay learn -game baran -agent alphabeta:nodes=5000 -games 400 -save-weights baran.json",
+		"fairplay sprt -game katarenga -a alphabeta:depth=2,weights=learned.json -b alphabeta:depth=2 -elo0 0 -elo1 20 -model logistic")
 	var cfg tune.LearnConfig
 	fs.StringVar(&cfg.Game, "game", "katarenga", "game: baran or katarenga")
 	fs.StringVar(&cfg.Rules, "rules", "", "rule switches name=value,... (empty: the published rules)")
-	fs.StringVar(&cfg.Layout, "layout", "", "Katarenga layout: index, layout string or colour grid (default 0)")
-	fs.BoolVar(&cfg.RandomLayouts, "random-layouts", false, "Katarenga: play each game on its own uniformly drawn tile placement")
+	var layout layoutFlag
+	registerLayout(fs, &layout, layoutRandom)
+	layout.aliasRandomLayouts(fs)
 	fs.StringVar(&cfg.Agent, "agent", "alphabeta:depth=2", "the self-play agent whose games label the positions (a reproducible budget)")
 	fs.IntVar(&cfg.Games, "games", 1000, "self-play games")
-	fs.IntVar(&cfg.RandomOpening, "random-opening", 4, "uniformly random plies at the start of each game (not sampled)")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	fs.IntVar(&cfg.HoldOut, "holdout", 5, "every K-th game is held out to measure the fit")
 	fs.Float64Var(&cfg.L2, "l2", 1e-3, "ridge penalty on the standardised coefficients (features are collinear: keep it > 0)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "master seed: game i is a pure function of (configuration, seed, i)")
-	fs.IntVar(&cfg.Workers, "workers", 2, "parallel workers (results do not depend on it)")
-	out := fs.String("out", "", "weights file to write (JSON {\"name\": value}; must not exist)")
+	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
+	out := fs.String("save-weights", "", "the weights file to write (JSON {\"name\": value}; must not exist)")
+	deprecate(fs, "out", "save-weights")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usagef("learn: -out FILE.json is required")
+		return usagef("learn: -save-weights FILE.json is required")
 	}
-	if cfg.Games < 2 || cfg.HoldOut < 2 || cfg.RandomOpening < 0 || !(cfg.L2 > 0) || math.IsInf(cfg.L2, 0) || cfg.Workers < 1 {
-		return usagef("learn: want -games >= 2, -holdout >= 2, -random-opening >= 0, a finite -l2 > 0, -workers >= 1 (got %d, %d, %d, %g, %d)",
-			cfg.Games, cfg.HoldOut, cfg.RandomOpening, cfg.L2, cfg.Workers)
+	var err error
+	if cfg.Layout, cfg.RandomLayouts, err = layout.board(cfg.Game, false); err != nil {
+		return err
+	}
+	cfg.RandomOpening = opening.count(cfg.RandomLayouts)
+	if cfg.Games < 2 || cfg.HoldOut < 2 || !(cfg.L2 > 0) || math.IsInf(cfg.L2, 0) || cfg.Workers < 1 {
+		return usagef("learn: want -games >= 2, -holdout >= 2, a finite -l2 > 0, -workers >= 1 (got %d, %d, %g, %d)",
+			cfg.Games, cfg.HoldOut, cfg.L2, cfg.Workers)
 	}
 	if err := checkWorkers(cfg.Workers); err != nil {
 		return err
@@ -52,11 +61,11 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// linked into place: a run killed (or out of memory) leaves nothing that blocks a retry,
 	// and a file created meanwhile is never overwritten.
 	if _, err := os.Lstat(*out); err == nil {
-		return usagef("learn: -out %s exists (a run never overwrites)", *out)
+		return usagef("learn: -save-weights %s exists (a run never overwrites)", *out)
 	}
 	probe, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*.tmp")
 	if err != nil {
-		return usagef("learn: -out %s: %v", *out, err)
+		return usagef("learn: -save-weights %s: %v", *out, err)
 	}
 	probe.Close()
 	os.Remove(probe.Name())
@@ -77,7 +86,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return err
 	}
-	if err := saveNew(*out, func(tmp string) error { return agents.SaveWeights(tmp, res.Weights) }); err != nil {
+	if err := saveNew("learn: -save-weights", *out, func(tmp string) error { return agents.SaveWeights(tmp, res.Weights) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %d games of %s (%d drawn, not used), logistic regression on the heuristic's features\n",
@@ -120,9 +129,10 @@ func learnFits(cfg tune.LearnConfig, mem int64) error {
 	return nil
 }
 
-// saveNew writes path through write into a temporary file beside it, then links it into place:
-// path must not exist (it is never overwritten), and nothing is left under path on error.
-func saveNew(path string, write func(tmp string) error) error {
+// saveNew writes path, given by flag, through write into a temporary file beside it, then
+// links it into place: path must not exist (it is never overwritten), and nothing is left
+// under path on error.
+func saveNew(flag, path string, write func(tmp string) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -135,7 +145,7 @@ func saveNew(path string, write func(tmp string) error) error {
 	}
 	if err := os.Link(tmp, path); err != nil {
 		if os.IsExist(err) {
-			return usagef("learn: -out %s was created meanwhile (a run never overwrites)", path)
+			return usagef("%s %s was created meanwhile (a run never overwrites)", flag, path)
 		}
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // overwrite, and rejects bad flags as usage errors.
 func TestLearnCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "w.json")
-	stdout, _, err := runCmd(t, "learn", "-game", "katarenga", "-random-layouts", "-agent", "greedy", "-games", "40", "-holdout", "4", "-out", out)
+	stdout, _, err := runCmd(t, "learn", "-game", "katarenga", "-agent", "greedy", "-games", "40", "-holdout", "4", "-save-weights", out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,12 +26,12 @@ func TestLearnCommand(t *testing.T) {
 	}
 	before, _ := os.ReadFile(out)
 	for _, args := range [][]string{
-		{"learn", "-game", "katarenga", "-agent", "greedy", "-games", "4", "-out", out},
+		{"learn", "-game", "katarenga", "-agent", "greedy", "-games", "4", "-save-weights", out},
 		{"learn", "-game", "katarenga", "-agent", "greedy", "-games", "4"},
-		{"learn", "-game", "katarenga", "-agent", "wizard", "-games", "4", "-out", out + "2"},
-		{"learn", "-game", "katarenga", "-agent", "greedy", "-games", "1", "-out", out + "3"},
-		{"learn", "-game", "katarenga", "-agent", "greedy", "-holdout", "1", "-out", out + "4"},
-		{"learn", "-game", "katarenga", "-agent", "alphabeta:depth=1,weights=" + out + "-missing.json", "-games", "4", "-out", out + "5"},
+		{"learn", "-game", "katarenga", "-agent", "wizard", "-games", "4", "-save-weights", out + "2"},
+		{"learn", "-game", "katarenga", "-agent", "greedy", "-games", "1", "-save-weights", out + "3"},
+		{"learn", "-game", "katarenga", "-agent", "greedy", "-holdout", "1", "-save-weights", out + "4"},
+		{"learn", "-game", "katarenga", "-agent", "alphabeta:depth=1,weights=" + out + "-missing.json", "-games", "4", "-save-weights", out + "5"},
 	} {
 		_, _, err := runCmd(t, args...)
 		var ue usageError

@@ -18,7 +18,7 @@ import (
 // blocked by an empty file).
 func TestLearnMemory(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "w.json")
-	wantUsageError(t, "-games 99999999999 needs at least", "learn", "-games", "99999999999", "-out", out)
+	wantUsageError(t, "-games 99999999999 needs at least", "learn", "-games", "99999999999", "-save-weights", out)
 	if _, err := os.Stat(out); err == nil {
 		t.Error("the refused learn left its -out file")
 	}
@@ -32,7 +32,7 @@ func TestLearnMemory(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var so, se bytes.Buffer
-	err := run(ctx, []string{"learn", "-game", "baran", "-agent", "greedy", "-games", "4", "-out", out}, &so, &se)
+	err := run(ctx, []string{"learn", "-game", "baran", "-agent", "greedy", "-games", "4", "-save-weights", out}, &so, &se)
 	if err == nil {
 		t.Fatal("a cancelled learn succeeded")
 	}
@@ -43,7 +43,7 @@ func TestLearnMemory(t *testing.T) {
 	if len(entries) != 0 {
 		t.Errorf("the interrupted learn left %v", entries)
 	}
-	if _, _, err := runCmd(t, "learn", "-game", "katarenga", "-random-layouts", "-agent", "greedy", "-games", "12", "-holdout", "4", "-out", out); err != nil {
+	if _, _, err := runCmd(t, "learn", "-game", "katarenga", "-agent", "greedy", "-games", "12", "-holdout", "4", "-save-weights", out); err != nil {
 		t.Fatalf("retry: %v", err)
 	}
 }
@@ -53,7 +53,7 @@ func TestWorkersBounded(t *testing.T) {
 	big := fmt.Sprint(maxWorkers() + 1)
 	for _, args := range [][]string{
 		{"play", "-workers", big},
-		{"learn", "-workers", big, "-out", filepath.Join(t.TempDir(), "w.json")},
+		{"learn", "-workers", big, "-save-weights", filepath.Join(t.TempDir(), "w.json")},
 		{"study", "-workers", big, "testdata/study-small.json"},
 		{"tournament", "-agents", "random;greedy", "-workers", "4096"},
 	} {

@@ -24,12 +24,16 @@ import (
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
-// usageError is a bad command line: exit code 2.
-type usageError struct{ msg string }
+// usageError is a bad command line: exit code 2. cause is the library's error it reports,
+// if any (see usageErr).
+type usageError struct {
+	msg   string
+	cause error
+}
 
 func (e usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return usageError{msg: fmt.Sprintf(format, a...)} }
 
 // errInterrupted reports a run stopped by a signal: exit code 130.
 var errInterrupted = errors.New("interrupted")
@@ -63,7 +67,7 @@ func init() {
 
 		"learn":      {"learn heuristic weights from self-play by logistic regression", runLearn},
 		"tournament": {"play every pairing of several agents and fit joint Elo ratings", runTournament},
-		"train":      {"train a learned evaluation (NNUE) from self-play: fairplay train -game G -out FILE", runTrain}, "serve": {"play an agent as a bot on the line protocol (docs/protocol.md)", runServe},
+		"train":      {"train a learned evaluation (NNUE) from self-play: fairplay train -game G -save-net FILE", runTrain}, "serve": {"play an agent as a bot on the line protocol (docs/protocol.md)", runServe},
 	}
 }
 
@@ -156,7 +160,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}
-	return withFlagNames(err)
+	return withFlagNames(err, args[0])
 }
 
 func printUsage(w io.Writer) {
@@ -197,7 +201,7 @@ func newFlags(name, usage string, examples ...string) *flag.FlagSet {
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "Usage: fairplay %s %s\n\nFlags:\n", name, usage)
-		fs.PrintDefaults()
+		printFlags(fs)
 		if len(examples) > 0 {
 			fmt.Fprintf(w, "\nExamples:\n  %s\n", strings.Join(examples, "\n  "))
 		}
@@ -210,7 +214,7 @@ func flagErr(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return usageError{err.Error()}
+	return usageError{msg: err.Error()}
 }
 
 // maxGames bounds every count of games or pairs given on the command line (10^15): products
@@ -222,7 +226,7 @@ const maxGames = 1e15
 // left out (play -resume ” started a fresh run).
 var nonEmptyFlags = map[string]bool{"resume": true, "out": true, "tiles": true, "pilot": true, "openings": true,
 	"pos": true, "compare": true, "report": true, "a": true, "b": true, "agent": true, "agents": true, "steps": true,
-	"ladder": true, "layouts": true, "penta": true}
+	"ladder": true, "layouts": true, "penta": true, "save-weights": true, "save-net": true}
 
 // katarengaOnly are the flags that have a meaning for Katarenga only (layouts and tiles).
 var katarengaOnly = []string{"layout", "tiles", "random-layouts", "fixed-layout"}
@@ -244,7 +248,7 @@ func checkGameFlags(fs *flag.FlagSet) error {
 			}
 		}
 	}
-	if l := fs.Lookup("layout"); l != nil && set["layout"] && l.Value.String() != "" && !set["tiles"] {
+	if l := fs.Lookup("layout"); l != nil && set["layout"] && l.Value.String() != "" && l.Value.String() != layoutRandom && !set["tiles"] {
 		if _, err := games.New(g.Value.String(), "", l.Value.String(), nil); err != nil {
 			return usagef("-layout %s: %v", l.Value.String(), err)
 		}
@@ -318,6 +322,9 @@ func checkParsed(fs *flag.FlagSet) error {
 	})
 	if bad != nil {
 		return bad
+	}
+	if err := noteDeprecated(fs); err != nil {
+		return err
 	}
 	return checkGameFlags(fs)
 }

@@ -124,7 +124,7 @@ func TestGoldenPlay(t *testing.T) {
 func TestGoldenSPRT(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sprt")
 	out, _, err := runCmd(t, "sprt", "-game", "katarenga", "-layout", "3", "-a", "alphabeta:depth=1", "-b", "greedy", "-model", "logistic",
-		"-elo0", "-20", "-elo1", "20", "-report", "8", "-seed", "5", "-out", dir, "-progress", "never")
+		"-elo0", "-20", "-elo1", "20", "-rating-interval", "8", "-seed", "5", "-out", dir, "-progress", "never")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestTuneCommand(t *testing.T) {
 // are fixed by the seed; an interrupted study resumes to the same files.
 func TestGoldenVariants(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "study")
-	args := []string{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-ladder", "random;greedy", "-games", "20", "-seed", "4", "-out", dir, "-progress", "never"}
+	args := []string{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-ladder", "random;greedy", "-games-per-cell", "20", "-seed", "4", "-out", dir, "-progress", "never"}
 	out, _, err := runCmd(t, args...)
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"variants", "-game", "baran", "-vary", "speed=1,2", "-out", filepath.Join(tmp, "e")}, "speed"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture", "-out", filepath.Join(tmp, "e")}, "NAME=value1"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-ladder", "random;wizard", "-out", filepath.Join(tmp, "e")}, "wizard"},
-		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-rating-games", "-3", "-out", filepath.Join(tmp, "e")}, "-rating-games -3"},
+		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-rating-games-per-pairing", "-3", "-out", filepath.Join(tmp, "e")}, "-rating-games-per-pairing -3"},
 		{[]string{"variants", "-game", "baran", "-vary", "capture=huff,free", "-ladder", "random;random", "-out", filepath.Join(tmp, "e")}, "agent 2 (random) is agent 1"},
 		{[]string{"tune", "-agent", "greedy", "-params", "speed", "-out", filepath.Join(tmp, "e")}, "speed"},
 		{[]string{"tune", "-agent", "greedy", "-games-per-iteration", "3", "-out", filepath.Join(tmp, "e")}, "-games-per-iteration 3"},
@@ -322,7 +322,7 @@ func TestShardFromEnvironment(t *testing.T) {
 
 func TestGoldenLayouts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sweep")
-	out, _, err := runCmd(t, "layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-layout", "40", "-seed", "3", "-out", dir, "-progress", "never")
+	out, _, err := runCmd(t, "layouts", "-layouts", filepath.Join("testdata", "three-layouts.txt"), "-games-per-board", "40", "-seed", "3", "-out", dir, "-progress", "never")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestGoldenLayouts(t *testing.T) {
 		{[]string{"layouts", "-layouts", "nofile.txt"}, "nofile.txt"},
 		{[]string{"layouts", "-band", "0.6"}, "-band"},
 		{[]string{"layouts", "-adaptive", "-batch", "7"}, "batch 7"},
-		{[]string{"layouts", "-games-per-layout", "0"}, "games per layout 0"},
+		{[]string{"layouts", "-games-per-board", "0"}, "-games-per-board 0: want a positive number of games per board"},
 	} {
 		_, _, err := runCmd(t, append(c.args, "-out", filepath.Join(t.TempDir(), "x"))...)
 		var ue usageError

@@ -10,8 +10,6 @@ import (
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/tally"
-
-	"github.com/fairplay-lab/fairplay/engine/games"
 )
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -111,7 +109,7 @@ func mergeMatch(_ context.Context, job mergeJob) error {
 	if err != nil {
 		return err
 	}
-	gm, err := games.New(cfg.Game, cfg.Rules, cfg.BoardLayout(), ts)
+	gm, err := matchGame(cfg, ts)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,4 +119,112 @@ func TestStartPositionsNoRandomPlies(t *testing.T) {
 			t.Errorf("%v: %d random opening plies, want %d", c.args, cfg.RandomOpening, c.want)
 		}
 	}
+}
+
+// An openings line may carry moves ("POSITION moves A1 A2 ..."), played from its position:
+// all of them, or at most N with plies=N (cutechess's option); the games start after them,
+// where replay -ply K of the game the moves come from stands.
+func TestPlayOpeningsMovesAndPlies(t *testing.T) {
+	tmp := t.TempDir()
+	for _, game := range []string{"baran", "katarenga"} {
+		src := filepath.Join(tmp, game+"-src")
+		if _, _, err := runCmd(t, "play", "-game", game, "-games", "2", "-out", src, "-progress", "never"); err != nil {
+			t.Fatal(err)
+		}
+		rec := readGames(t, src)[0]
+		start, _, err := runCmd(t, "replay", "-run", src, "-index", "0", "-ply", "0", "-notation")
+		if err != nil {
+			t.Fatal(err)
+		}
+		book := filepath.Join(tmp, game+",book.txt") // a comma in the name is kept
+		line := strings.TrimSpace(start) + " moves " + rec.Moves
+		if err := os.WriteFile(book, []byte(line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, plies := range []int{0, 3, 7} {
+			want, _, err := runCmd(t, "replay", "-run", src, "-index", "0", "-ply", fmt.Sprint(plies), "-notation")
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(tmp, fmt.Sprintf("%s-%d", game, plies))
+			if _, stderr, err := runCmd(t, "play", "-game", game, "-openings", fmt.Sprintf("%s,plies=%d", book, plies), "-games", "2", "-out", dir, "-progress", "never"); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			for _, r := range readGames(t, dir) {
+				if r.Start != strings.TrimSpace(want) {
+					t.Errorf("%s plies=%d game %d: start %q, want %q", game, plies, r.Game, r.Start, strings.TrimSpace(want))
+				}
+			}
+		}
+		if rec.Plies > 7 { // without plies=N every move is played, up to a finished game: refused
+			wantUsageError(t, "the game is already over", "play", "-game", game, "-openings", book, "-games", "2", "-out", filepath.Join(tmp, "x"))
+		}
+	}
+}
+
+// order=random shuffles the book once by -seed (fastchess's order=random): the first n pairs
+// take each line once, in an order that depends on the seed; order=sequential (the default)
+// takes them as they stand.
+func TestPlayOpeningsOrder(t *testing.T) {
+	tmp := t.TempDir()
+	var lines []string
+	for _, k := range []string{"k6", "1k5", "2k4", "4k2", "5k1", "6k"} { // Baran kings on the back rank
+		lines = append(lines, k+"/7/7/7/7/7/3K3 r - 0")
+	}
+	book := filepath.Join(tmp, "book.txt")
+	os.WriteFile(book, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	runs := 0
+	order := func(spec, seed string) []string {
+		runs++
+		dir := filepath.Join(tmp, fmt.Sprint("run", runs))
+		if _, stderr, err := runCmd(t, "play", "-game", "baran", "-openings", spec, "-games", "12", "-seed", seed, "-out", dir, "-progress", "never"); err != nil {
+			t.Fatalf("%s: %v\n%s", spec, err, stderr)
+		}
+		var starts []string
+		for _, r := range readGames(t, dir) {
+			if r.Game%2 == 0 {
+				starts = append(starts, r.Start)
+			}
+		}
+		return starts
+	}
+	canon := order(book+",order=sequential", "1") // the lines in canonical notation
+	if got := order(book, "1"); strings.Join(got, "|") != strings.Join(canon, "|") {
+		t.Errorf("default order %q, want sequential %q", got, canon)
+	}
+	seen := map[string]bool{}
+	for _, s := range canon {
+		seen[s] = true
+	}
+	if len(seen) != len(lines) {
+		t.Fatalf("%d distinct lines in %q", len(seen), canon)
+	}
+	r1, r2 := order(book+",order=random", "1"), order(book+",order=random,plies=0", "2")
+	for _, r := range [][]string{r1, r2} {
+		got := map[string]bool{}
+		for _, s := range r {
+			got[s] = true
+		}
+		if len(got) != len(lines) || strings.Join(r, "|") == strings.Join(canon, "|") {
+			t.Errorf("order=random %q: want every line once, shuffled", r)
+		}
+	}
+	if strings.Join(r1, "|") == strings.Join(r2, "|") {
+		t.Errorf("order=random gives one order for seeds 1 and 2: %q", r1)
+	}
+	if again := order(book+",order=random", "1"); strings.Join(again, "|") != strings.Join(r1, "|") {
+		t.Errorf("order=random, seed 1, twice: %q then %q", r1, again)
+	}
+	for _, c := range []struct{ spec, want string }{
+		{book + ",order=shuffled", "order=shuffled: want sequential or random"},
+		{book + ",plies=-1", "plies=-1: want 0 or more"},
+		{book + ",plies=x", "plies=x"},
+		{book + ",plies=1,plies=2", "plies given twice"},
+		{",order=random", "no file before the options"},
+	} {
+		wantUsageError(t, c.want, "play", "-game", "baran", "-openings", c.spec, "-out", filepath.Join(tmp, "bad"))
+	}
+	bad := filepath.Join(tmp, "bad.txt")
+	os.WriteFile(bad, []byte(lines[0]+"\n"+lines[1]+" moves d1-d2 zz9\n"), 0o644)
+	wantUsageError(t, "line 2: move 2:", "play", "-game", "baran", "-openings", bad, "-out", filepath.Join(tmp, "bad"))
 }

@@ -53,7 +53,7 @@ func (r *runFlags) parseUnsharded(fs *flag.FlagSet, args []string, stderr io.Wri
 		return err
 	}
 	if r.shard != "" || r.shards != 0 {
-		return usageError{why}
+		return usageError{msg: why}
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func matchFor(cfg runner.MatchConfig) (*runner.Match, error) {
 	if err != nil {
 		return nil, usagef("-tiles: %v", err)
 	}
-	gm, err := games.New(cfg.Game, cfg.Rules, cfg.BoardLayout(), ts)
+	gm, err := matchGame(cfg, ts)
 	if err != nil {
 		return nil, usageErr(err)
 	}
@@ -76,6 +76,16 @@ func matchFor(cfg runner.MatchConfig) (*runner.Match, error) {
 		return nil, usageErr(err)
 	}
 	return m, nil
+}
+
+// matchGame builds the game of a match's configuration: with random layouts on any board (a
+// match's configuration, once made, names its layout "random", which no board is called).
+func matchGame(cfg runner.MatchConfig, ts *katarenga.TileSet) (*games.Game, error) {
+	layout := cfg.Layout
+	if cfg.RandomLayouts {
+		layout = ""
+	}
+	return games.New(cfg.Game, cfg.Rules, layout, ts)
 }
 
 // check validates the shared flags and resolves the shard.
@@ -251,23 +261,26 @@ func tilesFor(text string) (*katarenga.TileSet, error) {
 }
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L | -openings FILE | -pos P] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never] [-format csv|csv.gz|parquet] [-branching=false]",
-		"fairplay play                                   # first-player balance of Katarenga layout 0, random agents, 200000 games",
+	fs := newFlags("play", "[-game G] [-a AGENT] [-b AGENT] [-games N] [-layout L | -openings FILE[,order=random][,plies=N] | -pos P] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR] [-progress auto|always|never] [-format csv|csv.gz|parquet] [-branching=false]",
+		"fairplay play -layout 0                         # first-player balance of Katarenga layout 0, random agents, 200000 games",
+		"fairplay play                                   # the same on a random tile placement per pair, as the published game is set up",
 		"fairplay play -games 10000000 -format parquet   # games.parquet: typed columns for pandas, polars, DuckDB",
 		"fairplay play -game baran -rules capture=strict -games 100000 -out baran-strict",
 		"fairplay play -game katarenga -layout 1234 -a random -b random -games 20000 -shard 0/4 -out part0",
 		"fairplay play -game baran -openings openings.txt -games 2000   # pair p starts from line p mod n of the file",
+		"fairplay play -game baran -openings book.txt,order=random,plies=6 -games 2000   # lines 'POSITION moves ...' cut to 6 plies, shuffled by -seed",
 		"fairplay play -game baran -pos '6k/7/7/2w4/2W4/7/K6 r - 0' -games 100",
 		"fairplay play -games 1000000 -branching=false   # random games drawn by rejection, no legal counts: faster",
 		"fairplay play -resume baran-strict               # finish an interrupted run")
 	var gf gameFlags
-	gf.register(fs, false)
+	gf.register(fs, layoutRandom, false)
+	gf.layout.aliasRandomLayouts(fs)
 	a := fs.String("a", "random", "agent A (run 'fairplay agents' for the list)")
 	b := fs.String("b", "random", "agent B")
-	n := fs.Int64("games", 200000, "games to play, in colour-swapped pairs (rounded up to even)")
-	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random, from its start position, the same in both games of a pair (default 0 with -random-layouts, -openings or -pos: games start exactly there)")
-	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement (-layout is then ignored)")
-	openings := fs.String("openings", "", "file of start positions, one per line in the game's notation: pair p starts from line p mod n (both games of the pair)")
+	n := fs.Int64("games", 200000, "games to play in all, in colour-swapped pairs (rounded up to even)")
+	var opening openingFlag
+	registerOpening(fs, &opening)
+	openings := fs.String("openings", "", "`FILE[,order=sequential|random][,plies=N]`: start positions, one per line in the game's notation, each optionally followed by \"moves\" and actions played from it (at most N with plies=N); pair p starts from line p mod n (both games of the pair), of the file in its order (sequential, the default) or shuffled once by -seed (random)")
 	pos := fs.String("pos", "", "one start position in the game's notation for every game")
 	format := fs.String("format", "csv", "games file format: csv, csv.gz or parquet (-resume keeps the run's own)")
 	branching := fs.Bool("branching", true, "count every ply's legal actions (legal_actions_total, branching_mean); false: leave them empty, and random agents and openings draw with the engine's random-move sampler (other games, equally uniform; faster in Katarenga, no gain in Baran, whose sampler counts anyway)")
@@ -301,12 +314,13 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *n <= 0 {
 			return usagef("-games %d: want a positive number", *n)
 		}
-		autoOpening(fs, opening, *randomLayouts, *openings != "" || *pos != "")
-		cfg = runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
-			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RandomLayouts: *randomLayouts, NoBranching: !*branching}
-		if *opening < 0 {
-			return usagef("-random-opening %d: want 0 or more plies", *opening)
+		fromPositions := *openings != "" || *pos != ""
+		layout, random, err := gf.board(fromPositions)
+		if err != nil {
+			return err
 		}
+		cfg = runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: layout, A: *a, B: *b,
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: opening.count(random || fromPositions), RandomLayouts: random, NoBranching: !*branching}
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err
@@ -341,54 +355,4 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errInterrupted
 	}
 	return nil
-}
-
-// playOpenings reads the start positions of -openings FILE or -pos P (nil for neither),
-// checking every one under the match's game and rules; errors are usage errors naming the line.
-func playOpenings(cfg runner.MatchConfig, file, pos string) ([]string, error) {
-	if file == "" && pos == "" {
-		return nil, nil
-	}
-	if file != "" && pos != "" {
-		return nil, usagef("give -openings or -pos, not both")
-	}
-	if cfg.Layout != "" || cfg.RandomLayouts {
-		return nil, usagef("-openings and -pos take the board from the positions; drop -layout and -random-layouts")
-	}
-	ts, err := tilesFor(cfg.Tiles)
-	if err != nil {
-		return nil, usagef("-tiles: %v", err)
-	}
-	gm, err := games.New(cfg.Game, cfg.Rules, "", ts)
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	if pos != "" {
-		list, err := runner.ReadOpenings(gm, strings.NewReader(pos))
-		if err != nil {
-			return nil, usagef("-pos %q: %v", pos, strings.TrimPrefix(err.Error(), "line 1: "))
-		}
-		return list, nil
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, usagef("-openings: %v", err)
-	}
-	defer f.Close()
-	list, err := runner.ReadOpenings(gm, f)
-	if err != nil {
-		return nil, usagef("-openings %s: %v", file, err)
-	}
-	return list, nil
-}
-
-// autoOpening sets the random opening to its automatic default when -random-opening was not
-// given: runner.DefaultRandomOpening plies on a fixed board, none with random layouts, and none
-// from given start positions (-openings, -pos: the games start exactly there).
-func autoOpening(fs *flag.FlagSet, opening *int, randomLayouts, fromPositions bool) {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "random-opening" })
-	if !given {
-		*opening = runner.AutoRandomOpening(randomLayouts || fromPositions)
-	}
 }

@@ -30,10 +30,10 @@ func TestRefusedUpFront(t *testing.T) {
 		{"-agents \"random;;greedy\": item 2 is empty", []string{"tournament", "-agents", "random;;greedy", "-out", out}},
 		{"-ladder \"random;greedy;\": item 3 is empty", []string{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-ladder", "random;greedy;", "-out", out}},
 		{"-steps \"greedy>random;\": item 2 is empty", []string{"ladder", "-steps", "greedy>random;", "-out", out}},
-		{"-ply -2", []string{"replay", "-run", tmp, "-game", "0", "-ply", "-2"}},
+		{"-ply -2", []string{"replay", "-run", tmp, "-index", "0", "-ply", "-2"}},
 		{"timeout=\"99999h\"", []string{"play", "-a", "ext:cmd=/bin/cat,timeout=99999h", "-out", out}},
 		{"-pilot ''", []string{"plan", "-elo", "5", "-pilot", ""}},
-		{"not reproducible", []string{"learn", "-agent", "alphabeta:movetime=100ms", "-out", out}},
+		{"not reproducible", []string{"learn", "-agent", "alphabeta:movetime=100ms", "-save-weights", out}},
 	} {
 		wantUsageError(t, c.want, c.args...)
 		if _, err := os.Stat(out); err == nil {

@@ -37,9 +37,9 @@ func TestRefuseBeforePlaying(t *testing.T) {
 		for _, args := range [][]string{
 			{"play", "-games", "2", "-a", spec},
 			{"sprt", "-game", "baran", "-a", spec, "-b", "random"},
-			{"ladder", "-game", "baran", "-games", "2", "-steps", spec + ">random"},
-			{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-games", "2", "-ladder", spec},
-			{"layouts", "-layouts", "sample:2", "-games-per-layout", "2", "-a", spec},
+			{"ladder", "-game", "baran", "-games-per-step", "2", "-steps", spec + ">random"},
+			{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-games-per-cell", "2", "-ladder", spec},
+			{"layouts", "-layouts", "sample:2", "-games-per-board", "2", "-a", spec},
 			{"tune", "-game", "baran", "-agent", spec, "-iterations", "1"},
 		} {
 			checkRefused(t, append(args, "-out", out), want)
@@ -168,10 +168,12 @@ func TestInterruptedBeforeFirstGame(t *testing.T) {
 	cancel()
 	for i, args := range [][]string{
 		{"play", "-game", "baran", "-games", "20"},
+		{"play", "-games", "20"}, // Katarenga on random placements: its configuration names the layout "random"
+		{"sprt", "-a", "greedy", "-b", "random", "-max-pairs", "4"},
 		{"sprt", "-game", "baran", "-a", "greedy", "-b", "random", "-max-pairs", "20"},
-		{"ladder", "-game", "baran", "-games", "4", "-steps", "greedy>random"},
-		{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-games", "4", "-ladder", "random"},
-		{"layouts", "-layouts", "sample:3", "-games-per-layout", "2"},
+		{"ladder", "-game", "baran", "-games-per-step", "4", "-steps", "greedy>random"},
+		{"variants", "-game", "baran", "-vary", "capture=huff,strict", "-games-per-cell", "4", "-ladder", "random"},
+		{"layouts", "-layouts", "sample:3", "-games-per-board", "2"},
 		{"tune", "-game", "baran", "-agent", "greedy", "-iterations", "2", "-games-per-iteration", "4", "-sprt-max-pairs", "10"},
 	} {
 		dir := filepath.Join(tmp, string(rune('a'+i)))

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -19,37 +21,56 @@ import (
 )
 
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "-run DIR -game I [-ply K] [-notation]",
-		"fairplay replay -run fairplay-play-baran-20261122-122043 -game 7          # every position of game 7",
-		"fairplay replay -run part0 -game 12 -ply 30                             # the position after 30 plies (a shard directory)",
-		"fairplay replay -run sweep/cells/1-2 -game 0 -ply 0                     # the start position",
-		"fairplay replay -run run1 -game 3 -ply 8 -notation >> book.txt         # add the position to an opening book (play -openings)")
+	fs := newFlags("replay", "-run DIR -index I [-ply K] [-notation] [-game G]",
+		"fairplay replay -run fairplay-play-baran-20261122-122043 -index 7         # every position of game 7",
+		"fairplay replay -run part0 -index 12 -ply 30                            # the position after 30 plies (a shard directory)",
+		"fairplay replay -run sweep/cells/1-2 -index 0 -ply 0                    # the start position",
+		"fairplay replay -run run1 -index 3 -ply 8 -notation >> book.txt        # add the position to an opening book (play -openings)")
 	dir := fs.String("run", "", "a run directory with games.csv (a whole run, a merged run or one shard)")
-	game := fs.Int64("game", -1, "the game's index (the game column of games.csv)")
+	var idx gameIndex
+	fs.Var(&idx, "index", "the game's index `I`, the game column of games.csv (required)")
+	index := &idx.n
 	ply := fs.Int("ply", -1, "show only the position after this many plies (default: every position)")
 	notation := fs.Bool("notation", false, "print each position as one line in the game's position notation (as -pos and -openings files read it), nothing else")
+	game := fs.String("game", "", "baran or katarenga: refuse a run of the other game (default: the run's game)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
+	}
+	if n, err := strconv.ParseInt(*game, 10, 64); err == nil { // the old spelling of -index
+		if idx.set {
+			return usagef("-game %s and -index %d: -game names the game; give the index with -index only", *game, *index)
+		}
+		fmt.Fprintf(stderr, "fairplay replay: -game %s is deprecated for the game's index: use -index %s (-game names the game)\n", *game, *game)
+		idx, *game = gameIndex{n, true}, ""
+	}
+	if *game != "" && *game != "baran" && *game != "katarenga" {
+		return usagef("-game %q: want baran or katarenga (the game's index is -index)", *game)
 	}
 	if *dir == "" {
 		return usagef("-run: missing (want a run directory with games.csv)")
 	}
-	if *game < 0 {
-		return usagef("-game %d: want a game index 0 or more", *game)
+	if !idx.set {
+		return usagef("-index: missing (want the game's index, its game column in games.csv)")
+	}
+	if *index < 0 {
+		return usagef("-index %d: want a game index 0 or more", *index)
 	}
 	if *ply < -1 {
 		return usagef("-ply %d: want 0 or more (the position after that many plies), or leave it out for every position", *ply)
 	}
-	rec, tiles, err := findGame(*dir, *game)
+	rec, tiles, err := findGame(*dir, *index)
 	if err != nil {
 		return err
 	}
+	if *game != "" && rec.GameName != *game {
+		return usagef("-game %s: %s holds %s games", *game, *dir, rec.GameName)
+	}
 	if *ply > rec.Plies {
-		return usagef("-ply %d: game %d has %d plies", *ply, *game, rec.Plies)
+		return usagef("-ply %d: game %d has %d plies", *ply, *index, rec.Plies)
 	}
 	st, err := startOf(rec, tiles)
 	if err != nil {
-		return fmt.Errorf("%s game %d: %w", *dir, *game, err)
+		return fmt.Errorf("%s game %d: %w", *dir, *index, err)
 	}
 	show := func(k int, action string) {
 		if *ply >= 0 && k != *ply {
@@ -75,14 +96,14 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		a, text, rest, err := engine.NextAction(st, words)
 		if err != nil {
-			return fmt.Errorf("%s game %d: move %d: %w", *dir, *game, k, err)
+			return fmt.Errorf("%s game %d: move %d: %w", *dir, *index, k, err)
 		}
 		st.Apply(a)
 		words = rest
 		show(k, text)
 	}
 	if err := checkReplay(st, rec); err != nil {
-		return fmt.Errorf("%s game %d: %w", *dir, *game, err)
+		return fmt.Errorf("%s game %d: %w", *dir, *index, err)
 	}
 	if !*notation {
 		fmt.Fprintf(stdout, "result: %s %s %d\n", rec.Winner, rec.Reason, rec.Plies)
@@ -137,9 +158,9 @@ func findGame(dir string, i int64) (*gamefile.Record, string, error) {
 		}
 	}
 	if first < 0 {
-		return nil, "", usagef("-game %d: %s holds no games", i, path)
+		return nil, "", usagef("-index %d: %s holds no games", i, path)
 	}
-	return nil, "", usagef("-game %d: %s holds games %d to %d", i, path, first, last)
+	return nil, "", usagef("-index %d: %s holds games %d to %d", i, path, first, last)
 }
 
 // manifestTiles returns the Katarenga tile set text of the run in dir ("" for the published set).
@@ -190,4 +211,26 @@ func drawState(st engine.State) string {
 		return katarenga.Draw(s)
 	}
 	return st.String() + "\n"
+}
+
+// gameIndex is replay's -index: a game's index, required (-h shows no default).
+type gameIndex struct {
+	n   int64
+	set bool
+}
+
+func (g *gameIndex) String() string {
+	if g == nil || !g.set {
+		return ""
+	}
+	return strconv.FormatInt(g.n, 10)
+}
+
+func (g *gameIndex) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return errors.New("want a game index")
+	}
+	*g = gameIndex{n, true}
+	return nil
 }

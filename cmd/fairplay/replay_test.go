@@ -39,7 +39,7 @@ func replayAll(t *testing.T, dir string) {
 		t.Fatalf("%s: no games", dir)
 	}
 	for _, r := range recs {
-		out, stderr, err := runCmd(t, "replay", "-run", dir, "-game", fmt.Sprint(r.Game))
+		out, stderr, err := runCmd(t, "replay", "-run", dir, "-index", fmt.Sprint(r.Game))
 		if err != nil {
 			t.Fatalf("%s game %d: %v\n%s", dir, r.Game, err, stderr)
 		}
@@ -63,7 +63,7 @@ func TestReplayBothGames(t *testing.T) {
 		{"baran", []string{"-game", "baran", "-games", "4"}},
 		{"baran-strict", []string{"-game", "baran", "-rules", "capture=strict,chain-capture=per-jump", "-games", "2", "-a", "greedy", "-b", "random"}},
 		{"katarenga", []string{"-game", "katarenga", "-layout", "777", "-games", "4"}},
-		{"katarenga-random-layouts", []string{"-game", "katarenga", "-random-layouts", "-games", "2"}},
+		{"katarenga-random-layouts", []string{"-game", "katarenga", "-layout", "random", "-games", "2"}},
 		{"katarenga-parquet", []string{"-game", "katarenga", "-games", "4", "-format", "parquet"}},
 		{"baran-csv-gz", []string{"-game", "baran", "-games", "2", "-format", "csv.gz"}},
 	} {
@@ -79,7 +79,7 @@ func TestReplayBothGames(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	replayAll(t, shard)
-	_, _, err := runCmd(t, "replay", "-run", shard, "-game", "0")
+	_, _, err := runCmd(t, "replay", "-run", shard, "-index", "0")
 	var ue usageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "holds games 4 to 7") {
 		t.Errorf("game outside the shard: %v", err)
@@ -91,7 +91,7 @@ func TestReplayPly(t *testing.T) {
 	if _, stderr, err := runCmd(t, "play", "-game", "baran", "-games", "2", "-out", dir, "-progress", "never"); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	out, _, err := runCmd(t, "replay", "-run", dir, "-game", "1", "-ply", "3")
+	out, _, err := runCmd(t, "replay", "-run", dir, "-index", "1", "-ply", "3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,10 +100,10 @@ func TestReplayPly(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-run", dir, "-game", "1", "-ply", "100000"}, "-ply 100000: game 1 has"},
-		{[]string{"-run", dir, "-game", "-1"}, "-game -1"},
-		{[]string{"-game", "1"}, "-run: missing"},
-		{[]string{"-run", filepath.Join(dir, "nope"), "-game", "1"}, "nope"},
+		{[]string{"-run", dir, "-index", "1", "-ply", "100000"}, "-ply 100000: game 1 has"},
+		{[]string{"-run", dir, "-index", "-1"}, "-index -1"},
+		{[]string{"-index", "1"}, "-run: missing"},
+		{[]string{"-run", filepath.Join(dir, "nope"), "-index", "1"}, "nope"},
 	} {
 		_, _, err := runCmd(t, append([]string{"replay"}, c.args...)...)
 		var ue usageError
@@ -125,7 +125,7 @@ func TestReplayChecksTheRecord(t *testing.T) {
 	cut := strings.LastIndex(lines[1], " ") // drop the last action of game 0
 	lines[1] = lines[1][:cut]
 	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	_, _, err := runCmd(t, "replay", "-run", dir, "-game", "0")
+	_, _, err := runCmd(t, "replay", "-run", dir, "-index", "0")
 	if err == nil || !strings.Contains(err.Error(), "the record says") {
 		t.Errorf("a shortened move list replayed without complaint: %v", err)
 	}
@@ -139,7 +139,7 @@ func TestReplayNotationBuildsBook(t *testing.T) {
 		if _, _, err := runCmd(t, "play", "-game", game, "-games", "2", "-out", run, "-progress", "never"); err != nil {
 			t.Fatal(err)
 		}
-		line, _, err := runCmd(t, "replay", "-run", run, "-game", "1", "-ply", "5", "-notation")
+		line, _, err := runCmd(t, "replay", "-run", run, "-index", "1", "-ply", "5", "-notation")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,10 +151,10 @@ func TestReplayNotationBuildsBook(t *testing.T) {
 		if _, _, err := runCmd(t, "play", "-game", game, "-games", "2", "-pos", line, "-out", again, "-progress", "never"); err != nil {
 			t.Fatalf("%s: play -pos %q: %v", game, line, err)
 		}
-		start, _, err := runCmd(t, "replay", "-run", again, "-game", "0", "-ply", "0", "-notation")
+		start, _, err := runCmd(t, "replay", "-run", again, "-index", "0", "-ply", "0", "-notation")
 		if err != nil || strings.TrimSpace(start) != line {
 			t.Errorf("%s: the new game starts at %q (%v), want %q", game, start, err, line)
 		}
 	}
-	wantUsageError(t, "-ply -2", "replay", "-run", t.TempDir(), "-game", "0", "-ply", "-2")
+	wantUsageError(t, "-ply -2", "replay", "-run", t.TempDir(), "-index", "0", "-ply", "-2")
 }

@@ -14,19 +14,27 @@ import (
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
-// gameFlags are the flags that select a game, its rules and a position.
+// gameFlags are the flags that select a game, its rules, the Katarenga board and a position.
 type gameFlags struct {
-	game, rules, layout, tiles, pos string
+	game, rules, tiles, pos string
+	layout                  layoutFlag
 }
 
-func (g *gameFlags) register(fs *flag.FlagSet, withPos bool) {
+// register registers the game flags: -layout defaults to layoutDefault (layoutRandom for a
+// run, "0" for a tool that looks at one position); withPos adds -pos.
+func (g *gameFlags) register(fs *flag.FlagSet, layoutDefault string, withPos bool) {
 	fs.StringVar(&g.game, "game", "katarenga", "game: baran or katarenga")
 	fs.StringVar(&g.rules, "rules", "", "rule switches name=value,... (empty: the published rules)")
-	fs.StringVar(&g.layout, "layout", "", "Katarenga layout: index, layout string or colour grid (default 0)")
+	registerLayout(fs, &g.layout, layoutDefault)
 	fs.StringVar(&g.tiles, "tiles", "", "Katarenga tile set file (default: the published tiles)")
 	if withPos {
 		fs.StringVar(&g.pos, "pos", "", "position in the game's notation (default: the start position)")
 	}
+}
+
+// board resolves -layout (see layoutFlag.board) for a run.
+func (g *gameFlags) board(fromPositions bool) (layout string, random bool, err error) {
+	return g.layout.board(g.game, fromPositions)
 }
 
 // tilesText reads the -tiles file (empty when not given).
@@ -51,9 +59,12 @@ func (g *gameFlags) build() (*games.Game, engine.State, error) {
 		}
 		ts = &t
 	}
-	layout := g.layout
-	if g.game == "katarenga" && g.pos != "" && layout == "" {
-		layout = "0" // the position carries its own colours
+	if g.pos != "" && g.layout.set {
+		return nil, nil, usagef("give -pos or -layout, not both (a Katarenga position carries its colours)")
+	}
+	layout := g.layout.value // a position carries its own colours: any layout parses it
+	if g.game != "katarenga" {
+		layout = ""
 	}
 	gm, err := games.New(g.game, g.rules, layout, ts)
 	if err != nil {
@@ -61,9 +72,6 @@ func (g *gameFlags) build() (*games.Game, engine.State, error) {
 	}
 	if g.pos == "" {
 		return gm, gm.Start(0), nil
-	}
-	if g.layout != "" {
-		return nil, nil, usagef("give -pos or -layout, not both (a Katarenga position carries its colours)")
 	}
 	st, err := gm.ParsePosition(g.pos)
 	if err != nil {
@@ -78,7 +86,7 @@ func runPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"fairplay perft -game katarenga -layout C13-A02-D10-B01 -depth 3",
 		"fairplay perft -game baran -rules capture=strict -pos '6k/7/7/2w4/2W4/7/K6 r - 0' -depth 2")
 	var gf gameFlags
-	gf.register(fs, true)
+	gf.register(fs, "0", true)
 	depth := fs.Int("depth", 0, "deepest depth to count (each depth 1..N gets a line)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
@@ -109,7 +117,7 @@ func runMoves(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"fairplay moves -game baran",
 		"fairplay moves -game katarenga -layout 17")
 	var gf gameFlags
-	gf.register(fs, true)
+	gf.register(fs, "0", true)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -171,7 +179,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"fairplay show -game baran",
 		"fairplay show -game katarenga -layout 98303")
 	var gf gameFlags
-	gf.register(fs, true)
+	gf.register(fs, "0", true)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}

@@ -38,12 +38,13 @@ func sprtRange(t stats.SPRT, flag0, flag1 string) error {
 }
 
 func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("sprt", "-game G -a AGENT -b AGENT -elo0 E0 -elo1 E1 [-alpha 0.05 -beta 0.05] [-model normalized|logistic] [-max-pairs K] [-report N] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
+	fs := newFlags("sprt", "-game G -a AGENT -b AGENT -elo0 E0 -elo1 E1 [-alpha 0.05 -beta 0.05] [-model normalized|logistic] [-max-pairs K] [-rating-interval N] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
 		"fairplay sprt -game baran -a alphabeta:depth=3 -b alphabeta:depth=2 -elo0 0 -elo1 10",
 		"fairplay sprt -game katarenga -a 'greedy:weights=tuned.json' -b greedy -model logistic -elo0 0 -elo1 20 -max-pairs 20000",
 		"fairplay sprt -resume sprt-run                   # finish an interrupted test")
 	var gf gameFlags
-	gf.register(fs, false)
+	gf.register(fs, layoutRandom, false)
+	gf.layout.aliasRandomLayouts(fs)
 	a := fs.String("a", "", "agent A, the candidate (run 'fairplay agents' for the list)")
 	b := fs.String("b", "", "agent B, the baseline")
 	test := stats.SPRT{}
@@ -53,9 +54,10 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Float64Var(&test.Beta, "beta", 0.05, "probability of accepting H0 when H1 holds")
 	fs.StringVar(&test.Model, "model", "normalized", "Elo model of the bounds: normalized (fishtest's nElo) or logistic")
 	maxPairs := fs.Int64("max-pairs", 50000, "stop as inconclusive after this many pairs")
-	every := fs.Int64("report", 100, "print the test's state every N pairs (0: only at the end)")
-	opening := fs.Int("random-opening", 4, "play the first N plies of every game uniformly at random, the same in both games of a pair (deterministic agents would otherwise repeat one pair)")
-	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair on its own uniformly drawn tile placement")
+	every := fs.Int64("rating-interval", 100, "print the test's state every N pairs (0: only at the end), as cutechess's and fastchess's -ratinginterval")
+	deprecate(fs, "report", "rating-interval")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	var rf runFlags
 	rf.register(fs)
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: a sequential test cannot be sharded (its stop depends on every earlier pair)"); err != nil {
@@ -87,14 +89,15 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *maxPairs <= 0 {
 			return usagef("-max-pairs %d: want a positive number", *maxPairs)
 		}
-		if *opening < 0 {
-			return usagef("-random-opening %d: want 0 or more plies", *opening)
-		}
 		if *every < 0 {
-			return usagef("-report %d: want 0 or more pairs", *every)
+			return usagef("-rating-interval %d: want 0 or more pairs", *every)
 		}
-		cfg = runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, A: *a, B: *b,
-			Games: 2 * *maxPairs, Seed: rf.seed, RandomOpening: *opening, SPRT: &test, RandomLayouts: *randomLayouts}
+		layout, random, err := gf.board(false)
+		if err != nil {
+			return err
+		}
+		cfg = runner.MatchConfig{Game: gf.game, Rules: gf.rules, Layout: layout, A: *a, B: *b,
+			Games: 2 * *maxPairs, Seed: rf.seed, RandomOpening: opening.count(random), SPRT: &test, RandomLayouts: random}
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err

@@ -199,8 +199,8 @@ func TestStudyTournamentCombine(t *testing.T) {
 	tmp := t.TempDir()
 	file := filepath.Join(tmp, "tiny.json")
 	study := `{"name":"tiny","runs":[
- {"name":"t1","command":"tournament","args":["-game","katarenga","-agents","random;greedy","-games","4","-bootstrap","20"]},
- {"name":"t2","command":"tournament","args":["-game","katarenga","-agents","greedy;alphabeta:depth=1","-games","4","-bootstrap","20","-seed","3"]},
+ {"name":"t1","command":"tournament","args":["-game","katarenga","-agents","random;greedy","-games-per-pairing","4","-bootstrap","20"]},
+ {"name":"t2","command":"tournament","args":["-game","katarenga","-agents","greedy;alphabeta:depth=1","-games-per-pairing","4","-bootstrap","20","-seed","3"]},
  {"name":"all","command":"tournament","args":["-combine","-bootstrap","20","{study}/t1","{study}/t2"]}]}`
 	if err := os.WriteFile(file, []byte(study), 0o644); err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestStudyTournamentCombine(t *testing.T) {
 	}
 	// Resuming with another study file is refused: its runs would be taken as done.
 	other := filepath.Join(tmp, "other.json")
-	if err := os.WriteFile(other, []byte(strings.Replace(study, `"-games","4"`, `"-games","6"`, 1)), 0o644); err != nil {
+	if err := os.WriteFile(other, []byte(strings.Replace(study, `"-games-per-pairing","4"`, `"-games-per-pairing","6"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = runCmd(t, "study", "-resume", dir, "-progress", "never", other)

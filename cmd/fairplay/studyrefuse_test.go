@@ -30,7 +30,7 @@ func TestStudyPrograms(t *testing.T) {
 	os.WriteFile(bot, []byte("#!/bin/sh\ntouch "+marker+"\nexec "+firstbot+"\n"), 0o755)
 	file := writeStudy(t, tmp,
 		`{"name": "a", "command": "play", "args": ["-game", "baran", "-games", "2"]}`,
-		`{"name": "b", "command": "ladder", "args": ["-game", "baran", "-games", "2", "-steps", "greedy>ext:cmd=`+bot+`,timeout=5s"]}`)
+		`{"name": "b", "command": "ladder", "args": ["-game", "baran", "-games-per-step", "2", "-steps", "greedy>ext:cmd=`+bot+`,timeout=5s"]}`)
 	out := filepath.Join(tmp, "out")
 	_, _, err := runCmd(t, "study", "-out", out, "-progress", "never", file)
 	var ue usageError

@@ -12,22 +12,24 @@ import (
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -band K] [-games N] [-random-opening N] [-fixed-layout] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_DIR...",
-		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=2;mcts:playouts=1000' -games 100 -out kat-rr",
-		"fairplay tournament -game baran -agents 'alphabeta:depth=4;alphabeta:depth=2;greedy' -gauntlet -games 200",
-		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -band 2 -games 40",
-		"fairplay tournament -game baran -agents 'greedy;alphabeta:depth=3' -games 400 -shard 0/2 -out part0   # then part1, and:",
+	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -band K] [-games-per-pairing N] [-layout L] [-random-opening N] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_DIR...",
+		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=2;mcts:playouts=1000' -games-per-pairing 100 -out kat-rr",
+		"fairplay tournament -game baran -agents 'alphabeta:depth=4;alphabeta:depth=2;greedy' -gauntlet -games-per-pairing 200",
+		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -band 2 -games-per-pairing 40",
+		"fairplay tournament -game baran -agents 'greedy;alphabeta:depth=3' -games-per-pairing 400 -shard 0/2 -out part0   # then part1, and:",
 		"fairplay merge -out whole part0 part1",
 		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament",
 		"fairplay tournament -combine -out all kat-rr kat-mcts    # one rating scale over both tournaments")
 	var gf gameFlags
-	gf.register(fs, false)
+	gf.register(fs, layoutRandom, false)
+	gf.layout.aliasFixedLayout(fs)
 	agentList := fs.String("agents", "", "agents separated by ';' (the first is the anchor, Elo 0)")
 	gauntlet := fs.Bool("gauntlet", false, "pair the first agent with each other agent only (default: every pairing)")
 	band := fs.Int("band", 0, "pair each agent only with the next N agents of the list (list them by expected strength; 0: every pairing)")
-	n := fs.Int64("games", 100, "games per pairing, in colour-swapped pairs (rounded up to even)")
-	opening := fs.Int("random-opening", -1, "play the first N plies of every game uniformly at random, the same in both games of a pair (default: 4 for Baran, 0 for Katarenga)")
-	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
+	n := fs.Int64("games-per-pairing", 100, "games per pairing, in colour-swapped pairs (rounded up to even)")
+	deprecate(fs, "games", "games-per-pairing")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	prior := fs.Float64("prior", 1, "virtual draws added to every pairing in the rating fit (keeps ratings finite after a perfect score; 0: plain maximum likelihood)")
 	boot := fs.Int("bootstrap", 1000, "bootstrap resamples of the pairs for the 95% rating intervals (0: none)")
 	combine := fs.Bool("combine", false, "fit one rating scale over the finished tournament directories given as arguments (with -out, -prior, -bootstrap, -seed)")
@@ -69,17 +71,15 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	} else {
 		if *n <= 0 {
-			return usagef("-games %d: want a positive number", *n)
+			return usagef("-games-per-pairing %d: want a positive number", *n)
 		}
-		if *opening < -1 {
-			return usagef("-random-opening %d: want 0 or more plies", *opening)
+		layout, random, err := gf.board(false)
+		if err != nil {
+			return err
 		}
-		if *opening == -1 {
-			*opening = map[string]int{"baran": 4}[gf.game]
-		}
-		cfg = tournament.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Gauntlet: *gauntlet, Band: *band,
-			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, Prior: *prior, Bootstrap: *boot,
-			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
+		cfg = tournament.TournamentConfig{Game: gf.game, Rules: gf.rules, Layout: layout, Gauntlet: *gauntlet, Band: *band,
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: opening.count(random), Prior: *prior, Bootstrap: *boot,
+			RandomLayouts: random}
 		if cfg.Agents, err = splitSpecs("agents", *agentList); err != nil {
 			return err
 		}

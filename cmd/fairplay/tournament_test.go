@@ -14,7 +14,7 @@ import (
 func TestTournamentCLI(t *testing.T) {
 	base := t.TempDir()
 	whole := filepath.Join(base, "whole")
-	args := []string{"tournament", "-game", "katarenga", "-agents", "random; greedy ;classic:depth=1", "-games", "10", "-seed", "3",
+	args := []string{"tournament", "-game", "katarenga", "-agents", "random; greedy ;classic:depth=1", "-games-per-pairing", "10", "-seed", "3",
 		"-bootstrap", "100", "-progress", "never"}
 	out, _, err := runCmd(t, append(args, "-out", whole)...)
 	if err != nil {
@@ -66,11 +66,11 @@ func TestTournamentCLIErrors(t *testing.T) {
 	}{
 		{[]string{"-agents", "random"}, "at least two"},
 		{[]string{"-agents", "random;bogus:x=1"}, "agent 2"},
-		{[]string{"-agents", "random;greedy", "-games", "0"}, "-games 0"},
+		{[]string{"-agents", "random;greedy", "-games-per-pairing", "0"}, "-games-per-pairing 0"},
 		{[]string{"-agents", "random;greedy", "-prior", "-2"}, "-prior -2"},
 		{[]string{"-agents", "random;greedy", "-band", "-1"}, "-band -1"},
 		{[]string{"-agents", "random;greedy", "-bootstrap", "-1"}, "-bootstrap -1"},
-		{[]string{"-agents", "random;greedy", "-random-opening", "-3"}, "-random-opening -3"},
+		{[]string{"-agents", "random;greedy", "-random-opening", "-3"}, `invalid value "-3" for flag -random-opening`},
 		{[]string{"-game", "chess", "-agents", "random;greedy"}, "chess"},
 		{[]string{"-agents", "random;greedy", "-shard", "2/2"}, "-shard"},
 		{[]string{"-agents", "random;greedy", "-resume", "x"}, "drop -agents"},
@@ -90,7 +90,7 @@ func TestTournamentCombineCLI(t *testing.T) {
 	base := t.TempDir()
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	for _, c := range [][]string{{a, "random;greedy"}, {b, "greedy;classic:depth=1"}} {
-		if _, _, err := runCmd(t, "tournament", "-agents", c[1], "-games", "4", "-bootstrap", "20", "-progress", "never", "-out", c[0]); err != nil {
+		if _, _, err := runCmd(t, "tournament", "-agents", c[1], "-games-per-pairing", "4", "-bootstrap", "20", "-progress", "never", "-out", c[0]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -12,20 +13,23 @@ import (
 )
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "-game G [-agent AGENT] [-games N] [-random-opening K] [-hidden H] [-l2 N] [-epochs E] [-seed S] [-data FILE | -save-data FILE] -out FILE.nnue",
-		"fairplay train -game katarenga -games 12000 -hidden 16 -out katarenga.nnue",
-		"fairplay train -game baran -agent alphabeta:depth=2 -games 1500 -save-data baran.gob -lambda 0.7 -out baran.nnue",
-		"fairplay train -game baran -data baran.gob -hidden 64 -epochs 12 -lambda 0.7 -out baran64.nnue",
-		"fairplay play -game katarenga -random-layouts -a alphabeta:movetime=20ms,net=katarenga.nnue -b alphabeta:movetime=20ms -games 100")
+	fs := newFlags("train", "-game G [-agent AGENT] [-games N] [-layout L] [-random-opening K] [-hidden H] [-l2 N] [-epochs E] [-seed S] [-data FILE | -save-data FILE] -save-net FILE.nnue",
+		"fairplay train -game katarenga -games 12000 -hidden 16 -save-net katarenga.nnue",
+		"fairplay train -game baran -agent alphabeta:depth=2 -games 1500 -save-data baran.gob -lambda 0.7 -save-net baran.nnue",
+		"fairplay train -game baran -data baran.gob -hidden 64 -epochs 12 -lambda 0.7 -save-net baran64.nnue",
+		"fairplay play -game katarenga -a alphabeta:movetime=20ms,net=katarenga.nnue -b alphabeta:movetime=20ms -games 100")
 	var g train.GenConfig
 	var f train.FitConfig
 	fs.StringVar(&g.Game, "game", "katarenga", "game: baran or katarenga")
 	fs.StringVar(&g.Rules, "rules", "", "rule switches name=value,... (empty: the published rules)")
 	fs.StringVar(&g.Agent, "agent", "alphabeta:depth=2", "the self-play agent (alpha-beta with a reproducible budget): its search score labels the positions")
 	fs.IntVar(&g.Games, "games", 2000, "self-play games")
-	fs.IntVar(&g.RandomOpening, "random-opening", 6, "uniformly random plies at the start of each game (not recorded)")
-	randomLayouts := fs.Bool("random-layouts", true, "Katarenga: each game on its own uniformly drawn layout (false: layout 0)")
-	fs.IntVar(&g.Workers, "workers", 2, "parallel self-play workers (the data do not depend on it)")
+	var layout layoutFlag
+	registerLayout(fs, &layout, layoutRandom)
+	layout.aliasRandomLayouts(fs)
+	var opening openingFlag
+	registerOpening(fs, &opening)
+	fs.IntVar(&g.Workers, "workers", runtime.GOMAXPROCS(0), "parallel self-play workers (the data do not depend on it)")
 	fs.IntVar(&f.Hidden, "hidden", 32, "accumulator width per perspective (a multiple of 4, 4..1024)")
 	fs.IntVar(&f.L2, "l2", 0, "second hidden layer (1..256; 0: none, the accumulators feed the output directly)")
 	fs.Float64Var(&f.Scale, "scale", 150, "evaluation units per logit (the search's units)")
@@ -40,20 +44,19 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	dataIn := fs.String("data", "", "fit on data sets saved by -save-data (comma-separated: their games are joined) instead of playing games")
 	dataOut := fs.String("save-data", "", "also write the generated positions here (gob+gzip)")
 	curve := fs.String("curve", "", "write the loss curve as CSV (epoch,train,validate)")
-	out := fs.String("out", "", "network file to write (must not exist)")
+	out := fs.String("save-net", "", "the network file to write (must not exist)")
+	deprecate(fs, "out", "save-net")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usagef("train: -out FILE.nnue is required")
+		return usagef("train: -save-net FILE.nnue is required")
 	}
 	switch {
 	case g.Game != "baran" && g.Game != "katarenga":
 		return usagef("train: -game %q: want baran or katarenga", g.Game)
 	case g.Games < 2:
 		return usagef("train: -games %d: want at least 2", g.Games)
-	case g.RandomOpening < 0:
-		return usagef("train: -random-opening %d: want >= 0", g.RandomOpening)
 	case f.Hidden < 4 || f.Hidden > 1024 || f.Hidden%4 != 0:
 		return usagef("train: -hidden %d: want a multiple of 4 in 4..1024", f.Hidden)
 	case f.L2 < 0 || f.L2 > 256:
@@ -70,17 +73,21 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train: -decay %g: want 0..100", f.Decay)
 	case f.HoldOut < 2:
 		return usagef("train: -holdout %d: want >= 2", f.HoldOut)
-	case g.Workers < 1:
-		return usagef("train: -workers %d: want >= 1", g.Workers)
 	}
-	g.RandomLayouts = *randomLayouts && g.Game == "katarenga"
+	if err := checkWorkers(g.Workers); err != nil {
+		return err
+	}
+	var err error
+	if g.Layout, g.RandomLayouts, err = layout.board(g.Game, false); err != nil {
+		return err
+	}
+	g.RandomOpening = opening.count(g.RandomLayouts)
 	g.Seed, f.Seed = *seed, *seed
 	if _, err := os.Stat(*out); err == nil {
-		return usagef("train: -out %s exists (a run never overwrites)", *out)
+		return usagef("train: -save-net %s exists (a run never overwrites)", *out)
 	}
 	start := time.Now()
 	var d *train.Data
-	var err error
 	if *dataIn != "" {
 		for _, path := range strings.Split(*dataIn, ",") {
 			di, err := train.LoadData(path)

@@ -21,7 +21,7 @@ func TestTrainCommand(t *testing.T) {
 	out := filepath.Join(dir, "k.nnue")
 	data := filepath.Join(dir, "k.gob")
 	stdout, _, err := runCmd(t, "train", "-game", "katarenga", "-agent", "alphabeta:depth=1", "-games", "8", "-epochs", "2",
-		"-hidden", "8", "-l2", "0", "-holdout", "4", "-save-data", data, "-curve", filepath.Join(dir, "c.csv"), "-out", out)
+		"-hidden", "8", "-l2", "0", "-holdout", "4", "-save-data", data, "-curve", filepath.Join(dir, "c.csv"), "-save-net", out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,18 +35,18 @@ func TestTrainCommand(t *testing.T) {
 	if _, err := agents.Parse("alphabeta:depth=2,net=" + out); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := runCmd(t, "train", "-game", "katarenga", "-data", data, "-epochs", "1", "-holdout", "4", "-out", out+"2"); err != nil {
+	if _, _, err := runCmd(t, "train", "-game", "katarenga", "-data", data, "-epochs", "1", "-holdout", "4", "-save-net", out+"2"); err != nil {
 		t.Fatalf("fit from saved data: %v", err)
 	}
 	for _, c := range []struct{ args []string }{
-		{[]string{"train", "-game", "katarenga", "-games", "4", "-out", out}},
+		{[]string{"train", "-game", "katarenga", "-games", "4", "-save-net", out}},
 		{[]string{"train", "-game", "katarenga", "-games", "4"}},
-		{[]string{"train", "-game", "chess", "-out", out + "3"}},
-		{[]string{"train", "-hidden", "0", "-out", out + "4"}},
-		{[]string{"train", "-l2", "-1", "-out", out + "5"}},
-		{[]string{"train", "-lambda", "2", "-out", out + "6"}},
-		{[]string{"train", "-agent", "wizard", "-games", "4", "-out", out + "7"}},
-		{[]string{"train", "-game", "baran", "-data", data, "-out", out + "8"}},
+		{[]string{"train", "-game", "chess", "-save-net", out + "3"}},
+		{[]string{"train", "-hidden", "0", "-save-net", out + "4"}},
+		{[]string{"train", "-l2", "-1", "-save-net", out + "5"}},
+		{[]string{"train", "-lambda", "2", "-save-net", out + "6"}},
+		{[]string{"train", "-agent", "wizard", "-games", "4", "-save-net", out + "7"}},
+		{[]string{"train", "-game", "baran", "-data", data, "-save-net", out + "8"}},
 	} {
 		_, _, err := runCmd(t, c.args...)
 		var ue usageError

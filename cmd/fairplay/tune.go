@@ -21,15 +21,16 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"fairplay tune -game baran -agent alphabeta:depth=2 -params king_distance,king_entry,threats -iterations 500",
 		"fairplay tune -resume tune-greedy                # finish an interrupted run")
 	var gf gameFlags
-	gf.register(fs, false)
+	gf.register(fs, layoutRandom, false)
+	gf.layout.aliasRandomLayouts(fs)
 	agent := fs.String("agent", "alphabeta:depth=2", "the agent whose heuristic weights are tuned (greedy, alphabeta or mcts; weights=FILE sets the start)")
 	params := fs.String("params", "", "comma-separated weights to tune (default: all of the heuristic's weights; run 'fairplay agents')")
 	iters := fs.Int("iterations", 1000, "SPSA iterations K")
 	gpi := fs.Int64("games-per-iteration", 2, "games of θ+ against θ− per iteration (colour-swapped pairs)")
 	c := fs.Float64("c", 0.05, "perturbation at the last iteration, as a fraction of each weight's range (fishtest c_end)")
 	rEnd := fs.Float64("r-end", 0.02, "fishtest r_end = a_end/c_end²: the last step is r_end·c_end per game point")
-	opening := fs.Int("random-opening", 4, "play the first N plies of every game uniformly at random, the same in both games of a pair")
-	randomLayouts := fs.Bool("random-layouts", false, "Katarenga: play each pair (tuning and SPRT) on its own uniformly drawn tile placement")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	noSPRT := fs.Bool("no-sprt", false, "skip the SPRT of the tuned against the starting weights")
 	test := stats.SPRT{Alpha: 0.05, Beta: 0.05}
 	fs.Float64Var(&test.Elo0, "sprt-elo0", 0, "SPRT H0 bound (nElo with -sprt-model normalized)")
@@ -63,8 +64,6 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("-c %g: want a fraction of the range in (0, 0.5]", *c)
 		case !(*rEnd > 0):
 			return usagef("-r-end %g: want a positive number", *rEnd)
-		case *opening < 0:
-			return usagef("-random-opening %d: want 0 or more plies", *opening)
 		case *maxPairs <= 0:
 			return usagef("-sprt-max-pairs %d: want a positive number", *maxPairs)
 		}
@@ -74,8 +73,12 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := sprtRange(test, "-sprt-elo0", "-sprt-elo1"); err != nil {
 			return err
 		}
-		cfg = tune.TuneConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Agent: *agent,
-			Iterations: *iters, GamesPerIteration: *gpi, Seed: rf.seed, RandomOpening: *opening, C: *c, REnd: *rEnd, RandomLayouts: *randomLayouts}
+		layout, random, err := gf.board(false)
+		if err != nil {
+			return err
+		}
+		cfg = tune.TuneConfig{Game: gf.game, Rules: gf.rules, Layout: layout, Agent: *agent,
+			Iterations: *iters, GamesPerIteration: *gpi, Seed: rf.seed, RandomOpening: opening.count(random), C: *c, REnd: *rEnd, RandomLayouts: random}
 		if !*noSPRT {
 			cfg.SPRT, cfg.SPRTMaxPairs = &test, *maxPairs
 		}

@@ -49,22 +49,25 @@ func (v *varyFlag) Set(s string) error {
 }
 
 func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("variants", "-game G -vary NAME=v1,v2[,...] [-vary ...] [-ladder 'SPEC;SPEC;...'] [-games N] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
-		"fairplay variants -game baran -vary capture=huff,strict,free -ladder 'random;greedy;alphabeta:depth=2' -games 400 -out baran-capture",
-		"fairplay variants -game baran -vary chain-capture=whole,per-jump -vary fast-row=3,4 -games 200",
-		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -games 1000   # a random tile placement per pair",
-		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -ladder 'random;greedy;alphabeta:depth=1;alphabeta:depth=2' -games 100 -rating-games 60   # level_elo, strength_trend.csv",
+	fs := newFlags("variants", "-game G -vary NAME=v1,v2[,...] [-vary ...] [-ladder 'SPEC;SPEC;...'] [-games-per-cell N] [-rating-games-per-pairing N] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
+		"fairplay variants -game baran -vary capture=huff,strict,free -ladder 'random;greedy;alphabeta:depth=2' -games-per-cell 400 -out baran-capture",
+		"fairplay variants -game baran -vary chain-capture=whole,per-jump -vary fast-row=3,4 -games-per-cell 200",
+		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -games-per-cell 1000   # a random tile placement per pair",
+		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -ladder 'random;greedy;alphabeta:depth=1;alphabeta:depth=2' -games-per-cell 100 -rating-games-per-pairing 60   # level_elo, strength_trend.csv",
 		"fairplay variants -resume baran-capture            # finish an interrupted study")
 	var gf gameFlags
-	gf.register(fs, false)
+	gf.register(fs, layoutRandom, false)
+	gf.layout.aliasFixedLayout(fs)
 	var vary varyFlag
 	fs.Var(&vary, "vary", "a rule switch and the values to compare, NAME=v1,v2 (repeat for a factorial design)")
-	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play; the levels are rated against each other, see -rating-games). Seconds per game measured on a shared 2-core machine, Katarenga / Baran: greedy 0.06 / 0.03, mcts:playouts=1000,cutoff=4 0.10 / 0.53, alphabeta:depth=2 0.13 / 0.17, alphabeta:depth=3 0.52 / 1.15, alphabeta:depth=4 3.0 / 6.0")
-	n := fs.Int64("games", 200, "games per cell (variant combination × level), in colour-swapped pairs")
-	ratingGames := fs.Int64("rating-games", variants.DefaultRatingGames, "games per pairing of the round robin that rates the ladder's levels on the baseline rules (the first value of each -vary), in colour-swapped pairs; 0: no level ratings and no strength_trend.csv")
+	ladder := fs.String("ladder", defaultVariantLadder, "agents of increasing strength, separated by ';' (each cell is self-play; the levels are rated against each other, see -rating-games-per-pairing). Seconds per game measured on a shared 2-core machine, Katarenga / Baran: greedy 0.06 / 0.03, mcts:playouts=1000,cutoff=4 0.10 / 0.53, alphabeta:depth=2 0.13 / 0.17, alphabeta:depth=3 0.52 / 1.15, alphabeta:depth=4 3.0 / 6.0")
+	n := fs.Int64("games-per-cell", 200, "games per cell (variant combination × level), in colour-swapped pairs (rounded up to even)")
+	deprecate(fs, "games", "games-per-cell")
+	ratingGames := fs.Int64("rating-games-per-pairing", variants.DefaultRatingGames, "games per pairing of the round robin that rates the ladder's levels on the baseline rules (the first value of each -vary), in colour-swapped pairs; 0: no level ratings and no strength_trend.csv")
 	ratingBoot := fs.Int("rating-bootstrap", variants.DefaultRatingBootstrap, "bootstrap resamples for the level ratings' 95% intervals")
-	opening := fs.Int("random-opening", runner.DefaultRandomOpening, "play the first N plies of every game uniformly at random (same in both games of a pair; default 0 with random layouts)")
-	fixed := fs.Bool("fixed-layout", false, "Katarenga: play every pair on -layout instead of a random tile placement per pair")
+	deprecate(fs, "rating-games", "rating-games-per-pairing")
+	var opening openingFlag
+	registerOpening(fs, &opening)
 	var rf runFlags
 	rf.register(fs)
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: shard a study by running one fairplay play per cell; variants runs whole"); err != nil {
@@ -81,18 +84,18 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	} else {
 		if *n <= 0 {
-			return usagef("-games %d: want a positive number", *n)
+			return usagef("-games-per-cell %d: want a positive number", *n)
 		}
 		if *ratingGames < 0 || *ratingBoot < 0 {
-			return usagef("-rating-games %d, -rating-bootstrap %d: want 0 or more", *ratingGames, *ratingBoot)
+			return usagef("-rating-games-per-pairing %d, -rating-bootstrap %d: want 0 or more", *ratingGames, *ratingBoot)
 		}
-		autoOpening(fs, opening, gf.game == "katarenga" && !*fixed && gf.layout == "", false)
-		if *opening < 0 {
-			return usagef("-random-opening %d: want 0 or more plies", *opening)
+		layout, random, err := gf.board(false)
+		if err != nil {
+			return err
 		}
-		cfg = variants.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: gf.layout, Vary: vary,
-			Games: *n + *n%2, Seed: rf.seed, RandomOpening: *opening, RatingGames: *ratingGames + *ratingGames%2, RatingBootstrap: *ratingBoot,
-			RandomLayouts: gf.game == "katarenga" && !*fixed && gf.layout == ""}
+		cfg = variants.VariantsConfig{Game: gf.game, Rules: gf.rules, Layout: layout, Vary: vary,
+			Games: *n + *n%2, Seed: rf.seed, RandomOpening: opening.count(random), RatingGames: *ratingGames + *ratingGames%2, RatingBootstrap: *ratingBoot,
+			RandomLayouts: random}
 		ladderSpecs, err := splitSpecs("ladder", *ladder)
 		if err != nil {
 			return err

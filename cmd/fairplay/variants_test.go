@@ -28,7 +28,7 @@ func TestVariantsLevelRatings(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "study")
 	_, _, err := runCmd(t, "variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned",
-		"-ladder", "random;greedy;alphabeta:depth=1;alphabeta:depth=2", "-games", "10", "-rating-games", "30", "-seed", "3",
+		"-ladder", "random;greedy;alphabeta:depth=1;alphabeta:depth=2", "-games-per-cell", "10", "-rating-games-per-pairing", "30", "-seed", "3",
 		"-out", dir, "-progress", "never")
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@
 # every shard has succeeded. Prints the two job ids ("ARRAY_ID MERGE_ID").
 #
 #   deploy/slurm/submit.sh RUN_DIR M [fairplay play flags...]
-#   deploy/slurm/submit.sh /shared/kata-l0 16 -game katarenga -games 10000000 -seed 7
+#   deploy/slurm/submit.sh /shared/kata-l0 16 -game katarenga -layout 0 -games 10000000 -seed 7
 #
 # RUN_DIR must be on a file system every node sees. Extra sbatch options go in SBATCH_OPTS
 # (e.g. SBATCH_OPTS="--partition=short --time=01:00:00"); FAIRPLAY names the binary

@@ -13,6 +13,7 @@ import (
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/stats"
 	"github.com/fairplay-lab/fairplay/tally"
 
@@ -171,7 +172,7 @@ func (sw *Sweep) rowOf(p sweepPair, seat int) SweepRow {
 func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	cfg.Kind = SweepKind
 	if cfg.Games <= 0 {
-		return nil, fmt.Errorf("games per layout %d: want a positive number", cfg.Games)
+		return nil, config.Errorf("Games", fmt.Sprint(cfg.Games), "want a positive number of games per board")
 	}
 	cfg.Games += cfg.Games % 2
 	if cfg.Adaptive {
