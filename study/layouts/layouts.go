@@ -423,13 +423,18 @@ func (sw *Sweep) Release() {
 	agents.Release(sw.b) // the same agent twice: nothing is left the second time
 }
 
-type sweepWorker struct{}
+// sweepWorker is what one goroutine of a sweep reuses from board to board: the match worker's
+// buffers and the distinct-games set, so that a game allocates nothing.
+type sweepWorker struct {
+	w    *runner.Worker
+	seen tally.DistinctMoves
+}
 
-func (sw *Sweep) NewWorker() sweepWorker { return sweepWorker{} }
+func (sw *Sweep) NewWorker() *sweepWorker { return &sweepWorker{} }
 
-func (sw *Sweep) ChunkWorker() sweepWorker { return sweepWorker{} }
+func (sw *Sweep) ChunkWorker() *sweepWorker { return &sweepWorker{} }
 
-func (sw *Sweep) EndChunk(sweepWorker, []gamefile.BoardResult, *runner.Arena) {}
+func (sw *Sweep) EndChunk(*sweepWorker, []gamefile.BoardResult, *runner.Arena) {}
 
 // decided reports whether White's band interval (BandInterval) lies inside or outside the
 // fairness band.
@@ -452,25 +457,29 @@ func (sw *Sweep) BandInterval(w, n int64) stats.Interval {
 	return stats.MixtureCS(float64(w), n, 0.05, stats.OptimalRho(math.Sqrt(float64(sw.Cfg.Batch)*float64(sw.Cfg.Games))/4, 0.05))
 }
 
-// play plays every game of board i: a pure function of (configuration, seed, board).
-func (sw *Sweep) Play(_ sweepWorker, i int64, stop func() bool) (gamefile.BoardResult, bool) {
+// Play plays every game of board i: a pure function of (configuration, seed, board). Its
+// distinct games are counted by their 128-bit tally.MoveHash (16 bytes a game; see there for
+// the probability that two distinct games are counted as one, below 2^-107 a pair).
+func (sw *Sweep) Play(sk *sweepWorker, i int64, stop func() bool) (gamefile.BoardResult, bool) {
 	l := sw.Board(int(i))
 	m := runner.PreparedMatch(runner.MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
 		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening, NoBranching: sw.Cfg.NoBranching}, sw.game.WithLayout(l), sw.a, sw.b)
-	w := m.NewWorker()
+	sk.w = m.NewWorkerFrom(sk.w)
+	w := sk.w
 	res := gamefile.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
-	seen := map[string]struct{}{}
+	seen := &sk.seen
+	seen.Reset()
 	for j := int64(0); j < sw.Cfg.Games; j++ {
 		if sw.Cfg.Adaptive && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(&res) {
 			break
 		}
-		rec, ok := m.Play(w, j, stop)
+		rec, moves, ok := m.PlayView(w, j, stop)
 		if !ok {
 			return res, false
 		}
 		res.N++
 		res.PliesSum += int64(rec.Plies)
-		seen[rec.Moves] = struct{}{}
+		seen.Add(moves)
 		sel := (j/2)%2 == 0 // the selection half: whole pairs
 		if sel {
 			res.NSelect++
@@ -500,7 +509,7 @@ func (sw *Sweep) Play(_ sweepWorker, i int64, stop func() bool) (gamefile.BoardR
 			res.FirstMoveCaptures += rec.Counters[4]
 		}
 	}
-	res.Distinct = int64(len(seen))
+	res.Distinct = seen.Count()
 	return res, true
 }
 
