@@ -69,7 +69,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// heap does not grow to twice the list and sweep while both are built.
 	defer limitMemory(maxLimitBoards)()
 	if *report != "" {
-		return reportLayouts(stdout, *report, *compare)
+		return reportLayouts(stdout, *report, *compare, rf.workers)
 	}
 	lean := leanGC()
 	defer lean()
@@ -111,6 +111,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usageErr(err)
 	}
+	sw.Workers = rf.workers
 	cfg.List = nil // the sweep holds the boards
 	lean()
 	if dir == "" {
@@ -149,8 +150,9 @@ func printLayoutReport(w io.Writer, sw *layouts.Sweep, r *layouts.LayoutReport) 
 	fmt.Fprintf(w, "\n%s\n", strings.Join(layouts.LayoutFindings(sw, r), "\n"))
 }
 
-// reportLayouts re-derives a complete sweep's reports from its boards.csv.
-func reportLayouts(stdout io.Writer, dir, compare string) error {
+// reportLayouts re-derives a complete sweep's reports from its boards.csv, with workers
+// goroutines for its parallel passes.
+func reportLayouts(stdout io.Writer, dir, compare string, workers int) error {
 	lean := leanGC()
 	defer lean()
 	var cfg layouts.LayoutsConfig
@@ -168,6 +170,7 @@ func reportLayouts(stdout io.Writer, dir, compare string) error {
 	if err != nil {
 		return err
 	}
+	sw.Workers = workers
 	cfg.List = nil
 	lean()
 	defer limitMemory(sw.NumBoards())()

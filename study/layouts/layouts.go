@@ -70,14 +70,17 @@ type SweepRow struct {
 // (some 30 bytes a board: a placement index or a grid packed to 2 bits a square, and the
 // board indices of each requested layout's two seatings), read through Board and Row.
 type Sweep struct {
-	Cfg    LayoutsConfig
-	boards []sweepBoard
-	pairs  []sweepPair              // requested layout k: rows 2k (as dealt) and 2k+1 (rotated)
-	odd    map[int]katarenga.Layout // boards that sweepBoard does not reproduce
-	oddRow map[int][2]SweepRow      // pairs that sweepPair does not reproduce
-	rules  katarenga.Rules
-	a, b   agents.Agent
-	game   *games.Game
+	Cfg LayoutsConfig
+	// Workers is the number of goroutines of the reports' parallel passes (0: GOMAXPROCS, at
+	// most maxReportWorkers); the reports do not depend on it.
+	Workers int
+	boards  []sweepBoard
+	pairs   []sweepPair              // requested layout k: rows 2k (as dealt) and 2k+1 (rotated)
+	odd     map[int]katarenga.Layout // boards that sweepBoard does not reproduce
+	oddRow  map[int][2]SweepRow      // pairs that sweepPair does not reproduce
+	rules   katarenga.Rules
+	a, b    agents.Agent
+	game    *games.Game
 	// reportRunLen, when positive, replaces defaultReportRunLen (tests make it tiny).
 	reportRunLen int
 	// reportWrap, when set (tests), wraps the run files of the reports' external sorts: a

@@ -226,3 +226,13 @@ func TestSweepDistinctGames(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNewSweepAll resolves the full sweep: every placement, its rotation and its mirror
+// image (part of a full sweep's serial time).
+func BenchmarkNewSweepAll(b *testing.B) {
+	for b.Loop() {
+		if _, err := NewSweep(LayoutsConfig{A: "random", B: "random", Layouts: "all", Games: 2, BandLow: 0.45, BandHigh: 0.55}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
