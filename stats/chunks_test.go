@@ -130,3 +130,34 @@ func TestLogisticChunksWorkers(t *testing.T) {
 		t.Errorf("%d iterations: the test wants a fit of several passes", whole.Iterations)
 	}
 }
+
+// Rows whose columns do not ascend take the general path of the information's upper triangle:
+// the same fit as the rows sorted, to rounding.
+func TestLogisticUnsortedColumns(t *testing.T) {
+	rows, succ, trials := logisticData(400)
+	rev := make([]SparseRow, len(rows))
+	for i, r := range rows {
+		for k := len(r.Cols) - 1; k >= 0; k-- {
+			rev[i].Cols, rev[i].Vals = append(rev[i].Cols, r.Cols[k]), append(rev[i].Vals, r.Vals[k])
+		}
+	}
+	penalty := make([]float64, 25)
+	for j := 1; j < 25; j++ {
+		penalty[j] = 0.5
+	}
+	fit := func(rs []SparseRow) *LogisticFit {
+		f, err := LogisticRows(len(rs), 25, func(i int, r *SparseRow) {
+			r.Cols, r.Vals = append(r.Cols, rs[i].Cols...), append(r.Vals, rs[i].Vals...)
+		}, succ, trials, penalty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	a, b := fit(rows), fit(rev)
+	for j := range a.Beta {
+		if d := math.Abs(a.Beta[j] - b.Beta[j]); d > 1e-9*(1+math.Abs(a.Beta[j])) || math.Abs(a.SE[j]-b.SE[j]) > 1e-9*a.SE[j] {
+			t.Errorf("beta[%d]: %v ± %v sorted, %v ± %v reversed", j, a.Beta[j], a.SE[j], b.Beta[j], b.SE[j])
+		}
+	}
+}

@@ -3,6 +3,7 @@ package stats
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -134,9 +135,17 @@ func LogisticChunks(p, chunks, workers int, scan func(chunk int, visit func(r *S
 			return scan(c, func(r *SparseRow, y, t float64) {
 				mu := 1 / (1 + math.Exp(-etaOf(r, beta)))
 				resid, w := y-t*mu, t*mu*(1-mu)
+				ascending := slices.IsSorted(r.Cols)
 				for k, ca := range r.Cols {
 					a.grad[ca] += r.Vals[k] * resid
 					wa := w * r.Vals[k]
+					if ascending { // the upper triangle: the columns from k on, half the work
+						row := a.info[ca*p:]
+						for l, cb := range r.Cols[k:] {
+							row[cb] += wa * r.Vals[k+l]
+						}
+						continue
+					}
 					for l, cb := range r.Cols {
 						if cb >= ca { // the upper triangle
 							a.info[ca*p+cb] += wa * r.Vals[l]

@@ -86,11 +86,10 @@ func colourEffects(rep *LayoutReport, rows *colourRows, workers int) error {
 		clear(a.gram)
 	}, func(c int, a *x2Sums) error {
 		return scan(c, func(row *stats.SparseRow, succ, trials float64) {
-			for _, i := range row.Cols { // the columns ascend, each at most once, all values 1
-				for _, j := range row.Cols {
-					if i <= j {
-						a.gram[i*params+j]++
-					}
+			for k, i := range row.Cols { // the columns ascend, each at most once, all values 1
+				g := a.gram[i*params:]
+				for _, j := range row.Cols[k:] {
+					g[j]++
 				}
 			}
 			eta := 0.0
