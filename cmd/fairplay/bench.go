@@ -87,7 +87,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	agent, positions := fs.String("agent", "", "measure this searching agent instead (benchagent.go): ms/move, nodes/s or playouts/s, one core"), fs.Int("positions", 20, "with -agent: positions to search")
 	playCmp := fs.Bool("play", false, "measure `fairplay play` (random games, move records, csv) against bench in interleaved slices: play ÷ bench at 1 and -workers workers, and each one's scaling (benchplay.go)")
 	rounds := fs.Int("rounds", 15, "with -play: rounds of slices (the medians' intervals need 6 or more)")
-	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (its games are fixed from a first calibration)")
+	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (the games of the slices at 1 and at -workers workers are fixed from a calibration of bench at each)")
 	dir := fs.String("dir", "", "with -play: where play's slices write their games files (default: the system's temporary directory); each is removed after its slice")
 	branching := fs.Bool("branching", true, "with -play: play's -branching (false: no legal counts, the engine's random-move sampler)")
 	pinned := fs.Bool("pin", false, "pin each worker to its own OS thread and CPU (Linux; a measurement aid for in-process scaling)")
