@@ -188,10 +188,7 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	if o.json {
 		return json.NewEncoder(stdout).Encode(out)
 	}
-	fmt.Fprintf(stdout, "game %s  rules %s", out.Game, out.Rules)
-	if out.Layout != "" {
-		fmt.Fprintf(stdout, "  layout %s", out.Layout)
-	}
+	printGame(stdout, out.Game, out.Rules, out.Layout)
 	fmt.Fprintf(stdout, "\nplay (random games, move records, csv, branching %v) against bench, %d rounds of slices of %s, GOMAXPROCS %d\n",
 		o.branching, o.rounds, sliceText(kinds, sliceGames), out.GOMAXPROCS)
 	fmt.Fprintf(stdout, "median games/s:")
@@ -229,39 +226,44 @@ func sliceText(kinds []string, games map[string]int64) string {
 // benchSlice plays n random games on w workers as bench does (each worker n/w of them) and
 // returns games per second; it stops early when ctx is done.
 func benchSlice(ctx context.Context, gm *games.Game, seed uint64, w int, n int64) float64 {
-	return benchGames(gm, seed, w, func(k int, i int64) bool {
+	t, el := benchCounted(gm, seed, w, func(k int, i int64) bool {
 		share := n / int64(w)
 		if int64(k) < n%int64(w) {
 			share++
 		}
 		return i >= share || i&63 == 0 && ctx.Err() != nil
-	})
+	}, 0)
+	return float64(t.games) / el
 }
 
 // benchFor plays random games on w workers as bench does for about seconds and returns games
 // per second.
 func benchFor(ctx context.Context, gm *games.Game, seed uint64, w int, seconds float64) float64 {
-	deadline := time.Now().Add(time.Duration(seconds * float64(time.Second)))
-	return benchGames(gm, seed, w, func(_ int, i int64) bool {
-		return i&63 == 0 && (time.Now().After(deadline) || ctx.Err() != nil)
-	})
+	t, el := benchCounted(gm, seed, w, func(_ int, i int64) bool { return i&63 == 0 && ctx.Err() != nil }, seconds)
+	return float64(t.games) / el
 }
 
-// benchGames runs w bench workers, worker k until stop(k, its games so far), and returns the
-// games per second of all of them together.
-func benchGames(gm *games.Game, seed uint64, w int, stop func(k int, i int64) bool) float64 {
+// benchCounted runs w bench workers, worker k until stop(k, its games so far) or, for seconds
+// above 0, until they have passed (looked at every 64 games, as bench does), and returns their
+// games and plies together and the seconds they took.
+func benchCounted(gm *games.Game, seed uint64, w int, stop func(k int, i int64) bool, seconds float64) (benchCount, float64) {
 	var wg sync.WaitGroup
 	t0 := time.Now()
-	var played atomic.Int64
+	deadline := t0.Add(time.Duration(seconds * float64(time.Second)))
+	var games, plies atomic.Int64
 	for k := 0; k < w; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			played.Add(playouts(gm, seed, k, func(i int64) bool { return stop(k, i) }).games)
+			t := playouts(gm, seed, k, func(i int64) bool {
+				return stop(k, i) || seconds > 0 && i&63 == 0 && time.Now().After(deadline)
+			})
+			games.Add(t.games)
+			plies.Add(t.plies)
 		}()
 	}
 	wg.Wait()
-	return float64(played.Load()) / math.Max(time.Since(t0).Seconds(), 1e-9)
+	return benchCount{games.Load(), plies.Load()}, math.Max(time.Since(t0).Seconds(), 1e-9)
 }
 
 // playSlice runs cfg as `fairplay play` would, at w workers, into a new directory under parent
