@@ -7,9 +7,7 @@ package runner
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
-	"unsafe"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/stats"
@@ -187,90 +185,10 @@ func (m *Match) kitOf(s engine.State) kit {
 	return k
 }
 
-// worker holds one goroutine's reusable game states and buffers.
-type worker struct {
-	states   []kit // states[c]: the start state with first colour c
-	openings []kit // this worker's copies of the match's openings
-	buf      []engine.Action
-	cnt      []int64
-	moves    []byte // the game's actions in notation, reused between games
-	mstart   int    // where the current game's actions start in moves
-	rng      [3]engine.Rand
-	rg       engine.RecordedGame // a whole random-vs-random game played by the engine
-	// batch: the worker plays chunks for run. Games then append their actions to moves and
-	// their counters to cnts, and endChunk gives a whole chunk's records their Moves and
-	// Counters from one string and one slice: no allocation per game.
-	batch bool
-	spans []span // moves and counters of the chunk's games, in order
-	cnts  []int64
-}
-
-type span struct{ m0, m1, c0, c1 int }
-
-func (m *Match) NewWorker() *worker {
-	w := &worker{buf: make([]engine.Action, 0, engine.MaxActions)}
-	for _, c := range m.game.FirstColours() {
-		if int(c) >= len(w.states) {
-			w.states = append(w.states, make([]kit, int(c)+1-len(w.states))...)
-		}
-		w.states[c] = m.kitOf(m.game.Start(c))
-	}
-	for _, o := range m.openings {
-		w.openings = append(w.openings, m.kitOf(o.Clone()))
-	}
-	return w
-}
-
-func (m *Match) ChunkWorker() *worker {
-	w := m.NewWorker()
-	w.batch = true
-	return w
-}
-
-// chunkCap lets runs of random vs random games (at most ~100 µs each) hand their games to the
-// collector 256 at a time instead of 64: fewer hand-offs (chunkCapper). Chunks group games
-// only; no game depends on them.
-func (m *Match) chunkCap() int64 {
-	if m.randomBoth {
-		return 4 * defaultChunkCap
-	}
-	return defaultChunkCap
-}
-
-// endChunk hands the chunk's records (those play returned ok, in order) their moves and
-// counters, and empties the worker's chunk buffers. Without an arena the records get copies;
-// with one they point into it: the worker's buffers move into the arena and the arena's old
-// buffers (of a chunk already written) become the worker's.
-func (m *Match) EndChunk(w *worker, recs []gamefile.Record, a *Arena) {
-	if len(recs) != len(w.spans) {
-		panic("runner: EndChunk: records and spans differ")
-	}
-	var moves string
-	var cnts []int64
-	if a != nil {
-		a.moves, w.moves = w.moves, a.moves[:0]
-		a.cnts, w.cnts = w.cnts, a.cnts[:0]
-		moves, cnts = unsafe.String(unsafe.SliceData(a.moves), len(a.moves)), a.cnts
-	} else {
-		moves = string(w.moves)
-		if len(w.cnts) > 0 {
-			cnts = slices.Clone(w.cnts)
-		}
-		w.moves, w.cnts = w.moves[:0], w.cnts[:0]
-	}
-	for k, sp := range w.spans {
-		recs[k].Moves = moves[sp.m0:sp.m1]
-		if sp.c1 > sp.c0 {
-			recs[k].Counters = cnts[sp.c0:sp.c1:sp.c1]
-		}
-	}
-	w.spans = w.spans[:0]
-}
-
 // startOf returns the kit (reset) that w plays the pair's games from and its first colour:
 // the start position of the pair's first colour, or with openings the pair's opening. Random
 // layouts (play) replace the kit.
-func (m *Match) startOf(w *worker, pair int64) (*kit, engine.Player) {
+func (m *Match) startOf(w *Worker, pair int64) (*kit, engine.Player) {
 	if n := int64(len(w.openings)); n > 0 {
 		sk := &w.openings[pair%n]
 		sk.s.Reset()
@@ -281,11 +199,33 @@ func (m *Match) startOf(w *worker, pair int64) (*kit, engine.Player) {
 	return &w.states[c], c
 }
 
-// play plays game i. It returns ok false if stop reported true before the game ended (the game
+// Play plays game i. It returns ok false if stop reported true before the game ended (the game
 // is then abandoned, not recorded): stop is polled between moves and handed to players that
 // implement agents.Stopper, whose ErrStopped abandons the game too. Any other error of a
 // player forfeits the game, with agents.ForfeitReason as the record's Forfeit.
-func (m *Match) Play(w *worker, i int64, stop func() bool) (gamefile.Record, bool) {
+func (m *Match) Play(w *Worker, i int64, stop func() bool) (gamefile.Record, bool) {
+	rec, ok := m.play(w, i, stop)
+	if ok && !w.batch {
+		rec.Moves = string(w.moves)
+		rec.Counters = append([]int64(nil), rec.Counters...)
+	}
+	return rec, ok
+}
+
+// PlayView is Play without a copy of the game's moves and counters, for a caller that tallies
+// games and keeps no record (a layout sweep: no allocation per game): rec.Moves is empty, and
+// moves (the game's actions in notation, space-separated) and rec.Counters are w's buffers,
+// valid until w's next game. w is a NewWorker's.
+func (m *Match) PlayView(w *Worker, i int64, stop func() bool) (rec gamefile.Record, moves []byte, ok bool) {
+	if w.batch {
+		panic("runner: PlayView: a chunk worker")
+	}
+	rec, ok = m.play(w, i, stop)
+	return rec, w.moves, ok
+}
+
+// play is Play, leaving a NewWorker's game in w.moves and w.cnt (rec.Counters is w.cnt).
+func (m *Match) play(w *Worker, i int64, stop func() bool) (gamefile.Record, bool) {
 	pair := i / 2
 	seed := engine.Derive(m.Cfg.Seed, uint64(pair))
 	if m.SelfPlay() {
@@ -450,10 +390,9 @@ func (m *Match) Play(w *worker, i int64, stop func() bool) (gamefile.Record, boo
 		w.spans = append(w.spans, sp)
 		return rec, true
 	}
-	rec.Moves = string(w.moves)
 	if c := sk.stats; c != nil {
 		w.cnt = c.Counters(w.cnt[:0])
-		rec.Counters = append([]int64(nil), w.cnt...)
+		rec.Counters = w.cnt
 	}
 	return rec, true
 }
@@ -469,7 +408,7 @@ func (m *Match) pick(f engine.Fast, r *engine.Rand) (engine.Action, int, bool) {
 }
 
 // apply plays a on s and appends it, in the game's notation, to the move list.
-func (w *worker) apply(s engine.State, a engine.Action) {
+func (w *Worker) apply(s engine.State, a engine.Action) {
 	if len(w.moves) > w.mstart {
 		w.moves = append(w.moves, ' ')
 	}

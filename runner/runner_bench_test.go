@@ -59,7 +59,7 @@ func BenchmarkRunnerPlay(b *testing.B) {
 					names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
 					w, _ := gamefile.NewGamesWriter(io.Discard, gamefile.CSV, names)
 					g := newGamesSink(tally.NewSummary(names), w)
-					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (ItemPlayer[*worker, gamefile.Record], batchSink[gamefile.Record]) {
+					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (ItemPlayer[*Worker, gamefile.Record], batchSink[gamefile.Record]) {
 						return m, g.batch(0) // as RunMatch does
 					})
 					w.Close()
@@ -198,7 +198,7 @@ func benchRun(b *testing.B, game string, workers int, sink func(*gamefile.Record
 
 // benchRunBatched times a run of b.N random games (rounded up to even) through sink.
 func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[gamefile.Record]) {
-	benchRunConfig(b, MatchConfig{Game: game}, workers, func(m *Match) (ItemPlayer[*worker, gamefile.Record], batchSink[gamefile.Record]) {
+	benchRunConfig(b, MatchConfig{Game: game}, workers, func(m *Match) (ItemPlayer[*Worker, gamefile.Record], batchSink[gamefile.Record]) {
 		return m, sink
 	})
 }
@@ -206,7 +206,7 @@ func benchRunBatched(b *testing.B, game string, workers int, sink batchSink[game
 // benchRunConfig is benchRunBatched for cfg's game and settings (its agents become random vs
 // random, its games b.N rounded up to even, its seed 1), with the run's player and sink made
 // for the match by run.
-func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, run func(*Match) (ItemPlayer[*worker, gamefile.Record], batchSink[gamefile.Record])) {
+func benchRunConfig(b *testing.B, cfg MatchConfig, workers int, run func(*Match) (ItemPlayer[*Worker, gamefile.Record], batchSink[gamefile.Record])) {
 	gm, err := games.New(cfg.Game, "", "", nil)
 	if err != nil {
 		b.Fatal(err)

@@ -131,7 +131,7 @@ func TestWholeRandomGameMatchesLoop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws := [2]*worker{whole.NewWorker(), loop.NewWorker()}
+		ws := [2]*Worker{whole.NewWorker(), loop.NewWorker()}
 		if ws[0].states[gm.FirstColours()[0]].fast == nil {
 			t.Fatalf("%s: the State has no engine.Fast path", c.game)
 		}

@@ -3,6 +3,7 @@ package stats
 import (
 	"errors"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -66,6 +67,18 @@ func LogisticRows(n, p int, row func(i int, r *SparseRow), successes, trials []f
 // same order every time, with its nonzero entries, successes and trials. Nothing is kept per
 // row, so memory is O(p²) whatever the number of rows; an error from scan ends the fit.
 func LogisticScan(p int, scan func(visit func(r *SparseRow, successes, trials float64)) error, penalty []float64) (*LogisticFit, error) {
+	return LogisticChunks(p, 1, 1, func(_ int, visit func(r *SparseRow, successes, trials float64)) error {
+		return scan(visit)
+	}, penalty)
+}
+
+// LogisticChunks is LogisticScan for rows cut into chunks that can be read independently and
+// at the same time (fixed-size records of a file, read at their offsets): every pass calls
+// scan(c, visit) for each chunk c, on up to workers goroutines at once, each chunk's sums
+// (deviance, gradient, information) accumulated on their own and added in chunk order
+// (FoldChunks). The fit depends on how the rows are cut into chunks, not on workers; with one
+// chunk it is LogisticScan's, operation for operation. Memory is O(workers·p²).
+func LogisticChunks(p, chunks, workers int, scan func(chunk int, visit func(r *SparseRow, successes, trials float64)) error, penalty []float64) (*LogisticFit, error) {
 	if penalty != nil && len(penalty) != p {
 		return nil, errors.New("logistic: data, design and penalty sizes differ")
 	}
@@ -82,11 +95,20 @@ func LogisticScan(p int, scan func(visit func(r *SparseRow, successes, trials fl
 		}
 		return e
 	}
+	accs := make([]logisticSums, max(1, min(workers, chunks)))
+	for i := range accs {
+		accs[i] = logisticSums{grad: make([]float64, p), info: make([]float64, p*p)}
+	}
 	beta := make([]float64, p)
 	objective := func(b []float64) (float64, error) {
 		dev := 0.0
-		err := scan(func(r *SparseRow, y, t float64) {
-			dev += binomDeviance(y, t, 1/(1+math.Exp(-etaOf(r, b))))
+		err := FoldChunks(chunks, accs, func(a *logisticSums) { a.dev = 0 }, func(c int, a *logisticSums) error {
+			return scan(c, func(r *SparseRow, y, t float64) {
+				a.dev += binomDeviance(y, t, 1/(1+math.Exp(-etaOf(r, b))))
+			})
+		}, func(a *logisticSums) error {
+			dev += a.dev
+			return nil
 		})
 		for j := 0; j < p; j++ {
 			dev += pen(j) * b[j] * b[j]
@@ -106,18 +128,41 @@ func LogisticScan(p int, scan func(visit func(r *SparseRow, successes, trials fl
 		}
 		clear(infoData)
 		grad.Zero()
-		err := scan(func(r *SparseRow, y, t float64) {
-			mu := 1 / (1 + math.Exp(-etaOf(r, beta)))
-			resid, w := y-t*mu, t*mu*(1-mu)
-			for k, a := range r.Cols {
-				grad.SetVec(a, grad.AtVec(a)+r.Vals[k]*resid)
-				wa := w * r.Vals[k]
-				for l, b := range r.Cols {
-					if b >= a { // the upper triangle
-						infoData[a*p+b] += wa * r.Vals[l]
+		err := FoldChunks(chunks, accs, func(a *logisticSums) {
+			clear(a.grad)
+			clear(a.info)
+		}, func(c int, a *logisticSums) error {
+			return scan(c, func(r *SparseRow, y, t float64) {
+				mu := 1 / (1 + math.Exp(-etaOf(r, beta)))
+				resid, w := y-t*mu, t*mu*(1-mu)
+				ascending := slices.IsSorted(r.Cols)
+				for k, ca := range r.Cols {
+					a.grad[ca] += r.Vals[k] * resid
+					wa := w * r.Vals[k]
+					if ascending { // the upper triangle: the columns from k on, half the work
+						row := a.info[ca*p:]
+						for l, cb := range r.Cols[k:] {
+							row[cb] += wa * r.Vals[k+l]
+						}
+						continue
+					}
+					for l, cb := range r.Cols {
+						if cb >= ca { // the upper triangle
+							a.info[ca*p+cb] += wa * r.Vals[l]
+						}
 					}
 				}
+			})
+		}, func(a *logisticSums) error {
+			for j, v := range a.grad {
+				grad.SetVec(j, grad.AtVec(j)+v)
 			}
+			for i := 0; i < p; i++ {
+				for j := i; j < p; j++ {
+					infoData[i*p+j] += a.info[i*p+j]
+				}
+			}
+			return nil
 		})
 		if err != nil {
 			return nil, err
@@ -169,6 +214,13 @@ func LogisticScan(p int, scan func(visit func(r *SparseRow, successes, trials fl
 		fit.SE[j] = math.Sqrt(fit.Cov.At(j, j))
 	}
 	return fit, nil
+}
+
+// logisticSums are one chunk's sums in a pass of LogisticChunks: the deviance, or the gradient
+// and the information's upper triangle.
+type logisticSums struct {
+	dev        float64
+	grad, info []float64
 }
 
 func binomDeviance(y, n, mu float64) float64 {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -48,6 +49,15 @@ func givenOf(fs *flag.FlagSet, names ...string) string {
 	return given
 }
 
+// printGame prints the head of bench's tables: the game, its rules and its layout (without a
+// line end).
+func printGame(w io.Writer, game, rules, layout string) {
+	fmt.Fprintf(w, "game %s  rules %s", game, rules)
+	if layout != "" {
+		fmt.Fprintf(w, "  layout %s", layout)
+	}
+}
+
 // benchCount counts a bench worker's games and plies.
 type benchCount struct{ games, plies int64 }
 
@@ -73,11 +83,12 @@ func playouts(gm *games.Game, seed uint64, w int, stop func(n int64) bool) bench
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "-game G [-seconds S] [-workers N] [-layout L] [-rules k=v,...] [-json]",
+	fs := newFlags("bench", "-game G [-seconds S] [-workers N | -procs N] [-layout L] [-rules k=v,...] [-json]",
 		"fairplay bench -game katarenga -seconds 5 -workers 1",
 		"fairplay bench -game baran -json",
 		"fairplay bench -game katarenga -agent alphabeta:depth=4 -seconds 5",
-		"fairplay bench -game katarenga -play -branching=false -rounds 21   # the runner's overhead and scaling, noise-robust")
+		"fairplay bench -game katarenga -play -branching=false -rounds 21   # the runner's overhead and scaling, noise-robust",
+		"fairplay bench -game baran -procs 16 -seconds 3 -rounds 5            # 16 workers in one process against 16 processes, one window")
 	var gf gameFlags
 	gf.register(fs, "0", false)
 	seconds := fs.Float64("seconds", 3, "how long to play")
@@ -86,11 +97,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "master seed")
 	agent, positions := fs.String("agent", "", "measure this searching agent instead (benchagent.go): ms/move, nodes/s or playouts/s, one core"), fs.Int("positions", 20, "with -agent: positions to search")
 	playCmp := fs.Bool("play", false, "measure `fairplay play` (random games, move records, csv) against bench in interleaved slices: play ÷ bench at 1 and -workers workers, and each one's scaling (benchplay.go)")
-	rounds := fs.Int("rounds", 15, "with -play: rounds of slices (the medians' intervals need 6 or more)")
-	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (its games are fixed from a first calibration)")
+	rounds := fs.Int("rounds", 15, "with -play or -procs: rounds (the medians' intervals need 6 or more; -procs: 3 unless given)")
+	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (the games of the slices at 1 and at -workers workers are fixed from a calibration of bench at each)")
 	dir := fs.String("dir", "", "with -play: where play's slices write their games files (default: the system's temporary directory); each is removed after its slice")
 	branching := fs.Bool("branching", true, "with -play: play's -branching (false: no legal counts, the engine's random-move sampler)")
 	pinned := fs.Bool("pin", false, "pin each worker to its own OS thread and CPU (Linux; a measurement aid for in-process scaling)")
+	procs := fs.Int("procs", 0, "measure `N` workers in this process against N processes of bench -workers 1 started together and stopped at one common deadline, -seconds each, in -rounds rounds (benchprocs.go)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -110,8 +122,40 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f := givenOf(fs, "agent", "play"); *pinned && f != "" {
 		return usagef("-pin does not go with -%s (it pins bench's own workers)", f)
 	}
-	if f := givenOf(fs, "rounds", "slice", "dir", "branching"); !*playCmp && f != "" {
+	if f := givenOf(fs, "slice", "dir", "branching"); !*playCmp && f != "" {
 		return usagef("-%s goes with -play", f)
+	}
+	if f := givenOf(fs, "rounds"); !*playCmp && *procs == 0 && f != "" {
+		return usagef("-rounds goes with -play or -procs")
+	}
+	if win := os.Getenv(benchWindowEnv); win != "" { // a bench -procs child
+		w, err := parseBenchWindow(win)
+		if err != nil {
+			return err
+		}
+		if f := givenOf(fs, "play", "agent", "procs", "pin"); f != "" {
+			return usagef("%s is set (a bench -procs child): -%s does not go with it", benchWindowEnv, f)
+		}
+		if *workers != 1 {
+			return usagef("%s is set (a bench -procs child): -workers %d, want 1", benchWindowEnv, *workers)
+		}
+		return benchChild(ctx, gm, *seed, w, stdout)
+	}
+	if *procs != 0 {
+		if *procs < 1 || *procs > 1024 {
+			return usagef("-procs %d: want 1..1024", *procs)
+		}
+		if f := givenOf(fs, "play", "agent", "pin", "workers"); f != "" {
+			return usagef("-%s does not go with -procs (-procs N compares N workers with N processes)", f)
+		}
+		r := 3
+		if givenOf(fs, "rounds") != "" {
+			r = *rounds
+		}
+		if r < 1 || r > 1000 {
+			return usagef("-rounds %d: want 1..1000", r)
+		}
+		return benchProcs(ctx, gm, gf, benchProcsOpts{procs: *procs, rounds: r, seconds: *seconds, seed: *seed, json: *asJSON}, stdout, stderr)
 	}
 	if *agent != "" {
 		return benchAgent(ctx, gm, *agent, *seconds, *positions, *seed, *asJSON, stdout)
@@ -169,10 +213,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		enc := json.NewEncoder(stdout)
 		return enc.Encode(out)
 	}
-	fmt.Fprintf(stdout, "game %s  rules %s", out.Game, out.Rules)
-	if out.Layout != "" {
-		fmt.Fprintf(stdout, "  layout %s", out.Layout)
-	}
+	printGame(stdout, out.Game, out.Rules, out.Layout)
 	pinNote := ""
 	if out.Pinned {
 		pinNote = ", pinned"

@@ -8,7 +8,9 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fairplay-lab/fairplay/runner"
@@ -20,7 +22,9 @@ import (
 
 // bench -play: how fast `fairplay play` runs random games against the engine alone, measured
 // so that a machine whose speed drifts (shared hosts swing 1.5× within seconds) still gives a
-// stable answer. Every round runs short slices of the same number of games back to back —
+// stable answer. Every round runs short slices back to back, each of about -slice seconds (the
+// games of a slice at 1 and at W workers come from a calibration of bench at 1 and at W
+// workers, so that the W-worker slices are not W times shorter) —
 // bench at 1 and at W workers, play at 1 and at W workers, in the orders of a Williams square
 // (every kind follows every other kind equally often over 4 rounds, so what a slice leaves
 // behind — dirty pages, a warm or cold cache — weighs on each kind alike) — so the ratios within
@@ -44,6 +48,8 @@ type benchPlayOpts struct {
 	branching bool
 	seed      uint64
 	json      bool
+	// rate, when set (tests), replaces the calibration: bench's games per second at w workers.
+	rate func(w int) float64
 }
 
 // BenchPlayRatio is one ratio of bench -play: its median over the rounds and the interval.
@@ -63,7 +69,8 @@ type BenchPlayResult struct {
 	Layout        string             `json:"layout,omitempty"`
 	Branching     bool               `json:"branching"`
 	Workers       int                `json:"workers"`
-	GamesPerSlice int64              `json:"games_per_slice"`
+	GamesPerSlice int64              `json:"games_per_slice"` // at one worker
+	SliceGames    map[string]int64   `json:"games_per_slice_by_kind"`
 	Rounds        int                `json:"rounds"`
 	GOMAXPROCS    int                `json:"gomaxprocs"`
 	Method        string             `json:"method"`
@@ -97,22 +104,34 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	cfg := runner.MatchConfig{Game: gm.Name(), Rules: gf.rules, Layout: gm.Layout(), Tiles: tiles, A: "random", B: "random",
 		RandomOpening: runner.AutoRandomOpening(false), NoBranching: !o.branching}
 
-	// Calibration: the games of a slice, from one worker's bench speed.
-	t0 := time.Now()
-	cal := playouts(gm, o.seed, 0, func(n int64) bool {
-		return n&63 == 0 && (time.Since(t0).Seconds() > o.slice || ctx.Err() != nil)
-	})
-	if ctx.Err() != nil {
-		return errInterrupted
-	}
-	n := max(2, int64(float64(cal.games)/time.Since(t0).Seconds()*o.slice))
-	n += n % 2
+	// Calibration: the games of a slice at 1 and at W workers, from bench's speed at each, so
+	// that every slice lasts about o.slice seconds (with the 1-worker count at W workers, a
+	// 16-worker slice lasted ~30 ms and its ratios measured start-up, not speed).
 	kinds := []string{"bench_1", "play_1"}
 	if o.workers > 1 {
 		kinds = []string{"bench_1", fmt.Sprintf("bench_%d", o.workers), "play_1", fmt.Sprintf("play_%d", o.workers)}
 	}
+	sliceGames := map[string]int64{}
+	for _, w := range []int{1, o.workers} {
+		if _, done := sliceGames[fmt.Sprintf("bench_%d", w)]; done {
+			continue
+		}
+		var gps float64
+		if o.rate != nil {
+			gps = o.rate(w)
+		} else {
+			gps = benchFor(ctx, gm, o.seed, w, o.slice)
+		}
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		n := max(2, int64(gps*o.slice))
+		n += n % 2
+		sliceGames[fmt.Sprintf("bench_%d", w)], sliceGames[fmt.Sprintf("play_%d", w)] = n, n
+	}
+	n := sliceGames["bench_1"]
 	rate := make(map[string][]float64)
-	fmt.Fprintf(stderr, "fairplay bench -play: %d rounds of %d slices of %d games (about %.1f s each)\n", o.rounds, len(kinds), n, o.slice)
+	fmt.Fprintf(stderr, "fairplay bench -play: %d rounds of %d slices of about %.1f s (%s)\n", o.rounds, len(kinds), o.slice, sliceText(kinds, sliceGames))
 	for r := 0; r < o.rounds; r++ {
 		for j := range kinds {
 			k := williams[len(kinds)/2-1][r%len(kinds)][j]
@@ -122,10 +141,10 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 			}
 			var gps float64
 			if k < len(kinds)/2 {
-				gps = benchSlice(ctx, gm, o.seed+uint64(r)+1, w, n)
+				gps = benchSlice(ctx, gm, o.seed+uint64(r)+1, w, sliceGames[kinds[k]])
 			} else {
 				c := cfg
-				c.Games, c.Seed = n, o.seed+uint64(r)+1
+				c.Games, c.Seed = sliceGames[kinds[k]], o.seed+uint64(r)+1
 				if gps, err = playSlice(ctx, c, tmp, w); err != nil {
 					return err
 				}
@@ -142,7 +161,7 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 		fmt.Fprintln(stderr, " games/s")
 	}
 	out := BenchPlayResult{Game: gm.Name(), Rules: gm.Rules(), Layout: gm.Layout(), Branching: o.branching, Workers: o.workers,
-		GamesPerSlice: n, Rounds: o.rounds, GOMAXPROCS: runtime.GOMAXPROCS(0), Method: stats.MethodMedianCI,
+		GamesPerSlice: n, SliceGames: sliceGames, Rounds: o.rounds, GOMAXPROCS: runtime.GOMAXPROCS(0), Method: stats.MethodMedianCI,
 		GamesPerSec: map[string]float64{}}
 	for _, k := range kinds {
 		out.GamesPerSec[k], _, _, _ = stats.MedianCI(rate[k], 0.95)
@@ -169,12 +188,9 @@ func benchPlay(ctx context.Context, gm *games.Game, gf gameFlags, o benchPlayOpt
 	if o.json {
 		return json.NewEncoder(stdout).Encode(out)
 	}
-	fmt.Fprintf(stdout, "game %s  rules %s", out.Game, out.Rules)
-	if out.Layout != "" {
-		fmt.Fprintf(stdout, "  layout %s", out.Layout)
-	}
-	fmt.Fprintf(stdout, "\nplay (random games, move records, csv, branching %v) against bench, %d rounds of %d-game slices, GOMAXPROCS %d\n",
-		o.branching, o.rounds, n, out.GOMAXPROCS)
+	printGame(stdout, out.Game, out.Rules, out.Layout)
+	fmt.Fprintf(stdout, "\nplay (random games, move records, csv, branching %v) against bench, %d rounds of slices of %s, GOMAXPROCS %d\n",
+		o.branching, o.rounds, sliceText(kinds, sliceGames), out.GOMAXPROCS)
 	fmt.Fprintf(stdout, "median games/s:")
 	for _, k := range kinds {
 		fmt.Fprintf(stdout, "  %s %.0f", k, out.GamesPerSec[k])
@@ -198,29 +214,56 @@ var williams = [2][][]int{
 	{{0, 1, 3, 2}, {1, 2, 0, 3}, {2, 3, 1, 0}, {3, 0, 2, 1}},
 }
 
+// sliceText describes the games of the slices: "N games at 1 worker, M at W".
+func sliceText(kinds []string, games map[string]int64) string {
+	t := fmt.Sprintf("%d games at 1 worker", games[kinds[0]])
+	if len(kinds) == 4 {
+		t += fmt.Sprintf(", %d at %s", games[kinds[1]], strings.TrimPrefix(kinds[1], "bench_"))
+	}
+	return t
+}
+
 // benchSlice plays n random games on w workers as bench does (each worker n/w of them) and
 // returns games per second; it stops early when ctx is done.
 func benchSlice(ctx context.Context, gm *games.Game, seed uint64, w int, n int64) float64 {
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	var played int64
-	var mu sync.Mutex
-	for k := 0; k < w; k++ {
+	t, el := benchCounted(gm, seed, w, func(k int, i int64) bool {
 		share := n / int64(w)
 		if int64(k) < n%int64(w) {
 			share++
 		}
+		return i >= share || i&63 == 0 && ctx.Err() != nil
+	}, 0)
+	return float64(t.games) / el
+}
+
+// benchFor plays random games on w workers as bench does for about seconds and returns games
+// per second.
+func benchFor(ctx context.Context, gm *games.Game, seed uint64, w int, seconds float64) float64 {
+	t, el := benchCounted(gm, seed, w, func(_ int, i int64) bool { return i&63 == 0 && ctx.Err() != nil }, seconds)
+	return float64(t.games) / el
+}
+
+// benchCounted runs w bench workers, worker k until stop(k, its games so far) or, for seconds
+// above 0, until they have passed (looked at every 64 games, as bench does), and returns their
+// games and plies together and the seconds they took.
+func benchCounted(gm *games.Game, seed uint64, w int, stop func(k int, i int64) bool, seconds float64) (benchCount, float64) {
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	deadline := t0.Add(time.Duration(seconds * float64(time.Second)))
+	var games, plies atomic.Int64
+	for k := 0; k < w; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t := playouts(gm, seed, k, func(i int64) bool { return i >= share || i&63 == 0 && ctx.Err() != nil })
-			mu.Lock()
-			played += t.games
-			mu.Unlock()
+			t := playouts(gm, seed, k, func(i int64) bool {
+				return stop(k, i) || seconds > 0 && i&63 == 0 && time.Now().After(deadline)
+			})
+			games.Add(t.games)
+			plies.Add(t.plies)
 		}()
 	}
 	wg.Wait()
-	return float64(played) / math.Max(time.Since(t0).Seconds(), 1e-9)
+	return benchCount{games.Load(), plies.Load()}, math.Max(time.Since(t0).Seconds(), 1e-9)
 }
 
 // playSlice runs cfg as `fairplay play` would, at w workers, into a new directory under parent

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +87,35 @@ func TestBenchPlayOrders(t *testing.T) {
 				t.Errorf("%d-square: %v appears %d times", n, p, c)
 			}
 		}
+	}
+}
+
+// Each slice's games come from bench's speed at its own number of workers, so that a W-worker
+// slice lasts about -slice seconds too (with one worker's count it lasted 1/W as long).
+func TestBenchPlaySliceGamesScale(t *testing.T) {
+	gf := gameFlags{game: "katarenga"}
+	gm, _, err := gf.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rates := map[int]float64{1: 3000, 3: 8300} // games/s: the calibration, fixed
+	var out bytes.Buffer
+	err = benchPlay(context.Background(), gm, gf, benchPlayOpts{rounds: 1, slice: 0.01, workers: 3, dir: t.TempDir(), seed: 1, json: true,
+		rate: func(w int) float64 { return rates[w] }}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res BenchPlayResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v:\n%s", err, out.String())
+	}
+	want := map[string]int64{"bench_1": 30, "play_1": 30, "bench_3": 84, "play_3": 84} // rate × slice, even
+	for k, n := range want {
+		if res.SliceGames[k] != n {
+			t.Errorf("%s: %d games a slice, want %d (all: %v)", k, res.SliceGames[k], n, res.SliceGames)
+		}
+	}
+	if res.GamesPerSlice != 30 || len(res.SliceGames) != 4 {
+		t.Errorf("games_per_slice %d, by kind %v", res.GamesPerSlice, res.SliceGames)
 	}
 }

@@ -28,6 +28,14 @@ type layoutFlag struct {
 	randomLayouts, fixedLayout *bool
 }
 
+// layoutGiven is the -layout value the user gave, "" when none was given.
+func (g *gameFlags) layoutGiven() string {
+	if !g.layout.set {
+		return ""
+	}
+	return g.layout.value
+}
+
 func (l *layoutFlag) String() string {
 	if l == nil {
 		return ""

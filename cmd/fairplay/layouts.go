@@ -87,7 +87,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := xf.onlyControl("-report"); err != nil {
 			return err
 		}
-		return reportLayouts(stdout, *report, *compare, xf.control)
+		return reportLayouts(stdout, *report, *compare, xf.control, rf.workers)
 	}
 	if err := xf.check(*adaptive); err != nil {
 		return err
@@ -142,6 +142,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if sw.Cfg.Race == "fairest" && shard.Count > 1 {
 		return usagef("-shard: a fairest race plays all its boards in rounds together; it cannot be split into shards")
 	}
+	sw.Workers = rf.workers
 	cfg.List = nil // the sweep holds the boards
 	lean()
 	if *compare != "" { // the boards both sweeps hold are known before a game is played
@@ -196,8 +197,9 @@ func printLayoutReport(w io.Writer, sw *layouts.Sweep, r *layouts.LayoutReport) 
 	}
 }
 
-// reportLayouts re-derives a complete sweep's reports from its boards.csv.
-func reportLayouts(stdout io.Writer, dir, compare, control string) error {
+// reportLayouts re-derives a complete sweep's reports from its boards.csv, with workers
+// goroutines for its parallel passes.
+func reportLayouts(stdout io.Writer, dir, compare, control string, workers int) error {
 	lean := leanGC()
 	defer lean()
 	var cfg layouts.LayoutsConfig
@@ -218,6 +220,7 @@ func reportLayouts(stdout io.Writer, dir, compare, control string) error {
 	if control != "" && sw.Cfg.Adaptive {
 		return usagef("-control: not for an adaptive sweep (a board's rate after stopping early is biased; the control variate needs fixed-n rates)")
 	}
+	sw.Workers = workers
 	cfg.List = nil
 	lean()
 	defer limitMemory(sw.NumBoards())()

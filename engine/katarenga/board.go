@@ -72,6 +72,12 @@ const maxReach = 16
 // NewBoard builds the move tables of a layout.
 func NewBoard(l Layout) *Board {
 	b := &Board{Layout: l, colour: l.Grid}
+	var masks [4]uint64 // the squares of each colour
+	for sq, c := range l.Grid {
+		if int(c) < len(masks) {
+			masks[c] |= 1 << sq
+		}
+	}
 	for sq := 0; sq < 64; sq++ {
 		c := l.Grid[sq]
 		switch c {
@@ -90,7 +96,7 @@ func NewBoard(l Layout) *Board {
 			}
 			for k, d := range order {
 				ray := fullRay[sq][d]
-				same := ray & colourMask(l.Grid, c)
+				same := ray & masks[c]
 				if same != 0 {
 					stop := nearest(same, d)
 					ray &^= fullRay[stop][d]
@@ -124,16 +130,6 @@ func between(a, b int) uint64 {
 		}
 	}
 	return 0
-}
-
-func colourMask(g Grid, c Colour) uint64 {
-	var m uint64
-	for sq := 0; sq < 64; sq++ {
-		if g[sq] == c {
-			m |= 1 << sq
-		}
-	}
-	return m
 }
 
 // nearest returns the square of set closest to the ray's origin in direction d.

@@ -120,8 +120,9 @@ type Grid [64]Colour
 // Grid colours the board for a placement.
 func (ts *TileSet) Grid(p Placement) Grid {
 	var g Grid
+	tt := ts.turned()
 	for q := 0; q < 4; q++ {
-		t := ts[p.Tile[q]][p.Side[q]].rotate(int(p.Rot[q]))
+		t := tt[p.Tile[q]][p.Side[q]][p.Rot[q]&3]
 		o := quarterOrigin[q]
 		for r := 0; r < 4; r++ {
 			for c := 0; c < 4; c++ {
@@ -201,13 +202,14 @@ func (p Placement) Rotate180() Placement {
 // set).
 func (ts *TileSet) Mirror(p Placement) (Placement, bool) {
 	var n Placement
+	tt := ts.turned()
 	for q := 0; q < 4; q++ {
 		o := q ^ 1
-		want := ts[p.Tile[q]][p.Side[q]].rotate(int(p.Rot[q])).mirror()
+		want := tt[p.Tile[q]][p.Side[q]][p.Rot[q]&3].mirror()
 		found := false
 		for s := uint8(0); s < 2 && !found; s++ {
 			for r := uint8(0); r < 4 && !found; r++ {
-				if ts[p.Tile[q]][s].rotate(int(r)) == want {
+				if tt[p.Tile[q]][s][r] == want {
 					n.Tile[o], n.Side[o], n.Rot[o] = p.Tile[q], s, r
 					found = true
 				}
@@ -286,6 +288,7 @@ func (ts *TileSet) ParseLayout(s string) (Layout, error) {
 // (Index -1) when none does.
 func (ts *TileSet) FindGrid(g Grid) Layout {
 	// Each quarter must match some tile side and rotation: search quarter by quarter.
+	turned := ts.turned()
 	var opts [4][]uint16 // tile<<3 | side<<2 | rot
 	for q := 0; q < 4; q++ {
 		o := quarterOrigin[q]
@@ -298,7 +301,7 @@ func (ts *TileSet) FindGrid(g Grid) Layout {
 		for t := 0; t < 4; t++ {
 			for s := 0; s < 2; s++ {
 				for r := 0; r < 4; r++ {
-					if ts[t][s].rotate(r) == want {
+					if turned[t][s][r] == want {
 						opts[q] = append(opts[q], uint16(t<<3|s<<2|r))
 					}
 				}

@@ -30,19 +30,34 @@ func parseColour(b byte) (Colour, bool) {
 // Tile is a 4×4 colour pattern in canonical orientation: Tile[row][col], row 0 on top.
 type Tile [4][4]Colour
 
-// rotate returns the tile turned t quarter-turns clockwise.
+// rotate returns the tile turned t quarter-turns clockwise: one quarter turn takes the square
+// (r, c) to (c, 3−r), so square (r, c) of the result is t[3−c][r] after one turn,
+// t[3−r][3−c] after two and t[c][3−r] after three.
 func (t Tile) rotate(turns int) Tile {
-	out := t
-	for k := 0; k < turns&3; k++ {
-		var n Tile
+	var n Tile
+	switch turns & 3 {
+	case 0:
+		return t
+	case 1:
 		for r := 0; r < 4; r++ {
 			for c := 0; c < 4; c++ {
-				n[r][c] = out[3-c][r]
+				n[r][c] = t[3-c][r]
 			}
 		}
-		out = n
+	case 2:
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 4; c++ {
+				n[r][c] = t[3-r][3-c]
+			}
+		}
+	default:
+		for r := 0; r < 4; r++ {
+			for c := 0; c < 4; c++ {
+				n[r][c] = t[c][3-r]
+			}
+		}
 	}
-	return out
+	return n
 }
 
 func (t Tile) mirror() Tile {
@@ -58,6 +73,30 @@ func (t Tile) mirror() Tile {
 // TileSet holds the four physical tiles A–D, each with side 0 and side 1.
 type TileSet [4][2]Tile
 
+// turnedTiles holds every side of a tile set's tiles in every rotation: [tile][side][turns].
+type turnedTiles [4][2][4]Tile
+
+func (ts *TileSet) turnAll() *turnedTiles {
+	var tt turnedTiles
+	for t := range tt {
+		for s := range tt[t] {
+			for r := range tt[t][s] {
+				tt[t][s][r] = ts[t][s].rotate(r)
+			}
+		}
+	}
+	return &tt
+}
+
+// turned returns ts's tiles in every rotation: for the published set a table made once (a
+// sweep resolves every placement's grid, rotation and mirror image through it).
+func (ts *TileSet) turned() *turnedTiles {
+	if *ts == DefaultTiles {
+		return defaultTurned
+	}
+	return ts.turnAll()
+}
+
 // DefaultTiles is the published tile set (tile D reconstructed from one public source).
 var DefaultTiles = mustTiles(`A0   A1   B0   B1   C0   C1   D0   D1
 rybg rgyb rygb rgby rgby rybg rgby rybg
@@ -65,6 +104,8 @@ grgb yryg gyry yybr yygr gybr yybr gygr
 yybr bgbr bbgr grgb bbrg bgry bgrg bbry
 bgry gbry yrbg byrg gryb yrgb gryb yrgb
 `)
+
+var defaultTurned = DefaultTiles.turnAll()
 
 func mustTiles(s string) TileSet {
 	t, err := ParseTiles(s)

@@ -252,6 +252,7 @@ func runLevel(ctx context.Context, cfg LayoutLadderConfig, level, rep int, s run
 	if err != nil {
 		return nil, nil, err
 	}
+	sw.Workers = s.Workers
 	dir := LevelDir(s.Dir, level, rep)
 	resume := false
 	if man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json")); err == nil {

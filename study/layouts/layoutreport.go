@@ -6,12 +6,10 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"gonum.org/v1/gonum/mat"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 
 	"github.com/fairplay-lab/fairplay/agents"
@@ -215,7 +213,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		return nil, nil, err
 	}
 	err = tally.WriteAtomicFunc(filepath.Join(dir, "layouts.csv"), func(f io.Writer) error {
-		return writeLayoutRows(f, sw, spill, shrink)
+		return writeLayoutRows(f, sw, spill, shrink, sw.reportWorkers())
 	})
 	if err != nil {
 		return nil, nil, err
@@ -280,7 +278,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	if err := effects.finish(); err != nil {
 		return nil, nil, err
 	}
-	if err := colourEffects(rep, effects); err == nil {
+	if err := colourEffects(rep, effects, sw.reportWorkers()); err == nil {
 		rep.EffectsFitted = true
 		var eb bytes.Buffer
 		cw := csv.NewWriter(&eb)
@@ -399,176 +397,4 @@ func writeChoices(dir string, sw *Sweep, spill *boardSpill, rep *LayoutReport) (
 		rep.InSample /= float64(rep.Choices)
 	}
 	return &values, nil
-}
-
-// ridge is the penalty on each colour coefficient of the colour-effect regression (a N(0, 1)
-// prior on the log-odds effects).
-const ridge = 1.0
-
-// effectsMethod names the colour-effect fit.
-const effectsMethod = "logistic-ridge1-symmetric-colours-quasibinomial-boards"
-
-// colourEffects fits a logistic regression of White winning (decisive games per board) on
-// square-colour indicators: an intercept and, per square, one indicator for each of the four
-// colours, all four under the same ridge penalty, so the coding is symmetric in the colours (no
-// colour is a baseline the penalty shrinks towards). The effects are centred per square (sum to
-// zero over the four colours). Their standard errors come from the fit's covariance, scaled by
-// the Pearson dispersion over boards when it exceeds 1 (quasi-binomial: games on one board are
-// not independent draws when they share seeds or pairs, so the board is the cluster).
-func colourEffects(rep *LayoutReport, rows *colourRows) error {
-	const params = 1 + 4*64
-	if rows.len() < 200 {
-		return fmt.Errorf("%d boards with decisive games; the colour-effect fit needs at least 200", rows.len())
-	}
-	// The design is read row by row from the spill in every pass (257 columns × every board
-	// would take hundreds of megabytes for a full sweep; even the counts are not kept).
-	scan := func(visit func(r *stats.SparseRow, succ, trials float64)) error {
-		var r stats.SparseRow
-		for k := 0; k < rows.len(); k++ {
-			s, t, colour, err := rows.row(k)
-			if err != nil {
-				return err
-			}
-			r.Cols, r.Vals = append(r.Cols[:0], 0), append(r.Vals[:0], 1)
-			for sq := 0; sq < 64; sq++ {
-				if c := colour(sq); c >= 0 {
-					r.Cols, r.Vals = append(r.Cols, 1+4*sq+c), append(r.Vals, 1)
-				}
-			}
-			visit(&r, float64(s), float64(t))
-		}
-		return nil
-	}
-	// Each quarter shows one of 32 tile faces, so its colour indicators span at most 31
-	// dimensions (and the four colours of a square sum to the intercept): the design is
-	// rank-deficient and the ridge penalty picks the smallest effects consistent with the data.
-	penalty := make([]float64, params)
-	for j := 1; j < params; j++ {
-		penalty[j] = ridge
-	}
-	fit, err := stats.LogisticScan(params, scan, penalty)
-	if err != nil {
-		return err
-	}
-	// Pearson dispersion: X² over the residual degrees of freedom, the boards less the rank of
-	// the design (McCullagh & Nelder 1989, Generalized Linear Models, §4.5.2: φ̂ = X²/(n − p)
-	// with p the number of identifiable parameters). The rank is that of the boards' design, not
-	// the 193 of an intercept and 3 contrasts per square: a tile-placement sweep's quarters show
-	// one of 32 tile faces each and its design has rank 61.
-	x2 := 0.0
-	gram := mat.NewSymDense(params, nil)
-	err = scan(func(row *stats.SparseRow, succ, trials float64) {
-		stats.AddGram(gram, row)
-		eta := 0.0
-		for j, c := range row.Cols {
-			eta += row.Vals[j] * fit.Beta[c]
-		}
-		p := 1 / (1 + math.Exp(-eta))
-		if v := trials * p * (1 - p); v > 0 {
-			x2 += (succ - trials*p) * (succ - trials*p) / v
-		}
-	})
-	if err != nil {
-		return err
-	}
-	disp := 1.0
-	rep.DesignRank = stats.GramRank(gram)
-	if df := rows.len() - rep.DesignRank; df > 0 {
-		disp = math.Max(1, x2/float64(df))
-	}
-	for sq := 0; sq < 64; sq++ {
-		var beta [4]float64
-		for c := range beta {
-			beta[c] = fit.Beta[1+4*sq+c]
-		}
-		m := (beta[0] + beta[1] + beta[2] + beta[3]) / 4
-		for col := 0; col < 4; col++ {
-			rep.Effects[col][sq] = beta[col] - m
-			// e_col = a·β_sq with a_j = [j == col] − ¼
-			v := 0.0
-			for i := 0; i < 4; i++ {
-				for j := 0; j < 4; j++ {
-					ai, aj := -0.25, -0.25
-					if i == col {
-						ai++
-					}
-					if j == col {
-						aj++
-					}
-					v += ai * aj * fit.Cov.At(1+4*sq+i, 1+4*sq+j)
-				}
-			}
-			rep.EffectSE[col][sq] = math.Sqrt(v * disp)
-		}
-	}
-	rep.Dispersion = disp
-	type eff struct {
-		sq, col int
-		z       float64
-	}
-	var all []eff
-	for sq := 0; sq < 64; sq++ {
-		for col := 0; col < 4; col++ {
-			all = append(all, eff{sq, col, rep.Effects[col][sq] / rep.EffectSE[col][sq]})
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return math.Abs(all[i].z) > math.Abs(all[j].z) })
-	describe := func(e eff) string {
-		side := "White"
-		if e.z < 0 {
-			side = "Black"
-		}
-		return fmt.Sprintf("%s on %c%c helps %s (log-odds %+.3f ± %.3f, z = %+.1f)",
-			[]string{"red", "yellow", "green", "blue"}[e.col], 'a'+e.sq%8, '1'+e.sq/8, side,
-			rep.Effects[e.col][e.sq], rep.EffectSE[e.col][e.sq], e.z)
-	}
-	// Only effects that hold over the family of all 256 count as findings (Bonferroni, two-sided).
-	for _, e := range all[:8] {
-		if p := math.Erfc(math.Abs(e.z)/math.Sqrt2) * float64(len(all)); p < 0.05 {
-			rep.TopEffects = append(rep.TopEffects, describe(e))
-		}
-	}
-	if len(rep.TopEffects) == 0 {
-		rep.TopEffects = []string{fmt.Sprintf("none distinguishable from zero (Bonferroni over %d effects); the largest: %s", len(all), describe(all[0]))}
-	}
-	return nil
-}
-
-// writeLayoutRows writes layouts.csv: one row per requested layout and seating.
-func writeLayoutRows(f io.Writer, sw *Sweep, spill *boardSpill, shrink gamefile.Shrink) error {
-	bw := bufio.NewWriterSize(f, 1<<16)
-	cw := csv.NewWriter(bw)
-	cw.Write([]string{"layout_index", "layout", "grid", "mirror_class", "seating", "board_index", "n", "white_wins",
-		"black_wins", "draws", "caps", "white_rate", "ci_low", "ci_high", "ci_method", "white_rate_eb", "eb_low", "eb_high", "p_value", "p_holm", "p_bh", "p_method", "mean_plies", "distinct_games"})
-	for k := 0; k < sw.NumRows(); k++ {
-		r := sw.Row(k)
-		rec, err := spill.at(r.Board)
-		if err != nil {
-			return err
-		}
-		bc := rec.counts(r.Board)
-		b := &bc
-		if b.Key, b.Grid, err = spill.keyGrid(r.Board, &rec); err != nil {
-			return err
-		}
-		ebr := shrink.Rate(b.WhiteWins, b.N)
-		iv := sw.BandInterval(b.WhiteWins, b.N) // a sequential sweep's: the sequence it stopped on
-		idx, name := "", ""
-		if r.Layout.Index >= 0 {
-			idx, name = strconv.Itoa(r.Layout.Index), r.Layout.Placement.String()
-		}
-		mc := ""
-		if r.Mirror >= 0 {
-			mc = strconv.Itoa(r.Mirror)
-		}
-		cw.Write([]string{idx, name, b.Grid, mc, r.Seating, b.Key, i64(b.N), i64(b.WhiteWins), i64(b.BlackWins),
-			i64(b.Draws), i64(b.Caps), f64(iv.Value), f64(iv.Low), f64(iv.High), iv.Method, f64(ebr.Value), f64(ebr.Low),
-			f64(ebr.High), f64(rec.p), f64(rec.holm), f64(rec.bh), sw.pMethod(),
-			f64(float64(b.PliesSum) / math.Max(1, float64(b.N))), i64(b.Distinct)})
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return bw.Flush()
 }

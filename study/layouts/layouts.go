@@ -77,14 +77,17 @@ type SweepRow struct {
 // (some 30 bytes a board: a placement index or a grid packed to 2 bits a square, and the
 // board indices of each requested layout's two seatings), read through Board and Row.
 type Sweep struct {
-	Cfg    LayoutsConfig
-	boards []sweepBoard
-	pairs  []sweepPair              // requested layout k: rows 2k (as dealt) and 2k+1 (rotated)
-	odd    map[int]katarenga.Layout // boards that sweepBoard does not reproduce
-	oddRow map[int][2]SweepRow      // pairs that sweepPair does not reproduce
-	rules  katarenga.Rules
-	a, b   agents.Agent
-	game   *games.Game
+	Cfg LayoutsConfig
+	// Workers is the number of goroutines of the reports' parallel passes (0: GOMAXPROCS, at
+	// most maxReportWorkers); the reports do not depend on it.
+	Workers int
+	boards  []sweepBoard
+	pairs   []sweepPair              // requested layout k: rows 2k (as dealt) and 2k+1 (rotated)
+	odd     map[int]katarenga.Layout // boards that sweepBoard does not reproduce
+	oddRow  map[int][2]SweepRow      // pairs that sweepPair does not reproduce
+	rules   katarenga.Rules
+	a, b    agents.Agent
+	game    *games.Game
 	// CompareTo, when set, is another sweep's directory: the reports rank this sweep's boards
 	// against its boards (compare.csv, a finding). Not part of the configuration: a report
 	// option, read from boards.csv in the sweep's directory.
@@ -437,45 +440,53 @@ func (sw *Sweep) Release() {
 	agents.Release(sw.b) // the same agent twice: nothing is left the second time
 }
 
-type sweepWorker struct{}
+// sweepWorker is what one goroutine of a sweep reuses from board to board: the match worker's
+// buffers and the distinct-games set, so that a game allocates nothing.
+type sweepWorker struct {
+	w    *runner.Worker
+	seen tally.DistinctMoves
+}
 
-func (sw *Sweep) NewWorker() sweepWorker { return sweepWorker{} }
+func (sw *Sweep) NewWorker() *sweepWorker { return &sweepWorker{} }
 
-func (sw *Sweep) ChunkWorker() sweepWorker { return sweepWorker{} }
+func (sw *Sweep) ChunkWorker() *sweepWorker { return &sweepWorker{} }
 
-func (sw *Sweep) EndChunk(sweepWorker, []gamefile.BoardResult, *runner.Arena) {}
+func (sw *Sweep) EndChunk(*sweepWorker, []gamefile.BoardResult, *runner.Arena) {}
 
 // Play plays every game of board i (an adaptive sweep: until the board is decided): a pure
-// function of (configuration, seed, board).
-func (sw *Sweep) Play(_ sweepWorker, i int64, stop func() bool) (gamefile.BoardResult, bool) {
+// function of (configuration, seed, board). Its distinct games are counted by their 128-bit
+// tally.MoveHash (16 bytes a game; see there for the probability that two distinct games are
+// counted as one, below 2^-107 a pair).
+func (sw *Sweep) Play(sk *sweepWorker, i int64, stop func() bool) (gamefile.BoardResult, bool) {
 	l := sw.Board(int(i))
 	res := gamefile.BoardResult{Board: i, Key: boardKey(l), Grid: l.Grid.String()}
-	seen := map[string]struct{}{}
-	ok := sw.playGames(i, 0, sw.Cfg.Games, &res, func(moves string) { seen[moves] = struct{}{} }, stop)
-	res.Distinct = int64(len(seen))
+	sk.seen.Reset()
+	ok := sw.playGames(sk, i, 0, sw.Cfg.Games, &res, sk.seen.Add, stop)
+	res.Distinct = sk.seen.Count()
 	return res, ok
 }
 
-// playGames plays games from..to−1 of board i into res, which holds the board's games before
+// playGames plays games from..to−1 of board i into res with sk's reused buffers, which holds the board's games before
 // from, and gives each game's moves to seen; an adaptive sweep stops at the first whole batch
 // after which the board is decided. Game j is a pure function of (configuration, seed, board,
 // j), so a board played in pieces plays the same games as in one go.
-func (sw *Sweep) playGames(i, from, to int64, res *gamefile.BoardResult, seen func(moves string), stop func() bool) bool {
+func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.BoardResult, seen func(moves []byte), stop func() bool) bool {
 	l := sw.Board(int(i))
 	m := runner.PreparedMatch(runner.MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
 		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening, NoBranching: sw.Cfg.NoBranching}, sw.game.WithLayout(l), sw.a, sw.b)
-	w := m.NewWorker()
+	sk.w = m.NewWorkerFrom(sk.w)
+	w := sk.w
 	for j := from; j < to; j++ {
 		if sw.Cfg.Adaptive && sw.Cfg.Race != stats.RaceFairest && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(res) {
 			break
 		}
-		rec, ok := m.Play(w, j, stop)
+		rec, moves, ok := m.PlayView(w, j, stop)
 		if !ok {
 			return false
 		}
 		res.N++
 		res.PliesSum += int64(rec.Plies)
-		seen(rec.Moves)
+		seen(moves)
 		sel := (j/2)%2 == 0 // the selection half: whole pairs
 		if sel {
 			res.NSelect++

@@ -151,7 +151,7 @@ func TestMirroredLayoutsAgree(t *testing.T) {
 		sw := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, p.String(), m.String()), Games: games, Seed: 8})
 		var res [2]gamefile.BoardResult
 		for b := 0; b < 2; b++ {
-			r, ok := sw.Play(sweepWorker{}, int64(sw.Row(2*b).Board), func() bool { return false })
+			r, ok := sw.Play(sw.NewWorker(), int64(sw.Row(2*b).Board), func() bool { return false })
 			if !ok {
 				t.Fatal("not played")
 			}
@@ -170,13 +170,13 @@ func TestMirroredLayoutsAgree(t *testing.T) {
 func TestAdaptive(t *testing.T) {
 	sw := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "0"), Games: 4000, Adaptive: true, Batch: 100, Seed: 2})
 	sw.Cfg.BandLow, sw.Cfg.BandHigh = 0.48, 0.52 // layout 0: White wins about 44.6%
-	r, _ := sw.Play(sweepWorker{}, 0, func() bool { return false })
+	r, _ := sw.Play(sw.NewWorker(), 0, func() bool { return false })
 	if r.N%100 != 0 || r.N >= 4000 || !sw.decided(&r) {
 		t.Errorf("unbalanced board: n = %d, decided %v", r.N, sw.decided(&r))
 	}
 	wide := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "33090"), Games: 400, Adaptive: true, Batch: 100, Seed: 2})
 	wide.Cfg.BandLow, wide.Cfg.BandHigh = 0.2, 0.8 // the interval soon lies inside: stop
-	r2, _ := wide.Play(sweepWorker{}, 0, func() bool { return false })
+	r2, _ := wide.Play(wide.NewWorker(), 0, func() bool { return false })
 	if r2.N != 100 {
 		t.Errorf("board inside a wide band: n = %d, want one batch of 100", r2.N)
 	}
@@ -194,4 +194,45 @@ func listOf(t *testing.T, layouts ...string) *LayoutList {
 		list.add(l)
 	}
 	return list.seal()
+}
+
+// A board's distinct games (counted by their 128-bit hashes, in a set reused from board to
+// board) are the distinct move texts of its games, played one by one as a match's records.
+func TestSweepDistinctGames(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{A: "greedy", B: "greedy", Layouts: "list", List: listOf(t, "0", "33090"), Games: 40, Seed: 3, RandomOpening: 1})
+	w := sw.NewWorker()
+	for b := 0; b < sw.NumBoards(); b++ {
+		r, ok := sw.Play(w, int64(b), func() bool { return false })
+		if !ok {
+			t.Fatal("not played")
+		}
+		l := sw.Board(b)
+		m, err := runner.NewMatch(runner.MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, A: sw.Cfg.A, B: sw.Cfg.B, Games: sw.Cfg.Games,
+			Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening}, sw.game.WithLayout(l))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mw := m.NewWorker()
+		seen := map[string]bool{}
+		for j := int64(0); j < sw.Cfg.Games; j++ {
+			rec, _ := m.Play(mw, j, func() bool { return false })
+			seen[rec.Moves] = true
+		}
+		if r.Distinct != int64(len(seen)) || r.N != sw.Cfg.Games {
+			t.Errorf("board %d: %d distinct of %d games, want %d of %d", b, r.Distinct, r.N, len(seen), sw.Cfg.Games)
+		}
+		if len(seen) < 2 || len(seen) == int(sw.Cfg.Games) {
+			t.Errorf("board %d: %d distinct of %d games: the test wants some repeated games", b, len(seen), sw.Cfg.Games)
+		}
+	}
+}
+
+// BenchmarkNewSweepAll resolves the full sweep: every placement, its rotation and its mirror
+// image (part of a full sweep's serial time).
+func BenchmarkNewSweepAll(b *testing.B) {
+	for b.Loop() {
+		if _, err := NewSweep(LayoutsConfig{A: "random", B: "random", Layouts: "all", Games: 2, BandLow: 0.45, BandHigh: 0.55}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -10,7 +10,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime"
+	"slices"
 
 	"github.com/fairplay-lab/fairplay/runner"
 
@@ -28,6 +29,19 @@ import (
 // defaultReportRunLen is the number of records each external sort of the reports holds in
 // memory (tests make it tiny, Sweep.reportRunLen, so that the sorts merge many runs).
 const defaultReportRunLen = 1 << 16
+
+// maxReportWorkers caps the goroutines of the reports' parallel passes: each keeps sums of
+// 257×257 numbers (0.5 MB) for the colour-effect fit.
+const maxReportWorkers = 16
+
+// reportWorkers is the number of goroutines of the reports' parallel passes (Sweep.Workers).
+func (sw *Sweep) reportWorkers() int {
+	w := sw.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return min(w, maxReportWorkers)
+}
 
 // runLen is the number of records each external sort of sw's reports holds in memory.
 func (sw *Sweep) runLen() int {
@@ -92,6 +106,21 @@ func (r *recordFile) read(i int64) ([]byte, error) {
 }
 
 func (r *recordFile) close() error { return r.f.Close() }
+
+// view returns a reader of the finished file with a cache of its own: views read the same
+// file from several goroutines.
+func (r *recordFile) view() *recordFile { return &recordFile{f: r.f, size: r.size, n: r.n} }
+
+// readRange reads records [i, i+n) into buf (grown as needed) without the cache: safe to call
+// from several goroutines.
+func (r *recordFile) readRange(i, n int64, buf []byte) ([]byte, error) {
+	if i < 0 || n < 0 || i+n > r.n {
+		return buf, fmt.Errorf("records %d–%d of %d", i, i+n, r.n)
+	}
+	buf = slices.Grow(buf[:0], int(n)*r.size)[:int(n)*r.size]
+	_, err := r.f.ReadAt(buf, i*int64(r.size))
+	return buf, err
+}
 
 // boardRec is one board in the spill: its tallies (the columns the reports read), its exact
 // p-value and, once adjusted, its Holm and BH p-values; its key and grid when they are not
@@ -222,6 +251,11 @@ func (s *boardSpill) result(i int) (gamefile.BoardResult, error) {
 	r := b.counts(i)
 	r.Key, r.Grid, err = s.keyGrid(i, &b)
 	return r, err
+}
+
+// view returns a reader of the finished spill for another goroutine (see recordFile.view).
+func (s *boardSpill) view() *boardSpill {
+	return &boardSpill{sw: s.sw, dir: s.dir, recs: s.recs.view(), strs: s.strs, strsLen: s.strsLen}
 }
 
 func (s *boardSpill) close() {
@@ -374,70 +408,3 @@ func firstOfChoices(sw *Sweep, dir string) (runner.Bitset, error) {
 
 // errSpill marks a failure to read or write the spill (not a property of the data).
 var errSpill = errors.New("layout report spill")
-
-// colourRows are the rows of the colour-effect fit on disk: per board with decisive games,
-// White's wins, the decisive games and the colour of each square (2 bits, and a mask of the
-// squares whose letter is not a colour).
-type colourRows struct {
-	recs *recordFile
-}
-
-const colourRowSize = 8 + 8 + 16 + 8
-
-func newColourRows(dir string) (*colourRows, error) {
-	f, err := createRecordFile(filepath.Join(dir, "colour-rows.bin"), colourRowSize)
-	if err != nil {
-		return nil, err
-	}
-	return &colourRows{f}, nil
-}
-
-// add appends a board: succ of trials decisive games won by White, on grid (a grid string,
-// rank 8 first).
-func (c *colourRows) add(succ, trials int64, grid string) error {
-	var rec [colourRowSize]byte
-	le := binary.LittleEndian
-	le.PutUint64(rec[0:], uint64(succ))
-	le.PutUint64(rec[8:], uint64(trials))
-	var bad uint64
-	for sq := 0; sq < 64; sq++ {
-		rank, file := sq/8, sq%8
-		pos := (7-rank)*9 + file
-		k := -1
-		if pos < len(grid) {
-			k = strings.IndexByte("rygb", grid[pos])
-		}
-		if k < 0 {
-			bad |= 1 << sq
-			continue
-		}
-		rec[16+sq/4] |= byte(k) << (2 * (sq % 4))
-	}
-	le.PutUint64(rec[32:], bad)
-	return c.recs.append(rec[:])
-}
-
-func (c *colourRows) finish() error { return c.recs.finish() }
-
-func (c *colourRows) close() { c.recs.close() }
-
-func (c *colourRows) len() int { return int(c.recs.n) }
-
-// row returns row k: White's wins, the decisive games, and the colour of square sq ("rygb"
-// index, -1 for none) through colour.
-func (c *colourRows) row(k int) (succ, trials int64, colour func(sq int) int, err error) {
-	rec, err := c.recs.read(int64(k))
-	if err != nil {
-		return 0, 0, nil, fmt.Errorf("%w: %v", errSpill, err)
-	}
-	le := binary.LittleEndian
-	bad := le.Uint64(rec[32:])
-	var grid [16]byte
-	copy(grid[:], rec[16:32])
-	return int64(le.Uint64(rec[0:])), int64(le.Uint64(rec[8:])), func(sq int) int {
-		if bad&(1<<sq) != 0 {
-			return -1
-		}
-		return int(grid[sq/4]>>(2*(sq%4))) & 3
-	}, nil
-}

@@ -128,15 +128,16 @@ func (sw *Sweep) playRound(ctx context.Context, active []int, res []gamefile.Boa
 		go func() {
 			defer wg.Done()
 			h := fnv.New64a()
+			sk := &sweepWorker{}
 			for {
 				j := int(next.Add(1) - 1)
 				if j >= len(active) || failed.Load() {
 					return
 				}
 				k := active[j]
-				ok := sw.playGames(int64(k), from, to, &res[k], func(moves string) {
+				ok := sw.playGames(sk, int64(k), from, to, &res[k], func(moves []byte) {
 					h.Reset()
-					h.Write([]byte(moves))
+					h.Write(moves)
 					seen[k][h.Sum64()] = struct{}{}
 				}, stop)
 				if !ok {

@@ -84,7 +84,7 @@ func TestRaceFairestRun(t *testing.T) {
 	if i := 3; i < len(boards) { // the sweep's own games: board i replayed alone to its count
 		one := *raceSweep(t, stats.RaceFairest, 0, "4", 3000, 0.45, 0.55)
 		var r gamefile.BoardResult
-		one.playGames(int64(i), 0, boards[i].N, &r, func(string) {}, func() bool { return false })
+		one.playGames(&sweepWorker{}, int64(i), 0, boards[i].N, &r, func([]byte) {}, func() bool { return false })
 		if r.WhiteWins != boards[i].WhiteWins || r.N != boards[i].N || r.PliesSum != boards[i].PliesSum {
 			t.Errorf("board %d replayed: %d of %d, raced: %d of %d", i, r.WhiteWins, r.N, boards[i].WhiteWins, boards[i].N)
 		}
