@@ -149,7 +149,7 @@ func BenchmarkPrepare(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		b.Run(game, func(b *testing.B) {
 			chunks, _ := preparedChunks(b, game, 64, 16)
-			prep := prepareGames(0, true, false, func() gamefile.GroupWriter { return nil })
+			prep := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
 			var p prepared
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -176,7 +176,7 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[gamef
 		b.Fatal(err)
 	}
 	var out []*chunk[gamefile.Record]
-	prep := prepareGames(0, true, false, func() gamefile.GroupWriter { return nil })
+	prep := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
 	w := m.ChunkWorker()
 	for i := int64(0); i < n; i += int64(size) {
 		c := &chunk[gamefile.Record]{prep: &prepared{}}
