@@ -130,3 +130,62 @@ func TestParquetWriteCopies(t *testing.T) {
 		t.Fatalf("%d games read back, want %d", i, len(recs))
 	}
 }
+
+// A row group writer reused once committed (EncodeGroup after WriteGroup) writes the bytes of
+// a new one (every group encoded before the first is written): counted and uncounted games,
+// groups of different sizes, and a group that failed (uncounted games in a counted file)
+// between them.
+func TestParquetGroupWritersReused(t *testing.T) {
+	for _, uncounted := range []bool{false, true} {
+		recs := testRecords(700, 2)
+		flat := make([]Record, len(recs))
+		for i, r := range recs {
+			if uncounted && i%3 != 1 { // the first game uncounted: the column is optional
+				r.LegalTotal = NotCounted
+			}
+			flat[i] = *r
+		}
+		sizes := []int{100, 37, 250, 13, 300}
+		counters := []string{"captures_white", "captures_black"}
+		write := func(reuse bool) []byte {
+			var buf bytes.Buffer
+			w := must(NewGamesWriter(&buf, Parquet, counters))
+			gw, _ := GroupWriterOf(w)
+			groups := make([]RowGroup, len(sizes))
+			lo := 0
+			for k, n := range sizes {
+				if err := gw.EncodeGroup(&groups[k], flat[lo:lo+n]); err != nil {
+					t.Fatal(err)
+				}
+				if reuse {
+					if err := gw.WriteGroup(&groups[k]); err != nil {
+						t.Fatal(err)
+					}
+					if !uncounted { // a failed group between two others
+						bad := []Record{flat[0]}
+						bad[0].LegalTotal = NotCounted
+						var g RowGroup
+						if err := gw.EncodeGroup(&g, bad); err == nil {
+							t.Fatal("uncounted games encoded in a file of counted ones")
+						}
+					}
+				}
+				lo += n
+			}
+			for k := range groups {
+				if groups[k].Encoded() {
+					if err := gw.WriteGroup(&groups[k]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return buf.Bytes()
+		}
+		if a, b := write(false), write(true); !bytes.Equal(a, b) {
+			t.Errorf("uncounted=%v: row group writers reused wrote other bytes (%d against %d)", uncounted, len(b), len(a))
+		}
+	}
+}
