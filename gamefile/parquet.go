@@ -23,7 +23,8 @@ import (
 // Zstandard-compressed at its fastest level (5% more bytes than the default level on random
 // games' move lists, at three quarters of the CPU time: the writer is one goroutine and must
 // keep up with every worker). Row groups of parquetGroupRows rows are written as they
-// fill, so a writer's memory does not grow with the number of games.
+// fill; until Close a writer keeps only each row group's footer entry and page index
+// (parquet-go's form of them: ~18 kB a row group of 20-odd columns, 2.2 kB in the file).
 const parquetGroupRows = 1 << 14
 
 // pageCodec compresses Parquet pages: Zstandard at its fastest level, as parquet-go's codec,
@@ -52,6 +53,19 @@ func (c *zstdPages) Encode(dst, src []byte) ([]byte, error) {
 	c.encoders.Put(e)
 	return out, nil
 }
+
+// Bounds (minimum and maximum values) are written for every column but the moves and the start
+// position: long text nobody filters by range. parquet-go keeps the bounds of every page of the
+// file until it writes the footer, whole values however short the footer's copies, so the
+// moves' bounds (two games' move lists a page, kilobytes) made the memory of a Parquet run
+// grow with its games; they also took 4.5% of a file of random games (page headers and the
+// footer repeat them).
+// The page index itself stays (DuckDB and other readers use it to skip pages).
+//
+// pageBuffers holds each column's compressed pages until its row group is written, in chunks
+// of 4 kB: parquet-go's default pool allocates 32 kB chunks, ~0.7 MB of them for a row group's
+// 20-odd short columns, which a run at W workers keeps for every row group in flight.
+var pageBuffers = parquet.NewChunkBufferPool(4 << 10)
 
 // parquetBatch is the number of rows handed to the Parquet writer at once.
 const parquetBatch = 256
@@ -114,10 +128,19 @@ type parquetWriter struct {
 	uncounted bool
 	rows      []parquet.Row
 	n         int
+	// moves holds copies of the moves of the rows not yet handed to w (see Write).
+	moves []byte
 	// mu guards the start of w, which EncodeGroup may do from another goroutine; started says
 	// it is done (w and uncounted are then only read).
 	mu      sync.Mutex
 	started atomic.Bool
+	// batches recycles EncodeGroup's row buffers (*[]parquet.Row): held only while a group is
+	// encoded, not with every encoded group waiting for WriteGroup.
+	batches sync.Pool
+	// groupWriters recycles row group writers once committed (Commit resets them as the
+	// writer's own): a new one allocated its column buffers (~1.5 MB for a group of 2,048
+	// random games) every row group, and the collector's work grew with the garbage.
+	groupWriters sync.Pool
 }
 
 func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
@@ -152,7 +175,10 @@ func (p *parquetWriter) start(uncounted bool) {
 	p.uncounted = uncounted
 	p.w = parquet.NewGenericWriter[any](p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
 		parquet.MaxRowsPerRowGroup(parquetGroupRows),
-		parquet.Compression(pageCodec), parquet.CreatedBy("fairplay", "", ""))
+		parquet.Compression(pageCodec), parquet.CreatedBy("fairplay", "", ""),
+		parquet.SkipPageBounds("moves"), parquet.SkipPageStatistics("moves"),
+		parquet.SkipPageBounds("start_position"), parquet.SkipPageStatistics("start_position"),
+		parquet.ColumnPageBuffers(pageBuffers))
 	p.started.Store(true)
 }
 
@@ -208,9 +234,19 @@ func appendRow(row parquet.Row, r *Record, uncounted bool) (parquet.Row, error) 
 	return row, nil
 }
 
+// Write keeps no reference into r once it returns: the rows wait for parquetBatch of them, so
+// it keeps a copy of the moves (the only text of a record that a run reuses for later games:
+// Match.EndChunk's arenas); the other strings of a record are never overwritten.
 func (p *parquetWriter) Write(r *Record) error {
 	p.start(r.LegalTotal == NotCounted)
-	row, err := appendRow(p.rows[p.n][:0], r, p.uncounted)
+	if p.n == 0 {
+		p.moves = p.moves[:0]
+	}
+	at := len(p.moves)
+	p.moves = append(p.moves, r.Moves...)
+	own := *r
+	own.Moves = unsafe.String(unsafe.SliceData(p.moves[at:]), len(r.Moves))
+	row, err := appendRow(p.rows[p.n][:0], &own, p.uncounted)
 	if err != nil {
 		return err
 	}
@@ -260,12 +296,10 @@ type GroupWriter interface {
 }
 
 // RowGroup is a Parquet row group encoded by GroupWriter.EncodeGroup, waiting for WriteGroup;
-// the zero value is empty. Its row buffers are reused from group to group; it belongs to the
-// writer that first encoded it.
+// the zero value is empty. It belongs to the writer that first encoded it.
 type RowGroup struct {
 	rg    *parquet.ConcurrentRowGroupWriter
 	owner *parquetWriter
-	rows  []parquet.Row
 	n     int // rows encoded
 }
 
@@ -290,23 +324,28 @@ func (p *parquetWriter) EncodeGroup(g *RowGroup, recs []Record) error {
 		return nil
 	}
 	p.start(recs[0].LegalTotal == NotCounted)
-	if g.owner != p {
-		g.owner = p
-		g.rows = newParquetRows(len(parquetColumns(p.counters, false)))
+	g.owner = p
+	rows, _ := p.batches.Get().(*[]parquet.Row)
+	if rows == nil {
+		b := newParquetRows(len(parquetColumns(p.counters, false)))
+		rows = &b
 	}
-	// A new row group writer each time: a committed one could be reused, but it keeps its
-	// page buffers (MBs), and a run keeps a RowGroup with every chunk buffer in circulation.
-	rg := p.w.BeginRowGroup()
-	for lo := 0; lo < len(recs); lo += len(g.rows) {
-		hi := min(lo+len(g.rows), len(recs))
+	defer p.batches.Put(rows)
+	batch := *rows
+	rg, _ := p.groupWriters.Get().(*parquet.ConcurrentRowGroupWriter)
+	if rg == nil {
+		rg = p.w.BeginRowGroup()
+	}
+	for lo := 0; lo < len(recs); lo += len(batch) {
+		hi := min(lo+len(batch), len(recs))
 		for k := lo; k < hi; k++ {
-			row, err := appendRow(g.rows[k-lo][:0], &recs[k], p.uncounted)
+			row, err := appendRow(batch[k-lo][:0], &recs[k], p.uncounted)
 			if err != nil {
 				return err
 			}
-			g.rows[k-lo] = row
+			batch[k-lo] = row
 		}
-		if _, err := rg.WriteRows(g.rows[:hi-lo]); err != nil {
+		if _, err := rg.WriteRows(batch[:hi-lo]); err != nil {
 			return err
 		}
 	}
@@ -325,6 +364,9 @@ func (p *parquetWriter) WriteGroup(g *RowGroup) error {
 		return err
 	}
 	_, err := g.rg.Commit()
+	if err == nil {
+		p.groupWriters.Put(g.rg)
+	}
 	g.rg, g.n = nil, 0
 	return err
 }

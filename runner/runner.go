@@ -64,6 +64,12 @@ type ItemPlayer[W, R any] interface {
 // workers have stopped.
 type Releaser interface{ Release() }
 
+// reclaimer is an ItemPlayer whose worker can take back the buffers of its last chunk's arena
+// (see batchSink.prepare): the chunk's items then no longer point into them.
+type reclaimer[W, R any] interface {
+	Reclaim(w W, recs []R, a *Arena)
+}
+
 // defaultChunkCap caps the items of a chunk: 64 keeps the last chunks of a run of slow items
 // (searching agents) short.
 const defaultChunkCap = 64
@@ -116,8 +122,9 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 	if plan.chunk > 0 {
 		size = plan.chunk
 	}
+	capTokens := 0
 	if sink.sized != nil {
-		sink.sized(size)
+		capTokens = sink.sized(size)
 	}
 	// Workers claim chunks themselves: chunk k holds the indices in [Start+k·size,
 	// Start+(k+1)·size) not marked done (possibly none, on a resume), so chunks come in index
@@ -132,9 +139,16 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 	// run. With every core playing, waking it late cost two-worker runs 4.8% (10 pairs of
 	// alternating runs), so it is woken at every chunk. Slower items always wake it at once, so
 	// that their games reach the file (and a checkpoint) as soon as they are done.
+	// A sink whose chunks hold megabytes (Parquet row groups encoded by the workers) caps the
+	// tokens per worker: each worker then plays one chunk while its last one waits for the
+	// collector (which only copies it), and the memory of a run grows with the workers by a
+	// few chunks each, not by eight.
 	wakeAt, perWorker := 1, 4
 	if size > defaultChunkCap && workers < runtime.GOMAXPROCS(0) {
 		wakeAt, perWorker = 4, 8
+	}
+	if capTokens > 0 && capTokens < perWorker {
+		wakeAt, perWorker = 1, capTokens
 	}
 	out := newHandoff[R](wakeAt)
 	tokens := make(chan struct{}, perWorker*workers)
@@ -146,6 +160,7 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 	}
 	var claimed atomic.Int64
 	nChunks := (todo + size - 1) / size
+	reclaim, _ := any(gp).(reclaimer[W, R])
 
 	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
@@ -187,7 +202,9 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 				gp.EndChunk(w, c.recs, c.arena)
 				if sink.prepare != nil {
 					c.prep = pool.get()
-					sink.prepare(c.recs, c.prep)
+					if spent := sink.prepare(c.recs, c.prep); spent && c.arena != nil && reclaim != nil {
+						reclaim.Reclaim(w, c.recs, c.arena)
+					}
 				}
 				if done != nil {
 					done.Add(int64(len(c.recs)))

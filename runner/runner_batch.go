@@ -116,8 +116,11 @@ func (p chunkPool[R]) put(c *chunk[R]) {
 // batchSink takes a run's finished items in increasing index order.
 type batchSink[R any] struct {
 	// prepare, when set, runs in the worker after each chunk and fills p for the chunk's
-	// finished items (in chunk order).
-	prepare func(recs []R, p *prepared)
+	// finished items (in chunk order). It returns whether items will need no more of the
+	// items than their numbers (a Parquet row group holds their text): a recycling run's
+	// worker then takes its chunk buffers back at once (a reclaimer), so a chunk waiting for
+	// the collector holds no copy of its games' moves.
+	prepare func(recs []R, p *prepared) (spent bool)
 	// items takes recs[lo:hi], consecutive finished items of one chunk (no old item falls
 	// between them), with the chunk's prepared data (nil without prepare).
 	items func(recs []R, p *prepared, lo, hi int) error
@@ -132,9 +135,10 @@ type batchSink[R any] struct {
 	help func()
 	// cheapCap, when larger, replaces the chunk cap of cheap items (a chunkCapper's cap above
 	// defaultChunkCap), and sized, when set, is told the run's chunk size before any worker
-	// starts: Parquet's row groups are the workers' chunks.
+	// starts (Parquet's row groups are the workers' chunks) and returns the most chunks per
+	// worker to have in flight (0: the run's default).
 	cheapCap int64
-	sized    func(size int64)
+	sized    func(size int64) int
 }
 
 // perItem is the batchSink that hands every item to sink, one at a time.
@@ -155,13 +159,20 @@ func perItem[R any](sink func(*R) error) batchSink[R] {
 // prepareGames returns a batchSink.prepare for games: the distinct-game hash of every game
 // among the first tally.DistinctExamined of [start, …) (the summary looks at no others),
 // and, with rows set, each game's CSV row; with gz set too, the rows compressed as a gzip
-// member.
-func prepareGames(start int64, rows, gz bool, group func() gamefile.GroupWriter) func(recs []gamefile.Record, p *prepared) {
-	return func(recs []gamefile.Record, p *prepared) {
+// member. The moves are spent once the chunk is a row group that the collector will write
+// whole: a run without a stop rule (stops, set, says there is one), consecutive games (no old
+// game of a resume falls between them) and the hashes made.
+func prepareGames(start int64, rows, gz, stops bool, group func() gamefile.GroupWriter) func(recs []gamefile.Record, p *prepared) bool {
+	return func(recs []gamefile.Record, p *prepared) (spent bool) {
 		if gw := group(); gw != nil {
 			// An error leaves pg empty: the collector then writes the records one by one and
 			// meets the same error in game order.
 			gw.EncodeGroup(&p.pg, recs)
+			defer func() {
+				n := len(recs)
+				spent = p.pg.Encoded() && !stops && n > 0 && recs[n-1].Game-recs[0].Game == int64(n-1) &&
+					(len(p.hashes) == n || recs[len(p.hashes)].Game-start >= tally.DistinctExamined)
+			}()
 		}
 		if gz {
 			defer func() { p.gz = p.zc.Compress(p.gz[:0], p.rows) }()
@@ -176,6 +187,7 @@ func prepareGames(start int64, rows, gz bool, group func() gamefile.GroupWriter)
 				p.hashes = append(p.hashes, tally.DistinctHash(r))
 			}
 		}
+		return false
 	}
 }
 
@@ -196,6 +208,7 @@ type gamesSink struct {
 	written func(n int) error
 	plies   int64 // plies of the games counted
 	stopped bool
+	recycle bool // w keeps no reference into a record it took (batchSink.recycle)
 	// queue, when set, queues a chunk's prepared rows for a write by the workers (see
 	// asyncwrite.go): durable.TempFile.WriteAsync behind the games writer, whose own buffer flushRows
 	// empties first. rowBufs recycles the rows' buffers once written.
@@ -252,9 +265,14 @@ func (g *gamesSink) writeRows(p *prepared, lo, hi int, whole bool) error {
 // collector in groups of 16,384 as before). A row group of 2,048 random Katarenga games is
 // ~0.77 MB; each row group adds ~10 kB (dictionary pages, page headers, metadata): 400,000
 // games at 2 workers make a file 1.1% larger than row groups of 16,384.
+//
+// Each worker has at most groupTokens chunks in flight (played, encoded, or waiting to be
+// written): a chunk of 2,048 random Katarenga games holds ~2.5 MB of records and ~1.5 MB of
+// encoded row group.
 const (
 	groupChunk   = 2048
 	minGroupRows = 512
+	groupTokens  = 2
 )
 
 // parallelEncode lets the workers compress csv.gz members and encode Parquet row groups (at
@@ -274,24 +292,31 @@ func (g *gamesSink) parallelEncode(workers int, minGroup int64) {
 func newGamesSink(sum *tally.Summary, w gamefile.GamesWriter) *gamesSink {
 	g := &gamesSink{sum: sum, w: w}
 	g.rw, _ = w.(gamefile.RowWriter)
+	_, parquet := gamefile.GroupWriterOf(w)
+	g.recycle = g.rw != nil || parquet
 	return g
 }
 
 // batch returns the batchSink of a run whose first game is start.
 func (g *gamesSink) batch(start int64) batchSink[gamefile.Record] {
-	// With prepared rows the games file copies bytes and the summary keeps only numbers and
-	// hashes, so chunks can be recycled; other writers (Parquet) may hold a record's strings
-	// until they flush.
-	prep := prepareGames(start, g.rw != nil, g.mw != nil, func() gamefile.GroupWriter {
+	// The summary keeps only numbers and hashes, and the games file keeps no reference into a
+	// record once it has taken it (prepared rows and row groups are copies; Parquet's Write
+	// copies the moves), so chunks can be recycled.
+	prep := prepareGames(start, g.rw != nil, g.mw != nil, g.stop != nil, func() gamefile.GroupWriter {
 		if g.groups {
 			return g.gw
 		}
 		return nil
 	})
-	b := batchSink[gamefile.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.rw != nil}
+	b := batchSink[gamefile.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.recycle}
 	if g.gw != nil {
 		b.cheapCap = groupChunk
-		b.sized = func(size int64) { g.groups = size >= g.minGroup }
+		b.sized = func(size int64) int {
+			if g.groups = size >= g.minGroup; g.groups {
+				return groupTokens
+			}
+			return 0
+		}
 	}
 	if g.queue != nil {
 		b.help = g.help

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -224,6 +227,60 @@ func TestRecycledChunksMatchRun(t *testing.T) {
 			if chunks := int(n / 3); len(arenas) > chunks/2 {
 				t.Errorf("%s workers=%d: %d move buffers for %d chunks: not recycled", name, workers, len(arenas), chunks)
 			}
+		}
+	}
+}
+
+// A run whose workers encode Parquet row groups keeps at most groupTokens chunks per worker in
+// flight (each holds megabytes: records, moves, encoded pages): with the collector held up at
+// the first chunk, the workers stop once that many chunks are done.
+func TestParquetChunksInFlight(t *testing.T) {
+	m := newMatch(t, "katarenga", "", "", 6000)
+	for _, workers := range []int{2, 3} {
+		w := must(gamefile.NewGamesWriter(io.Discard, gamefile.Parquet, m.Counters()))
+		gs := newGamesSink(tally.NewSummary(m.Counters()), w)
+		gs.parallelEncode(workers, 1)
+		b := gs.batch(0)
+		var done atomic.Int64 // chunks prepared
+		prep, items := b.prepare, b.items
+		b.prepare = func(recs []gamefile.Record, p *prepared) bool {
+			spent := prep(recs, p)
+			if !p.pg.Encoded() || !spent {
+				t.Error("a chunk not encoded as a row group, or its moves not spent")
+			}
+			done.Add(1)
+			return spent
+		}
+		limit := int64(groupTokens * workers)
+		release := make(chan struct{})
+		held := false
+		b.items = func(recs []gamefile.Record, p *prepared, lo, hi int) error {
+			if !held {
+				held = true
+				<-release
+			}
+			return items(recs, p, lo, hi)
+		}
+		var most int64
+		go func() {
+			defer close(release)
+			for start := time.Now(); done.Load() < limit; time.Sleep(time.Millisecond) {
+				if time.Since(start) > 10*time.Second {
+					t.Errorf("%d workers: %d chunks done in 10 s, want %d", workers, done.Load(), limit)
+					return
+				}
+			}
+			time.Sleep(50 * time.Millisecond) // room for chunks beyond the limit
+			most = done.Load()
+		}()
+		if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: 6000, chunk: 50}, workers, nil, b, func(r *gamefile.Record) int64 { return r.Game }); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if most > limit {
+			t.Errorf("%d workers: %d chunks done while the collector held the first, want at most %d", workers, most, limit)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -75,7 +77,7 @@ func BenchmarkRunnerPlay(b *testing.B) {
 // row groups).
 func BenchmarkRunnerFormats(b *testing.B) {
 	for _, f := range gamefile.Formats {
-		for _, workers := range []int{1, 2} {
+		for _, workers := range slices.Compact([]int{1, 2, max(2, runtime.GOMAXPROCS(0))}) {
 			b.Run(fmt.Sprintf("%s/workers=%d", f, workers), func(b *testing.B) {
 				gm, _ := games.New("katarenga", "", "", nil)
 				names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
@@ -91,6 +93,34 @@ func BenchmarkRunnerFormats(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkParquetEncode is a Parquet row group's share of a game in a run at two or more
+// workers: one op encodes and compresses one recorded random game as part of a row group of
+// 2,048 (GroupWriter.EncodeGroup, as a worker does) and copies it into the file (WriteGroup,
+// the collector's part), to io.Discard.
+func BenchmarkParquetEncode(b *testing.B) {
+	for _, game := range []string{"katarenga", "baran"} {
+		b.Run(game, func(b *testing.B) {
+			chunks, names := preparedChunks(b, game, 4, groupChunk)
+			w := must(gamefile.NewGamesWriter(io.Discard, gamefile.Parquet, names))
+			gw, _ := gamefile.GroupWriterOf(w)
+			var g gamefile.RowGroup
+			b.ReportAllocs()
+			b.ResetTimer()
+			for n, k := 0, 0; n < b.N; k++ {
+				c := chunks[k%len(chunks)]
+				m := min(len(c.recs), b.N-n)
+				if err := gw.EncodeGroup(&g, c.recs[:m]); err != nil {
+					b.Fatal(err)
+				}
+				if err := gw.WriteGroup(&g); err != nil {
+					b.Fatal(err)
+				}
+				n += m
+			}
+		})
 	}
 }
 
@@ -149,7 +179,7 @@ func BenchmarkPrepare(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		b.Run(game, func(b *testing.B) {
 			chunks, _ := preparedChunks(b, game, 64, 16)
-			prep := prepareGames(0, true, false, func() gamefile.GroupWriter { return nil })
+			prep := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
 			var p prepared
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -176,7 +206,7 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[gamef
 		b.Fatal(err)
 	}
 	var out []*chunk[gamefile.Record]
-	prep := prepareGames(0, true, false, func() gamefile.GroupWriter { return nil })
+	prep := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
 	w := m.ChunkWorker()
 	for i := int64(0); i < n; i += int64(size) {
 		c := &chunk[gamefile.Record]{prep: &prepared{}}

@@ -32,7 +32,7 @@ func BenchmarkWorkerGame(b *testing.B) {
 				w := m.ChunkWorker()
 				recs := make([]gamefile.Record, 0, 64)
 				a := &Arena{}
-				pr := prepareGames(0, true, false, func() gamefile.GroupWriter { return nil })
+				pr := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
 				var p prepared
 				stop := func() bool { return false }
 				b.ReportAllocs()

@@ -1,7 +1,10 @@
 package runner
 
 import (
+	"errors"
+
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/tally"
 )
@@ -52,3 +55,39 @@ func PlotTitle(m *Match) string {
 	}
 	return t + "\nrules: " + m.Cfg.Rules
 }
+
+// ReportsFailed explains a failed write of a run's reports, plots or manifest after its last
+// game (a full disk while writing plots): every game is kept in dir, and resuming dir writes
+// the reports again without playing a game. An err that already says so for a run inside dir
+// (a pairing of a tournament, a cell of a variants study) is said again for dir: resuming the
+// study resumes the run inside it, then writes the study's own reports.
+func ReportsFailed(dir string, err error) error {
+	var rf *reportsError
+	if errors.As(err, &rf) {
+		err = rf.cause
+	}
+	return &reportsError{cause: err,
+		msg: config.Errorf("", "", "%v (every game is kept in %s: free space, then give {Resume} %s to write the reports)", err, dir, dir)}
+}
+
+// InnerReportsFailed is ReportsFailed(dir, err) when err is a ReportsFailed error of a run
+// inside dir, and err otherwise.
+func InnerReportsFailed(dir string, err error) error {
+	var rf *reportsError
+	if errors.As(err, &rf) {
+		return ReportsFailed(dir, err)
+	}
+	return err
+}
+
+// reportsError is a ReportsFailed error: its message (which names the Resume field, for a front
+// end to spell), and the failed write.
+type reportsError struct {
+	msg   *config.FieldError
+	cause error
+}
+
+func (e *reportsError) Error() string { return e.msg.Error() }
+
+// Unwrap returns the message, whose causes hold the failed write.
+func (e *reportsError) Unwrap() error { return e.msg }

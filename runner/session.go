@@ -324,23 +324,17 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	outputs, err := WriteReports(s.Dir, sum, PlotTitle(m))
 	if err != nil {
-		return nil, reportsFailed(s.Dir, err)
+		return nil, ReportsFailed(s.Dir, err)
 	}
 	if outputs, err = writeMatchPages(s.Dir, sum, m.Title(), man, outputs); err != nil {
-		return nil, reportsFailed(s.Dir, err)
+		return nil, ReportsFailed(s.Dir, err)
 	}
 	man.Outputs = append([]string{format.FileName()}, outputs...)
 	man.PeakRSSBytes = gamefile.PeakRSS()
 	if err := gamefile.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
-		return nil, reportsFailed(s.Dir, err)
+		return nil, ReportsFailed(s.Dir, err)
 	}
 	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete", Stopped: stopped}, nil
-}
-
-// reportsFailed explains a failed write of the reports (a full disk while writing plots): the
-// games file is complete, and a resume writes the reports again without playing a game.
-func reportsFailed(dir string, err error) error {
-	return config.Errorf("", "", "%v (every game is kept in %s: free space, then give {Resume} %s to write the reports)", err, dir, dir)
 }
 
 // finishedRun returns the outcome of the complete run in dir, re-read from its games file, when

@@ -100,3 +100,14 @@ func (m *Match) EndChunk(w *Worker, recs []gamefile.Record, a *Arena) {
 	}
 	w.spans = w.spans[:0]
 }
+
+// Reclaim gives w back the moves buffer that EndChunk moved into a, once the chunk's records
+// need no more than their numbers (reclaimer): the records' moves are emptied, the worker's
+// next chunk reuses the buffer, and a keeps the buffer EndChunk gave w (none, for a new
+// arena). The counters stay in a (the summary adds them).
+func (m *Match) Reclaim(w *Worker, recs []gamefile.Record, a *Arena) {
+	for k := range recs {
+		recs[k].Moves = ""
+	}
+	a.moves, w.moves = w.moves[:0], a.moves[:0]
+}

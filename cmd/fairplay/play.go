@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -194,7 +195,10 @@ func resumeRun(fs *flag.FlagSet, dir, kind string, cfg any, stderr io.Writer) (s
 	if k, err := kindOf(man); err == nil && (fs.Name() == "play" || fs.Name() == "sprt") && commandOf(man, k) != fs.Name() {
 		return shard, false, usagef("-resume %s: it holds a %s run, which fairplay %s makes and resumes: fairplay %s -resume %s", dir, runName(man, k), commandOf(man, k), commandOf(man, k), dir)
 	}
-	if man.Status == "complete" {
+	// sprt writes sprt.txt and its page after the match's manifest says complete: without them
+	// (a full disk) the test is resumed, which re-reads its games and writes them.
+	sprtPending := fs.Name() == "sprt" && !slices.Contains(man.Outputs, "sprt.txt")
+	if man.Status == "complete" && !sprtPending {
 		if err := checkComplete(dir, man); err != nil {
 			return shard, false, err
 		}

@@ -162,10 +162,10 @@ func sequentialTest(ctx context.Context, m *runner.Match, test stats.SPRT, sess 
 	}
 	fmt.Fprint(stdout, final)
 	if err := gamefile.WriteFileAtomic(filepath.Join(sess.Dir, "sprt.txt"), []byte(header+final)); err != nil {
-		return testResult{}, err
+		return testResult{}, runner.ReportsFailed(sess.Dir, err)
 	}
 	if err := tune.WriteSPRTPage(sess.Dir, m, out, st, verdict); err != nil {
-		return testResult{}, err
+		return testResult{}, runner.ReportsFailed(sess.Dir, err)
 	}
 	return testResult{st, complete}, nil
 }

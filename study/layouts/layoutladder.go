@@ -194,7 +194,7 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 			}
 			o, sw, err := runLevel(ctx, cfg, level, rep, s)
 			if err != nil {
-				return nil, err
+				return nil, runner.InnerReportsFailed(s.Dir, err)
 			}
 			if o.Interrupted {
 				out.Interrupted = true
@@ -219,7 +219,7 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 			fmt.Fprintf(s.Stderr, "rating the %d levels: %d pairings × %d games\n", len(cfg.Ladder), len(tc.Pairings()), tc.Games)
 		}
 		if out.Rated, err = tournament.RunTournament(ctx, tc, nil, ts); err != nil {
-			return nil, err
+			return nil, runner.InnerReportsFailed(s.Dir, err)
 		}
 		out.Interrupted = out.Rated.Interrupted
 		if !out.Interrupted {
@@ -238,12 +238,15 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 	}
 	out.Stats = ladderStats(cfg, sweeps[0], out.Levels, ratings, ref)
 	if out.Outputs, err = writeLadderReports(s.Dir, cfg, out); err != nil {
-		return nil, err
+		return nil, runner.ReportsFailed(s.Dir, err)
 	}
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
 	man.PeakRSSBytes = gamefile.PeakRSS()
-	return out, gamefile.WriteManifest(manPath, man)
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
+		return nil, runner.ReportsFailed(s.Dir, err)
+	}
+	return out, nil
 }
 
 // runLevel plays (or resumes, or re-reads) one level's sweep in one replicate.

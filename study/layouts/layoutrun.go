@@ -137,13 +137,16 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 		// The reports read the boards back from boards.csv: memory does not grow with them.
 		rep, files, err := WriteLayoutReportsFile(s.Dir, sw, path)
 		if err != nil {
-			return nil, err
+			return nil, runner.ReportsFailed(s.Dir, err)
 		}
 		out.Report = rep
 		man.Outputs = append(man.Outputs, files...)
 	}
 	man.PeakRSSBytes = gamefile.PeakRSS()
 	if err := gamefile.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
+		if man.Status == "complete" {
+			err = runner.ReportsFailed(s.Dir, err)
+		}
 		return nil, err
 	}
 	return out, nil

@@ -189,6 +189,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 		ps := s
 		ps.Dir = sub
 		o, err := runner.RunMatch(ctx, m, ps)
+		err = runner.InnerReportsFailed(s.Dir, err)
 		if err != nil && ctx.Err() != nil {
 			// Interrupted before the pairing's first game finished: its (empty) games.csv is
 			// written, but its plots of zero games fail. Resume replays the pairing.
@@ -213,12 +214,15 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 		return nil, err
 	}
 	if err := writeTournamentReports(s.Dir, cfg, out); err != nil {
-		return nil, err
+		return nil, runner.ReportsFailed(s.Dir, err)
 	}
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
 	man.PeakRSSBytes = gamefile.PeakRSS()
-	return out, gamefile.WriteManifest(manPath, man)
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
+		return nil, runner.ReportsFailed(s.Dir, err)
+	}
+	return out, nil
 }
 
 // MergeTournament merges the shard directories of a tournament (given in shard order) into

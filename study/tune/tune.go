@@ -275,24 +275,27 @@ func RunTune(ctx context.Context, cfg TuneConfig, gm *games.Game, s runner.Sessi
 			w    agents.Weights
 		}{{"start.json", out.Start}, {"tuned.json", out.Tuned}} {
 			if err := agents.SaveWeights(filepath.Join(s.Dir, x.name), x.w); err != nil {
-				return nil, err
+				return nil, runner.ReportsFailed(s.Dir, err)
 			}
 			man.Outputs = append(man.Outputs, x.name)
 		}
 		title := tuneTitle(cfg)
 		files, err := report.PlotTrajectory(s.Dir, "trajectory", title, cfg.Params, t.spsa.Lo, t.spsa.Hi, traj)
 		if err != nil {
-			return nil, err
+			return nil, runner.ReportsFailed(s.Dir, err)
 		}
 		man.Outputs = append(man.Outputs, files...)
 		page, err := WriteTunePage(s.Dir, cfg, out)
 		if err != nil {
-			return nil, err
+			return nil, runner.ReportsFailed(s.Dir, err)
 		}
 		man.Outputs = append(man.Outputs, page)
 	}
 	man.PeakRSSBytes = gamefile.PeakRSS()
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
+		if !interrupted {
+			err = runner.ReportsFailed(s.Dir, err)
+		}
 		return nil, err
 	}
 	return out, nil

@@ -234,7 +234,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		cs.Dir, cs.Shard, cs.Resume = sub, runner.Shard{Index: 0, Count: 1}, s.Resume
 		o, err := runner.RunMatch(ctx, m, cs)
 		if err != nil {
-			return nil, err
+			return nil, runner.InnerReportsFailed(s.Dir, err)
 		}
 		if o.Interrupted {
 			out.Interrupted = true
@@ -253,7 +253,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	}
 	if !out.Interrupted {
 		if out.Rated, out.Interrupted, err = rateLevels(ctx, cfg, tiles, s, out.Cells); err != nil {
-			return nil, err
+			return nil, runner.InnerReportsFailed(s.Dir, err)
 		}
 	}
 	if out.Interrupted {
@@ -265,18 +265,21 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		out.Trends = tally.StrengthTrends(out.Cells)
 	}
 	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
-		return nil, err
+		return nil, runner.ReportsFailed(s.Dir, err)
 	}
 	man.Status = "complete"
 	page, err := writeVariantsPage(s.Dir, cfg, out, out.Outputs, report.ManifestFacts(man))
 	if err != nil {
-		return nil, err
+		return nil, runner.ReportsFailed(s.Dir, err)
 	}
 	out.Outputs = append(out.Outputs, page)
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
 	man.PeakRSSBytes = gamefile.PeakRSS()
-	return out, gamefile.WriteManifest(manPath, man)
+	if err := gamefile.WriteManifest(manPath, man); err != nil {
+		return nil, runner.ReportsFailed(s.Dir, err)
+	}
+	return out, nil
 }
 
 // VariantPlotMetrics are the metrics drawn against strength (the game's counters are added).
