@@ -27,7 +27,7 @@ func heapAlloc() uint64 {
 // the footer, whole values, so a writer that kept the moves' bounds held four move lists and
 // more a row group: a long run's memory grew with its games.
 func TestParquetRowGroupsLeaveLittle(t *testing.T) {
-	const moveBytes, groups, perGroup = 64 << 10, 40, 8
+	const moveBytes, groups, perGroup = 64 << 10, 320, 8
 	recs := testRecords(perGroup*groups, 0)
 	flat := make([]Record, len(recs))
 	for i, r := range recs {
@@ -64,7 +64,7 @@ func TestParquetRowGroupsLeaveLittle(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		const warm = 10
+		const warm = 20
 		for k := range warm {
 			write(k)
 		}
