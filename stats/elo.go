@@ -60,6 +60,9 @@ func (p Penta) Elo() Interval {
 		}
 		return Interval{math.NaN(), b, math.NaN(), OneSidedMethod}
 	}
+	if iv, ok := p.EqualPairs(); ok { // the normal interval would have zero width
+		return Interval{EloFromScore(iv.Value), EloFromScore(iv.Low), EloFromScore(iv.High), MethodEqualPairs}
+	}
 	s, v := p.ScoreVar()
 	se := math.Sqrt(v / float64(n))
 	end := func(x float64) float64 {
@@ -114,6 +117,30 @@ func (p Penta) PerfectScore() (iv Interval, ok bool) {
 		return Interval{0, 0, 1 - b, MethodPerfectScore}, true
 	}
 	return Interval{1, b, 1, MethodPerfectScore}, true
+}
+
+// MethodEqualPairs is the Method of EqualPairs' interval.
+const MethodEqualPairs = "clopper-pearson-pairs-all-equal"
+
+// EqualPairs returns, when every pair scored the same middle value x (¼, ½ or ¾ of the pair's
+// points: the normal interval then has zero width and covers nothing), a 95% interval for A's
+// mean score that holds whatever the distribution of the pairs: with q the probability that a
+// pair scores anything but x, the mean lies in [x − x·q, x + (1 − x)·q] (a pair's score is in
+// [0, 1]), and n pairs all scoring x put q below 1 − 0.05^(1/n) at 95% (Clopper & Pearson
+// 1934, one-sided, k = 0). ok is false otherwise (PerfectScore covers x = 0 and 1).
+func (p Penta) EqualPairs() (iv Interval, ok bool) {
+	n := p.Pairs()
+	if n == 0 {
+		return Interval{}, false
+	}
+	for i := 1; i <= 3; i++ {
+		if p[i] == n {
+			x := float64(i) / 4
+			q := 1 - math.Pow(0.05, 1/float64(n))
+			return Interval{x, x - x*q, x + (1-x)*q, MethodEqualPairs}, true
+		}
+	}
+	return Interval{}, false
 }
 
 // SignP returns the exact one-sided sign-test p-value of A being stronger: among the pairs

@@ -453,3 +453,55 @@ func TestMixtureCS(t *testing.T) {
 	near(t, "low", iv.Low, 0.45-r/100, 1e-12)
 	near(t, "high", iv.High, 0.45+r/100, 1e-12)
 }
+
+// Every pair scoring the same middle value (here ½: each pair split) gives the normal interval
+// zero width; EqualPairs' bound covers at its level whatever the rare other pairs are. At 20
+// pairs of which 97% split and 3% are won outright (true score 0.515), the normal interval
+// covers only when a won pair shows up.
+func TestEqualPairsCoverage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 3))
+	const reps, n, q = 20000, 20, 0.97
+	truth := q*0.5 + (1-q)*1
+	coverNormal, coverNew := 0, 0
+	for range reps {
+		var p Penta
+		for range n {
+			if rng.Float64() < q {
+				p[2]++
+			} else {
+				p[4]++
+			}
+		}
+		s, v := p.ScoreVar()
+		se := math.Sqrt(v / n)
+		lo, hi := s-Z95*se, s+Z95*se
+		if lo <= truth && truth <= hi {
+			coverNormal++
+		}
+		if iv, ok := p.EqualPairs(); ok {
+			lo, hi = iv.Low, iv.High
+			if e := p.Elo(); e.Method != MethodEqualPairs || e.Low >= e.Value || e.High <= e.Value {
+				t.Fatalf("Elo of equal pairs %v: %+v", p, e)
+			}
+		}
+		if lo <= truth && truth <= hi {
+			coverNew++
+		}
+	}
+	cn, cx := float64(coverNormal)/reps, float64(coverNew)/reps
+	t.Logf("coverage at %d pairs, true score %.3f: normal %.3f, with the equal-pairs bound %.3f", n, truth, cn, cx)
+	if cn > 0.6 {
+		t.Errorf("normal coverage %.3f: the simulation no longer shows the zero-width case", cn)
+	}
+	if cx < 0.946 {
+		t.Errorf("coverage %.3f, want ≥ 0.946", cx)
+	}
+	// By hand: 10 split pairs, q ≤ 1 − 0.05^(1/10) = 0.2589: [0.5 − 0.1294, 0.5 + 0.1294].
+	iv, ok := Penta{0, 0, 10, 0, 0}.EqualPairs()
+	if want := 0.5 * (1 - math.Pow(0.05, 0.1)); !ok || math.Abs(iv.High-0.5-want) > 1e-12 || math.Abs(0.5-iv.Low-want) > 1e-12 || math.Abs(want-0.12945) > 1e-4 {
+		t.Errorf("EqualPairs of 10 split pairs: %+v, %v", iv, ok)
+	}
+	if _, ok := (Penta{1, 0, 9, 0, 0}).EqualPairs(); ok {
+		t.Error("EqualPairs of unequal pairs: ok")
+	}
+}

@@ -285,6 +285,8 @@ func (s *Summary) Stats() []Stat {
 		score := stats.Interval{Value: sc, Low: sc - stats.Z95*se, High: sc + stats.Z95*se, Method: "pentanomial"}.Clip(0, 1)
 		if iv, ok := s.Penta.PerfectScore(); ok { // the normal interval would be [1, 1]
 			score = iv
+		} else if iv, ok := s.Penta.EqualPairs(); ok { // or [½, ½] when every pair split
+			score = iv
 		}
 		add("a_score", score, pairs)
 		add("a_elo", s.Penta.Elo(), pairs)
