@@ -19,10 +19,21 @@ import (
 // differently now (another fingerprint, other files) is refused: the run would mix the games
 // of two agents under one name. Errors name the agent.
 func PinAgents(man *gamefile.Manifest, s Session, game string, specs ...string) error {
+	return PinAgentsStop(man, s, game, nil, specs...)
+}
+
+// PinAgentsStop is PinAgents ended early by stop (an interrupted run: nil, never): the
+// manifest then pins no agent (the run stops before its first game, and a resume of it checks
+// nothing against it) and the error is nil.
+func PinAgentsStop(man *gamefile.Manifest, s Session, game string, stop func() bool, specs ...string) error {
 	man.Agents = man.Agents[:0]
 	seen := map[string]bool{}
 	for _, spec := range specs {
-		pin, err := fingerprint.Of(game, spec, s.Workers)
+		pin, err := fingerprint.OfStop(game, spec, s.Workers, stop)
+		if errors.Is(err, fingerprint.ErrStopped) {
+			man.Agents = man.Agents[:0]
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -195,7 +195,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.Shard, man.Shards, man.FirstGame, man.EndGame = s.Shard.Index, s.Shard.Count, start, end
 	man.Planned, man.Workers, man.Reproducible = end-start, s.Workers, m.Reproducible()
 	man.Started = time.Now().UTC()
-	if err := PinAgents(man, s, m.Cfg.Game, m.Cfg.A, m.Cfg.B); err != nil {
+	if err := PinAgentsStop(man, s, m.Cfg.Game, func() bool { return ctx.Err() != nil }, m.Cfg.A, m.Cfg.B); err != nil {
 		return nil, err
 	}
 

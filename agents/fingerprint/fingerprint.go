@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -104,8 +105,12 @@ func Positions(game string) ([]engine.State, error) {
 // with a fresh player (nothing carries over between positions) and the random source
 // engine.Derive(seed, i), on up to workers goroutines; the result does not depend on workers.
 func Play(game, spec string, workers int) (*Record, error) {
-	return play(game, spec, -1, workers)
+	return play(game, spec, -1, workers, nil)
 }
+
+// ErrStopped is returned when a fingerprint's stop function ended it before every position
+// was searched (an interrupted run): there is no fingerprint, and nothing is cached.
+var ErrStopped = errors.New("fingerprint: stopped")
 
 // PlayFirst is Play on the set's first n positions of game only: the moves, without a
 // fingerprint (a quick comparison with a record's first n moves).
@@ -113,11 +118,11 @@ func PlayFirst(game, spec string, n, workers int) (*Record, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("PlayFirst: %d positions", n)
 	}
-	return play(game, spec, n, workers)
+	return play(game, spec, n, workers, nil)
 }
 
 // play is Play on the first n positions (all when n < 0); the fingerprint only when all.
-func play(game, spec string, n, workers int) (*Record, error) {
+func play(game, spec string, n, workers int, stop func() bool) (*Record, error) {
 	a, err := agents.Parse(spec)
 	if err != nil {
 		return nil, err
@@ -152,7 +157,11 @@ func play(game, spec string, n, workers int) (*Record, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				rec.Moves[i], work[i], units[i], errs[i] = choose(a, states[i], i)
+				if stop != nil && stop() {
+					errs[i] = ErrStopped
+					continue
+				}
+				rec.Moves[i], work[i], units[i], errs[i] = choose(a, states[i], i, stop)
 			}
 		}()
 	}
@@ -161,6 +170,9 @@ func play(game, spec string, n, workers int) (*Record, error) {
 	}
 	close(next)
 	wg.Wait()
+	if stop != nil && stop() {
+		return nil, ErrStopped
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "fairplay agent fingerprint v%d %s\n", Version, game)
 	for i, m := range rec.Moves {
@@ -180,10 +192,13 @@ func play(game, spec string, n, workers int) (*Record, error) {
 }
 
 // choose is the move a fresh player of a chooses in s (position index i), and its search work.
-func choose(a agents.Agent, s engine.State, i int) (string, int64, string, error) {
+func choose(a agents.Agent, s engine.State, i int, stop func() bool) (string, int64, string, error) {
 	p, err := a.NewPlayer(s.Game())
 	if err != nil {
 		return "", 0, "", err
+	}
+	if st, ok := p.(agents.Stopper); ok && stop != nil {
+		st.SetStop(stop)
 	}
 	if c, ok := p.(agents.Closer); ok {
 		defer c.Close()
@@ -231,6 +246,12 @@ type cacheEntry struct {
 // Of is Play's pin, computed once per process for each game, canonical spec and content of
 // the files the agent reads (a study's runs and a tournament's pairings share their agents).
 func Of(game, spec string, workers int) (Pin, error) {
+	return OfStop(game, spec, workers, nil)
+}
+
+// OfStop is Of ended early by stop (nil: never): then it returns ErrStopped and caches
+// nothing, so that a later call fingerprints the agent afresh.
+func OfStop(game, spec string, workers int, stop func() bool) (Pin, error) {
 	a, err := agents.Parse(spec)
 	if err != nil {
 		return Pin{}, err
@@ -249,9 +270,16 @@ func Of(game, spec string, workers int) (Pin, error) {
 	cacheMu.Unlock()
 	e.once.Do(func() {
 		var rec *Record
-		if rec, e.err = Play(game, spec, workers); e.err == nil {
+		if rec, e.err = play(game, spec, -1, workers, stop); e.err == nil {
 			e.pin = rec.Pin
 		}
 	})
+	if errors.Is(e.err, ErrStopped) {
+		cacheMu.Lock()
+		if cache[key] == e {
+			delete(cache, key)
+		}
+		cacheMu.Unlock()
+	}
 	return e.pin, e.err
 }
