@@ -15,6 +15,13 @@ import (
 // (-layout, a random tile placement per pair unless a layout is given), the random opening
 // (-random-opening, auto), and the deprecated spellings still accepted with a notice.
 
+// -holdout of learn and train: every K-th game, by index (0, K, 2K, ...), is held out of the
+// fit, 1 game in 5 by default.
+const (
+	defaultHoldOut = 5
+	holdoutUsage   = "every `K`-th game by index (0, K, 2K, ...) is held out of the fit"
+)
+
 // layoutRandom is -layout's value for a random tile placement per pair (each game in
 // self-play), the published way of setting up Katarenga: the default of every run.
 const layoutRandom = "random"

@@ -38,6 +38,9 @@ var fieldFlags = map[string]string{
 	"tournament.Games": "games-per-pairing",
 	"variants.Games":   "games-per-cell",
 	"layouts.Games":    "games-per-board",
+
+	// One field, two meanings: a tournament's neighbour count (layouts: the fairness band).
+	"tournament.Band": "neighbours",
 }
 
 // flagName is the config.Namer of the CLI: a field as its flag ("-rating-bootstrap"), followed by

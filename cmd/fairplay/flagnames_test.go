@@ -92,8 +92,12 @@ func TestLibraryMessagesNameFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantUsageError(t, "exists and is not empty (give -resume to finish it, or another -out)", "play", "-games", "2", "-out", dir)
-	wantUsageError(t, "-band 1: want 0 (every pairing) or a positive count, and not with -gauntlet",
-		"tournament", "-agents", "random;greedy", "-band", "1", "-gauntlet", "-out", filepath.Join(dir, "t"))
+	wantUsageError(t, "-neighbours 1: want 0 (every pairing) or a positive count, and not with -gauntlet",
+		"tournament", "-agents", "random;greedy", "-neighbours", "1", "-gauntlet", "-out", filepath.Join(dir, "t"))
+	// One field, two flags: Band is tournament's -neighbours and layouts' -band.
+	if got := withFlagNames(config.Errorf("Band", "0.6", "want LOW,HIGH"), "layouts").Error(); got != "-band 0.6: want LOW,HIGH" {
+		t.Errorf("layouts' Band: %q", got)
+	}
 	cause := errors.New("no space left on device")
 	e := fmt.Errorf("run: %w", config.Errorf("", "", "writing games.csv: %v (then resume with {Resume} %s)", cause, "DIR"))
 	if got := withFlagNames(e, "play"); got.Error() != "run: writing games.csv: no space left on device (then resume with -resume DIR)" || !errors.Is(got, cause) {

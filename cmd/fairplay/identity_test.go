@@ -171,7 +171,7 @@ var identityRuns = []identityCase{
 	{name: "layouts-ladder-report", args: []string{"layouts", "-report", "layouts-ladder"}, outs: []string{"layouts-ladder"}},
 	{name: "tournament", args: []string{"tournament", "-game", "katarenga", "-agents", "random;greedy;alphabeta:depth=1", "-games-per-pairing", "4", "-bootstrap", "20",
 		"-out", "tournament", "-progress", "never"}, outs: []string{"tournament"}},
-	{name: "tournament-band", args: []string{"tournament", "-game", "katarenga", "-agents", "greedy;mcts:playouts=20;alphabeta:depth=2", "-band", "1",
+	{name: "tournament-band", args: []string{"tournament", "-game", "katarenga", "-agents", "greedy;mcts:playouts=20;alphabeta:depth=2", "-neighbours", "1",
 		"-games-per-pairing", "2", "-layout", "4", "-random-opening", "2", "-prior", "0.5", "-bootstrap", "10", "-seed", "6",
 		"-out", "tournament-band", "-progress", "never"}, outs: []string{"tournament-band"}},
 	{name: "tournament-combine", args: []string{"tournament", "-combine", "-bootstrap", "20", "-out", "tournament-combined", "tournament", "tournament-band"},

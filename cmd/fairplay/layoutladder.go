@@ -122,6 +122,15 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		if cfg, err = layouts.NewLayoutLadderConfig(cfg); err != nil {
 			return usageErr(err)
 		}
+		if cfg.Compare != "" { // every level plays the same boards: refuse a reference that shares none, as a sweep does
+			sw, err := layouts.NewSweep(cfg.LevelSweep(0, 0))
+			if err != nil {
+				return usageErr(err)
+			}
+			if err := checkShared(sw, cfg.Compare); err != nil {
+				return err
+			}
+		}
 		if dir, err = outDir(rf.out, "layouts-ladder"); err != nil {
 			return err
 		}

@@ -10,7 +10,8 @@ import (
 
 // layouts -compare writes its result to compare.csv and into the report (a finding and the
 // table), and refuses (exit 2), before a game is played, a sweep that shares no board with
-// the one it is compared with; layouts -report -compare refuses the same.
+// the one it is compared with; layouts -ladder -compare and layouts -report -compare refuse the
+// same.
 func TestLayoutsCompare(t *testing.T) {
 	tmp := t.TempDir()
 	list := filepath.Join("testdata", "three-layouts.txt")
@@ -50,6 +51,12 @@ func TestLayoutsCompare(t *testing.T) {
 	wantUsageError(t, "share no board", "layouts", "-layouts", "sample:2", "-seed", "9", "-games-per-layout", "4", "-compare", ref, "-out", other, "-progress", "never")
 	if _, err := os.Stat(other); err == nil {
 		t.Errorf("a refused -compare wrote %s", other)
+	}
+	// A ladder of other boards: refused the same way (it played every level, then failed).
+	wantUsageError(t, "share no board", "layouts", "-ladder", "random;greedy", "-layouts", "sample:2", "-seed", "9", "-games-per-board", "4",
+		"-rating-games-per-pairing", "0", "-compare", ref, "-out", other, "-progress", "never")
+	if _, err := os.Stat(other); err == nil {
+		t.Errorf("a refused -ladder -compare wrote %s", other)
 	}
 	if _, errOut, err := runCmd(t, "layouts", "-layouts", "sample:2", "-seed", "9", "-games-per-layout", "4", "-out", other, "-progress", "never"); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)

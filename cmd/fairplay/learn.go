@@ -29,7 +29,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.Games, "games", 1000, "self-play games")
 	var opening openingFlag
 	registerOpening(fs, &opening)
-	fs.IntVar(&cfg.HoldOut, "holdout", 5, "every K-th game is held out to measure the fit")
+	fs.IntVar(&cfg.HoldOut, "holdout", defaultHoldOut, holdoutUsage+" (to measure the fit)")
 	fs.Float64Var(&cfg.L2, "l2", 1e-3, "ridge penalty on the standardised coefficients (features are collinear: keep it > 0)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "master seed: game i is a pure function of (configuration, seed, i)")
 	fs.IntVar(&cfg.Workers, "workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")

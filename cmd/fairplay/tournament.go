@@ -12,10 +12,10 @@ import (
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -band K] [-games-per-pairing N] [-layout L] [-random-opening N] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_DIR...",
+	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -neighbours K] [-games-per-pairing N] [-layout L] [-random-opening N] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_DIR...",
 		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=2;mcts:playouts=1000' -games-per-pairing 100 -out kat-rr",
 		"fairplay tournament -game baran -agents 'alphabeta:depth=4;alphabeta:depth=2;greedy' -gauntlet -games-per-pairing 200",
-		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -band 2 -games-per-pairing 40",
+		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -neighbours 2 -games-per-pairing 40",
 		"fairplay tournament -game baran -agents 'greedy;alphabeta:depth=3' -games-per-pairing 400 -shard 0/2 -out part0   # then part1, and:",
 		"fairplay merge -out whole part0 part1",
 		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament",
@@ -25,7 +25,8 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	gf.layout.aliasFixedLayout(fs)
 	agentList := fs.String("agents", "", "agents separated by ';' (the first is the anchor, Elo 0)")
 	gauntlet := fs.Bool("gauntlet", false, "pair the first agent with each other agent only (default: every pairing)")
-	band := fs.Int("band", 0, "pair each agent only with the next N agents of the list (list them by expected strength; 0: every pairing)")
+	band := fs.Int("neighbours", 0, "pair each agent only with the next `K` agents of the list (list them by expected strength; 0: every pairing)")
+	deprecate(fs, "band", "neighbours")
 	n := fs.Int64("games-per-pairing", 100, "games per pairing, in colour-swapped pairs (rounded up to even)")
 	deprecate(fs, "games", "games-per-pairing")
 	var opening openingFlag

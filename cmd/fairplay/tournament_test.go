@@ -68,7 +68,7 @@ func TestTournamentCLIErrors(t *testing.T) {
 		{[]string{"-agents", "random;bogus:x=1"}, "agent 2"},
 		{[]string{"-agents", "random;greedy", "-games-per-pairing", "0"}, "-games-per-pairing 0"},
 		{[]string{"-agents", "random;greedy", "-prior", "-2"}, "-prior -2"},
-		{[]string{"-agents", "random;greedy", "-band", "-1"}, "-band -1"},
+		{[]string{"-agents", "random;greedy", "-neighbours", "-1"}, "-neighbours -1"},
 		{[]string{"-agents", "random;greedy", "-bootstrap", "-1"}, "-bootstrap -1"},
 		{[]string{"-agents", "random;greedy", "-random-opening", "-3"}, `invalid value "-3" for flag -random-opening`},
 		{[]string{"-game", "chess", "-agents", "random;greedy"}, "chess"},

@@ -13,7 +13,7 @@ import (
 )
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "-game G [-agent AGENT] [-games N] [-layout L] [-random-opening K] [-hidden H] [-l2 N] [-epochs E] [-seed S] [-data FILE | -save-data FILE] -save-net FILE.nnue",
+	fs := newFlags("train", "-game G [-agent AGENT] [-games N] [-layout L] [-random-opening K] [-hidden H] [-hidden2 N] [-epochs E] [-batch-size N] [-holdout K] [-seed S] [-data FILE | -save-data FILE] -save-net FILE.nnue",
 		"fairplay train -game katarenga -games 12000 -hidden 16 -save-net katarenga.nnue",
 		"fairplay train -game baran -agent alphabeta:depth=2 -games 1500 -save-data baran.gob -lambda 0.7 -save-net baran.nnue",
 		"fairplay train -game baran -data baran.gob -hidden 64 -epochs 12 -lambda 0.7 -save-net baran64.nnue",
@@ -31,13 +31,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	registerOpening(fs, &opening)
 	fs.IntVar(&g.Workers, "workers", runtime.GOMAXPROCS(0), "parallel self-play workers (the data do not depend on it)")
 	fs.IntVar(&f.Hidden, "hidden", 32, "accumulator width per perspective (a multiple of 4, 4..1024)")
-	fs.IntVar(&f.L2, "l2", 0, "second hidden layer (1..256; 0: none, the accumulators feed the output directly)")
+	fs.IntVar(&f.L2, "hidden2", 0, "width of a second hidden layer (1..256; 0: none, the accumulators feed the output directly)")
+	deprecate(fs, "l2", "hidden2")
 	fs.Float64Var(&f.Scale, "scale", 150, "evaluation units per logit (the search's units)")
 	fs.Float64Var(&f.Lambda, "lambda", 1, "label = lambda·sigmoid(score/scale) + (1−lambda)·result (0..1; below 1 Katarenga overfits, as a game's layout identifies its result; Baran's network used 0.7)")
 	fs.IntVar(&f.Epochs, "epochs", 20, "passes over the training positions")
-	fs.IntVar(&f.Batch, "batch", 256, "positions per Adam step")
+	fs.IntVar(&f.Batch, "batch-size", 256, "positions per Adam step")
+	deprecate(fs, "batch", "batch-size")
 	fs.Float64Var(&f.LR, "lr", 1e-3, "Adam step size")
-	fs.IntVar(&f.HoldOut, "holdout", 10, "every K-th game is the validation set")
+	fs.IntVar(&f.HoldOut, "holdout", defaultHoldOut, holdoutUsage+" (the validation set: it picks the epoch kept)")
 	fs.Float64Var(&f.Decay, "decay", 0, "decoupled weight decay of the first layer (AdamW), relative to -lr (0..100)")
 	fs.BoolVar(&f.Last, "last", false, "keep the last epoch's network (default: the epoch of least validation loss)")
 	seed := fs.Uint64("seed", 1, "master seed of the games and of the optimiser")
@@ -60,13 +62,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case f.Hidden < 4 || f.Hidden > 1024 || f.Hidden%4 != 0:
 		return usagef("train: -hidden %d: want a multiple of 4 in 4..1024", f.Hidden)
 	case f.L2 < 0 || f.L2 > 256:
-		return usagef("train: -l2 %d: want 0..256", f.L2)
+		return usagef("train: -hidden2 %d: want 0..256", f.L2)
 	case !(f.Scale >= 1 && f.Scale <= 10000):
 		return usagef("train: -scale %g: want 1..10000", f.Scale)
 	case !(f.Lambda >= 0 && f.Lambda <= 1):
 		return usagef("train: -lambda %g: want 0..1", f.Lambda)
 	case f.Epochs < 1 || f.Batch < 1:
-		return usagef("train: -epochs %d, -batch %d: want >= 1", f.Epochs, f.Batch)
+		return usagef("train: -epochs %d, -batch-size %d: want >= 1", f.Epochs, f.Batch)
 	case !(f.LR > 0 && f.LR < 1):
 		return usagef("train: -lr %g: want a number in (0, 1)", f.LR)
 	case !(f.Decay >= 0 && f.Decay <= 100):

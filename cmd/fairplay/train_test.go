@@ -21,7 +21,7 @@ func TestTrainCommand(t *testing.T) {
 	out := filepath.Join(dir, "k.nnue")
 	data := filepath.Join(dir, "k.gob")
 	stdout, _, err := runCmd(t, "train", "-game", "katarenga", "-agent", "alphabeta:depth=1", "-games", "8", "-epochs", "2",
-		"-hidden", "8", "-l2", "0", "-holdout", "4", "-save-data", data, "-curve", filepath.Join(dir, "c.csv"), "-save-net", out)
+		"-hidden", "8", "-hidden2", "0", "-holdout", "4", "-save-data", data, "-curve", filepath.Join(dir, "c.csv"), "-save-net", out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestTrainCommand(t *testing.T) {
 		{[]string{"train", "-game", "katarenga", "-games", "4"}},
 		{[]string{"train", "-game", "chess", "-save-net", out + "3"}},
 		{[]string{"train", "-hidden", "0", "-save-net", out + "4"}},
-		{[]string{"train", "-l2", "-1", "-save-net", out + "5"}},
+		{[]string{"train", "-hidden2", "-1", "-save-net", out + "5"}},
 		{[]string{"train", "-lambda", "2", "-save-net", out + "6"}},
 		{[]string{"train", "-agent", "wizard", "-games", "4", "-save-net", out + "7"}},
 		{[]string{"train", "-game", "baran", "-data", data, "-save-net", out + "8"}},
