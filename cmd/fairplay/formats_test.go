@@ -103,15 +103,11 @@ func TestPlayFormats(t *testing.T) {
 	}
 }
 
-// A parquet run killed before its games file was first committed (only games.parquet.tmp
-// exists) resumes as parquet, not as the default csv.
-func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	if _, stderr, err := runCmd(t, "play", "-games", "20", "-format", "parquet", "-out", dir, "-progress", "never"); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
-	want := gamesAsCSV(t, dir)
-	if err := os.Rename(filepath.Join(dir, "games.parquet"), filepath.Join(dir, "games.parquet.tmp")); err != nil {
+// resumeUncommitted makes dir look like a run killed before its games file (name) was first
+// committed (only name.tmp, status running) and resumes it.
+func resumeUncommitted(t *testing.T, dir, name string) {
+	t.Helper()
+	if err := os.Rename(filepath.Join(dir, name), filepath.Join(dir, name+".tmp")); err != nil {
 		t.Fatal(err)
 	}
 	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
@@ -125,6 +121,17 @@ func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
 	if _, stderr, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err != nil {
 		t.Fatalf("resume: %v\n%s", err, stderr)
 	}
+}
+
+// A parquet run killed before its games file was first committed (only games.parquet.tmp
+// exists) resumes as parquet, not as the default csv.
+func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, stderr, err := runCmd(t, "play", "-games", "20", "-format", "parquet", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	want := gamesAsCSV(t, dir)
+	resumeUncommitted(t, dir, "games.parquet")
 	if _, err := os.Stat(filepath.Join(dir, "games.csv")); err == nil {
 		t.Error("the resumed parquet run wrote games.csv")
 	}
@@ -235,20 +242,7 @@ func TestRandomLayoutsResumeAndMerge(t *testing.T) {
 	if _, stderr, err := runCmd(t, append(base, "-out", dir)...); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if err := os.Rename(filepath.Join(dir, "games.csv"), filepath.Join(dir, "games.csv.tmp")); err != nil {
-		t.Fatal(err)
-	}
-	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	man.Status = "running"
-	if err := gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
-		t.Fatal(err)
-	}
-	if _, stderr, err := runCmd(t, "play", "-resume", dir, "-progress", "never"); err != nil {
-		t.Fatalf("resume: %v\n%s", err, stderr)
-	}
+	resumeUncommitted(t, dir, "games.csv")
 	if got := gamesAsCSV(t, dir); !bytes.Equal(got, want) {
 		t.Error("the resumed random-layouts run's games differ from the uninterrupted run's")
 	}
