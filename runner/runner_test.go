@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -231,5 +232,28 @@ func TestRandomLayouts(t *testing.T) {
 	bg, _ := games.New("baran", "", "", nil)
 	if _, err := NewMatch(MatchConfig{Game: "baran", A: "random", B: "random", Games: 2, RandomLayouts: true}, bg); err == nil {
 		t.Error("random layouts accepted for Baran")
+	}
+}
+
+// Parallel does every index once, whatever the workers, and stops handing out indices after a
+// call fails.
+func TestParallel(t *testing.T) {
+	for _, workers := range []int{0, 1, 3, 64} {
+		done := make([]int, 100)
+		if !Parallel(len(done), workers, func() *int { return new(int) }, func(c *int, j int) bool { *c++; done[j]++; return true }) {
+			t.Fatalf("%d workers: false with every call true", workers)
+		}
+		for j, d := range done {
+			if d != 1 {
+				t.Fatalf("%d workers: index %d done %d times", workers, j, d)
+			}
+		}
+		var calls atomic.Int64
+		if Parallel(1000, workers, func() struct{} { return struct{}{} }, func(_ struct{}, j int) bool { calls.Add(1); return j != 10 }) {
+			t.Errorf("%d workers: true although index 10 failed", workers)
+		}
+		if calls.Load() == 1000 {
+			t.Errorf("%d workers: every index was handed out after a failure", workers)
+		}
 	}
 }

@@ -106,6 +106,44 @@ func NewRace(question string, k int, low, high, alpha, epsilon, rho float64) (*R
 	return &Race{Question: question, Low: low, High: high, Alpha: alpha, Epsilon: epsilon, Rho: rho, Arms: make([]Arm, k)}, nil
 }
 
+// RaceRho is the MixtureCS tuning of a race played in rounds of batch observations per
+// candidate up to cap: tightest at the geometric mean of the two (variance proxy
+// √(batch·cap)/4), where a race's answers are mostly settled.
+func RaceRho(batch, cap int64, alpha float64) float64 {
+	return OptimalRho(math.Sqrt(float64(batch)*float64(cap))/4, alpha)
+}
+
+// Run plays the race in rounds. Each round, play is handed the candidates still Active and the
+// observations from..to−1 to make of each (to = min(from+batch, cap): the same indices for
+// every candidate, so the observations a round makes follow from the round alone), and returns
+// their sums in active's order, or false when interrupted; then Update settles what the
+// sequences allow. The race ends when it is Done, no candidate is active, or the cap is
+// reached. Run returns the rounds played, and false when play was interrupted.
+func (r *Race) Run(cap, batch int64, play func(active []int, from, to int64) ([]float64, bool)) (rounds int64, ok bool) {
+	for from := int64(0); from < cap && !r.Done; from += batch {
+		var active []int
+		for k := range r.Arms {
+			if r.Active(k) {
+				active = append(active, k)
+			}
+		}
+		if len(active) == 0 {
+			break
+		}
+		to := min(from+batch, cap)
+		sums, ok := play(active, from, to)
+		if !ok {
+			return rounds, false
+		}
+		for j, k := range active {
+			r.Add(k, sums[j], to-from)
+		}
+		r.Update()
+		rounds++
+	}
+	return rounds, true
+}
+
 // CS is candidate k's confidence sequence at the race's per-candidate level Alpha/K.
 func (r *Race) CS(k int) Interval {
 	iv := MixtureCS(r.Arms[k].Sum, r.Arms[k].N, r.Alpha/float64(len(r.Arms)), r.Rho)

@@ -14,6 +14,7 @@ var fieldFlags = map[string]string{
 	"Agents":          "agents",
 	"B":               "b",
 	"Band":            "band",
+	"Batch":           "batch",
 	"Bootstrap":       "bootstrap",
 	"Compare":         "compare",
 	"Dir":             "out",
@@ -23,6 +24,7 @@ var fieldFlags = map[string]string{
 	"Ladder":          "ladder",
 	"Params":          "params",
 	"Prior":           "prior",
+	"Race":            "race",
 	"RandomLayouts":   "layout " + layoutRandom,
 	"RandomOpening":   "random-opening",
 	"RatingBootstrap": "rating-bootstrap",
@@ -30,6 +32,7 @@ var fieldFlags = map[string]string{
 	"Replicates":      "replicates",
 	"Resume":          "resume",
 	"Seed":            "seed",
+	"Tolerance":       "race-tolerance",
 	"Top":             "top",
 	"Vary":            "vary",
 

@@ -157,6 +157,8 @@ var identityRuns = []identityCase{
 		"-ladder", "greedy", "-games-per-cell", "4", "-rating-games-per-pairing", "0", "-layout", "9",
 		"-out", "variants-katarenga", "-progress", "never"}, outs: []string{"variants-katarenga"}},
 	{name: "variants-resume", args: []string{"variants", "-resume", "variants-baran", "-progress", "never"}, outs: []string{"variants-baran"}},
+	{name: "variants-race", args: []string{"variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned", "-ladder", "random;greedy", "-race", "fairest",
+		"-games-per-cell", "40", "-batch", "10", "-seed", "4", "-out", "variants-race", "-progress", "never"}, outs: []string{"variants-race"}},
 	{name: "layouts", args: []string{"layouts", "-layouts", "layouts.txt", "-games-per-board", "4", "-seed", "3", "-out", "layouts", "-progress", "never"}, outs: []string{"layouts"}},
 	{name: "layouts-adaptive", args: []string{"layouts", "-layouts", "random:2", "-adaptive", "-batch", "2", "-games-per-board", "6", "-band", "0.4,0.6",
 		"-a", "greedy", "-b", "random", "-out", "layouts-adaptive", "-progress", "never"}, outs: []string{"layouts-adaptive"}},

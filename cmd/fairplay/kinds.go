@@ -20,7 +20,8 @@ import (
 // and resumes it, and how its shards merge. Adding a kind of run is a row here.
 type runKind struct {
 	kind    string
-	command string // the subcommand that makes it and takes -resume DIR
+	command string // the subcommand that makes it and takes -resume DIR (unless once)
+	once    bool   // not resumable: an interrupted run is run again
 	// merge joins the shards of a run (checked: one configuration, complete, each once, in
 	// shard order) into out; nil where the kind does not shard.
 	merge   func(ctx context.Context, m mergeJob) error
@@ -46,6 +47,7 @@ func init() {
 		{kind: tournament.TournamentKind, command: "tournament", merge: mergeTournament, csvOnly: true},
 		{kind: tournament.CombinedKind, command: "tournament -combine"},
 		{kind: variants.VariantsKind, command: "variants"},
+		{kind: variants.RaceKind, command: "variants -race", once: true},
 		{kind: tune.TuneKind, command: "tune"},
 	}
 }
@@ -108,7 +110,11 @@ func readRunManifest(flag, dir, want string) (*gamefile.Manifest, runKind, error
 		return nil, k, usagef("%s %s: manifest.json is damaged (shard %d/%d, config hash %q)", flag, dir, man.Shard, man.Shards, man.ConfigSHA256)
 	}
 	if want != "" && k.kind != want {
-		return nil, k, usagef("%s %s: it holds a %s run, which fairplay %s makes and resumes", flag, dir, runName(man, k), commandOf(man, k))
+		what := "makes and resumes"
+		if k.once {
+			what = "makes (it is not resumable: run it again)"
+		}
+		return nil, k, usagef("%s %s: it holds a %s run, which fairplay %s %s", flag, dir, runName(man, k), commandOf(man, k), what)
 	}
 	if err := man.CheckConfig(); err != nil {
 		return nil, k, usagef("%s %s: %v", flag, dir, err)

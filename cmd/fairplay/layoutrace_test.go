@@ -31,19 +31,7 @@ func TestLayoutsRaceCLI(t *testing.T) {
 	if !strings.Contains(string(page), "race.csv") || !strings.Contains(string(page), "the fairest board is") {
 		t.Error("report.html has no race table or finding")
 	}
-	n, err := reporttest.CheckReportHTML(bytes.NewReader(page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bin := reporttest.FindBrowser(); bin != "" && !testing.Short() {
-		c, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p := c.Problems(n); len(p) > 0 {
-			t.Errorf("report.html in %s: %v", bin, p)
-		}
-	}
+	checkReportPage(t, page)
 	rep, _, err := runCmd(t, "layouts", "-report", dir)
 	if err != nil || !strings.Contains(rep, "the fairest board is") {
 		t.Errorf("-report of a race: %v\n%s", err, rep)
@@ -59,6 +47,25 @@ func TestLayoutsRaceCLI(t *testing.T) {
 		"-seed", "9", "-out", fair, "-progress", "never")
 	if err != nil || !strings.Contains(out, "race (fair;") || !strings.Contains(out, "undecided at the cap") {
 		t.Errorf("fair race: %v\n%s", err, out)
+	}
+}
+
+// checkReportPage checks a report page's HTML, and unless -short how a headless browser renders
+// it (where one is installed).
+func checkReportPage(t *testing.T, page []byte) {
+	t.Helper()
+	n, err := reporttest.CheckReportHTML(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bin := reporttest.FindBrowser(); bin != "" && !testing.Short() {
+		c, err := reporttest.CheckReportInBrowser(bin, page, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := c.Problems(n); len(p) > 0 {
+			t.Errorf("report.html in %s: %v", bin, p)
+		}
 	}
 }
 

@@ -49,11 +49,13 @@ func (v *varyFlag) Set(s string) error {
 }
 
 func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("variants", "-game G -vary NAME=v1,v2[,...] [-vary ...] [-ladder 'SPEC;SPEC;...'] [-games-per-cell N] [-rating-games-per-pairing N] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
+	fs := newFlags("variants", "-game G -vary NAME=v1,v2[,...] [-vary ...] [-ladder 'SPEC;SPEC;...'] [-games-per-cell N] [-rating-games-per-pairing N] [-race fair|fairest [-band LOW,HIGH] [-race-tolerance D] [-batch N]] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-resume DIR]",
 		"fairplay variants -game baran -vary capture=huff,strict,free -ladder 'random;greedy;alphabeta:depth=2' -games-per-cell 400 -out baran-capture",
 		"fairplay variants -game baran -vary chain-capture=whole,per-jump -vary fast-row=3,4 -games-per-cell 200",
 		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -games-per-cell 1000   # a random tile placement per pair",
 		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -ladder 'random;greedy;alphabeta:depth=1;alphabeta:depth=2' -games-per-cell 100 -rating-games-per-pairing 60   # level_elo, strength_trend.csv",
+		"fairplay variants -game baran -vary capture=huff,strict,free -ladder 'alphabeta:depth=2' -race fairest -games-per-cell 4000 -batch 200   # which setting is fairest at that level: races.csv",
+		"fairplay variants -game baran -vary capture=huff,strict,free -vary fast-row=3,4 -ladder 'greedy;alphabeta:depth=2' -race fair -band 0.45,0.55 -games-per-cell 2000   # which settings are fair, at each level",
 		"fairplay variants -resume baran-capture            # finish an interrupted study")
 	var gf gameFlags
 	gf.register(fs, layoutRandom, false)
@@ -68,6 +70,8 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	deprecate(fs, "rating-games", "rating-games-per-pairing")
 	var opening openingFlag
 	registerOpening(fs, &opening)
+	var race variantRaceFlags
+	race.register(fs)
 	var rf runFlags
 	rf.register(fs)
 	if err := rf.parseUnsharded(fs, args, stderr, "-shard: shard a study by running one fairplay play per cell; variants runs whole"); err != nil {
@@ -79,6 +83,9 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var cfg variants.VariantsConfig
 	dir := rf.resume
 	if dir != "" {
+		if err := refuseRaceResume(dir); err != nil {
+			return err
+		}
 		if _, complete, err := resumeRun(fs, dir, variants.VariantsKind, &cfg, stderr); err != nil || complete {
 			return err
 		}
@@ -106,6 +113,9 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		cfg.Tiles = tiles
+		if err := race.apply(fs, &cfg); err != nil {
+			return err
+		}
 		if cfg, err = variants.NewVariantsConfig(cfg); err != nil {
 			return usageErr(err)
 		}
@@ -120,9 +130,13 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	cells, _ := cfg.Cells()
+	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
+		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)}
+	if cfg.Race != "" {
+		return runVariantRace(ctx, cfg, ts, sess, len(cells), stdout, stderr)
+	}
 	fmt.Fprintf(stderr, "fairplay variants: %s, %d cells × %d games, seed %d -> %s\n", cfg.Game, len(cells), cfg.Games, cfg.Seed, dir)
-	out, err := variants.RunVariants(ctx, cfg, ts, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)})
+	out, err := variants.RunVariants(ctx, cfg, ts, sess)
 	if err != nil {
 		return err
 	}

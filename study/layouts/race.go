@@ -3,9 +3,9 @@ package layouts
 import (
 	"context"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,26 +49,24 @@ func RunRace(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutcome,
 	var rounds atomic.Int64
 	stopProgress := s.StartProgress((cap+batch-1)/batch, "rounds", rounds.Load)
 	t0 := time.Now()
-	for from := int64(0); from < cap && !race.Done; from += batch {
-		var active []int
-		for k := range res {
-			if race.Active(k) {
-				active = append(active, k)
-			}
-		}
+	_, ok := race.Run(cap, batch, func(active []int, from, to int64) ([]float64, bool) {
 		before := make([]int64, len(active))
 		for j, k := range active {
 			before[j] = res[k].WhiteWins
 		}
-		if !sw.playRound(ctx, active, res, seen, from, min(from+batch, cap), s.Workers) {
-			stopProgress()
-			return &LayoutsOutcome{Manifest: man, Interrupted: true}, nil
+		if !sw.playRound(ctx, active, res, seen, from, to, s.Workers) {
+			return nil, false
 		}
+		sums := make([]float64, len(active))
 		for j, k := range active {
-			race.Add(k, float64(res[k].WhiteWins-before[j]), res[k].N-race.Arms[k].N)
+			sums[j] = float64(res[k].WhiteWins - before[j])
 		}
-		race.Update()
 		rounds.Add(1)
+		return sums, true
+	})
+	if !ok {
+		stopProgress()
+		return &LayoutsOutcome{Manifest: man, Interrupted: true}, nil
 	}
 	stopProgress()
 	var games int64
@@ -120,32 +118,17 @@ func RunRace(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutcome,
 // interrupted.
 func (sw *Sweep) playRound(ctx context.Context, active []int, res []gamefile.BoardResult, seen []map[uint64]struct{}, from, to int64, workers int) bool {
 	stop := func() bool { return ctx.Err() != nil }
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range max(1, min(workers, len(active))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			h := fnv.New64a()
-			sk := &sweepWorker{}
-			for {
-				j := int(next.Add(1) - 1)
-				if j >= len(active) || failed.Load() {
-					return
-				}
-				k := active[j]
-				ok := sw.playGames(sk, int64(k), from, to, &res[k], func(moves []byte) {
-					h.Reset()
-					h.Write(moves)
-					seen[k][h.Sum64()] = struct{}{}
-				}, stop)
-				if !ok {
-					failed.Store(true)
-				}
-			}
-		}()
+	type local struct {
+		h  hash.Hash64
+		sk *sweepWorker
 	}
-	wg.Wait()
-	return !failed.Load() && ctx.Err() == nil
+	ok := runner.Parallel(len(active), workers, func() local { return local{fnv.New64a(), &sweepWorker{}} }, func(l local, j int) bool {
+		k := active[j]
+		return sw.playGames(l.sk, int64(k), from, to, &res[k], func(moves []byte) {
+			l.h.Reset()
+			l.h.Write(moves)
+			seen[k][l.h.Sum64()] = struct{}{}
+		}, stop)
+	})
+	return ok && ctx.Err() == nil
 }

@@ -48,9 +48,7 @@ func (sw *Sweep) bandAlpha() float64 {
 
 // bandRho tunes the confidence sequence to be tightest at the geometric mean of the batch and
 // the cap.
-func (sw *Sweep) bandRho() float64 {
-	return stats.OptimalRho(math.Sqrt(float64(sw.Cfg.Batch)*float64(sw.Cfg.Games))/4, familyAlpha)
-}
+func (sw *Sweep) bandRho() float64 { return stats.RaceRho(sw.Cfg.Batch, sw.Cfg.Games, familyAlpha) }
 
 // decided reports whether White's band interval (BandInterval) lies inside or outside the
 // fairness band.

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fairplay-lab/fairplay/internal/durable"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/layouts"
@@ -55,6 +54,14 @@ type VariantsConfig struct {
 	// levels on the baseline rules (0: levels not rated, no strength trends).
 	RatingGames     int64 `json:"rating_games"`
 	RatingBootstrap int   `json:"rating_bootstrap"` // bootstrap resamples for the level ratings
+	// Race, when set (fair or fairest), races the settings at each level instead of playing
+	// Games in every cell: Games is then each cell's cap, and the cells play in rounds of Batch
+	// games (RunRace).
+	Race      string  `json:"race,omitempty"`
+	Batch     int64   `json:"batch,omitempty"`
+	BandLow   float64 `json:"band_low,omitempty"` // a fair race's band for the first player's score
+	BandHigh  float64 `json:"band_high,omitempty"`
+	Tolerance float64 `json:"race_tolerance,omitempty"` // a fairest race's tolerance
 }
 
 // VariantCellSpec is one cell of a study: its level, its variant values and its rules.
@@ -108,6 +115,9 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 		return cfg, fmt.Errorf("random layouts are for Katarenga")
 	}
 	if _, err := cfg.Cells(); err != nil {
+		return cfg, err
+	}
+	if err := cfg.checkRace(); err != nil {
 		return cfg, err
 	}
 	if cfg.RatingGames < 0 || cfg.RatingGames%2 != 0 {
@@ -190,22 +200,11 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := durable.LockDir(s.Dir) // each cell's directory has its own lock
+	man, manPath, unlock, err := runner.StartRun(s, VariantsKind, cfg, cfg.Seed, "cells", int64(len(specs)), cfg.Game, cfg.Ladder...) // each cell's directory has its own lock
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	man, err := runner.NewManifest(s, VariantsKind, cfg, cfg.Seed, "cells", int64(len(specs)))
-	if err != nil {
-		return nil, err
-	}
-	if err := runner.PinAgents(man, s, cfg.Game, cfg.Ladder...); err != nil {
-		return nil, err
-	}
-	manPath := filepath.Join(s.Dir, "manifest.json")
-	if err := gamefile.WriteManifest(manPath, man); err != nil {
-		return nil, err
-	}
 	out := &VariantsOutcome{}
 	perLevel := len(specs) / len(cfg.Ladder)
 	for i, c := range specs {
@@ -213,13 +212,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 			out.Interrupted = true
 			break
 		}
-		gm, err := games.New(cfg.Game, c.Rules, cfg.Layout, tiles)
-		if err != nil {
-			return nil, err
-		}
-		m, err := runner.NewMatch(runner.MatchConfig{Game: cfg.Game, Rules: c.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
-			A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: layouts.RulesSeed(cfg.Seed, gm.Rules()+"|"+cfg.Ladder[c.Level]),
-			RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
+		m, err := cfg.cellMatch(c, tiles)
 		if err != nil {
 			return nil, err
 		}
@@ -280,6 +273,18 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		return nil, runner.ReportsFailed(s.Dir, err)
 	}
 	return out, nil
+}
+
+// cellMatch is cell c's self-play match of Games games: game i of a cell is the same game in a
+// study and in a race.
+func (cfg VariantsConfig) cellMatch(c VariantCellSpec, tiles *katarenga.TileSet) (*runner.Match, error) {
+	gm, err := games.New(cfg.Game, c.Rules, cfg.Layout, tiles)
+	if err != nil {
+		return nil, err
+	}
+	return runner.NewMatch(runner.MatchConfig{Game: cfg.Game, Rules: c.Rules, Layout: cfg.Layout, Tiles: cfg.Tiles,
+		A: cfg.Ladder[c.Level], B: cfg.Ladder[c.Level], Games: cfg.Games, Seed: layouts.RulesSeed(cfg.Seed, gm.Rules()+"|"+cfg.Ladder[c.Level]),
+		RandomOpening: cfg.RandomOpening, RandomLayouts: cfg.RandomLayouts}, gm)
 }
 
 // VariantPlotMetrics are the metrics drawn against strength (the game's counters are added).
