@@ -56,6 +56,9 @@ type Arm struct {
 	N         int64
 	State     ArmState
 	SettledAt int64 // observations when its answer was settled (0: never)
+	// Stopped: a fair race's candidate that could no longer be settled before the cap
+	// (BandLooks.Futile) stopped early; it stays Racing (undecided), as it would have at the cap.
+	Stopped bool
 }
 
 // Race answers "which of these K candidates are fair" (RaceFair: mean inside the band [Low,
@@ -117,9 +120,19 @@ func RaceRho(batch, cap int64, alpha float64) float64 {
 // observations from..to−1 to make of each (to = min(from+batch, cap): the same indices for
 // every candidate, so the observations a round makes follow from the round alone), and returns
 // their sums in active's order, or false when interrupted; then Update settles what the
-// sequences allow. The race ends when it is Done, no candidate is active, or the cap is
-// reached. Run returns the rounds played, and false when play was interrupted.
+// sequences allow. In a fair race a candidate that can no longer be settled before the cap,
+// whatever its observations to come, stops there (Arm.Stopped, BandLooks.Futile): no answer
+// changes, and its observations to the cap are saved. The race ends when it is Done, no
+// candidate is active, or the cap is reached. Run returns the rounds played, and false when
+// play was interrupted.
 func (r *Race) Run(cap, batch int64, play func(active []int, from, to int64) ([]float64, bool)) (rounds int64, ok bool) {
+	var looks *BandLooks
+	if r.Question == RaceFair {
+		var err error
+		if looks, err = NewBandLooks(r.Low, r.High, r.Alpha/float64(len(r.Arms)), r.Rho, batch, cap); err != nil {
+			looks = nil // a race NewRace accepted: only a nonsense batch or cap gets here, and plays no round
+		}
+	}
 	for from := int64(0); from < cap && !r.Done; from += batch {
 		var active []int
 		for k := range r.Arms {
@@ -140,6 +153,11 @@ func (r *Race) Run(cap, batch int64, play func(active []int, from, to int64) ([]
 		}
 		r.Update()
 		rounds++
+		for k := range r.Arms {
+			if a := &r.Arms[k]; looks != nil && a.State == Racing && looks.Futile(a.Sum, a.N) {
+				a.Stopped = true
+			}
+		}
 	}
 	return rounds, true
 }
@@ -152,7 +170,7 @@ func (r *Race) CS(k int) Interval {
 }
 
 // Active reports whether candidate k is still to be sampled.
-func (r *Race) Active(k int) bool { return !r.Done && r.Arms[k].State == Racing }
+func (r *Race) Active(k int) bool { return !r.Done && r.Arms[k].State == Racing && !r.Arms[k].Stopped }
 
 // Add records n more observations of candidate k summing to sum.
 func (r *Race) Add(k int, sum float64, n int64) {

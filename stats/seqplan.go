@@ -59,17 +59,20 @@ type SeqDesign struct {
 
 // SeqPlan compares the adaptive band decision with fixed-n designs by simulation.
 type SeqPlan struct {
-	Low        float64     `json:"band_low"`
-	High       float64     `json:"band_high"`
-	Alpha      float64     `json:"alpha"`
-	Batch      int64       `json:"batch"`
-	Cap        int64       `json:"cap"`
-	Rates      string      `json:"rates"`
-	Boards     int         `json:"boards"`
-	Seed       uint64      `json:"seed"`
-	Designs    []SeqDesign `json:"designs"`     // sequential, fixed n at the cap, fixed n deciding as many
-	SavedCap   float64     `json:"saved_cap"`   // 1 − sequential/fixed-at-cap mean games
-	SavedMatch float64     `json:"saved_match"` // 1 − sequential/matched fixed-n mean games
+	Low    float64 `json:"band_low"`
+	High   float64 `json:"band_high"`
+	Alpha  float64 `json:"alpha"`
+	Batch  int64   `json:"batch"`
+	Cap    int64   `json:"cap"`
+	Rates  string  `json:"rates"`
+	Boards int     `json:"boards"`
+	Seed   uint64  `json:"seed"`
+	// Designs: sequential, fixed n at the cap, fixed n deciding as many, sequential without the
+	// futility stop.
+	Designs       []SeqDesign `json:"designs"`
+	SavedCap      float64     `json:"saved_cap"`      // 1 − sequential/fixed-at-cap mean games
+	SavedMatch    float64     `json:"saved_match"`    // 1 − sequential/matched fixed-n mean games
+	SavedFutility float64     `json:"saved_futility"` // 1 − sequential/sequential-without-futility mean games
 }
 
 // MethodSeqPlan names PlanSequential's method.
@@ -80,15 +83,22 @@ const MethodSeqPlan = "simulation-fixed-seed"
 //
 //   - sequential: layouts -adaptive's rule — batches of batch games, stop when the anytime-valid
 //     MixtureCS at level alpha (tuned as the sweep tunes it) lies inside or outside [low, high],
-//     at most cap games;
+//     or when it can no longer do so before the cap whatever the games to come (BandLooks.Futile:
+//     such a board stops undecided, as it would have ended at the cap), at most cap games;
+//
 //   - fixed n = cap: every board plays cap games and is judged once by the Wilson interval at
 //     level alpha;
+//
 //   - fixed n, matched: the smallest multiple of batch whose Wilson decisions settle at least
 //     the share of boards the sequential design settles.
 //
+//   - sequential without the futility stop, on the same games: every board settled or at the
+//     cap (the same boards settle, on the same side).
+//
 // Each reports games per board (mean and 90th percentile), the share settled and the share
 // settled on the wrong side of the band (an error of the design, known here since the true rates
-// are). The games saved are those of the sequential design against the fixed ones.
+// are). The games saved are those of the sequential design against the fixed ones, and against
+// the sequential design without the futility stop.
 func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, boards int, seed uint64) (SeqPlan, error) {
 	switch {
 	case !(0 <= low && low < high && high <= 1):
@@ -133,25 +143,37 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	wrong := func(d int, p float64) bool {
 		return d == -1 && p >= low || d == 1 && p <= high || d == 2 && (p < low || p > high)
 	}
-	rho := OptimalRho(math.Sqrt(float64(batch)*float64(cap))/4, alpha)
-	seq := SeqDesign{Name: "sequential", Method: MethodMixtureCS}
-	games := make([]int64, boards)
-	for i, p := range truth {
-		var w, n int64
-		for j := range nb {
-			w += int64(wins[i*nb+j])
-			n += batch
-			if d := settle(MixtureCS(float64(w), n, alpha, rho)); d != 0 {
-				seq.Decided++
-				if wrong(d, p) {
-					seq.Wrong++
-				}
-				break
-			}
-		}
-		games[i] = n
+	rho := RaceRho(batch, cap, alpha)
+	looks, err := NewBandLooks(low, high, alpha, rho, batch, cap)
+	if err != nil {
+		return SeqPlan{}, err
 	}
-	summarise(&seq, games, boards)
+	games := make([]int64, boards)
+	sequential := func(name string, futility bool) SeqDesign {
+		seq := SeqDesign{Name: name, Method: MethodMixtureCS}
+		for i, p := range truth {
+			var w, n int64
+			for j := range nb {
+				w += int64(wins[i*nb+j])
+				n += batch
+				if d := settle(MixtureCS(float64(w), n, alpha, rho)); d != 0 {
+					seq.Decided++
+					if wrong(d, p) {
+						seq.Wrong++
+					}
+					break
+				}
+				if futility && looks.Futile(float64(w), n) {
+					break
+				}
+			}
+			games[i] = n
+		}
+		summarise(&seq, games, boards)
+		return seq
+	}
+	seq := sequential("sequential", true)
+	toCap := sequential("sequential, no futility", false)
 	pl.Designs = append(pl.Designs, seq)
 	z := zq(1 - alpha/2)
 	fixed := func(k int) SeqDesign {
@@ -182,9 +204,10 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	k := int(firstTrue(1, int64(nb), func(k int64) bool { return fixed(int(k)).Decided >= seq.Decided }))
 	match := fixed(min(k, nb))
 	match.Name = "fixed n, as many settled"
-	pl.Designs = append(pl.Designs, atCap, match)
+	pl.Designs = append(pl.Designs, atCap, match, toCap)
 	pl.SavedCap = 1 - seq.Mean/atCap.Mean
 	pl.SavedMatch = 1 - seq.Mean/match.Mean
+	pl.SavedFutility = 1 - seq.Mean/toCap.Mean
 	return pl, nil
 }
 

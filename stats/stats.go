@@ -275,10 +275,16 @@ func MixtureCS(sum float64, n int64, alpha, rho float64) Interval {
 		return Interval{math.NaN(), 0, 1, MethodMixtureCS}
 	}
 	nf := float64(n)
-	v := nf / 4
-	r := math.Sqrt(2 * (v + rho) * math.Log(math.Sqrt((v+rho)/rho)/alpha))
+	r := mixtureRadius(n, alpha, rho)
 	m := sum / nf
 	return Interval{m, math.Max(0, m-r/nf), math.Min(1, m+r/nf), MethodMixtureCS}
+}
+
+// mixtureRadius is MixtureCS's boundary on |sum − nμ| after n observations: it does not depend
+// on the observations.
+func mixtureRadius(n int64, alpha, rho float64) float64 {
+	v := float64(n) / 4
+	return math.Sqrt(2 * (v + rho) * math.Log(math.Sqrt((v+rho)/rho)/alpha))
 }
 
 // OptimalRho is the ρ that makes MixtureCS's boundary tightest at variance proxy v (n/4 at n

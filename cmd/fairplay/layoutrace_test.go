@@ -45,7 +45,7 @@ func TestLayoutsRaceCLI(t *testing.T) {
 	fair := filepath.Join(t.TempDir(), "fair")
 	out, _, err = runCmd(t, "layouts", "-layouts", "random:4", "-race", "fair", "-band", "0.4,0.6", "-games-per-layout", "400", "-batch", "100",
 		"-seed", "9", "-out", fair, "-progress", "never")
-	if err != nil || !strings.Contains(out, "race (fair;") || !strings.Contains(out, "undecided at the cap") {
+	if err != nil || !strings.Contains(out, "race (fair;") || !strings.Contains(out, "stopped before the cap, once they could no longer be settled") {
 		t.Errorf("fair race: %v\n%s", err, out)
 	}
 }

@@ -92,6 +92,10 @@ type Sweep struct {
 	// against its boards (compare.csv, a finding). Not part of the configuration: a report
 	// option, read from boards.csv in the sweep's directory.
 	CompareTo string
+	// looks is an adaptive sweep's band decision (nil otherwise): a board stops once it is
+	// decided, or once it can no longer be decided before the cap (futility).
+	looks      *stats.BandLooks
+	noFutility bool // tests: play an undecided board to the cap
 	// reportRunLen, when positive, replaces defaultReportRunLen (tests make it tiny).
 	reportRunLen int
 	// reportWrap, when set (tests), wraps the run files of the reports' external sorts: a
@@ -337,6 +341,11 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	}
 	sw.Cfg = cfg
 	sw.Cfg.List = nil // the sweep holds the boards; the list's rows are the sweep's rows
+	if cfg.Adaptive && cfg.Race != stats.RaceFairest {
+		if sw.looks, err = stats.NewBandLooks(cfg.BandLow, cfg.BandHigh, sw.bandAlpha(), sw.bandRho(), cfg.Batch, cfg.Games); err != nil {
+			return nil, err
+		}
+	}
 	return sw, nil
 }
 
@@ -468,7 +477,8 @@ func (sw *Sweep) Play(sk *sweepWorker, i int64, stop func() bool) (gamefile.Boar
 
 // playGames plays games from..to−1 of board i into res with sk's reused buffers, which holds the board's games before
 // from, and gives each game's moves to seen; an adaptive sweep stops at the first whole batch
-// after which the board is decided. Game j is a pure function of (configuration, seed, board,
+// after which the board is decided, or can no longer be decided before the cap
+// (stats.BandLooks.Futile: it would reach the cap undecided whatever its games). Game j is a pure function of (configuration, seed, board,
 // j), so a board played in pieces plays the same games as in one go.
 func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.BoardResult, seen func(moves []byte), stop func() bool) bool {
 	l := sw.Board(int(i))
@@ -477,7 +487,7 @@ func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.Boa
 	sk.w = m.NewWorkerFrom(sk.w)
 	w := sk.w
 	for j := from; j < to; j++ {
-		if sw.Cfg.Adaptive && sw.Cfg.Race != stats.RaceFairest && j > 0 && j%sw.Cfg.Batch == 0 && sw.decided(res) {
+		if sw.looks != nil && j > 0 && j%sw.Cfg.Batch == 0 && (sw.decided(res) || !sw.noFutility && sw.looks.Futile(float64(res.WhiteWins), res.N)) {
 			break
 		}
 		rec, moves, ok := m.PlayView(w, j, stop)

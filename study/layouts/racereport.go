@@ -23,6 +23,7 @@ type RaceSummary struct {
 	Answers  map[string]int // boards by answer (race.csv's answer column)
 	Fairest  []string       // a fairest race: the fairest board, or the boards not eliminated
 	Settled  bool           // a fairest race: the answer is one board
+	Stopped  int            // a fair race: undecided boards stopped before the cap (futility)
 	Games    int64          // games played
 	Fixed    int64          // games of the fixed design: the cap on every board
 }
@@ -107,6 +108,9 @@ func readRaceSummary(dir string, sw *Sweep) (*RaceSummary, error) {
 			s.Fairest, s.Settled = []string{rec[2]}, true
 		case stats.Racing.String():
 			left = append(left, rec[2])
+			if n < sw.Cfg.Games {
+				s.Stopped++
+			}
 		}
 	}
 	if s.Boards != sw.NumBoards() {
@@ -125,8 +129,8 @@ func raceFinding(sw *Sweep, s *RaceSummary) string {
 	head := fmt.Sprintf("race (%s; every answer right with probability at least %.2f, all %d boards at once: %s, each board's sequence at %.2g)",
 		s.Question, 1-familyAlpha, s.Boards, stats.MethodRace, sw.bandAlpha())
 	if s.Question == stats.RaceFair {
-		return fmt.Sprintf("%s: %d inside %.2f-%.2f, %d below, %d above, %d undecided at the cap; %s",
-			head, s.Answers["inside"], sw.Cfg.BandLow, sw.Cfg.BandHigh, s.Answers["below"], s.Answers["above"], s.Answers["undecided"], saved)
+		return fmt.Sprintf("%s: %d inside %.2f-%.2f, %d below, %d above, %d undecided (%d of them stopped before the cap, once they could no longer be settled); %s",
+			head, s.Answers["inside"], sw.Cfg.BandLow, sw.Cfg.BandHigh, s.Answers["below"], s.Answers["above"], s.Answers["undecided"], s.Stopped, saved)
 	}
 	tol := ""
 	if sw.Cfg.Tolerance > 0 {

@@ -203,3 +203,38 @@ func TestAdaptiveDecisionsConfirmed(t *testing.T) {
 		t.Errorf("%d of %d decisions contradicted (%.2f%%), want at most 1%%", contradicted, len(decided), 100*share)
 	}
 }
+
+// An adaptive sweep stops a board that can no longer be decided before the cap (futility): on
+// the same games every board gets the same answer as when played to the cap, in fewer games.
+// Random play on 60 boards, cap 600 (the sequence at 600 games is still wider than the band, so
+// no board can be settled inside: boards near ½ stop once they can no longer be settled below
+// or above either); a fair race (the sequences at 0.05 over the boards) likewise.
+func TestAdaptiveFutility(t *testing.T) {
+	for _, race := range []string{"", stats.RaceFair} {
+		cfg := LayoutsConfig{Layouts: "random:30", Games: 600, Seed: 5, Adaptive: true, Batch: 100, Race: race}
+		var games [2]int64
+		var answers [2][]stats.ArmState
+		for k, off := range []bool{false, true} {
+			sw := sweep(t, cfg)
+			sw.noFutility = off
+			sk := sw.NewWorker()
+			for i := range sw.NumBoards() {
+				b, ok := sw.Play(sk, int64(i), func() bool { return false })
+				if !ok {
+					t.Fatal("stopped")
+				}
+				games[k] += b.N
+				answers[k] = append(answers[k], sw.fairAnswer(&b))
+			}
+		}
+		t.Logf("race %q: %d games with the futility stop, %d without", race, games[0], games[1])
+		for i := range answers[0] {
+			if answers[0][i] != answers[1][i] {
+				t.Errorf("race %q: board %d: %v with the futility stop, %v without", race, i, answers[0][i], answers[1][i])
+			}
+		}
+		if games[0] >= games[1] {
+			t.Errorf("race %q: %d games with the futility stop, %d without: none saved", race, games[0], games[1])
+		}
+	}
+}

@@ -119,7 +119,7 @@ func levelFinding(cfg VariantsConfig, out *RaceOutcome, l int) string {
 	}
 	head := fmt.Sprintf("At %s (every answer right with probability at least 0.95, all settings at once)", cfg.Labels[l])
 	if cfg.Race == stats.RaceFair {
-		return fmt.Sprintf("%s: inside %g-%g: %s; below: %s; above: %s; undecided at the cap: %s.", head, cfg.BandLow, cfg.BandHigh,
+		return fmt.Sprintf("%s: inside %g-%g: %s; below: %s; above: %s; undecided (at the cap, or stopped once it could no longer be settled before it): %s.", head, cfg.BandLow, cfg.BandHigh,
 			list(stats.Inside), list(stats.Below), list(stats.Above), list(stats.Racing))
 	}
 	if out.Settled[l] {
