@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/stats"
 )
@@ -120,5 +121,24 @@ func TestRaceSavesGames(t *testing.T) {
 	t.Logf("%d games of the fixed design's %d (%s saved)", out.Games, out.Fixed, strconv.FormatFloat(100*(1-float64(out.Games)/float64(out.Fixed)), 'f', 0, 64)+"%")
 	if out.Fixed != 2*8000 || out.Games*2 > out.Fixed {
 		t.Errorf("%d games of %d: want at most half", out.Games, out.Fixed)
+	}
+}
+
+// An interrupted race keeps no results: no races.csv, and the manifest says interrupted.
+func TestRaceInterrupted(t *testing.T) {
+	cfg := raceConfig(t, stats.RaceFair, []string{"random"}, 400, 100)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	out, err := RunRace(ctx, cfg, nil, runner.Session{Dir: dir, Workers: 2})
+	if err != nil || !out.Interrupted {
+		t.Fatalf("outcome %+v, %v", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "races.csv")); err == nil {
+		t.Error("an interrupted race wrote races.csv")
+	}
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil || man.Kind != RaceKind || man.Status != "interrupted" {
+		t.Errorf("manifest %+v, %v", man, err)
 	}
 }

@@ -97,9 +97,7 @@ func raceText(cfg VariantsConfig, out *RaceOutcome, alpha float64) (md string, f
 		findings = append(findings, levelFinding(cfg, out, l))
 	}
 	findings = append(findings, fmt.Sprintf("%d games, %.0f%% fewer than the fixed design's %d (the cap in every cell).", out.Games, 100*(1-float64(out.Games)/float64(max(1, out.Fixed))), out.Fixed))
-	for _, f := range findings {
-		fmt.Fprintf(&b, "- %s\n", f)
-	}
+	b.WriteString(strings.Join(findings, "\n\n") + "\n") // a paragraph each (the page's Markdown has no lists)
 	return b.String(), findings, t
 }
 
