@@ -3,8 +3,6 @@ package variants
 import (
 	"context"
 	"fmt"
-	"hash"
-	"hash/fnv"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // RaceKind is the manifest kind of a race over rule settings (VariantsConfig.Race).
@@ -80,7 +79,7 @@ type RaceOutcome struct {
 // cellTally counts a cell's games in a race.
 type cellTally struct {
 	n, first, second, draws int64
-	seen                    map[uint64]struct{} // hashes of the games' moves (distinct games)
+	seen                    map[uint64]struct{} // tally.DistinctHash of the games (layout, start, moves)
 }
 
 // RunRace races the settings (the variant combinations) at each level of the ladder
@@ -167,7 +166,7 @@ func RunRace(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, 
 	return out, nil
 }
 
-// raceGame is one game of a round: its outcome and the hash of its moves.
+// raceGame is one game of a round: its outcome and its tally.DistinctHash.
 type raceGame struct {
 	winner string
 	hash   uint64
@@ -180,22 +179,18 @@ func playRaceRound(ctx context.Context, ms []*runner.Match, tallies []cellTally,
 	per := to - from
 	games := make([]raceGame, int64(len(active))*per)
 	stop := func() bool { return ctx.Err() != nil }
-	type local struct {
-		h  hash.Hash64
-		ws map[int]*runner.Worker // a worker per cell
-	}
-	ok := runner.Parallel(len(games), workers, func() local { return local{fnv.New64a(), map[int]*runner.Worker{}} }, func(l local, j int) bool {
+	// each goroutine's workers, one per cell it played
+	ok := runner.Parallel(len(games), workers, func() map[int]*runner.Worker { return map[int]*runner.Worker{} }, func(ws map[int]*runner.Worker, j int) bool {
 		k := active[int64(j)/per]
-		w := l.ws[k]
+		w := ws[k]
 		if w == nil {
 			w = ms[k].NewWorker()
-			l.ws[k] = w
+			ws[k] = w
 		}
 		rec, moves, ok := ms[k].PlayView(w, from+int64(j)%per, stop)
 		if ok {
-			l.h.Reset()
-			l.h.Write(moves)
-			games[j] = raceGame{winner: rec.Winner, hash: l.h.Sum64()}
+			rec.Moves = string(moves)
+			games[j] = raceGame{winner: rec.Winner, hash: tally.DistinctHash(&rec)} // layout, start and moves
 		}
 		return ok
 	})
