@@ -160,7 +160,7 @@ var identityRuns = []identityCase{
 	{name: "variants-race", args: []string{"variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned", "-ladder", "random;greedy", "-race", "fairest",
 		"-games-per-cell", "40", "-batch", "10", "-seed", "4", "-out", "variants-race", "-progress", "never"}, outs: []string{"variants-race"}},
 	{name: "layouts", args: []string{"layouts", "-layouts", "layouts.txt", "-games-per-board", "4", "-seed", "3", "-out", "layouts", "-progress", "never"}, outs: []string{"layouts"}},
-	{name: "layouts-adaptive", args: []string{"layouts", "-layouts", "random:2", "-adaptive", "-batch", "2", "-games-per-board", "6", "-band", "0.4,0.6",
+	{name: "layouts-adaptive", args: []string{"layouts", "-layouts", "random:2", "-adaptive", "-batch", "10", "-games-per-board", "40", "-band", "0.4,0.6",
 		"-a", "greedy", "-b", "random", "-out", "layouts-adaptive", "-progress", "never"}, outs: []string{"layouts-adaptive"}},
 	{name: "layouts-shard-0", args: []string{"layouts", "-layouts", "layouts.txt", "-games-per-board", "4", "-rules", "first-move-capture=banned", "-random-opening", "0",
 		"-shard", "0/2", "-out", "layouts-shard-0", "-progress", "never"}, outs: []string{"layouts-shard-0"}},
