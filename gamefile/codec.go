@@ -16,8 +16,8 @@ import (
 )
 
 // Codec is the compression of a Parquet games file's pages: "snappy" (the default, as
-// pyarrow's and DuckDB's) or "zstd" (Zstandard, about 0.7 times Snappy's bytes for about twice
-// its CPU time). Every Parquet reader reads both.
+// pyarrow's and DuckDB's) or "zstd" (Zstandard: on random games' move text about 0.7 times
+// Snappy's bytes for about twice its compression time). Every Parquet reader reads both.
 type Codec string
 
 // The Parquet codecs.
@@ -52,8 +52,8 @@ func (c Codec) pages() compress.Codec {
 
 // snappyCodec compresses Parquet pages in Snappy's format with klauspost/compress's s2
 // encoder at its fast setting (s2.EncodeSnappy). parquet-go's own Snappy codec calls the
-// "better" setting (s2.EncodeSnappyBetter): on random Katarenga games' move text 4% fewer
-// bytes for 1.3 times the time (docs/performance.md).
+// "better" setting (s2.EncodeSnappyBetter): on random Katarenga games 5% fewer bytes for 1.3
+// times the encoding's CPU time (docs/performance.md).
 var snappyCodec = &snappyPages{}
 
 type snappyPages struct{ snappy.Codec } // Decode, String, CompressionCodec

@@ -318,9 +318,9 @@ func BenchmarkGamesWriter(b *testing.B) {
 // order by the caller.
 func writeChunked(b *testing.B, w GamesWriter, recs []Record, workers, n int) {
 	const chunk = 2048
-	type encoded struct {
-		g    RowGroup
-		data []byte
+	type encoded struct { // reused: a chunk's row group, or its rows and their gzip member
+		g            RowGroup
+		rows, member []byte
 	}
 	mw, gz := MemberWriterOf(w)
 	gw, pq := GroupWriterOf(w)
@@ -349,12 +349,12 @@ func writeChunked(b *testing.B, w GamesWriter, recs []Record, workers, n int) {
 				case pq:
 					err = gw.EncodeGroup(&e.g, batch)
 				default:
-					e.data = e.data[:0]
+					e.rows = e.rows[:0]
 					for i := range batch {
-						e.data = AppendCSVRow(e.data, &batch[i])
+						e.rows = AppendCSVRow(e.rows, &batch[i])
 					}
 					if gz {
-						e.data = gm.Compress(nil, e.data)
+						e.member = gm.Compress(e.member[:0], e.rows)
 					}
 				}
 				if err != nil {
@@ -371,9 +371,9 @@ func writeChunked(b *testing.B, w GamesWriter, recs []Record, workers, n int) {
 		case pq:
 			err = gw.WriteGroup(&e.g)
 		case gz:
-			err = mw.WriteMember(e.data)
+			err = mw.WriteMember(e.member)
 		default:
-			err = rw.WriteRows(e.data)
+			err = rw.WriteRows(e.rows)
 		}
 		if err != nil {
 			b.Fatal(err)

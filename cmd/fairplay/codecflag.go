@@ -8,7 +8,7 @@ import (
 )
 
 // parquetCodecUsage is the help text of -parquet-codec (play, merge), before each one's default.
-const parquetCodecUsage = "compression of a Parquet games file: snappy (pyarrow's and DuckDB's default; fast to write) or zstd (Zstandard: about 0.7 times the bytes for twice the CPU, for files to keep); readers read both"
+const parquetCodecUsage = "compression of a Parquet games file: snappy (pyarrow's and DuckDB's default; fast to write) or zstd (Zstandard: about 0.7 times the bytes, slower to write; for files to keep); readers read both"
 
 // parseCodec checks play's -parquet-codec: a codec given with a games file of another format
 // is refused (it would not be used); with -resume (resuming) onlyRunFlags refuses it.

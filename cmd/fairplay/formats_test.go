@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -33,7 +34,8 @@ func gamesAsCSV(t *testing.T, dir string) []byte {
 // Every format holds the same games: a csv run, shards written as Parquet (Zstandard) and
 // csv.gz and merged into each format and codec (by default the first shard's format and
 // codec), and a Parquet run in each codec resumed after losing half its games, to the bytes of
-// the uninterrupted run. A Snappy run is the same bytes at one worker and at two.
+// the uninterrupted run, then resumed once more (complete: its games re-read). A Snappy run
+// is the same bytes at one worker and at two.
 func TestPlayFormats(t *testing.T) {
 	tmp := t.TempDir()
 	base := []string{"play", "-game", "baran", "-games", "40", "-seed", "3", "-progress", "never"}
@@ -100,6 +102,10 @@ func TestPlayFormats(t *testing.T) {
 		sameFile(t, filepath.Join(full, "games.parquet"), filepath.Join(cut, "games.parquet"), "the resumed "+string(codec)+" run")
 		if _, err := os.Stat(filepath.Join(cut, "games.csv")); err == nil {
 			t.Error("the resumed parquet run also wrote games.csv")
+		}
+		// Complete now: -resume re-reads the games (checks and tallies them) and writes nothing.
+		if _, stderr, err := runCmd(t, "play", "-resume", cut, "-progress", "never"); err != nil || !strings.Contains(stderr, "already complete") {
+			t.Errorf("resume of the complete %s run: %v\n%s", codec, err, stderr)
 		}
 	}
 	one := filepath.Join(tmp, "pq-1")
