@@ -14,7 +14,7 @@ import (
 )
 
 // Format is a games file format: "csv" (the default), "csv.gz" (the same CSV through gzip) or
-// "parquet" (typed columns, Zstandard compression, streamed row groups). Every format holds
+// "parquet" (typed columns compressed with a Codec, streamed row groups). Every format holds
 // the same records, and the readers give them back equal.
 type Format string
 
@@ -97,8 +97,17 @@ type GamesWriter interface {
 }
 
 // NewGamesWriter returns a writer of records in format f onto w, for a game with the given
-// counter names.
+// counter names; a Parquet file's pages are compressed with Snappy.
 func NewGamesWriter(w io.Writer, f Format, counters []string) (GamesWriter, error) {
+	return NewGamesWriterCodec(w, f, "", counters)
+}
+
+// NewGamesWriterCodec is NewGamesWriter with the Parquet codec c ("" is Snappy); a codec with
+// another format is an error (only Parquet has one).
+func NewGamesWriterCodec(w io.Writer, f Format, c Codec, counters []string) (GamesWriter, error) {
+	if c != "" && f != Parquet {
+		return nil, fmt.Errorf("parquet codec %s for a %s file: only Parquet has one", c, f)
+	}
 	switch f {
 	case CSV, "":
 		return newBufferedCSV(w, counters, nil)
@@ -109,7 +118,7 @@ func NewGamesWriter(w io.Writer, f Format, counters []string) (GamesWriter, erro
 		}
 		return newBufferedCSV(w, counters, zw)
 	case Parquet:
-		return newParquetWriter(w, counters)
+		return newParquetWriter(w, counters, c)
 	}
 	return nil, fmt.Errorf("format %q: want csv, csv.gz or parquet", f)
 }

@@ -2,10 +2,13 @@ package gamefile
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -65,13 +68,14 @@ func TestGamesFormatsRoundTrip(t *testing.T) {
 func checkRoundTrip(t *testing.T, want []*Record) {
 	counters := []string{"captures_white", "captures_black", "camps_white"}
 	dir := t.TempDir()
-	for _, f := range Formats {
-		path := filepath.Join(dir, f.FileName())
+	for _, o := range testOutputs() {
+		f := o.f
+		path := filepath.Join(dir, o.name+"-"+f.FileName())
 		file, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := NewGamesWriter(file, f, counters)
+		w, err := NewGamesWriterCodec(file, f, o.codec, counters)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,30 +88,90 @@ func checkRoundTrip(t *testing.T, want []*Record) {
 			t.Fatal(err)
 		}
 		file.Close()
+		if f == Parquet {
+			if c, err := ParquetCodec(path); err != nil || c != cmp.Or(o.codec, Snappy) {
+				t.Errorf("%s: the file's codec is %q (%v), want %s", o.name, c, err, cmp.Or(o.codec, Snappy))
+			}
+		}
 		g, err := OpenGames(path)
 		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+			t.Fatalf("%s: %v", o.name, err)
 		}
 		if !reflect.DeepEqual(g.Counters(), counters) {
-			t.Errorf("%s: counters %v, want %v", f, g.Counters(), counters)
+			t.Errorf("%s: counters %v, want %v", o.name, g.Counters(), counters)
 		}
 		i := 0
 		for r, err := range All(g.Read) {
 			if err != nil {
-				t.Fatalf("%s: record %d: %v", f, i, err)
+				t.Fatalf("%s: record %d: %v", o.name, i, err)
 			}
 			if i >= len(want) {
-				t.Fatalf("%s: more than the %d records written read back", f, len(want))
+				t.Fatalf("%s: more than the %d records written read back", o.name, len(want))
 			}
 			if !reflect.DeepEqual(r, want[i]) {
-				t.Fatalf("%s: record %d read back as\n%+v\nwant\n%+v", f, i, r, want[i])
+				t.Fatalf("%s: record %d read back as\n%+v\nwant\n%+v", o.name, i, r, want[i])
 			}
 			i++
 		}
 		if i != len(want) {
-			t.Fatalf("%s: %d records read back, want %d", f, i, len(want))
+			t.Fatalf("%s: %d records read back, want %d", o.name, i, len(want))
 		}
 		g.Close()
+	}
+}
+
+// testOutput is a format and, for Parquet, a codec ("": the default).
+type testOutput struct {
+	name  string
+	f     Format
+	codec Codec
+}
+
+// testOutputs lists every format, Parquet with the default codec and with each codec named.
+func testOutputs() []testOutput {
+	outs := []testOutput{{"csv", CSV, ""}, {"csv.gz", CSVGzip, ""}, {"parquet", Parquet, ""}}
+	for _, c := range Codecs {
+		outs = append(outs, testOutput{"parquet-" + string(c), Parquet, c})
+	}
+	return outs
+}
+
+// The codecs: names parsed and refused, the default Snappy, a codec refused with a format
+// that has none, a Parquet file of no games has none, and garbage is not a Parquet file.
+func TestParquetCodecs(t *testing.T) {
+	for s, want := range map[string]Codec{"": Snappy, "snappy": Snappy, "zstd": Zstd} {
+		if c, err := ParseCodec(s); err != nil || c != want {
+			t.Errorf("ParseCodec(%q) = %q, %v; want %s", s, c, err, want)
+		}
+	}
+	for _, s := range []string{"gzip", "ZSTD", "lz4"} {
+		if _, err := ParseCodec(s); err == nil || !strings.Contains(err.Error(), strconv.Quote(s)) {
+			t.Errorf("ParseCodec(%q): error %v, want one naming the value", s, err)
+		}
+	}
+	for _, f := range []Format{CSV, CSVGzip} {
+		if _, err := NewGamesWriterCodec(io.Discard, f, Zstd, nil); err == nil {
+			t.Errorf("a %s writer took a Parquet codec", f)
+		}
+	}
+	if _, err := NewGamesWriterCodec(io.Discard, Parquet, "brotli", nil); err == nil {
+		t.Error("a Parquet writer took codec brotli")
+	}
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "games.parquet")
+	f, _ := os.Create(empty)
+	w := must(NewGamesWriterCodec(f, Parquet, Zstd, nil))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if c, err := ParquetCodec(empty); err != nil || c != "" {
+		t.Errorf("a Parquet file of no games: codec %q, %v; want none", c, err)
+	}
+	junk := filepath.Join(dir, "junk.parquet")
+	os.WriteFile(junk, []byte("not a Parquet file"), 0o644)
+	if _, err := ParquetCodec(junk); err == nil {
+		t.Error("ParquetCodec of garbage: no error")
 	}
 }
 
@@ -191,41 +255,132 @@ func TestGamesFormatErrors(t *testing.T) {
 	}
 }
 
-// BenchmarkGamesWriter measures the writer alone, one op per game, on records shaped like
-// random Katarenga games (about 170 plies of move text); bytes/game is the file size.
+// BenchmarkGamesWriter measures the writer, one op per game, on records shaped like random
+// Katarenga games (about 170 plies of move text), in each format (Parquet in each codec) at 1,
+// 2 and 8 workers; bytes/game is the file size. At one worker every record goes through Write,
+// as a run's collector writes them; at more, the workers encode chunks of 2,048 games each as
+// a run's workers do (csv rows, a csv.gz member, a Parquet row group) and one goroutine writes
+// them in order (WriteRows, WriteMember, WriteGroup).
 func BenchmarkGamesWriter(b *testing.B) {
 	counters := []string{"captures_white", "captures_black", "camps_white", "camps_black", "first_move_captures"}
 	recs := testRecords(1024, len(counters))
 	rng := engine.NewRand(2)
-	for _, r := range recs {
+	flat := make([]Record, len(recs))
+	for i, r := range recs {
 		r.Start = ""
 		mv := make([]string, 160+rng.IntN(20))
 		for k := range mv {
 			mv[k] = string([]byte{'a' + byte(rng.IntN(8)), '1' + byte(rng.IntN(8)), '-', 'a' + byte(rng.IntN(8)), '1' + byte(rng.IntN(8))})
 		}
 		r.Moves = strings.Join(mv, " ")
+		flat[i] = *r
 	}
-	for _, f := range Formats {
-		b.Run(string(f), func(b *testing.B) {
-			var cw countWriter
-			w, err := NewGamesWriter(&cw, f, counters)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				r := recs[i%len(recs)]
-				r.Game = int64(i)
-				if err := w.Write(r); err != nil {
+	type output struct {
+		name  string
+		f     Format
+		codec Codec
+	}
+	outs := []output{{"csv", CSV, ""}, {"csv.gz", CSVGzip, ""}}
+	for _, c := range Codecs {
+		outs = append(outs, output{"parquet-" + string(c), Parquet, c})
+	}
+	for _, o := range outs {
+		for _, workers := range []int{1, 2, 8} {
+			b.Run(fmt.Sprintf("%s/workers=%d", o.name, workers), func(b *testing.B) {
+				var cw countWriter
+				w, err := NewGamesWriterCodec(&cw, o.f, o.codec, counters)
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-			if err := w.Close(); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(cw.n)/float64(b.N), "bytes/game")
-		})
+				b.ReportAllocs()
+				if workers == 1 {
+					for i := 0; i < b.N; i++ {
+						r := recs[i%len(recs)]
+						r.Game = int64(i)
+						if err := w.Write(r); err != nil {
+							b.Fatal(err)
+						}
+					}
+				} else {
+					writeChunked(b, w, flat, workers, b.N)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(cw.n)/float64(b.N), "bytes/game")
+			})
+		}
 	}
+}
+
+// writeChunked writes n games of recs (cyclically) to w in chunks of 2,048 encoded by workers
+// goroutines (chunk k by worker k mod workers, up to two chunks each in flight) and written in
+// order by the caller.
+func writeChunked(b *testing.B, w GamesWriter, recs []Record, workers, n int) {
+	const chunk = 2048
+	type encoded struct { // reused: a chunk's row group, or its rows and their gzip member
+		g            RowGroup
+		rows, member []byte
+	}
+	mw, gz := MemberWriterOf(w)
+	gw, pq := GroupWriterOf(w)
+	rw, _ := w.(RowWriter)
+	chunks := (n + chunk - 1) / chunk
+	ready := make([]chan *encoded, workers)
+	free := make([]chan *encoded, workers)
+	var wg sync.WaitGroup
+	for k := range workers {
+		ready[k], free[k] = make(chan *encoded, 2), make(chan *encoded, 2)
+		free[k] <- new(encoded)
+		free[k] <- new(encoded)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var gm GzipMember
+			batch := make([]Record, 0, chunk)
+			for c := k; c < chunks; c += workers {
+				e := <-free[k]
+				batch = batch[:0]
+				for i := c * chunk; i < min((c+1)*chunk, n); i++ {
+					batch = append(batch, recs[i%len(recs)])
+				}
+				var err error
+				switch {
+				case pq:
+					err = gw.EncodeGroup(&e.g, batch)
+				default:
+					e.rows = e.rows[:0]
+					for i := range batch {
+						e.rows = AppendCSVRow(e.rows, &batch[i])
+					}
+					if gz {
+						e.member = gm.Compress(e.member[:0], e.rows)
+					}
+				}
+				if err != nil {
+					b.Error(err)
+				}
+				ready[k] <- e
+			}
+		}()
+	}
+	for c := range chunks {
+		e := <-ready[c%workers]
+		var err error
+		switch {
+		case pq:
+			err = gw.WriteGroup(&e.g)
+		case gz:
+			err = mw.WriteMember(e.member)
+		default:
+			err = rw.WriteRows(e.rows)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		free[c%workers] <- e
+	}
+	wg.Wait()
 }
 
 type countWriter struct{ n int64 }

@@ -53,6 +53,10 @@ type Manifest struct {
 	PeakRSSBytes   int64           `json:"peak_rss_bytes"`
 	Host           string          `json:"host"`
 	Outputs        []string        `json:"outputs"`
+	// ParquetCodec is the codec of a Parquet games file ("snappy" or "zstd"), so that a resumed
+	// run continues in it; absent for other formats, and in runs of versions that wrote
+	// Zstandard only.
+	ParquetCodec string `json:"parquet_codec,omitempty"`
 	// Agents pins every agent that plays in the run (none in a run that plays no game): its
 	// spec with every parameter, the fingerprint of its play and the files it reads.
 	Agents []AgentPin `json:"agents,omitempty"`

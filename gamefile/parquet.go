@@ -12,47 +12,17 @@ import (
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
-
-	kzstd "github.com/klauspost/compress/zstd"
 )
 
 // Parquet games files have the columns of games.csv in the same order, typed: integers as
 // INT64 (seed as unsigned), text as UTF-8 strings. Repetitive text (names, rules, agents,
 // outcomes) is dictionary-encoded, game and pair numbers delta-encoded, and every column
-// Zstandard-compressed at its fastest level (5% more bytes than the default level on random
-// games' move lists, at three quarters of the CPU time: the writer is one goroutine and must
-// keep up with every worker). Row groups of parquetGroupRows rows are written as they
-// fill; until Close a writer keeps only each row group's footer entry and page index
-// (parquet-go's form of them: ~18 kB a row group of 20-odd columns, 2.2 kB in the file).
+// compressed with the writer's Codec (Snappy unless asked for Zstandard: compressing a game's
+// ~1 kB of move text costs more than playing a random game, see codec.go). Row groups
+// of parquetGroupRows rows are written as they fill; until Close a writer keeps only each row
+// group's footer entry and page index (parquet-go's form of them: ~18 kB a row group of 20-odd
+// columns, 2.2 kB in the file).
 const parquetGroupRows = 1 << 14
-
-// pageCodec compresses Parquet pages: Zstandard at its fastest level, as parquet-go's codec,
-// with a window of 512 kB instead of the level's default of megabytes. Pages are compressed
-// one at a time and hold ~256 kB (PageBufferSize), so the frames are the same, but each
-// encoder's history buffer is small: a run at W workers keeps W encoders (at 16, the default
-// window's histories took ~100 MB).
-var pageCodec = &zstdPages{Codec: &zstd.Codec{Level: zstd.SpeedFastest}}
-
-type zstdPages struct {
-	*zstd.Codec // Decode, String, CompressionCodec
-	encoders    sync.Pool
-}
-
-func (c *zstdPages) Encode(dst, src []byte) ([]byte, error) {
-	e, _ := c.encoders.Get().(*kzstd.Encoder)
-	if e == nil {
-		var err error
-		e, err = kzstd.NewWriter(nil, kzstd.WithEncoderConcurrency(1), kzstd.WithEncoderLevel(kzstd.SpeedFastest),
-			kzstd.WithZeroFrames(true), kzstd.WithEncoderCRC(false), kzstd.WithWindowSize(512<<10))
-		if err != nil {
-			return dst, err
-		}
-	}
-	out := e.EncodeAll(src, dst[:0])
-	c.encoders.Put(e)
-	return out, nil
-}
 
 // Bounds (minimum and maximum values) are written for every column but the moves and the start
 // position: long text nobody filters by range. parquet-go keeps the bounds of every page of the
@@ -124,6 +94,7 @@ func parquetSchema(cols []parquetCol) *parquet.Schema {
 type parquetWriter struct {
 	dst       io.Writer
 	counters  []string
+	codec     Codec
 	w         *parquet.GenericWriter[any] // nil until the first record (or Close) fixes the schema
 	uncounted bool
 	rows      []parquet.Row
@@ -143,13 +114,19 @@ type parquetWriter struct {
 	groupWriters sync.Pool
 }
 
-func newParquetWriter(w io.Writer, counters []string) (*parquetWriter, error) {
+func newParquetWriter(w io.Writer, counters []string, codec Codec) (*parquetWriter, error) {
 	for _, c := range counters {
 		if c == "" || strings.ContainsAny(c, ",\"") {
 			return nil, fmt.Errorf("counter name %q: not a valid Parquet column name", c)
 		}
 	}
-	return &parquetWriter{dst: w, counters: counters, rows: newParquetRows(len(parquetColumns(counters, false)))}, nil
+	if _, err := ParseCodec(string(codec)); err != nil {
+		return nil, err
+	}
+	if codec == "" {
+		codec = Snappy
+	}
+	return &parquetWriter{dst: w, counters: counters, codec: codec, rows: newParquetRows(len(parquetColumns(counters, false)))}, nil
 }
 
 func newParquetRows(ncol int) []parquet.Row {
@@ -175,7 +152,7 @@ func (p *parquetWriter) start(uncounted bool) {
 	p.uncounted = uncounted
 	p.w = parquet.NewGenericWriter[any](p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
 		parquet.MaxRowsPerRowGroup(parquetGroupRows),
-		parquet.Compression(pageCodec), parquet.CreatedBy("fairplay", "", ""),
+		parquet.Compression(p.codec.pages()), parquet.CreatedBy("fairplay", "", ""),
 		parquet.SkipPageBounds("moves"), parquet.SkipPageStatistics("moves"),
 		parquet.SkipPageBounds("start_position"), parquet.SkipPageStatistics("start_position"),
 		parquet.ColumnPageBuffers(pageBuffers))

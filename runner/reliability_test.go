@@ -222,7 +222,7 @@ func TestEmptyRuns(t *testing.T) {
 		files = append(files, filepath.Join(dir, "games.csv"))
 	}
 	merged, ref := t.TempDir(), t.TempDir()
-	if _, err := MergeRuns(m, files, merged, nil, gamefile.CSV); err != nil {
+	if _, err := MergeRuns(m, files, merged, nil, gamefile.CSV, ""); err != nil {
 		t.Fatalf("merge with empty shards: %v", err)
 	}
 	if _, err := RunMatch(context.Background(), m, session(ref, false)); err != nil {

@@ -72,16 +72,16 @@ func BenchmarkRunnerPlay(b *testing.B) {
 }
 
 // BenchmarkRunnerFormats is BenchmarkRunnerPlay (random Katarenga, play's sink) with the
-// games written in each format (to io.Discard), set up as a Session sets them up: at one
-// worker csv.gz and Parquet encode in the collector, at two in the workers (gzip members,
-// row groups).
+// games written in each format (Parquet in each codec) to io.Discard, set up as a Session sets
+// them up: at one worker csv.gz and Parquet encode in the collector, at two in the workers
+// (gzip members, row groups).
 func BenchmarkRunnerFormats(b *testing.B) {
-	for _, f := range gamefile.Formats {
+	for _, o := range benchOutputs() {
 		for _, workers := range slices.Compact([]int{1, 2, max(2, runtime.GOMAXPROCS(0))}) {
-			b.Run(fmt.Sprintf("%s/workers=%d", f, workers), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/workers=%d", o.name, workers), func(b *testing.B) {
 				gm, _ := games.New("katarenga", "", "", nil)
 				names := gm.Start(0).(interface{ CounterNames() []string }).CounterNames()
-				w, err := gamefile.NewGamesWriter(io.Discard, f, names)
+				w, err := gamefile.NewGamesWriterCodec(io.Discard, o.format, o.codec, names)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -96,32 +96,76 @@ func BenchmarkRunnerFormats(b *testing.B) {
 	}
 }
 
+// benchOutput is a games file format, and Parquet's codec.
+type benchOutput struct {
+	name   string
+	format gamefile.Format
+	codec  gamefile.Codec
+}
+
+// benchOutputs lists every format, Parquet once per codec.
+func benchOutputs() []benchOutput {
+	var outs []benchOutput
+	for _, f := range gamefile.Formats {
+		if f != gamefile.Parquet {
+			outs = append(outs, benchOutput{string(f), f, ""})
+			continue
+		}
+		for _, c := range gamefile.Codecs {
+			outs = append(outs, benchOutput{string(f) + "-" + string(c), f, c})
+		}
+	}
+	return outs
+}
+
 // BenchmarkParquetEncode is a Parquet row group's share of a game in a run at two or more
-// workers: one op encodes and compresses one recorded random game as part of a row group of
-// 2,048 (GroupWriter.EncodeGroup, as a worker does) and copies it into the file (WriteGroup,
-// the collector's part), to io.Discard.
+// workers, in each codec: one op encodes and compresses one recorded random game as part of a
+// row group of 2,048 (GroupWriter.EncodeGroup, as a worker does) and copies it into the file
+// (WriteGroup, the collector's part), to io.Discard; bytes/game is the file's size, cpu-ns/op
+// the encoding thread's CPU time (Linux), steadier than the wall clock on a loaded machine.
 func BenchmarkParquetEncode(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
-		b.Run(game, func(b *testing.B) {
-			chunks, names := preparedChunks(b, game, 4, groupChunk)
-			w := must(gamefile.NewGamesWriter(io.Discard, gamefile.Parquet, names))
-			gw, _ := gamefile.GroupWriterOf(w)
-			var g gamefile.RowGroup
-			b.ReportAllocs()
-			b.ResetTimer()
-			for n, k := 0, 0; n < b.N; k++ {
-				c := chunks[k%len(chunks)]
-				m := min(len(c.recs), b.N-n)
-				if err := gw.EncodeGroup(&g, c.recs[:m]); err != nil {
+		for _, codec := range gamefile.Codecs {
+			b.Run(game+"/"+string(codec), func(b *testing.B) {
+				chunks, names := preparedChunks(b, game, 4, groupChunk)
+				var size countingWriter
+				w := must(gamefile.NewGamesWriterCodec(&size, gamefile.Parquet, codec, names))
+				gw, _ := gamefile.GroupWriterOf(w)
+				var g gamefile.RowGroup
+				runtime.LockOSThread() // EncodeGroup compresses in the calling goroutine: its thread's CPU time
+				defer runtime.UnlockOSThread()
+				b.ReportAllocs()
+				b.ResetTimer()
+				cpu0, cpuOK := threadCPU()
+				for n, k := 0, 0; n < b.N; k++ {
+					c := chunks[k%len(chunks)]
+					m := min(len(c.recs), b.N-n)
+					if err := gw.EncodeGroup(&g, c.recs[:m]); err != nil {
+						b.Fatal(err)
+					}
+					if err := gw.WriteGroup(&g); err != nil {
+						b.Fatal(err)
+					}
+					n += m
+				}
+				if cpu1, _ := threadCPU(); cpuOK {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+				}
+				if err := w.Close(); err != nil {
 					b.Fatal(err)
 				}
-				if err := gw.WriteGroup(&g); err != nil {
-					b.Fatal(err)
-				}
-				n += m
-			}
-		})
+				b.ReportMetric(float64(size)/float64(b.N), "bytes/game")
+			})
+		}
 	}
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter int64
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
 }
 
 // BenchmarkCollector is the collector's share of BenchmarkRunnerPlay alone: one op adds one

@@ -25,6 +25,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -83,6 +84,9 @@ type Session struct {
 	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
 	// file it finds.
 	Format gamefile.Format
+	// Codec is a Parquet games file's codec ("" is Snappy). A resumed run keeps the codec of
+	// its games file (RunCodec).
+	Codec gamefile.Codec
 	// Durable adjusts how the run's item file is written and checkpointed (tests: a failing
 	// disk, a checkpoint after every item); the zero value is production behaviour.
 	Durable durable.Options
@@ -231,6 +235,15 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		}
 	}
 	gamesPath := filepath.Join(s.Dir, format.FileName())
+	codec := s.Codec
+	if s.Resume {
+		if codec, err = RunCodec(s.Dir, format); err != nil {
+			return nil, err
+		}
+	}
+	if format == gamefile.Parquet {
+		man.ParquetCodec = string(cmp.Or(codec, gamefile.Snappy))
+	}
 	plan := Plan{Start: start, End: end, Chunk: s.Chunk}
 	var already int64
 	closeOld := func() {}
@@ -250,7 +263,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	defer tf.Abort()
-	cw, err := gamefile.NewGamesWriter(tf, format, m.Counters())
+	cw, err := gamefile.NewGamesWriterCodec(tf, format, codec, m.Counters())
 	if err != nil {
 		return nil, err
 	}
@@ -405,9 +418,9 @@ func WriteReports(dir string, sum *tally.Summary, title string) ([]string, error
 }
 
 // MergeRuns concatenates the games files of a run's shards (given in shard order, in any
-// format) into dir, in the given format, with the same outputs as a single run, checking that
-// every game appears exactly once.
-func MergeRuns(m *Match, files []string, dir string, args []string, format gamefile.Format) (*Outcome, error) {
+// format) into dir, in the given format (Parquet: in codec, "" for Snappy), with the same
+// outputs as a single run, checking that every game appears exactly once.
+func MergeRuns(m *Match, files []string, dir string, args []string, format gamefile.Format, codec gamefile.Codec) (*Outcome, error) {
 	if format == "" {
 		format = gamefile.CSV
 	}
@@ -424,13 +437,16 @@ func MergeRuns(m *Match, files []string, dir string, args []string, format gamef
 	if err := PinAgents(man, Session{}, m.Cfg.Game, m.Cfg.A, m.Cfg.B); err != nil {
 		return nil, err
 	}
+	if format == gamefile.Parquet {
+		man.ParquetCodec = string(cmp.Or(codec, gamefile.Snappy))
+	}
 	gamesPath := filepath.Join(dir, format.FileName())
 	tf, err := durable.CreateTemp(gamesPath, durable.Options{})
 	if err != nil {
 		return nil, err
 	}
 	defer tf.Discard() // a failed merge leaves no games file behind: it is rerun whole
-	cw, err := gamefile.NewGamesWriter(tf, format, m.Counters())
+	cw, err := gamefile.NewGamesWriterCodec(tf, format, codec, m.Counters())
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -30,8 +31,11 @@ func gamesAsCSV(t *testing.T, dir string) []byte {
 	return b.Bytes()
 }
 
-// Every format holds the same games: a csv run, shards written as csv.gz and parquet and
-// merged (into each format), and a parquet run resumed after losing half its games.
+// Every format holds the same games: a csv run, shards written as Parquet (Zstandard) and
+// csv.gz and merged into each format and codec (by default the first shard's format and
+// codec), and a Parquet run in each codec resumed after losing half its games, to the bytes of
+// the uninterrupted run, then resumed once more (complete: its games re-read). A Snappy run
+// is the same bytes at one worker and at two.
 func TestPlayFormats(t *testing.T) {
 	tmp := t.TempDir()
 	base := []string{"play", "-game", "baran", "-games", "40", "-seed", "3", "-progress", "never"}
@@ -47,29 +51,78 @@ func TestPlayFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(filepath.Join(tmp, "s0"), "-shard", "0/2", "-format", "csv.gz")
-	run(filepath.Join(tmp, "s1"), "-shard", "1/2", "-format", "parquet")
-	for _, f := range gamefile.Formats {
-		m := filepath.Join(tmp, "merged-"+string(f))
-		if _, _, err := runCmd(t, "merge", "-out", m, "-format", string(f), filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")); err != nil {
-			t.Fatalf("merge -format %s: %v", f, err)
+	run(filepath.Join(tmp, "s0"), "-shard", "0/2", "-format", "parquet", "-parquet-codec", "zstd")
+	run(filepath.Join(tmp, "s1"), "-shard", "1/2", "-format", "csv.gz")
+	for _, c := range []struct {
+		name  string
+		args  []string
+		f     gamefile.Format
+		codec gamefile.Codec
+	}{
+		{"csv", []string{"-format", "csv"}, gamefile.CSV, ""},
+		{"csv.gz", []string{"-format", "csv.gz"}, gamefile.CSVGzip, ""},
+		{"default", nil, gamefile.Parquet, gamefile.Zstd},
+		{"parquet", []string{"-format", "parquet"}, gamefile.Parquet, gamefile.Zstd},
+		{"parquet-snappy", []string{"-format", "parquet", "-parquet-codec", "snappy"}, gamefile.Parquet, gamefile.Snappy},
+		{"parquet-zstd", []string{"-parquet-codec", "zstd"}, gamefile.Parquet, gamefile.Zstd},
+	} {
+		m := filepath.Join(tmp, "merged-"+c.name)
+		args := append([]string{"merge", "-out", m}, c.args...)
+		if _, _, err := runCmd(t, append(args, filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1"))...); err != nil {
+			t.Fatalf("merge %v: %v", c.args, err)
 		}
-		if _, err := os.Stat(filepath.Join(m, f.FileName())); err != nil {
-			t.Fatalf("merge -format %s: %v", f, err)
+		if _, err := os.Stat(filepath.Join(m, c.f.FileName())); err != nil {
+			t.Fatalf("merge %v: %v", c.args, err)
 		}
 		if got := gamesAsCSV(t, m); !bytes.Equal(got, want) {
-			t.Errorf("merge into %s: games differ from the single csv run", f)
+			t.Errorf("merge %v: games differ from the single csv run", c.args)
 		}
+		checkCodec(t, m, c.f, c.codec)
 		sum, _ := os.ReadFile(filepath.Join(m, "summary.csv"))
 		if ref, _ := os.ReadFile(filepath.Join(ref, "summary.csv")); !bytes.Equal(sum, ref) {
-			t.Errorf("merge into %s: summary.csv differs from the single run's", f)
+			t.Errorf("merge %v: summary.csv differs from the single run's", c.args)
 		}
 	}
+	wantUsageError(t, "-format parquet", "merge", "-out", filepath.Join(tmp, "m-bad"), "-format", "csv", "-parquet-codec", "zstd",
+		filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1"))
 
-	// Resume a parquet run that lost its second half.
-	full := filepath.Join(tmp, "pq")
-	run(full, "-format", "parquet")
-	cut := filepath.Join(tmp, "pq-cut")
+	// Resume a Parquet run that lost its second half, in each codec.
+	for _, codec := range gamefile.Codecs {
+		full := filepath.Join(tmp, "pq-"+string(codec))
+		run(full, "-format", "parquet", "-parquet-codec", string(codec))
+		checkCodec(t, full, gamefile.Parquet, codec)
+		cut := filepath.Join(tmp, "pq-cut-"+string(codec))
+		keepHalf(t, full, cut, codec, 20)
+		if _, _, err := runCmd(t, "play", "-resume", cut, "-progress", "never"); err != nil {
+			t.Fatalf("resume of a parquet run: %v", err)
+		}
+		if got := gamesAsCSV(t, cut); !bytes.Equal(got, want) {
+			t.Errorf("resumed %s parquet run: games differ from the single csv run", codec)
+		}
+		sameFile(t, filepath.Join(full, "games.parquet"), filepath.Join(cut, "games.parquet"), "the resumed "+string(codec)+" run")
+		if _, err := os.Stat(filepath.Join(cut, "games.csv")); err == nil {
+			t.Error("the resumed parquet run also wrote games.csv")
+		}
+		// Complete now: -resume re-reads the games (checks and tallies them) and writes nothing.
+		if _, stderr, err := runCmd(t, "play", "-resume", cut, "-progress", "never"); err != nil || !strings.Contains(stderr, "already complete") {
+			t.Errorf("resume of the complete %s run: %v\n%s", codec, err, stderr)
+		}
+	}
+	one := filepath.Join(tmp, "pq-1")
+	run(one, "-format", "parquet", "-workers", "1")
+	two := filepath.Join(tmp, "pq-2")
+	run(two, "-format", "parquet", "-workers", "2")
+	checkCodec(t, one, gamefile.Parquet, gamefile.Snappy)
+	sameFile(t, filepath.Join(one, "games.parquet"), filepath.Join(two, "games.parquet"), "a snappy run at 2 workers")
+	if _, _, err := runCmd(t, "play", "-format", "xlsx", "-out", filepath.Join(tmp, "x")); err == nil {
+		t.Error("-format xlsx accepted")
+	}
+}
+
+// keepHalf makes cut a copy of the Parquet run full that kept only its first n games (written
+// in codec), interrupted.
+func keepHalf(t *testing.T, full, cut string, codec gamefile.Codec, n int) {
+	t.Helper()
 	os.MkdirAll(cut, 0o755)
 	man, _ := os.ReadFile(filepath.Join(full, "manifest.json"))
 	os.WriteFile(filepath.Join(cut, "manifest.json"), bytes.Replace(man, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
@@ -77,29 +130,54 @@ func TestPlayFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer g.Close()
 	f, _ := os.Create(filepath.Join(cut, "games.parquet"))
-	w, _ := gamefile.NewGamesWriter(f, gamefile.Parquet, g.Counters())
-	for i := 0; i < 20; i++ {
+	defer f.Close()
+	w, _ := gamefile.NewGamesWriterCodec(f, gamefile.Parquet, codec, g.Counters())
+	for i := 0; i < n; i++ {
 		r, err := g.Read()
 		if err != nil {
 			t.Fatal(err)
 		}
 		w.Write(r)
 	}
-	w.Close()
-	f.Close()
-	g.Close()
-	if _, _, err := runCmd(t, "play", "-resume", cut, "-progress", "never"); err != nil {
-		t.Fatalf("resume of a parquet run: %v", err)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
-	if got := gamesAsCSV(t, cut); !bytes.Equal(got, want) {
-		t.Error("resumed parquet run: games differ from the single csv run")
+}
+
+// checkCodec checks the codec of a run's games file in format f (Parquet: the file's and the
+// manifest's; other formats have none).
+func checkCodec(t *testing.T, dir string, f gamefile.Format, want gamefile.Codec) {
+	t.Helper()
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(cut, "games.csv")); err == nil {
-		t.Error("the resumed parquet run also wrote games.csv")
+	if man.ParquetCodec != string(want) {
+		t.Errorf("%s: manifest.json's parquet_codec is %q, want %q", dir, man.ParquetCodec, want)
 	}
-	if _, _, err := runCmd(t, "play", "-format", "xlsx", "-out", filepath.Join(tmp, "x")); err == nil {
-		t.Error("-format xlsx accepted")
+	if f != gamefile.Parquet {
+		return
+	}
+	if c, err := gamefile.ParquetCodec(filepath.Join(dir, f.FileName())); err != nil || c != want {
+		t.Errorf("%s: the games file's codec is %q (%v), want %s", dir, c, err, want)
+	}
+}
+
+// sameFile fails unless the files at a and b hold the same bytes.
+func sameFile(t *testing.T, a, b, what string) {
+	t.Helper()
+	x, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(x, y) {
+		t.Errorf("%s: %s is not the bytes of %s (%d against %d)", what, b, a, len(y), len(x))
 	}
 }
 
@@ -124,32 +202,48 @@ func resumeUncommitted(t *testing.T, dir, name string) {
 }
 
 // A parquet run killed before its games file was first committed (only games.parquet.tmp
-// exists) resumes as parquet, not as the default csv.
+// exists) resumes as parquet, not as the default csv, in the codec its manifest records (a
+// manifest that records none is of a version that wrote Zstandard only), to the bytes of the
+// uninterrupted run.
 func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	if _, stderr, err := runCmd(t, "play", "-games", "20", "-format", "parquet", "-out", dir, "-progress", "never"); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
-	want := gamesAsCSV(t, dir)
-	resumeUncommitted(t, dir, "games.parquet")
-	if _, err := os.Stat(filepath.Join(dir, "games.csv")); err == nil {
-		t.Error("the resumed parquet run wrote games.csv")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "games.parquet")); err != nil {
-		t.Fatal(err)
-	}
-	if got := gamesAsCSV(t, dir); !bytes.Equal(got, want) {
-		t.Error("the resumed run's games differ from the uninterrupted run's")
+	for _, c := range []struct {
+		codec  gamefile.Codec
+		oldMan bool // the manifest records no codec
+	}{{gamefile.Snappy, false}, {gamefile.Zstd, false}, {gamefile.Zstd, true}} {
+		dir := filepath.Join(t.TempDir(), "run")
+		if _, stderr, err := runCmd(t, "play", "-games", "20", "-format", "parquet", "-parquet-codec", string(c.codec), "-out", dir, "-progress", "never"); err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		want := gamesAsCSV(t, dir)
+		wantBytes, _ := os.ReadFile(filepath.Join(dir, "games.parquet"))
+		if c.oldMan {
+			man, _ := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+			man.ParquetCodec = ""
+			if err := gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man); err != nil {
+				t.Fatal(err)
+			}
+		}
+		resumeUncommitted(t, dir, "games.parquet")
+		if _, err := os.Stat(filepath.Join(dir, "games.csv")); err == nil {
+			t.Error("the resumed parquet run wrote games.csv")
+		}
+		if got := gamesAsCSV(t, dir); !bytes.Equal(got, want) {
+			t.Errorf("%s: the resumed run's games differ from the uninterrupted run's", c.codec)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "games.parquet")); !bytes.Equal(got, wantBytes) {
+			t.Errorf("%s (manifest without a codec: %v): the resumed run's games.parquet is not the uninterrupted run's bytes", c.codec, c.oldMan)
+		}
+		checkCodec(t, dir, gamefile.Parquet, c.codec)
 	}
 }
 
 // At two workers and chunks of 512 games or more, csv.gz's members and Parquet's row groups
-// are encoded by the workers: such runs hold the games of a csv run, merge into every format,
-// replay, and resume (a Parquet run cut to its first half, resumed at two workers: old games
-// and new worker-encoded row groups in one file).
+// (in each codec) are encoded by the workers: such runs hold the games of a csv run, merge
+// into every format, replay, and resume (a Parquet run cut to its first half, resumed at two
+// workers: old games and new worker-encoded row groups in one file, in the run's codec).
 func TestPlayFormatsWorkerEncoded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 65,536 random games four times")
+		t.Skip("plays 65,536 random games seven times")
 	}
 	tmp := t.TempDir()
 	const games = 2 * 64 * 512 // two workers' chunks of 512 games: the smallest run encoded by the workers
@@ -175,8 +269,10 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 		}
 		return out
 	}
-	for _, f := range []string{"csv.gz", "parquet"} {
-		run(d(f), "-format", f)
+	runs := map[string][]string{"csv.gz": {"-format", "csv.gz"}, "parquet": {"-format", "parquet"},
+		"parquet-zstd": {"-format", "parquet", "-parquet-codec", "zstd"}}
+	for _, f := range []string{"csv.gz", "parquet", "parquet-zstd"} {
+		run(d(f), runs[f]...)
 		if got := gamesAsCSV(t, d(f)); !bytes.Equal(got, want) {
 			t.Errorf("%s: games differ from the csv run's", f)
 		}
@@ -185,44 +281,30 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 				t.Errorf("%s: replay of game %d differs from the csv run's", f, g)
 			}
 		}
-	}
-	for _, src := range []string{"csv.gz", "parquet"} {
-		for _, f := range gamefile.Formats {
-			m := d("merged-" + src + "-" + string(f))
-			if _, _, err := runCmd(t, "merge", "-out", m, "-format", string(f), d(src)); err != nil {
-				t.Fatalf("merge of the %s run into %s: %v", src, f, err)
+		for _, to := range gamefile.Formats {
+			m := d("merged-" + f + "-" + string(to))
+			if _, _, err := runCmd(t, "merge", "-out", m, "-format", string(to), d(f)); err != nil {
+				t.Fatalf("merge of the %s run into %s: %v", f, to, err)
 			}
 			if got := gamesAsCSV(t, m); !bytes.Equal(got, want) {
-				t.Errorf("merge of the %s run into %s: games differ from the csv run's", src, f)
+				t.Errorf("merge of the %s run into %s: games differ from the csv run's", f, to)
 			}
 		}
 	}
-	// Resume a Parquet run cut to its first half.
-	cut := d("cut")
-	os.MkdirAll(cut, 0o755)
-	man, _ := os.ReadFile(filepath.Join(d("parquet"), "manifest.json"))
-	os.WriteFile(filepath.Join(cut, "manifest.json"), bytes.Replace(man, []byte(`"status": "complete"`), []byte(`"status": "interrupted"`), 1), 0o644)
-	g, err := gamefile.OpenRunGames(d("parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _ := os.Create(filepath.Join(cut, "games.parquet"))
-	w, _ := gamefile.NewGamesWriter(f, gamefile.Parquet, g.Counters())
-	for i := 0; i < games/2; i++ {
-		r, err := g.Read()
-		if err != nil {
-			t.Fatal(err)
+	// Resume a Parquet run cut to its first half, in each codec.
+	for _, codec := range gamefile.Codecs {
+		src, cut := d("parquet"), d("cut-"+string(codec))
+		if codec == gamefile.Zstd {
+			src = d("parquet-zstd")
 		}
-		w.Write(r)
-	}
-	w.Close()
-	f.Close()
-	g.Close()
-	if _, _, err := runCmd(t, "play", "-resume", cut, "-workers", "2", "-progress", "never"); err != nil {
-		t.Fatalf("resume: %v", err)
-	}
-	if got := gamesAsCSV(t, cut); !bytes.Equal(got, want) {
-		t.Error("resumed Parquet run: games differ from the csv run's")
+		keepHalf(t, src, cut, codec, games/2)
+		if _, _, err := runCmd(t, "play", "-resume", cut, "-workers", "2", "-progress", "never"); err != nil {
+			t.Fatalf("resume: %v", err)
+		}
+		if got := gamesAsCSV(t, cut); !bytes.Equal(got, want) {
+			t.Errorf("resumed %s Parquet run: games differ from the csv run's", codec)
+		}
+		checkCodec(t, cut, gamefile.Parquet, codec)
 	}
 }
 

@@ -129,6 +129,7 @@ var identityRuns = []identityCase{
 	{name: "play-shard-1", args: []string{"play", "-game", "katarenga", "-layout", "5", "-games", "12", "-seed", "4", "-shard", "1/2", "-format", "csv.gz", "-out", "shard-1", "-progress", "never"}, outs: []string{"shard-1"}},
 	{name: "merge", args: []string{"merge", "-out", "merged", "shard-0", "shard-1"}, outs: []string{"merged"}},
 	{name: "merge-parquet", args: []string{"merge", "-out", "merged-parquet", "-format", "parquet", "shard-1", "shard-0"}, outs: []string{"merged-parquet"}},
+	{name: "merge-parquet-zstd", args: []string{"merge", "-out", "merged-parquet-zstd", "-format", "parquet", "-parquet-codec", "zstd", "shard-1", "shard-0"}, outs: []string{"merged-parquet-zstd"}},
 	{name: "replay-ply", args: []string{"replay", "-run", "merged", "-index", "3", "-ply", "4"}},
 	{name: "replay-game", args: []string{"replay", "-run", "play-katarenga-agents", "-index", "0"}},
 	{name: "replay-long", args: []string{"replay", "-run", "play-baran-pos", "-index", "1"}},

@@ -32,6 +32,7 @@ type runKind struct {
 type mergeJob struct {
 	dirs           []string // the shard directories, in shard order
 	out, format    string   // -out, and -format ("" for the first shard's format)
+	codec          string   // -parquet-codec ("" for the first shard's codec)
 	args           []string // merge's arguments, recorded in the manifest
 	stdout, stderr io.Writer
 }

@@ -13,11 +13,13 @@ import (
 )
 
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("merge", "-out DIR [-format csv|csv.gz|parquet] SHARD_DIR...",
+	fs := newFlags("merge", "-out DIR [-format csv|csv.gz|parquet] [-parquet-codec snappy|zstd] SHARD_DIR...",
 		"fairplay merge -out full part0 part1 part2",
-		"fairplay merge -out full -format parquet part0 part1   # shards in any format, merged into games.parquet")
+		"fairplay merge -out full -format parquet part0 part1   # shards in any format, merged into games.parquet",
+		"fairplay merge -out archive -format parquet -parquet-codec zstd part0 part1   # Zstandard: a smaller file to keep")
 	out := fs.String("out", "", "output directory for the merged run (must not exist or be empty)")
 	format := fs.String("format", "", "games file format of the merged run: csv, csv.gz or parquet (default: the first shard's)")
+	codec := fs.String("parquet-codec", "", parquetCodecUsage+" (default: the first shard's when it is Parquet, else snappy)")
 	fs.SetOutput(stderr)
 	dirs, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -32,6 +34,11 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *format != "" {
 		if _, err := gamefile.ParseFormat(*format); err != nil {
 			return usagef("-format: %v", err)
+		}
+	}
+	if *codec != "" {
+		if _, err := gamefile.ParseCodec(*codec); err != nil {
+			return usagef("-parquet-codec: %v", err)
 		}
 	}
 	type shard struct {
@@ -91,7 +98,10 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if rk.csvOnly && *format != "" && *format != string(gamefile.CSV) {
 		return usagef("-format %s: %s shards merge as csv only", *format, rk.kind)
 	}
-	job := mergeJob{out: *out, format: *format, args: args, stdout: stdout, stderr: stderr}
+	if rk.csvOnly && *codec != "" {
+		return usagef("-parquet-codec %s: %s shards merge as csv only", *codec, rk.kind)
+	}
+	job := mergeJob{out: *out, format: *format, codec: *codec, args: args, stdout: stdout, stderr: stderr}
 	for _, s := range shards {
 		job.dirs = append(job.dirs, s.dir)
 	}
@@ -136,7 +146,11 @@ func mergeMatch(_ context.Context, job mergeJob) error {
 	if err != nil {
 		return usagef("-format: %v", err)
 	}
-	res, err := runner.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, job.args...), gamesFormat)
+	codec, err := mergeCodec(job, gamesFormat)
+	if err != nil {
+		return err
+	}
+	res, err := runner.MergeRuns(m, srcs, dir, append([]string{"fairplay", "merge"}, job.args...), gamesFormat, codec)
 	if err != nil {
 		return err
 	}

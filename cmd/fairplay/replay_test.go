@@ -65,6 +65,7 @@ func TestReplayBothGames(t *testing.T) {
 		{"katarenga", []string{"-game", "katarenga", "-layout", "777", "-games", "4"}},
 		{"katarenga-random-layouts", []string{"-game", "katarenga", "-layout", "random", "-games", "2"}},
 		{"katarenga-parquet", []string{"-game", "katarenga", "-games", "4", "-format", "parquet"}},
+		{"baran-parquet-zstd", []string{"-game", "baran", "-games", "2", "-format", "parquet", "-parquet-codec", "zstd"}},
 		{"baran-csv-gz", []string{"-game", "baran", "-games", "2", "-format", "csv.gz"}},
 	} {
 		dir := filepath.Join(tmp, c.name)

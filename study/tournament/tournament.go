@@ -253,7 +253,7 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			return nil, err
 		}
-		o, err := runner.MergeRuns(m, files, sub, args, gamefile.CSV)
+		o, err := runner.MergeRuns(m, files, sub, args, gamefile.CSV, "")
 		if err != nil {
 			return nil, fmt.Errorf("pairing %s vs %s: %w", cfg.Labels[p[0]], cfg.Labels[p[1]], err)
 		}
