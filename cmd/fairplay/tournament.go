@@ -19,7 +19,8 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		"fairplay tournament -game baran -agents 'greedy;alphabeta:depth=3' -games-per-pairing 400 -shard 0/2 -out part0   # then part1, and:",
 		"fairplay merge -out whole part0 part1",
 		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament",
-		"fairplay tournament -combine -out all kat-rr kat-mcts    # one rating scale over both tournaments")
+		"fairplay tournament -combine -out all kat-rr kat-mcts    # one rating scale over both tournaments",
+		"fairplay tournament -combine -seed 2026 -out kat-list kat-low kat-ab   # a rating list: ratings.csv with every agent's spec, fingerprint and the score against the level below")
 	var gf gameFlags
 	gf.register(fs, layoutRandom, false)
 	gf.layout.aliasFixedLayout(fs)
@@ -178,6 +179,6 @@ func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, arg
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv, pairings.csv, report.md, ratings.png/.svg\n", out.Report, dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv (the rating list: specs, fingerprints, steps), pairings.csv, report.md, ratings.png/.svg\n", out.Report, dir)
 	return nil
 }

@@ -105,6 +105,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 		}
 	}
 	out.Distinct, out.DistinctTotal = dc.counts()
+	out.Pins = pins.list
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -140,9 +140,14 @@ type TournamentOutcome struct {
 	// first colour and moves); DistinctTotal those of the whole tournament.
 	Distinct      []int64
 	DistinctTotal int64
-	Report        string // report.md
-	Outputs       []string
-	Interrupted   bool
+	// Steps are the steps between agents next to each other in the fitted ratings.
+	Steps []AdjacentStep
+	// Pins are the agents' pins (spec with every parameter, fingerprint) from the manifest,
+	// for ratings.csv's rating-list columns.
+	Pins        []gamefile.AgentPin
+	Report      string // report.md
+	Outputs     []string
+	Interrupted bool
 }
 
 // RunTournament plays every pairing (this session's shard of each) into
@@ -213,6 +218,7 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 	if err := countDistinct(s.Dir, cfg, out); err != nil {
 		return nil, err
 	}
+	out.Pins = man.Agents
 	if err := writeTournamentReports(s.Dir, cfg, out); err != nil {
 		return nil, runner.ReportsFailed(s.Dir, err)
 	}
@@ -263,6 +269,7 @@ func MergeTournament(cfg TournamentConfig, tiles *katarenga.TileSet, shardDirs [
 	if err := countDistinct(dir, cfg, out); err != nil {
 		return nil, err
 	}
+	out.Pins = man.Agents
 	if err := writeTournamentReports(dir, cfg, out); err != nil {
 		return nil, err
 	}

@@ -66,7 +66,7 @@ func TestTournamentDeterministicShardableResumable(t *testing.T) {
 		if !bytes.Equal(ratings, readBytes(t, filepath.Join(dir2, "ratings.csv"))) {
 			t.Errorf("%s: ratings differ between 1 and 2 workers", game)
 		}
-		if !strings.HasPrefix(string(ratings), "agent,elo,ci_low,ci_high,games,score,distinct_games\n") || strings.Count(string(ratings), "\n") != 4 {
+		if !strings.HasPrefix(string(ratings), "agent,elo,ci_low,ci_high,games,score,distinct_games,game,entry,spec,fingerprint,anchor,below,games_vs_below,score_vs_below,via,gap_below,gap_below_half_prior,sweep,prior_set\n") || strings.Count(string(ratings), "\n") != 4 {
 			t.Errorf("%s: ratings.csv:\n%s", game, ratings)
 		}
 		// Random layouts (Katarenga) or random openings (Baran) and per-pairing seeds: all

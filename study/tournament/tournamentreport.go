@@ -23,8 +23,11 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 		return err
 	}
 	out.Table = tab
+	if out.Steps, err = AdjacentSteps(tab, res); err != nil {
+		return err
+	}
 	var b bytes.Buffer
-	if err := tally.WriteRatingsCSV(&b, tab, out.Distinct); err != nil {
+	if err := tally.WriteRatingListCSV(&b, tab, out.Distinct, listEntries(cfg, out)); err != nil {
 		return err
 	}
 	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ratings.csv"), b.Bytes()); err != nil {
@@ -75,6 +78,9 @@ func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcom
 		res, _ := out.Results()
 		if k := PerfectScores(res); k > 0 {
 			rep.Warnings = append(rep.Warnings, perfectScoreWarning(k))
+		}
+		if w := adjacentWarning(cfg.Labels, out.Steps); w != "" {
+			rep.Warnings = append(rep.Warnings, strings.ReplaceAll(w, "`", "")) // plain text on the page
 		}
 	}
 	if err := rep.AddPlots(dir, plots); err != nil {
@@ -131,6 +137,9 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 	if k := PerfectScores(res); k > 0 {
 		fmt.Fprintf(&b, "\nWarning: %s\n", perfectScoreWarning(k))
 	}
+	if w := adjacentWarning(cfg.Labels, out.Steps); w != "" {
+		fmt.Fprintf(&b, "\nWarning: %s\n", w)
+	}
 	var games int64
 	for _, p := range res {
 		games += 2 * p.Penta.Pairs()
@@ -156,7 +165,37 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 			stats.FormatElo(e))
 	}
 	b.WriteString("\n" + pt.String())
+	fmt.Fprintf(&b, "\nSteps between agents next to each other in the ratings (a step is measured when the two played each other and the upper scored %g–%g, or both scored so against a common opponent, and the gap moves by at most %.0f%% (or %g Elo) when the prior is halved):\n\n", SweepLow, SweepHigh, 100*PriorShare, PriorFloor)
+	b.WriteString(adjacentTable(cfg.Labels, out.Steps))
 	return b.String()
+}
+
+// listEntries are ratings.csv's rating-list columns: each agent's spec with every parameter
+// and fingerprint from the manifest's pins (out.Pins, matched by canonical spec), its
+// versioned entry name, and the step to the agent rated next below.
+func listEntries(cfg TournamentConfig, out *TournamentOutcome) []tally.ListEntry {
+	list := make([]tally.ListEntry, len(cfg.Agents))
+	for i, spec := range cfg.Agents {
+		e := tally.ListEntry{Game: cfg.Game, Entry: cfg.Labels[i], Anchor: i == 0, ScoreBelow: math.NaN(), GapBelow: math.NaN(), GapHalf: math.NaN()}
+		for _, p := range out.Pins {
+			if p.Spec == spec && p.Game == cfg.Game {
+				e.Spec, e.Fingerprint = p.Expanded, p.Fingerprint
+			}
+		}
+		if fp, ok := strings.CutPrefix(e.Fingerprint, "v1:"); ok && len(fp) >= 12 {
+			e.Entry += "@" + fp[:12]
+		}
+		list[i] = e
+	}
+	for _, s := range out.Steps {
+		e := &list[s.Upper]
+		e.Below, e.GamesBelow, e.ScoreBelow, e.GapBelow, e.GapHalf = cfg.Labels[s.Lower], s.Games, s.Score, s.Gap, s.GapHalfPrior
+		e.Sweep, e.PriorSet = s.Sweep, s.PriorSet
+		if s.Via >= 0 {
+			e.Via = cfg.Labels[s.Via]
+		}
+	}
+	return list
 }
 
 // perfectScores counts the pairings one side won (or lost) entirely.
