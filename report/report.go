@@ -83,17 +83,21 @@ func (r *Report) AddPlot(dir, name, caption string) error {
 
 // plotCaptions describe the toolkit's plots by file name (without .svg).
 var plotCaptions = map[string]string{
-	"outcomes":          "Outcomes, each with its 95% interval (the method of summary.csv)",
-	"lengths":           "Game lengths in plies (the ply cap marked when games reached it)",
-	"running":           "The first player's score (draw = ½), wins and draws as games accumulate",
-	"llr":               "The test's log-likelihood ratio after every pair, with its two stopping bounds",
-	"trajectory":        "Each tuned weight within its bounds, iteration by iteration",
-	"white_rates":       "White's win rate per board, with the fairness band",
-	"after_choice":      "White's win rate once Black has chosen the better seating",
-	"boards_fairest":    "The fairest boards",
-	"boards_unbalanced": "The most unbalanced boards",
-	"colour_effects":    "Where a square's colour helps White (log-odds effects, colour bar)",
-	"ladder":            "Elo of the stronger agent over the weaker at each step (numbered as in the table of steps), with 95% intervals; a step won (or lost) in every pair has only a one-sided bound, drawn as an arrow from it",
+	"outcomes":                     "Outcomes, each with its 95% interval (the method of summary.csv)",
+	"lengths":                      "Game lengths in plies (the ply cap marked when games reached it)",
+	"running":                      "The first player's score (draw = ½), wins and draws as games accumulate",
+	"llr":                          "The test's log-likelihood ratio after every pair, with its two stopping bounds",
+	"trajectory":                   "Each tuned weight within its bounds, iteration by iteration",
+	"white_rates":                  "White's win rate per board, with the fairness band",
+	"after_choice":                 "White's win rate once Black has chosen the better seating",
+	"boards_fairest":               "The fairest boards",
+	"boards_unbalanced":            "The most unbalanced boards",
+	"colour_effects":               "Where a square's colour helps White (log-odds effects, colour bar)",
+	"ladder_rank_correlation":      "Rank correlations of the boards' White rates against level strength: with the previous level, the reference sweep and between replicates (the noise ceiling), with 95% intervals",
+	"ladder_corrected_correlation": "Rank correlations corrected for the noise of both measurements (1: the same ranking), with 95% bootstrap intervals",
+	"ladder_choice_benefit":        "Black's choice of seating against level strength: its held-out benefit with its 95% interval",
+	"ladder_white_rate":            "White's win rate against level strength: all boards, and the boards chosen as fairest at every level (held-out half)",
+	"ladder":                       "Elo of the stronger agent over the weaker at each step (numbered as in the table of steps), with 95% intervals; a step won (or lost) in every pair has only a one-sided bound, drawn as an arrow from it",
 }
 
 // plotCaption describes the plot in file name (".svg" stripped).
