@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/csv"
 	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"math"
@@ -34,6 +35,11 @@ type Report struct {
 	Sections []Section // Markdown files (report.md) as HTML, after the texts
 	Plots    []Figure
 	Links    []Link // other pages (a study's runs)
+	// RunWarnings repeat other pages' warnings (a study index: its runs'), each named by its
+	// page (Text) and linking to it (Href), the warning as Note. NoRunWarnings is the line shown
+	// in the Warnings section when there are none to repeat ("": no line).
+	RunWarnings   []Link
+	NoRunWarnings string
 }
 
 // Fact is one name/value line of what was run.
@@ -267,6 +273,27 @@ func StatsTable(caption string, rows []tally.Stat) Table {
 // RenderReport writes the page of r to w.
 func RenderReport(w io.Writer, r *Report) error {
 	return reportTmpl.Execute(w, r)
+}
+
+// PageWarnings reads the warnings of a page that RenderReport wrote (its Warnings list, not
+// the warnings it repeats from other pages), as plain text; none when it has none.
+func PageWarnings(page []byte) []string {
+	s := string(page)
+	start := strings.Index(s, `<ul class="warnings">`)
+	if start < 0 {
+		return nil
+	}
+	s = s[start:]
+	s = s[:strings.Index(s+"</ul>", "</ul>")]
+	var out []string
+	for _, item := range strings.Split(s, "<li>")[1:] {
+		item, _, _ = strings.Cut(item, "</li>")
+		if strings.HasPrefix(item, "<a ") { // a repeated warning: another page's
+			break
+		}
+		out = append(out, html.UnescapeString(item))
+	}
+	return out
 }
 
 // WriteReportHTML writes r as report.html in dir (atomically) and returns the file name.
