@@ -58,9 +58,10 @@ func PlotRateCounts(c *tally.RateCounts, bandLow, bandHigh float64, title, xlabe
 	for _, b := range h.Bins {
 		maxY = math.Max(maxY, b.Weight)
 	}
-	band, _ := plotter.NewPolygon(plotter.XYs{{X: bandLow, Y: 0}, {X: bandHigh, Y: 0}, {X: bandHigh, Y: maxY * 1.05}, {X: bandLow, Y: maxY * 1.05}})
-	band.Color = color.RGBA{R: 200, G: 230, B: 200, A: 255}
-	band.LineStyle.Width = 0
+	band, err := shadedBand(bandLow, bandHigh, 0, maxY*1.05, false)
+	if err != nil {
+		return nil, err
+	}
 	ml, _ := plotter.NewLine(plotter.XYs{{X: mean, Y: 0}, {X: mean, Y: maxY * 1.05}})
 	ml.Color = color.RGBA{R: 200, A: 255}
 	ml.Width = vg.Points(1.5)

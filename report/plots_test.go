@@ -211,3 +211,32 @@ func TestPlotTrajectoryStyles(t *testing.T) {
 		}
 	}
 }
+
+// A race's plot marks every answer (the legend names each one drawn), shades a fair race's band,
+// gives each candidate's games in its label, and draws a candidate without games (no interval)
+// without failing.
+func TestPlotRace(t *testing.T) {
+	dir := t.TempDir()
+	arms := []RaceArm{
+		{Label: "a=1,b=2", N: 400, Score: stats.Interval{Value: 0.5, Low: 0.44, High: 0.56}, State: stats.Inside},
+		{Label: "a=2", N: 200, Score: stats.Interval{Value: 0.3, Low: 0.2, High: 0.4}, State: stats.Below},
+		{Label: "a=3", N: 1000, Score: stats.Interval{Value: 0.52, Low: 0.4, High: 0.64}, State: stats.Racing},
+		{Label: "a=4", N: 0, Score: stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN()}, State: stats.Racing},
+	}
+	files, err := PlotRace(dir, "race_1", "a race", stats.RaceFair, 0.45, 0.55, arms)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("PlotRace: %v %v", files, err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "race_1.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fairness band 0.45-0.55", "inside", "below", "undecided", "n=400", "n=1000", "n=0"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("race plot has no %q", want)
+		}
+	}
+	if strings.Contains(string(svg), "above") || strings.Contains(string(svg), "fairest") {
+		t.Error("race plot names an answer no candidate has")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/csv"
 	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"math"
@@ -34,6 +35,11 @@ type Report struct {
 	Sections []Section // Markdown files (report.md) as HTML, after the texts
 	Plots    []Figure
 	Links    []Link // other pages (a study's runs)
+	// RunWarnings repeat other pages' warnings (a study index: its runs'), each named by its
+	// page (Text) and linking to it (Href), the warning as Note. NoRunWarnings is the line shown
+	// in the Warnings section when there are none to repeat ("": no line).
+	RunWarnings   []Link
+	NoRunWarnings string
 }
 
 // Fact is one name/value line of what was run.
@@ -83,17 +89,21 @@ func (r *Report) AddPlot(dir, name, caption string) error {
 
 // plotCaptions describe the toolkit's plots by file name (without .svg).
 var plotCaptions = map[string]string{
-	"outcomes":          "Outcomes, each with its 95% interval (the method of summary.csv)",
-	"lengths":           "Game lengths in plies (the ply cap marked when games reached it)",
-	"running":           "The first player's score (draw = ½), wins and draws as games accumulate",
-	"llr":               "The test's log-likelihood ratio after every pair, with its two stopping bounds",
-	"trajectory":        "Each tuned weight within its bounds, iteration by iteration",
-	"white_rates":       "White's win rate per board, with the fairness band",
-	"after_choice":      "White's win rate once Black has chosen the better seating",
-	"boards_fairest":    "The fairest boards",
-	"boards_unbalanced": "The most unbalanced boards",
-	"colour_effects":    "Where a square's colour helps White (log-odds effects, colour bar)",
-	"ladder":            "Elo of the stronger agent over the weaker at each step (numbered as in the table of steps), with 95% intervals; a step won (or lost) in every pair has only a one-sided bound, drawn as an arrow from it",
+	"outcomes":                     "Outcomes, each with its 95% interval (the method of summary.csv)",
+	"lengths":                      "Game lengths in plies (the ply cap marked when games reached it)",
+	"running":                      "The first player's score (draw = ½), wins and draws as games accumulate",
+	"llr":                          "The test's log-likelihood ratio after every pair, with its two stopping bounds",
+	"trajectory":                   "Each tuned weight within its bounds, iteration by iteration",
+	"white_rates":                  "White's win rate per board, with the fairness band",
+	"after_choice":                 "White's win rate once Black has chosen the better seating",
+	"boards_fairest":               "The fairest boards",
+	"boards_unbalanced":            "The most unbalanced boards",
+	"colour_effects":               "Where a square's colour helps White (log-odds effects, colour bar)",
+	"ladder_rank_correlation":      "Rank correlations of the boards' White rates against level strength: with the previous level, the reference sweep and between replicates (the noise ceiling), with 95% intervals",
+	"ladder_corrected_correlation": "Rank correlations corrected for the noise of both measurements (1: the same ranking), with 95% bootstrap intervals",
+	"ladder_choice_benefit":        "Black's choice of seating against level strength: its held-out benefit with its 95% interval",
+	"ladder_white_rate":            "White's win rate against level strength: all boards, and the boards chosen as fairest at every level (held-out half)",
+	"ladder":                       "Elo of the stronger agent over the weaker at each step (numbered as in the table of steps), with 95% intervals; a step won (or lost) in every pair has only a one-sided bound, drawn as an arrow from it",
 }
 
 // plotCaption describes the plot in file name (".svg" stripped).
@@ -263,6 +273,27 @@ func StatsTable(caption string, rows []tally.Stat) Table {
 // RenderReport writes the page of r to w.
 func RenderReport(w io.Writer, r *Report) error {
 	return reportTmpl.Execute(w, r)
+}
+
+// PageWarnings reads the warnings of a page that RenderReport wrote (its Warnings list, not
+// the warnings it repeats from other pages), as plain text; none when it has none.
+func PageWarnings(page []byte) []string {
+	s := string(page)
+	start := strings.Index(s, `<ul class="warnings">`)
+	if start < 0 {
+		return nil
+	}
+	s = s[start:]
+	s = s[:strings.Index(s+"</ul>", "</ul>")]
+	var out []string
+	for _, item := range strings.Split(s, "<li>")[1:] {
+		item, _, _ = strings.Cut(item, "</li>")
+		if strings.HasPrefix(item, "<a ") { // a repeated warning: another page's
+			break
+		}
+		out = append(out, html.UnescapeString(item))
+	}
+	return out
 }
 
 // WriteReportHTML writes r as report.html in dir (atomically) and returns the file name.

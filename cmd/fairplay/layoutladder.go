@@ -27,7 +27,7 @@ type ladderFlags struct {
 }
 
 func (l *ladderFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&l.spec, "ladder", "", "play the sweep at several strength levels: agents weakest first, separated by ';' (each level self-play on the same boards, its own seeds; rated on one scale); writes DIR/level-K/, ladder.csv, fair-at-every-level.csv, report.md; 'default' is variants' five-level ladder from both searcher families, "+defaultVariantLadder+"")
+	fs.StringVar(&l.spec, "ladder", "", "play the sweep at several strength levels: agents weakest first, separated by ';' (each level self-play on the same boards, its own seeds; rated on one scale); writes DIR/level-K/, ladder.csv, fair-at-every-level.csv, report.md, report.html; 'default' is variants' five-level ladder from both searcher families, "+defaultVariantLadder+"")
 	fs.IntVar(&l.replicates, "replicates", 1, "with -ladder: independent sweeps per level (2 measures the noise ceiling: the rank correlation between replicates)")
 	fs.Int64Var(&l.ratingGames, "rating-games-per-pairing", variants.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
 	deprecate(fs, "rating-games", "rating-games-per-pairing")
@@ -155,7 +155,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: ladder.csv, fair-at-every-level.csv, report.md, ladder_*.png/.svg, level-*/, ratings/\n", report, dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: ladder.csv, fair-at-every-level.csv, report.md, ladder_*.png/.svg, report.html, level-*/, ratings/\n", report, dir)
 	return nil
 }
 

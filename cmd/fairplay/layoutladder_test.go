@@ -50,6 +50,18 @@ func TestLayoutLadderCLI(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// The ladder's own page: its findings, the plots and links to the levels' and ratings' pages,
+	// checked in a browser.
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fairplay layouts report", "Level 2 (greedy): White", "(ladder_white_rate.svg)", `href="level-1/report.html"`, `href="ratings/report.html"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the ladder's report.html has no %q", want)
+		}
+	}
+	checkReportPage(t, page)
 	_, errOut, err := runCmd(t, "layouts", "-resume", dir, "-progress", "never")
 	if err != nil || !strings.Contains(errOut, "already complete (2 sweeps)") {
 		t.Errorf("resume of a complete ladder: %v\n%s", err, errOut)

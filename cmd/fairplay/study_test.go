@@ -90,6 +90,9 @@ func TestStudyEndToEnd(t *testing.T) {
 			t.Errorf("index.html has no link to %s/report.html", r)
 		}
 	}
+	if !strings.Contains(string(index), `<h2 id="warnings">Warnings</h2>`) {
+		t.Error("index.html has no Warnings section (its runs' warnings, or a line saying there are none)")
+	}
 	// A second go at a finished study plays nothing.
 	_, stderr, err = runCmd(t, "study", "-resume", dir, "-progress", "never", study)
 	if err != nil || strings.Count(stderr, " is done") != 8 {

@@ -126,8 +126,9 @@ func StudyETA(finished int, elapsed time.Duration, left int) string {
 	return (elapsed / time.Duration(finished) * time.Duration(left)).Round(time.Second).String()
 }
 
-// WriteStudyIndex writes index.html into dir: the study's description and one link per run to
-// its report.html with the run's state, note and headline finding.
+// WriteStudyIndex writes index.html into dir: the study's description, one link per run to
+// its report.html with the run's state, note and headline finding, and every finished run's
+// warnings, each named by its run and linking to its page (or a line saying there are none).
 func WriteStudyIndex(dir string, st *Study, file string) error {
 	rep := &report.Report{Kind: "study", Title: "Study " + st.Name,
 		Facts: []report.Fact{{Name: "study file", Value: file}, {Name: "command", Value: "fairplay study " + file}}}
@@ -144,10 +145,16 @@ func WriteStudyIndex(dir string, st *Study, file string) error {
 				note = strings.TrimPrefix(note+": "+h, ": ")
 			}
 			rep.Links = append(rep.Links, report.Link{Text: r.Name, Href: r.Name + "/report.html", Note: note})
+			if page, err := os.ReadFile(filepath.Join(dir, r.Name, "report.html")); err == nil {
+				for _, w := range report.PageWarnings(page) {
+					rep.RunWarnings = append(rep.RunWarnings, report.Link{Text: r.Name, Href: r.Name + "/report.html", Note: w})
+				}
+			}
 		} else {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("run %s is %s (finish with fairplay study -resume %s %s)", r.Name, state, dir, file))
 		}
 	}
+	rep.NoRunWarnings = "No finished run has warnings."
 	rep.Tables = append(rep.Tables, t)
 	_, err := writeNamedPage(dir, "index.html", rep)
 	return err

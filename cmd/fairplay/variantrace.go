@@ -91,6 +91,6 @@ func runVariantRace(ctx context.Context, cfg variants.VariantsConfig, ts *katare
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: races.csv, report.md, report.html\n", report, s.Dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: races.csv, report.md, race_*.png/.svg, report.html\n", report, s.Dir)
 	return nil
 }

@@ -34,6 +34,14 @@ func TestVariantsRaceCLI(t *testing.T) {
 	if !strings.Contains(string(page), "races.csv") || !strings.Contains(string(page), "fewer than the fixed design") {
 		t.Error("report.html has no race table or finding")
 	}
+	for _, f := range []string{"race_1.png", "race_1.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("no race plot %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(string(page), "(race_1.svg)") || !strings.Contains(string(page), "data:image/svg") {
+		t.Error("report.html has no race plot")
+	}
 	checkReportPage(t, page)
 	wantUsageError(t, "-resume "+dir+": a race is not resumable", "variants", "-resume", dir)
 	wantUsageError(t, "it holds a variant-race run, which fairplay variants -race makes (it is not resumable", "play", "-resume", dir)

@@ -243,6 +243,12 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	man.Seconds = man.Ended.Sub(man.Started).Seconds()
 	man.PeakRSSBytes = gamefile.PeakRSS()
+	page, err := writeLadderPage(s.Dir, cfg, out, man, out.Outputs)
+	if err != nil {
+		return nil, runner.ReportsFailed(s.Dir, err)
+	}
+	out.Outputs = append(out.Outputs, page)
+	man.Outputs = out.Outputs
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, runner.ReportsFailed(s.Dir, err)
 	}

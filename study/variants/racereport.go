@@ -50,6 +50,10 @@ func writeRaceReports(dir string, cfg VariantsConfig, out *RaceOutcome, man *gam
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s, %s: %d distinct games of %d (repeated games count once each time they are played).", r.Agent, r.Variant, r.Distinct, r.N))
 		}
 	}
+	plots, err := racePlots(dir, cfg, out, rep)
+	if err != nil {
+		return nil, err
+	}
 	if err := rep.AddMarkdownFile(dir, "report.md", "Set-up, method and every setting (report.md)"); err != nil {
 		return nil, err
 	}
@@ -57,7 +61,36 @@ func writeRaceReports(dir string, cfg VariantsConfig, out *RaceOutcome, man *gam
 	if err != nil {
 		return nil, err
 	}
-	return []string{"races.csv", "report.md", page}, nil
+	return append(append([]string{"races.csv", "report.md"}, plots...), page), nil
+}
+
+// racePlots draws each level's race (race_<level>.png and .svg, levels numbered from 1, weakest
+// first) and embeds it in rep.
+func racePlots(dir string, cfg VariantsConfig, out *RaceOutcome, rep *report.Report) ([]string, error) {
+	var files []string
+	for l, label := range cfg.Labels {
+		var arms []report.RaceArm
+		for _, r := range out.Settings {
+			if r.Level == l {
+				arms = append(arms, report.RaceArm{Label: r.Variant, N: r.N, State: r.State,
+					Score: stats.Interval{Value: r.Score(), Low: r.CS.Low, High: r.CS.High}})
+			}
+		}
+		name := fmt.Sprintf("race_%d", l+1)
+		fs, err := report.PlotRace(dir, name, fmt.Sprintf("%s, %s race at %s", cfg.Game, cfg.Race, label), cfg.Race, cfg.BandLow, cfg.BandHigh, arms)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fs...)
+		caption := fmt.Sprintf("At %s: each setting's first-player score with the confidence sequence where it stopped, marked by its answer; n is its games", label)
+		if cfg.Race == stats.RaceFair {
+			caption += fmt.Sprintf(" (the band %g-%g shaded)", cfg.BandLow, cfg.BandHigh)
+		}
+		if err := rep.AddPlot(dir, name+".svg", caption); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
 }
 
 func i64(x int64) string { return strconv.FormatInt(x, 10) }
