@@ -119,6 +119,8 @@ func adjacentWarning(labels []string, steps []AdjacentStep) string {
 		switch {
 		case s.Games == 0 && s.Via < 0:
 			unpaired = append(unpaired, name)
+		case s.Games == 0 && s.PriorSet: // measured through a common opponent, and the prior sets it
+			sweeps = append(sweeps, fmt.Sprintf("%s (never paired; through `%s`)", name, labels[s.Via]))
 		case s.Sweep || s.PriorSet:
 			sweeps = append(sweeps, fmt.Sprintf("%s (score %.3f in %d games)", name, s.Score, s.Games))
 		}

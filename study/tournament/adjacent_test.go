@@ -99,6 +99,17 @@ func TestAdjacentStepsFlagSweepsOnly(t *testing.T) {
 	}
 }
 
+// A step measured only through a common opponent whose gap the prior sets is named without
+// a score: the two never played, so there is none to print.
+func TestAdjacentWarningUnpairedPriorSet(t *testing.T) {
+	labels := []string{"weak", "mid", "strong"}
+	steps := []AdjacentStep{{Upper: 2, Lower: 1, Score: math.NaN(), Via: 0, PriorSet: true}}
+	w := adjacentWarning(labels, steps)
+	if strings.Contains(w, "NaN") || !strings.Contains(w, "`strong` over `mid` (never paired; through `weak`)") {
+		t.Errorf("warning: %q", w)
+	}
+}
+
 // A real sweep is reported: greedy wins every Katarenga game against random, and the
 // tournament's report.md and report.html warn about the step.
 func TestTournamentReportWarnsOfSweep(t *testing.T) {
