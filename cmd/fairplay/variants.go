@@ -148,8 +148,25 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: variants.csv, differences.csv, strength_trend.csv, report.md, variants_*.png/.svg, strength_*.png/.svg, ratings/\n", report, dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: %s\n", report, dir, variantsResults(cfg))
 	return nil
+}
+
+// variantsResults lists what a finished variant study wrote: the level ratings' files only
+// when the levels were rated.
+func variantsResults(cfg variants.VariantsConfig) string {
+	files := "variants.csv, differences.csv"
+	if cfg.RatingGames > 0 {
+		files += ", strength_trend.csv"
+	}
+	files += ", report.md, report.html, variants_*.png/.svg"
+	if cfg.RatingGames > 0 {
+		files += ", strength_*.png/.svg"
+		if len(cfg.Ladder) > 1 {
+			files += ", ratings/"
+		}
+	}
+	return files + ", cells/"
 }
 
 // splitSpecs splits a ';'-separated list of agent specs, trimming surrounding space. An empty

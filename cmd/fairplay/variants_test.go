@@ -1,8 +1,10 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/internal/reporttest"
@@ -77,5 +79,40 @@ func TestVariantsLevelRatings(t *testing.T) {
 	}
 	if !fitted {
 		t.Error("strength_trend.csv: no fitted first_win_rate row")
+	}
+}
+
+// The closing line lists what the run wrote, and only that: without rating games there is no
+// strength_trend.csv and no ratings/ (it listed both whatever the run did).
+func TestVariantsResultsListed(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ladder string
+		rating string
+	}{{"unrated", "random;greedy", "0"}, {"one-level", "greedy", "2"}, {"rated", "random;greedy", "2"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "study")
+			out, _, err := runCmd(t, "variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned",
+				"-ladder", tc.ladder, "-games-per-cell", "2", "-rating-games-per-pairing", tc.rating, "-out", dir, "-progress", "never")
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := strings.LastIndex(out, "Results in ")
+			if i < 0 {
+				t.Fatalf("no Results line in %q", out)
+			}
+			_, list, _ := strings.Cut(strings.TrimSpace(out[i:]), ": ")
+			for _, f := range strings.Split(list, ", ") {
+				matches, err := filepath.Glob(filepath.Join(dir, strings.TrimSuffix(strings.Replace(f, ".png/.svg", ".png", 1), "/")))
+				if err != nil || len(matches) == 0 {
+					t.Errorf("listed %q, not written", f)
+				}
+			}
+			for _, f := range []string{"strength_trend.csv", "ratings"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); err == nil && !strings.Contains(list, f) {
+					t.Errorf("%s written, not listed in %q", f, list)
+				}
+			}
+		})
 	}
 }
