@@ -185,7 +185,7 @@ func StrengthTrends(cells []VariantCell) []Trend {
 				}
 				t.Points = append(t.Points, TrendPoint{Level: l, Elo: e, EloLow: lc.EloLow, EloHigh: lc.EloHigh, Effect: a.Value - b.Value, SE: s, Searching: lc.Searching})
 			}
-			all := fitTrend(t.Points)
+			all := FitTrend(t.Points)
 			t.Slope, t.SE, t.Low, t.High, t.P, t.Verdict = all.Slope, all.SE, all.Low, all.High, all.P, all.Verdict
 			var searching []TrendPoint
 			for _, q := range t.Points {
@@ -193,15 +193,15 @@ func StrengthTrends(cells []VariantCell) []Trend {
 					searching = append(searching, q)
 				}
 			}
-			t.Search = fitTrend(searching)
+			t.Search = FitTrend(searching)
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// fitTrend is the weighted least-squares fit of the effects of points on their ratings.
-func fitTrend(points []TrendPoint) TrendFit {
+// FitTrend is the weighted least-squares fit of the effects of points on their ratings.
+func FitTrend(points []TrendPoint) TrendFit {
 	f := TrendFit{Levels: len(points), Slope: math.NaN(), SE: math.NaN(), Low: math.NaN(), High: math.NaN(), P: math.NaN()}
 	var x, y, se []float64
 	for _, q := range points {

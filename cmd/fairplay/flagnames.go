@@ -29,6 +29,7 @@ var fieldFlags = map[string]string{
 	"RandomOpening":   "random-opening",
 	"RatingBootstrap": "rating-bootstrap",
 	"RatingGames":     "rating-games-per-pairing",
+	"RatingList":      "rating-list",
 	"Replicates":      "replicates",
 	"Resume":          "resume",
 	"Seed":            "seed",

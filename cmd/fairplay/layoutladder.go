@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/layouts"
 	"github.com/fairplay-lab/fairplay/study/variants"
+	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
@@ -23,6 +26,7 @@ type ladderFlags struct {
 	replicates  int
 	ratingGames int64
 	ratingBoot  int
+	ratingList  string
 	top         int
 }
 
@@ -32,6 +36,7 @@ func (l *ladderFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&l.ratingGames, "rating-games-per-pairing", variants.DefaultRatingGames, "with -ladder: games per pairing of the round robin that rates the levels (colour-swapped pairs, random tile placements); 0: not rated")
 	deprecate(fs, "rating-games", "rating-games-per-pairing")
 	fs.IntVar(&l.ratingBoot, "rating-bootstrap", variants.DefaultRatingBootstrap, "with -ladder: bootstrap resamples for the level ratings' 95% intervals")
+	fs.StringVar(&l.ratingList, "rating-list", "", "with -ladder: rate the levels from this rating list (a ratings.csv with the list's columns, such as docs/ratings/katarenga.csv) instead of a round robin; every level must be on it with the fingerprint it plays with; -rating-games-per-pairing is then 0")
 	fs.IntVar(&l.top, "top", layouts.DefaultLadderTop, "with -ladder: boards in the held-out top list fair-at-every-level.csv")
 }
 
@@ -119,6 +124,15 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		}
 		cfg = layouts.LayoutLadderConfig{Sweep: sweep, Ladder: levels, Replicates: lf.replicates,
 			RatingGames: lf.ratingGames + lf.ratingGames%2, RatingBootstrap: lf.ratingBoot, Compare: val("compare"), Top: lf.top}
+		if lf.ratingList != "" {
+			if set["rating-games-per-pairing"] && lf.ratingGames > 0 {
+				return usagef("-rating-games-per-pairing %d: not with -rating-list (the levels are rated by the list)", lf.ratingGames)
+			}
+			cfg.RatingGames = 0
+			if cfg.RatingList, err = readLevelList(lf.ratingList, "katarenga", levels); err != nil {
+				return err
+			}
+		}
 		if cfg, err = layouts.NewLayoutLadderConfig(cfg); err != nil {
 			return usageErr(err)
 		}
@@ -155,8 +169,49 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: ladder.csv, fair-at-every-level.csv, report.md, ladder_*.png/.svg, report.html, level-*/, ratings/\n", report, dir)
+	files := "ladder.csv, "
+	if slices.Contains(out.Outputs, "ladder_trend.csv") {
+		files += "ladder_trend.csv, "
+	}
+	files += "fair-at-every-level.csv, report.md, ladder_*.png/.svg, report.html, level-*/"
+	if out.Rated != nil {
+		files += ", ratings/"
+	}
+	fmt.Fprintf(stdout, "%s\nResults in %s: %s\n", report, dir, files)
 	return nil
+}
+
+// readLevelList reads a rating list (-rating-list) and keeps its entries of game whose spec,
+// with every parameter, is one of the levels' (several versions of one agent may be kept: the
+// run picks the one with the fingerprint the level plays with). A level with no entry is a
+// usage error naming it.
+func readLevelList(path, game string, levels []string) ([]tally.ListRating, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("-rating-list: %v", err)
+	}
+	defer f.Close()
+	list, err := tally.ReadRatingList(f)
+	if err != nil {
+		return nil, usagef("-rating-list %s: %v", path, err)
+	}
+	var keep []tally.ListRating
+	for l, spec := range levels {
+		a, err := agents.Parse(spec)
+		if err != nil {
+			return nil, usagef("-ladder: level %d (%s): %v", l+1, spec, err)
+		}
+		expanded, found := agents.Expand(a), false
+		for _, e := range list {
+			if e.Game == game && e.Spec == expanded {
+				keep, found = append(keep, e), true
+			}
+		}
+		if !found {
+			return nil, usagef("-rating-list %s: level %d (%s) is not on the list: no %s entry with the spec %s", path, l+1, spec, game, expanded)
+		}
+	}
+	return keep, nil
 }
 
 func orList(cfg layouts.LayoutLadderConfig) string {

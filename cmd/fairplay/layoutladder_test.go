@@ -11,6 +11,10 @@ import (
 // nothing written.
 func TestLayoutLadderUsageErrors(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
+	plainRatings := filepath.Join(t.TempDir(), "ratings.csv")
+	if err := os.WriteFile(plainRatings, []byte("agent,elo,ci_low,ci_high,games,score\nrandom,0,0,0,10,0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		want string
 		args []string
@@ -26,6 +30,10 @@ func TestLayoutLadderUsageErrors(t *testing.T) {
 		{"sample:0", []string{"layouts", "-ladder", "random;greedy", "-layouts", "sample:0", "-out", dir}},
 		{"nosuchdir", []string{"layouts", "-ladder", "random;greedy", "-compare", "nosuchdir", "-out", dir}},
 		{"-shard", []string{"layouts", "-ladder", "random;greedy", "-shard", "0/2", "-out", dir}},
+		{"-rating-list: open nosuch.csv", []string{"layouts", "-ladder", "random;greedy", "-rating-list", "nosuch.csv", "-out", dir}},
+		{"no game column", []string{"layouts", "-ladder", "random;greedy", "-rating-list", plainRatings, "-out", dir}},
+		{"level 2 (alphabeta:depth=9) is not on the list", []string{"layouts", "-ladder", "random;alphabeta:depth=9", "-rating-list", "../../docs/ratings/katarenga.csv", "-out", dir}},
+		{"-rating-games-per-pairing 40: not with -rating-list", []string{"layouts", "-ladder", "random;greedy", "-rating-list", "../../docs/ratings/katarenga.csv", "-rating-games-per-pairing", "40", "-out", dir}},
 	} {
 		wantUsageError(t, c.want, c.args...)
 	}

@@ -35,6 +35,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		"fairplay layouts -resume sweep                                                    # finish an interrupted sweep",
 		"fairplay layouts -ladder 'random;alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -games-per-board 20 -random-opening 4 -replicates 2 -out ladder   # the same boards at three rated levels: ladder.csv, fair-at-every-level.csv",
 		"fairplay layouts -ladder 'alphabeta:depth=1;alphabeta:depth=2' -layouts sample:200 -compare sweep -out ladder2   # rank correlation of each level with a random-play sweep",
+		"fairplay layouts -ladder 'alphabeta:depth=3;alphabeta:nodes=64000' -layouts sample:100 -games-per-board 6 -rating-list docs/ratings/katarenga.csv -out top   # levels rated from the rating list: White's edge per 100 Elo in ladder_trend.csv",
 		"fairplay layouts -resume ladder                                                   # finish an interrupted ladder",
 		"fairplay layouts -report ladder                                                   # rewrite a complete ladder's ladder.csv, report.md and plots (nothing replayed)")
 	a := fs.String("a", "random", "agent A (with B different, each layout's games are colour-swapped pairs)")

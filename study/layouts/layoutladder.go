@@ -42,10 +42,16 @@ type LayoutLadderConfig struct {
 	Labels     []string      `json:"labels"` // the ladder as the user wrote it
 	Replicates int           `json:"replicates"`
 	// RatingGames per pairing of the round robin that rates the levels (0: not rated).
-	RatingGames     int64  `json:"rating_games"`
-	RatingBootstrap int    `json:"rating_bootstrap"`
-	Compare         string `json:"compare,omitempty"` // another sweep's directory (a random-play reference)
-	Top             int    `json:"top"`               // boards in fair-at-every-level.csv
+	RatingGames     int64 `json:"rating_games"`
+	RatingBootstrap int   `json:"rating_bootstrap"`
+	// RatingList holds rating-list entries (tally.ReadRatingList) that rate the levels instead
+	// of a round robin: the entries whose spec is a level's, with every parameter. The run
+	// uses, for each level, the entry that also has the fingerprint the level plays with, and
+	// refuses to start when a level has none (the list rates another version of the agent).
+	// Not with RatingGames.
+	RatingList []tally.ListRating `json:"rating_list,omitempty"`
+	Compare    string             `json:"compare,omitempty"` // another sweep's directory (a random-play reference)
+	Top        int                `json:"top"`               // boards in fair-at-every-level.csv
 }
 
 // NewLayoutLadderConfig checks a ladder's levels, replicates and rating options, resolves the
@@ -67,12 +73,15 @@ func NewLayoutLadderConfig(cfg LayoutLadderConfig) (LayoutLadderConfig, error) {
 		}
 		return cfg, config.Errorf("Ladder", fmt.Sprintf("level %d", le.Index+1), "%v", le.Err)
 	}
-	copy(cfg.Ladder, specs)
+	cfg.Ladder = specs // a new slice: the caller's ladder keeps what it wrote
 	if cfg.Replicates < 1 || cfg.Replicates > 10 {
 		return cfg, config.Errorf("Replicates", fmt.Sprint(cfg.Replicates), "want 1..10 (2 measures the noise ceiling)")
 	}
 	if cfg.RatingGames < 0 || cfg.RatingGames%2 != 0 {
 		return cfg, config.Errorf("RatingGames", fmt.Sprint(cfg.RatingGames), "want 0 (levels not rated) or a positive even number")
+	}
+	if cfg.RatingGames > 0 && len(cfg.RatingList) > 0 {
+		return cfg, config.Errorf("RatingList", "", "not with {RatingGames} %d: the levels are rated by the list or by a round robin, not both", cfg.RatingGames)
 	}
 	if cfg.RatingBootstrap < 0 {
 		return cfg, config.Errorf("RatingBootstrap", fmt.Sprint(cfg.RatingBootstrap), "want 0 or more")
@@ -180,6 +189,12 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 	if err := runner.PinAgents(man, s, "katarenga", cfg.Ladder...); err != nil {
 		return nil, err
 	}
+	var ratings []stats.Rating
+	if len(cfg.RatingList) > 0 {
+		if ratings, err = cfg.listRatings(man.Agents); err != nil {
+			return nil, err
+		}
+	}
 	manPath := filepath.Join(s.Dir, "manifest.json")
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
@@ -207,7 +222,6 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 			man.Completed++
 		}
 	}
-	var ratings []stats.Rating
 	if !out.Interrupted && cfg.RatingGames > 0 {
 		tc, err := cfg.ratingTournament()
 		if err != nil {
@@ -333,4 +347,52 @@ func readLevelBoards(sw *Sweep, dir string) (*tally.BoardStore, error) {
 		return nil, fmt.Errorf("%s: %d boards, want %d", dir, store.Len(), sw.NumBoards())
 	}
 	return store, nil
+}
+
+// listRatings are the levels' ratings from cfg.RatingList: for each level, the entry with the
+// level's spec (every parameter) and fingerprint, as pinned in pins. A level the list does not
+// rate, or rates only in another version, is an error naming both fingerprints.
+func (cfg LayoutLadderConfig) listRatings(pins []gamefile.AgentPin) ([]stats.Rating, error) {
+	out := make([]stats.Rating, len(cfg.Ladder))
+	for l, spec := range cfg.Ladder {
+		var pin gamefile.AgentPin
+		for _, p := range pins {
+			if p.Spec == spec {
+				pin = p
+			}
+		}
+		var other []string
+		found := false
+		for _, e := range cfg.RatingList {
+			if e.Game != "katarenga" || e.Spec != pin.Expanded {
+				continue
+			}
+			if e.Fingerprint != pin.Fingerprint || pin.Fingerprint == "" {
+				other = append(other, e.Entry)
+				continue
+			}
+			out[l] = stats.Rating{Agent: e.Entry, Elo: e.Elo, Low: e.Low, High: e.High}
+			found = true
+			break
+		}
+		if !found {
+			why := "the list has no entry for it"
+			if len(other) > 0 {
+				why = fmt.Sprintf("the list rates another version of it (%s): the agent plays differently now", strings.Join(other, ", "))
+			}
+			return nil, config.Errorf("RatingList", fmt.Sprintf("level %d (%s, fingerprint %s)", l+1, cfg.Labels[l], shortFingerprint(pin.Fingerprint)), "%s", why)
+		}
+	}
+	return out, nil
+}
+
+// shortFingerprint is a fingerprint's first 12 hex digits, as rating-list entries show it.
+func shortFingerprint(fp string) string {
+	if h, ok := strings.CutPrefix(fp, "v1:"); ok && len(h) >= 12 {
+		return "@" + h[:12]
+	}
+	if fp == "" {
+		return "none"
+	}
+	return fp
 }

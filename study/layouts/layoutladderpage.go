@@ -32,8 +32,14 @@ func writeLadderPage(dir string, cfg LayoutLadderConfig, out *LayoutLadderOutcom
 	}
 	rep.Findings = append(rep.Findings, fmt.Sprintf("%d of the %d boards chosen as fairest at every level have a held-out interval inside the band %.2f-%.2f at every level (fair-at-every-level.csv).",
 		inside, len(st.Top), cfg.Sweep.BandLow, cfg.Sweep.BandHigh))
-	if out.Rated == nil {
+	if st.WhiteTrend.Levels >= 2 {
+		rep.Findings = append(rep.Findings, fmt.Sprintf("Against the level ratings: White's edge (rate − ½) %s per 100 Elo (%s), Black's choice benefit %s per 100 Elo (%s) (ladder_trend.csv).",
+			trendText(st.WhiteTrend), st.WhiteTrend.Verdict, trendText(st.BenefitTrend), st.BenefitTrend.Verdict))
+	}
+	if out.Rated == nil && len(cfg.RatingList) == 0 {
 		rep.Warnings = append(rep.Warnings, "The levels are not rated (no rating games): the plots' x axis is the level's number, not its Elo.")
+	} else if out.Rated == nil {
+		// rated by a rating list: its own warnings are on its page
 	} else if res, _ := out.Rated.Results(); tournament.PerfectScores(res) > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their intervals are too narrow.", tournament.PerfectScores(res)))
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/study/tournament"
+	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/stats"
@@ -84,7 +86,17 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 		return nil, err
 	}
 	outputs := []string{"ladder.csv", "fair-at-every-level.csv"}
-	rated := out.Rated != nil
+	if st.WhiteTrend.Levels > 0 {
+		b.Reset()
+		if err := writeLadderTrendCSV(&b, st); err != nil {
+			return nil, err
+		}
+		if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ladder_trend.csv"), b.Bytes()); err != nil {
+			return nil, err
+		}
+		outputs = append(outputs, "ladder_trend.csv")
+	}
+	rated := out.Rated != nil || len(cfg.RatingList) > 0
 	elo := make([]float64, len(st.Levels))
 	for l, lv := range st.Levels {
 		elo[l] = lv.Elo
@@ -172,8 +184,21 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 		if res, _ := out.Rated.Results(); tournament.PerfectScores(res) > 0 {
 			fmt.Fprintf(&b, "\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their intervals are too narrow.\n", tournament.PerfectScores(res))
 		}
+	} else if len(cfg.RatingList) > 0 {
+		b.WriteString("Level ratings: from a rating list, each level the entry with its spec (every parameter) and the fingerprint it plays with here:")
+		for l, lv := range st.Levels {
+			fmt.Fprintf(&b, " %d `%s`", l+1, lv.RatedAs)
+			if l < len(st.Levels)-1 {
+				b.WriteString(",")
+			}
+		}
+		b.WriteString(". Not rated inside this run.\n")
 	} else {
 		b.WriteString("Levels not rated (no rating games).\n")
+	}
+	if t := st.WhiteTrend; t.Levels >= 2 {
+		fmt.Fprintf(&b, "\nAgainst the level ratings (ladder_trend.csv; weighted least squares of each level's value on its rating, weights 1/se², the ratings' own uncertainty not propagated, z-test): White's edge (pooled rate − ½) %s per 100 Elo (p %s, %s); Black's choice benefit %s per 100 Elo (p %s, %s).\n",
+			trendText(st.WhiteTrend), fcsvOr(st.WhiteTrend.P), st.WhiteTrend.Verdict, trendText(st.BenefitTrend), fcsvOr(st.BenefitTrend.P), st.BenefitTrend.Verdict)
 	}
 	b.WriteString("\nMethods. White's pooled rate: ratio over boards and replicates, cluster-robust by board (Wilson at the design-effect n). " +
 		"Rank correlations: Spearman of the boards' White rates in the first replicate; " +
@@ -226,3 +251,31 @@ func boardSetName(cfg LayoutLadderConfig) string {
 	}
 	return cfg.Sweep.Layouts + " layouts in both seatings"
 }
+
+// trendText is a fitted slope with its 95% interval, or "not fitted".
+func trendText(t tally.TrendFit) string {
+	if t.Levels < 2 || math.IsNaN(t.Slope) {
+		return "not fitted"
+	}
+	return fmt.Sprintf("%+.4f [%+.4f, %+.4f]", t.Slope, t.Low, t.High)
+}
+
+// writeLadderTrendCSV writes ladder_trend.csv: per metric (white_edge: White's pooled rate − ½;
+// choice_benefit), the slope per 100 Elo of the level ratings with its 95% interval and
+// p-value, the levels in the fit, the verdict (tally.TrendVerdict) and the method.
+func writeLadderTrendCSV(w io.Writer, st *LadderStats) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"metric", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "levels", "verdict", "method"})
+	for _, t := range []struct {
+		name string
+		fit  tally.TrendFit
+	}{{"white_edge", st.WhiteTrend}, {"choice_benefit", st.BenefitTrend}} {
+		cw.Write([]string{t.name, fcsv(t.fit.Slope), fcsv(t.fit.Low), fcsv(t.fit.High), fcsv(t.fit.P), strconv.Itoa(t.fit.Levels), t.fit.Verdict, methodLadderTrend})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// methodLadderTrend names ladder_trend.csv's fit: weighted least squares on the level ratings
+// with known variances (each level's cluster-robust or normal standard error).
+const methodLadderTrend = "wls-known-variance"

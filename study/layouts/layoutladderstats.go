@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/internal/config"
@@ -73,6 +74,8 @@ type LadderLevel struct {
 	AllDistance    float64        // the same over every board
 	TopInsideBand  int            // top-list boards whose held-out interval lies inside the band
 	CompareMissing int            // boards the reference sweep did not play
+	RatedAs        string         // the rating's agent: the level's label, or the rating list's entry
+	whiteSE        float64        // White's pooled rate's cluster-robust standard error
 }
 
 // TopBoard is a row of fair-at-every-level.csv.
@@ -91,6 +94,11 @@ type LadderStats struct {
 	CompareReliability float64 // the reference sweep's split-half reliability (Spearman–Brown); NaN without
 	CompareBoards      int     // boards in common with the reference
 	Resamples          int     // bootstrap resamples with every correlation defined (of LadderBootstrap)
+	// WhiteTrend and BenefitTrend are, when the levels are rated, the weighted least-squares
+	// slopes per 100 Elo of White's edge (pooled rate − ½, its cluster-robust standard error)
+	// and of Black's choice benefit on the level ratings (tally.FitTrend: weights 1/se², the
+	// ratings' own uncertainty not propagated); Levels 0 without ratings.
+	WhiteTrend, BenefitTrend tally.TrendFit
 }
 
 // compareBoards is a reference sweep's boards.csv by key.
@@ -262,6 +270,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		lv := LadderLevel{Level: l, Agent: cfg.Labels[l], Elo: math.NaN(), EloLow: math.NaN(), EloHigh: math.NaN(), Boards: nb}
 		if ratings != nil {
 			lv.Elo, lv.EloLow, lv.EloHigh, lv.EloPrior = ratings[l].Elo, ratings[l].Low, ratings[l].High, ratings[l].Unbounded != 0
+			lv.RatedAs = ratings[l].Agent
 		}
 		var pooled stats.ClusterRatio
 		for i := 0; i < nb; i++ {
@@ -276,6 +285,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		}
 		lv.White = pooled.Rate()
 		lv.White.Method = "cluster-robust-boards"
+		lv.whiteSE = pooled.SE()
 		for r := 0; r < R; r++ {
 			lv.Games += levels[l][r].Report.Games
 			lv.Distinct += levels[l][r].Report.Distinct
@@ -317,7 +327,31 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 		lv.AllDistance /= math.Max(1, float64(nb))
 		st.Levels = append(st.Levels, lv)
 	}
+	if ratings != nil {
+		st.WhiteTrend, st.BenefitTrend = levelTrends(st.Levels)
+	}
 	return st
+}
+
+// levelTrends fits White's edge and Black's choice benefit on the level ratings (levels with a
+// finite rating and a positive standard error).
+func levelTrends(levels []LadderLevel) (white, benefit tally.TrendFit) {
+	var w, b []tally.TrendPoint
+	for _, lv := range levels {
+		if math.IsNaN(lv.Elo) {
+			continue
+		}
+		p := tally.TrendPoint{Level: lv.Level, Elo: lv.Elo, EloLow: lv.EloLow, EloHigh: lv.EloHigh, Searching: true}
+		if lv.whiteSE > 0 {
+			p.Effect, p.SE = lv.White.Value-0.5, lv.whiteSE
+			w = append(w, p)
+		}
+		if se := (lv.Benefit.High - lv.Benefit.Low) / (2 * stats.Z95); se > 0 {
+			p.Effect, p.SE = lv.Benefit.Value, se
+			b = append(b, p)
+		}
+	}
+	return tally.FitTrend(w), tally.FitTrend(b)
 }
 
 func pickK(v []float64, idx []int) []float64 {
