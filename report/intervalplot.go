@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 
@@ -17,8 +18,15 @@ import (
 // (stats.IsBound: a perfect score's Elo) is drawn as a bound, never as a point with a finite
 // bar: a tick at the bound, an arrow from it towards the open side, and the bound in words
 // beside it ("≥ +183 (one-sided 95%)"). Other non-finite ends are clipped to the range drawn.
-// It writes name.png and name.svg into dir.
+// It writes name.png and name.svg into dir. No intervals, or a label count other than the
+// intervals', is an error: there is nothing to draw, or nothing to name each estimate by.
 func PlotIntervals(dir, name, title, ylabel string, labels []string, ivs []stats.Interval, ref float64) ([]string, error) {
+	if len(ivs) == 0 {
+		return nil, fmt.Errorf("plot %s: no intervals to draw", name)
+	}
+	if len(labels) != len(ivs) {
+		return nil, fmt.Errorf("plot %s: %d labels for %d intervals", name, len(labels), len(ivs))
+	}
 	p := newPlot()
 	p.Title.Text = title
 	p.Y.Label.Text = ylabel

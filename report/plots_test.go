@@ -166,6 +166,33 @@ func TestPlotIntervalsBound(t *testing.T) {
 	}
 }
 
+// An empty list, or labels that do not match the intervals, is an error naming the plot, and
+// no file is written.
+func TestPlotIntervalsRefusesEmpty(t *testing.T) {
+	dir := t.TempDir()
+	iv := stats.Interval{Value: 10, Low: 0, High: 20, Method: "pentanomial"}
+	for _, c := range []struct {
+		labels []string
+		ivs    []stats.Interval
+		want   string
+	}{
+		{nil, nil, "plot ladder: no intervals to draw"},
+		{[]string{}, []stats.Interval{}, "plot ladder: no intervals to draw"},
+		{[]string{"a", "b"}, []stats.Interval{iv}, "plot ladder: 2 labels for 1 intervals"},
+	} {
+		files, err := PlotIntervals(dir, "ladder", "t", "Elo", c.labels, c.ivs, 0)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%d labels, %d intervals: error %v, want %q", len(c.labels), len(c.ivs), err, c.want)
+		}
+		if len(files) != 0 {
+			t.Errorf("%d labels, %d intervals: files %v", len(c.labels), len(c.ivs), files)
+		}
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("files written: %v (%v)", entries, err)
+	}
+}
+
 // Every tuned weight gets a line style (colour and dash pattern together) of its own, and the
 // legend stands beside the plot: the picture is wider than the plot by the legend's width.
 func TestPlotTrajectoryStyles(t *testing.T) {

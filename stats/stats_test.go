@@ -224,37 +224,46 @@ func TestOnePairWon(t *testing.T) {
 // true score 0.9925), 82% of runs are perfect; the exact bound keeps coverage at least 95%
 // (tolerance: 0.95 − 2.5 binomial SEs over 20,000 runs, 0.946). Fixed seed.
 func TestPerfectScoreCoverage(t *testing.T) {
-	rng := rand.New(rand.NewPCG(27, 2))
-	const reps, n, q = 20000, 20, 0.97
-	truth := q + (1-q)*0.75
-	coverNormal, coverNew := 0, 0
-	for range reps {
-		var p Penta
-		for range n {
-			if rng.Float64() < q {
-				p[4]++
-			} else {
-				p[3]++
-			}
-		}
-		s, v := p.ScoreVar()
-		se := math.Sqrt(v / n)
-		if s-Z95*se <= truth && truth <= s+Z95*se {
-			coverNormal++
-		}
-		lo, hi := s-Z95*se, s+Z95*se
-		if iv, ok := p.PerfectScore(); ok {
-			lo, hi = iv.Low, iv.High
-		}
-		if lo <= truth && truth <= hi {
-			coverNew++
-		}
-	}
-	cn, cx := float64(coverNormal)/reps, float64(coverNew)/reps
+	const n, q = 20, 0.97
+	truth, cn, cx := pairCoverage(rand.New(rand.NewPCG(27, 2)), n, q, 4, 3, Penta.PerfectScore)
 	t.Logf("coverage at %d pairs, true score %.4f: normal %.3f, with the perfect-score bound %.3f", n, truth, cn, cx)
 	if cx < 0.946 {
 		t.Errorf("coverage %.3f, want ≥ 0.946", cx)
 	}
+}
+
+// pairCoverage simulates 20,000 runs of n colour-swapped pairs, each pair landing in the
+// pentanomial slot common (0–4: 0, ½, 1, 1½ or 2 points of 2) with probability q and in slot
+// rare otherwise. It returns the true score per game and the share of runs whose interval
+// covers it: the normal one (score ± Z95·SE), and the one bound gives where it applies (the
+// normal one elsewhere).
+func pairCoverage(rng *rand.Rand, n int, q float64, common, rare int, bound func(Penta) (Interval, bool)) (truth, normal, withBound float64) {
+	const reps = 20000
+	truth = q*float64(common)/4 + (1-q)*float64(rare)/4
+	coverNormal, coverBound := 0, 0
+	for range reps {
+		var p Penta
+		for range n {
+			if rng.Float64() < q {
+				p[common]++
+			} else {
+				p[rare]++
+			}
+		}
+		s, v := p.ScoreVar()
+		se := math.Sqrt(v / float64(n))
+		lo, hi := s-Z95*se, s+Z95*se
+		if lo <= truth && truth <= hi {
+			coverNormal++
+		}
+		if iv, ok := bound(p); ok {
+			lo, hi = iv.Low, iv.High
+		}
+		if lo <= truth && truth <= hi {
+			coverBound++
+		}
+	}
+	return truth, float64(coverNormal) / reps, float64(coverBound) / reps
 }
 
 // The ladder's "step holds" decision (LOS > 0.99 and sign-test p < 0.01) between equal agents:
@@ -459,36 +468,14 @@ func TestMixtureCS(t *testing.T) {
 // pairs of which 97% split and 3% are won outright (true score 0.515), the normal interval
 // covers only when a won pair shows up.
 func TestEqualPairsCoverage(t *testing.T) {
-	rng := rand.New(rand.NewPCG(29, 3))
-	const reps, n, q = 20000, 20, 0.97
-	truth := q*0.5 + (1-q)*1
-	coverNormal, coverNew := 0, 0
-	for range reps {
-		var p Penta
-		for range n {
-			if rng.Float64() < q {
-				p[2]++
-			} else {
-				p[4]++
-			}
+	const n, q = 20, 0.97
+	truth, cn, cx := pairCoverage(rand.New(rand.NewPCG(29, 3)), n, q, 2, 4, func(p Penta) (Interval, bool) {
+		iv, ok := p.EqualPairs()
+		if e := p.Elo(); ok && (e.Method != MethodEqualPairs || e.Low >= e.Value || e.High <= e.Value) {
+			t.Fatalf("Elo of equal pairs %v: %+v", p, e)
 		}
-		s, v := p.ScoreVar()
-		se := math.Sqrt(v / n)
-		lo, hi := s-Z95*se, s+Z95*se
-		if lo <= truth && truth <= hi {
-			coverNormal++
-		}
-		if iv, ok := p.EqualPairs(); ok {
-			lo, hi = iv.Low, iv.High
-			if e := p.Elo(); e.Method != MethodEqualPairs || e.Low >= e.Value || e.High <= e.Value {
-				t.Fatalf("Elo of equal pairs %v: %+v", p, e)
-			}
-		}
-		if lo <= truth && truth <= hi {
-			coverNew++
-		}
-	}
-	cn, cx := float64(coverNormal)/reps, float64(coverNew)/reps
+		return iv, ok
+	})
 	t.Logf("coverage at %d pairs, true score %.3f: normal %.3f, with the equal-pairs bound %.3f", n, truth, cn, cx)
 	if cn > 0.6 {
 		t.Errorf("normal coverage %.3f: the simulation no longer shows the zero-width case", cn)

@@ -254,6 +254,9 @@ func TestFlagConventionsSeeDrift(t *testing.T) {
 		}, "fairplay tournament has it (default \"100\"), the table does not list it"},
 		{"a renamed flag", func(h map[string]map[string]string) { delete(h["replay"], "index") }, "fairplay replay -h has no such flag"},
 		{"a new -seed elsewhere", func(h map[string]map[string]string) { h["plan"]["seed"] = "7" }, "fairplay plan has it (default \"7\")"},
+		// plan's -band has no default on purpose (giving it selects the sequential plan): the
+		// table's "none (plan)" is checked, so plan taking layouts' default would be seen.
+		{"plan's -band with layouts' default", func(h map[string]map[string]string) { h["plan"]["band"] = "0.45,0.55" }, `fairplay plan -h says the default is "0.45,0.55", the table ""`},
 	} {
 		found := false
 		for _, e := range checkConventions(rows, copyHelp(c.edit)) {

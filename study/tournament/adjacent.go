@@ -57,20 +57,24 @@ func AdjacentSteps(tab *stats.RatingTable, res []stats.PairingResult) ([]Adjacen
 			return nil, err
 		}
 	}
+	h2h, err := newHeadToHead(len(tab.Ratings), res)
+	if err != nil {
+		return nil, err
+	}
 	var steps []AdjacentStep
 	for k := 0; k+1 < len(order); k++ {
 		s := AdjacentStep{Upper: order[k], Lower: order[k+1], Score: math.NaN(), GapHalfPrior: math.NaN(), Via: -1}
 		s.Gap = tab.Ratings[s.Upper].Elo - tab.Ratings[s.Lower].Elo
 		var games float64
-		s.Score, games = headToHead(res, s.Upper, s.Lower)
+		s.Score, games = h2h.score(s.Upper, s.Lower)
 		s.Games = int64(games)
 		if games > 0 {
 			s.Sweep = s.Score < SweepLow || s.Score > SweepHigh
 		} else {
 			var most float64
 			for x := range tab.Ratings {
-				su, gu := headToHead(res, s.Upper, x)
-				sl, gl := headToHead(res, s.Lower, x)
+				su, gu := h2h.score(s.Upper, x)
+				sl, gl := h2h.score(s.Lower, x)
 				if x == s.Upper || x == s.Lower || gu == 0 || gl == 0 || !inside(su) || !inside(sl) {
 					continue
 				}
@@ -89,23 +93,36 @@ func AdjacentSteps(tab *stats.RatingTable, res []stats.PairingResult) ([]Adjacen
 	return steps, nil
 }
 
-// headToHead is a's score against b over every pairing of the two (NaN when they never
-// played) and the number of games.
-func headToHead(res []stats.PairingResult, a, b int) (score, games float64) {
-	var points float64
-	for _, p := range res {
-		pts, g := p.Points()
-		switch {
-		case p.A == a && p.B == b:
-			points, games = points+pts, games+g
-		case p.A == b && p.B == a:
-			points, games = points+g-pts, games+g
+// headToHead holds, for every two of n agents, the games between them and the first one's
+// points in those games, summed over every pairing of the two: the pairings are read once.
+type headToHead struct {
+	n             int
+	points, games []float64 // index a*n+b
+}
+
+func newHeadToHead(n int, res []stats.PairingResult) (headToHead, error) {
+	h := headToHead{n: n, points: make([]float64, n*n), games: make([]float64, n*n)}
+	for i, p := range res {
+		if p.A < 0 || p.A >= n || p.B < 0 || p.B >= n {
+			return h, fmt.Errorf("pairing %d: agents %d and %d, want indices below %d", i+1, p.A, p.B, n)
 		}
+		pts, g := p.Points()
+		h.points[p.A*n+p.B] += pts
+		h.games[p.A*n+p.B] += g
+		h.points[p.B*n+p.A] += g - pts
+		h.games[p.B*n+p.A] += g
 	}
+	return h, nil
+}
+
+// score is a's score against b over every pairing of the two (NaN when they never played)
+// and the number of games.
+func (h headToHead) score(a, b int) (score, games float64) {
+	games = h.games[a*h.n+b]
 	if games == 0 {
 		return math.NaN(), 0
 	}
-	return points / games, games
+	return h.points[a*h.n+b] / games, games
 }
 
 // inside says whether a score is inside [SweepLow, SweepHigh].
@@ -169,6 +186,9 @@ func adjacentTable(labels []string, steps []AdjacentStep) string {
 		v := "yes" + via(s)
 		if len(verdict) > 0 {
 			v = "no: " + strings.Join(verdict, ", ")
+			if s.Games == 0 && s.Via >= 0 { // measured through a common opponent, and the prior sets it
+				v += " (never paired;" + via(s) + ")"
+			}
 		}
 		t.Row("`"+labels[s.Upper]+"`", "`"+labels[s.Lower]+"`", s.Games, score, fmt.Sprintf("%+.0f", s.Gap), half, v)
 	}

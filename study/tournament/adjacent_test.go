@@ -108,6 +108,39 @@ func TestAdjacentWarningUnpairedPriorSet(t *testing.T) {
 	if strings.Contains(w, "NaN") || !strings.Contains(w, "`strong` over `mid` (never paired; through `weak`)") {
 		t.Errorf("warning: %q", w)
 	}
+	// The table names the common opponent too, beside the verdict.
+	if tbl := adjacentTable(labels, steps); !strings.Contains(tbl, "no: set by the prior (never paired; through `weak`)") {
+		t.Errorf("table:\n%s", tbl)
+	}
+}
+
+// The head-to-head totals sum every pairing of two agents in either order (hand-counted
+// points), give NaN for two that never played, and refuse an agent index outside the list.
+func TestHeadToHeadTotals(t *testing.T) {
+	res := []stats.PairingResult{
+		{A: 0, B: 1, Penta: stats.Penta{0, 0, 0, 0, 2}}, // 0 scores 4 of 4
+		{A: 1, B: 0, Penta: stats.Penta{2, 0, 0, 0, 0}}, // 0 scores 4 of 4
+		{A: 1, B: 0, Penta: stats.Penta{0, 0, 1, 0, 0}}, // 0 scores 1 of 2
+		{A: 2, B: 1, Penta: stats.Penta{0, 1, 0, 0, 0}}, // 2 scores ½ of 2
+	}
+	h, err := newHeadToHead(3, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b         int
+		score, games float64
+	}{{0, 1, 0.9, 10}, {1, 0, 0.1, 10}, {2, 1, 0.25, 2}, {1, 2, 0.75, 2}} {
+		if sc, g := h.score(c.a, c.b); math.Abs(sc-c.score) > 1e-12 || g != c.games {
+			t.Errorf("%d against %d: %v in %v games, want %v in %v", c.a, c.b, sc, g, c.score, c.games)
+		}
+	}
+	if sc, g := h.score(0, 2); !math.IsNaN(sc) || g != 0 {
+		t.Errorf("never played: %v in %v games", sc, g)
+	}
+	if _, err := newHeadToHead(2, res); err == nil || !strings.Contains(err.Error(), "pairing 4: agents 2 and 1, want indices below 2") {
+		t.Errorf("agent 2 of 2: error %v", err)
+	}
 }
 
 // A real sweep is reported: greedy wins every Katarenga game against random, and the
