@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Rand is a small, fast, deterministic random source (xoshiro256**, seeded through SplitMix64).
 // It is a value type with no global state: every game gets its own, derived from the master seed
@@ -17,11 +20,21 @@ func SplitMix64(x *uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
-// NewRand returns a generator seeded from seed.
+// NewRand returns a generator seeded from seed. The generator has a cache line of its own: a
+// Rand is written on every draw, and two 32-byte Rands allocated one after the other (by two
+// workers' goroutines on one P) would otherwise share a line, which the two cores would then
+// pass back and forth on every draw.
 func NewRand(seed uint64) *Rand {
-	r := &Rand{}
+	r := &new(lineRand).Rand
 	r.Seed(seed)
 	return r
+}
+
+// lineRand is a Rand padded to a 64-byte cache line. The allocator's 64-byte objects start on
+// line boundaries (their spans are page-aligned).
+type lineRand struct {
+	Rand
+	_ [64 - unsafe.Sizeof(Rand{})]byte
 }
 
 // Seed resets the generator to the stream of seed.

@@ -3,6 +3,7 @@ package engine
 import (
 	"math/bits"
 	"testing"
+	"unsafe"
 )
 
 // refRand is xoshiro256** as written in its reference C code (D. Blackman, S. Vigna,
@@ -52,5 +53,28 @@ func TestRandMatchesReference(t *testing.T) {
 				t.Fatalf("seed %d draw %d: IntN(%d) %d, reference %d", seed, i, n, got, want)
 			}
 		}
+	}
+}
+
+var randSink *Rand
+
+// TestNewRandOwnsLine checks that every generator NewRand returns starts a 64-byte cache line
+// and that no two share one: consecutive 32-byte Rands came out of the allocator side by side,
+// two to a line.
+func TestNewRandOwnsLine(t *testing.T) {
+	lines := map[uintptr]bool{}
+	for i := 0; i < 64; i++ {
+		randSink = NewRand(uint64(i)) // on the heap, as a worker's generator is
+		a := uintptr(unsafe.Pointer(randSink))
+		if a%64 != 0 {
+			t.Fatalf("NewRand #%d at %#x: %d bytes into a cache line, want 0", i, a, a%64)
+		}
+		if lines[a/64] {
+			t.Fatalf("NewRand #%d at %#x shares a cache line with an earlier one", i, a)
+		}
+		lines[a/64] = true
+	}
+	if n := testing.AllocsPerRun(100, func() { randSink = NewRand(1) }); n != 1 {
+		t.Errorf("NewRand: %v allocations, want 1", n)
 	}
 }

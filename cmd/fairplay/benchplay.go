@@ -232,21 +232,22 @@ func benchSlice(ctx context.Context, gm *games.Game, seed uint64, w int, n int64
 			share++
 		}
 		return i >= share || i&63 == 0 && ctx.Err() != nil
-	}, 0)
+	}, 0, nil)
 	return float64(t.games) / el
 }
 
 // benchFor plays random games on w workers as bench does for about seconds and returns games
 // per second.
 func benchFor(ctx context.Context, gm *games.Game, seed uint64, w int, seconds float64) float64 {
-	t, el := benchCounted(gm, seed, w, func(_ int, i int64) bool { return i&63 == 0 && ctx.Err() != nil }, seconds)
+	t, el := benchCounted(gm, seed, w, func(_ int, i int64) bool { return i&63 == 0 && ctx.Err() != nil }, seconds, nil)
 	return float64(t.games) / el
 }
 
 // benchCounted runs w bench workers, worker k until stop(k, its games so far) or, for seconds
 // above 0, until they have passed (looked at every 64 games, as bench does), and returns their
-// games and plies together and the seconds they took.
-func benchCounted(gm *games.Game, seed uint64, w int, stop func(k int, i int64) bool, seconds float64) (benchCount, float64) {
+// games and plies together and the seconds they took. A non-nil perWorker (length w) gets each
+// worker's plies.
+func benchCounted(gm *games.Game, seed uint64, w int, stop func(k int, i int64) bool, seconds float64, perWorker []int64) (benchCount, float64) {
 	var wg sync.WaitGroup
 	t0 := time.Now()
 	deadline := t0.Add(time.Duration(seconds * float64(time.Second)))
@@ -260,6 +261,9 @@ func benchCounted(gm *games.Game, seed uint64, w int, stop func(k int, i int64) 
 			})
 			games.Add(t.games)
 			plies.Add(t.plies)
+			if perWorker != nil {
+				perWorker[k] = t.plies
+			}
 		}()
 	}
 	wg.Wait()

@@ -99,7 +99,11 @@ type BenchProcsRound struct {
 	// takes well under a millisecond on an idle machine; bench warns above 1% of the window).
 	LateSeconds          float64 `json:"late_seconds"`
 	InProcessPliesPerSec float64 `json:"in_process_plies_per_sec"`
-	Ratio                float64 `json:"in_process_over_procs"`
+	// PerWorker: each in-process worker's plies over the in-process run's time. Against
+	// PerProcess it tells a few slow workers (two workers writing one cache line slow each
+	// other) from all of them slower.
+	PerWorker []float64 `json:"per_worker_plies_per_sec"`
+	Ratio     float64   `json:"in_process_over_procs"`
 }
 
 // BenchProcsResult is bench -procs's JSON output.
@@ -140,10 +144,14 @@ func benchProcs(ctx context.Context, gm *games.Game, gf gameFlags, o benchProcsO
 				}
 				continue
 			}
+			per := make([]int64, o.procs)
 			t, el := benchCounted(gm, o.seed, o.procs, func(_ int, i int64) bool {
 				return i&63 == 0 && ctx.Err() != nil
-			}, o.seconds)
+			}, o.seconds, per)
 			rd.InProcessPliesPerSec = float64(t.plies) / el
+			for _, p := range per {
+				rd.PerWorker = append(rd.PerWorker, float64(p)/el)
+			}
 		}
 		if ctx.Err() != nil {
 			return errInterrupted
@@ -168,17 +176,15 @@ func benchProcs(ctx context.Context, gm *games.Game, gf gameFlags, o benchProcsO
 	printGame(stdout, out.Game, out.Rules, out.Layout)
 	fmt.Fprintf(stdout, "\nbench -workers %d in one process against %d processes of bench -workers 1 playing one common window, %.1f s each, GOMAXPROCS %d\n",
 		o.procs, o.procs, o.seconds, out.GOMAXPROCS)
-	fmt.Fprintf(stdout, "%-6s %-12s %16s %18s %10s  %s\n", "round", "first", "processes pl/s", "in-process pl/s", "ratio", "per process pl/s (min-max)")
+	fmt.Fprintf(stdout, "%-6s %-12s %16s %18s %10s  %-28s %s\n", "round", "first", "processes pl/s", "in-process pl/s", "ratio",
+		"per process pl/s (min-max)", "per worker pl/s (min-max)")
 	for i, rd := range out.Rounds {
 		first := "in-process"
 		if rd.ProcsFirst {
 			first = "processes"
 		}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, v := range rd.PerProcess {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-		fmt.Fprintf(stdout, "%-6d %-12s %16.0f %18.0f %10.3f  %.0f-%.0f\n", i+1, first, rd.ProcsPliesPerSec, rd.InProcessPliesPerSec, rd.Ratio, lo, hi)
+		fmt.Fprintf(stdout, "%-6d %-12s %16.0f %18.0f %10.3f  %-28s %s\n", i+1, first, rd.ProcsPliesPerSec, rd.InProcessPliesPerSec, rd.Ratio,
+			minMax(rd.PerProcess), minMax(rd.PerWorker))
 	}
 	fmt.Fprintf(stdout, "in-process / processes: median %.3f [%.3f, %.3f] (coverage %.3f; %s, over rounds)\n",
 		out.Ratio.Median, out.Ratio.Lo, out.Ratio.Hi, out.Ratio.Coverage, stats.MethodMedianCI)
@@ -245,4 +251,13 @@ func runBenchProcs(ctx context.Context, exe string, gf gameFlags, o benchProcsOp
 	}
 	rd.ProcsPliesPerSec = float64(plies) / last.Sub(start).Seconds()
 	return nil
+}
+
+// minMax formats the least and the greatest of xs as "min-max".
+func minMax(xs []float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range xs {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return fmt.Sprintf("%.0f-%.0f", lo, hi)
 }

@@ -36,6 +36,16 @@ func TestBenchProcs(t *testing.T) {
 				t.Errorf("round %d: a process at %.0f plies/s, all together %.0f", i+1, v, rd.ProcsPliesPerSec)
 			}
 		}
+		sum := 0.0 // the workers' own rates add up to the in-process total (one common time)
+		for _, v := range rd.PerWorker {
+			if !(v > 0) {
+				t.Errorf("round %d: an in-process worker at %v plies/s", i+1, v)
+			}
+			sum += v
+		}
+		if len(rd.PerWorker) != 2 || math.Abs(sum-rd.InProcessPliesPerSec) > 1e-9*sum {
+			t.Errorf("round %d: per worker %v, in all %.0f plies/s", i+1, rd.PerWorker, rd.InProcessPliesPerSec)
+		}
 	}
 	if r := res.Ratio; len(r.Rounds) != 2 || r.Lo > r.Median || r.Hi < r.Median {
 		t.Errorf("ratio %+v", r)
@@ -44,7 +54,8 @@ func TestBenchProcs(t *testing.T) {
 		t.Errorf("no progress lines on stderr:\n%s", errOut)
 	}
 	text, _, err := runCmd(t, "bench", "-game", "baran", "-procs", "2", "-seconds", "0.1", "-rounds", "1")
-	if err != nil || !strings.Contains(text, "in-process / processes: median") || !strings.Contains(text, "2 processes of bench -workers 1") {
+	if err != nil || !strings.Contains(text, "in-process / processes: median") || !strings.Contains(text, "2 processes of bench -workers 1") ||
+		!strings.Contains(text, "per worker pl/s (min-max)") {
 		t.Errorf("table (err %v):\n%s", err, text)
 	}
 	wantUsageError(t, "-procs -1", "bench", "-procs", "-1")

@@ -110,8 +110,19 @@ func New(r Rules, first engine.Player) *State {
 }
 
 func newState(r Rules) *State {
-	return &State{rules: r, hist: make([]Position, 0, 64), buf: make([]engine.Action, 0, 512)}
+	return &State{rules: r, hist: make([]Position, 0, 64), buf: make([]engine.Action, 0, 512),
+		moves: moveSet{caps: make([]capture, 0, capsCap)}}
 }
+
+// capsCap is the capacity moveSet.caps starts with: 64 captures, 1 KiB. Besides sparing the
+// growth by append in a state's first games, it keeps the array, written on every scan that
+// finds a capture, on cache lines of its own: grown from nil it ended at whatever small size
+// class a first game needed (80, 96, 160 bytes...), objects that share their end lines with
+// their neighbours in the allocator's span — another worker's, when two workers allocated on
+// one P (after a garbage collection, for one, which 16 Baran workers' first games set off).
+// Size classes of 1 KiB and more are multiples of 64 bytes, so neither this array nor any it
+// grows into shares a line.
+const capsCap = 64
 
 // Game returns "baran".
 func (s *State) Game() string { return "baran" }
