@@ -136,8 +136,8 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 	}
 	// Workers claim chunks themselves: chunk k holds the indices in [base+k·size,
 	// base+(k+1)·size) ∩ [Start, End) not marked done (possibly none, on a resume), so chunks
-	// come in index order by k. A worker takes a token before it claims a chunk and always returns what it
-	// claimed, so the collector sees every k up to the last claimed; the tokens bound the
+	// come in index order by k. A worker takes a token before it claims a chunk and always
+	// returns what it claimed, so the collector sees every k up to the last claimed; the tokens bound the
 	// chunks in flight or waiting to be written. No dispatcher goroutine stands between a
 	// worker and its next chunk, and out never blocks a worker (it holds every token's chunk).
 	// Chunks of cheap items (random games: above defaultChunkCap) wake the collector every
