@@ -88,10 +88,11 @@ type GamesWriter interface {
 	// Write appends one record. The record may be reused once Write returns.
 	Write(r *Record) error
 	// Flush writes the buffered records through to the underlying writer (CSV: every record
-	// written so far, whole; csv.gz: a gzip sync point; Parquet: nothing — a Parquet file is
-	// readable only once closed).
+	// written so far, whole; csv.gz and Parquet: nothing, their members and row groups are
+	// written whole when their block of games ends; a Parquet file is readable only once
+	// closed).
 	Flush() error
-	// Close flushes everything buffered and ends the file (the gzip trailer, the Parquet
+	// Close flushes everything buffered and ends the file (the last gzip member, the Parquet
 	// footer). It does not close the underlying writer.
 	Close() error
 }
@@ -110,50 +111,98 @@ func NewGamesWriterCodec(w io.Writer, f Format, c Codec, counters []string) (Gam
 	}
 	switch f {
 	case CSV, "":
-		return newBufferedCSV(w, counters, nil)
+		return newBufferedCSV(w, counters, false)
 	case CSVGzip:
-		zw, err := kgzip.NewWriterLevel(w, gzipLevel)
-		if err != nil {
-			return nil, err
-		}
-		return newBufferedCSV(w, counters, zw)
+		return newBufferedCSV(w, counters, true)
 	case Parquet:
 		return newParquetWriter(w, counters, c)
 	}
 	return nil, fmt.Errorf("format %q: want csv, csv.gz or parquet", f)
 }
 
+// MemberGames is the number of games of a csv.gz member: the file is a gzip member holding the
+// header line, then one member for each block of game indices [k·MemberGames,
+// (k+1)·MemberGames) holding the rows of that block's games (RFC 1952 §2.2: "a gzip file
+// consists of a series of members", read back as one stream by every gzip reader). The
+// members end where the game indices say, never where a run's workers or interruptions
+// happened to cut it, so a run's csv.gz bytes are the same at any worker count, resumed or
+// merged. 256 random Katarenga games are ~300 kB of rows: deflate's 32 kB window makes larger
+// members no smaller.
+const MemberGames = 256
+
 // csvGames is the GamesWriter of csv and csv.gz.
 type csvGames struct {
 	cw  *CSVWriter
-	zw  *kgzip.Writer // nil for plain CSV
-	out io.Writer     // under zw
-	// open says zw holds a gzip member under way (rows, or the header line, written since the
-	// last member ended); WriteMember ends it first.
-	open bool
+	out io.Writer
+	// csv.gz: cw writes into pend, the rows of the member under way (of the games of block,
+	// or the header line for block −1), which ends (compressed by gm into zbuf, then written to
+	// out) when a game of another block comes, or at Close.
+	gz    bool
+	pend  appendWriter
+	block int64
+	open  bool // pend holds a member under way
+	gm    GzipMember
+	zbuf  []byte
 }
 
-func newBufferedCSV(out io.Writer, counters []string, zw *kgzip.Writer) (*csvGames, error) {
+func newBufferedCSV(out io.Writer, counters []string, gz bool) (*csvGames, error) {
+	c := &csvGames{out: out, gz: gz, block: -1, open: gz}
 	var w io.Writer = out
-	if zw != nil {
-		w = zw
+	if gz {
+		w = &c.pend
 	}
 	cw, err := NewCSVWriter(w, counters)
 	if err != nil {
 		return nil, err
 	}
-	return &csvGames{cw: cw, zw: zw, out: out, open: true}, nil
+	c.cw = cw
+	return c, nil
 }
 
 func (c *csvGames) Write(r *Record) error {
-	c.open = true
+	if err := c.enter(r.Game); err != nil {
+		return err
+	}
 	return c.cw.Write(r)
 }
 
-// WriteRows writes rows made by AppendCSVRow (see RowWriter).
+// WriteRows writes rows made by AppendCSVRow (see RowWriter); in csv.gz, into the member under
+// way (WriteRowsAt ends members where the games' indices say).
 func (c *csvGames) WriteRows(rows []byte) error {
-	c.open = true
+	if c.gz && !c.open {
+		c.block, c.open = -2, true // games of no known block: the next Write starts a member
+	}
 	return c.cw.WriteRows(rows)
+}
+
+// enter starts the member of game's block in csv.gz, ending the one under way if it is of
+// another block.
+func (c *csvGames) enter(game int64) error {
+	if !c.gz {
+		return nil
+	}
+	if b := game / MemberGames; b != c.block || !c.open {
+		if err := c.endMember(); err != nil {
+			return err
+		}
+		c.block, c.open = b, true
+	}
+	return nil
+}
+
+// endMember compresses the member under way, if any, and writes it.
+func (c *csvGames) endMember() error {
+	if !c.open {
+		return nil
+	}
+	if err := c.cw.Flush(); err != nil {
+		return err
+	}
+	c.open = false
+	c.zbuf = c.gm.Compress(c.zbuf[:0], c.pend.b)
+	c.pend.b = c.pend.b[:0]
+	_, err := c.out.Write(c.zbuf)
+	return err
 }
 
 // RowWriter is a GamesWriter that also takes games already encoded as CSV rows by
@@ -165,65 +214,63 @@ type RowWriter interface {
 	WriteRows(rows []byte) error
 }
 
-// MemberWriter is a RowWriter whose file is a series of gzip members (csv.gz; RFC 1952 §2.2:
-// "a gzip file consists of a series of members", read back as one stream by gzip readers,
-// Go's, Python's, pandas', DuckDB's). It also takes rows compressed elsewhere, as a complete
-// member (GzipMember.Compress): a run's workers compress their chunks in parallel and the
-// single writer only copies them. The file then decompresses to the bytes of Write of every
-// record; its compressed bytes depend on where the members end.
+// MemberWriter is the RowWriter of csv.gz, whose file is a series of gzip members (see
+// MemberGames). It also takes rows with the index of their games' block (WriteRowsAt), and
+// rows compressed elsewhere as a complete member (GzipMember.Compress): a run's workers
+// compress the blocks they played in parallel and the single writer only copies them. The
+// file is the bytes of Write of every record when each member given to WriteMember holds the
+// rows of one block's games, all those the file holds.
 type MemberWriter interface {
 	RowWriter
+	// WriteRowsAt writes rows of games all in the block of game (game / MemberGames), as
+	// Write of their records would.
+	WriteRowsAt(game int64, rows []byte) error
 	WriteMember(member []byte) error
 }
 
 // MemberWriterOf returns w as a MemberWriter when it takes gzip members (its format is csv.gz).
 func MemberWriterOf(w GamesWriter) (MemberWriter, bool) {
 	c, ok := w.(*csvGames)
-	if !ok || c.zw == nil {
+	if !ok || !c.gz {
 		return nil, false
 	}
 	return c, true
 }
 
+func (c *csvGames) WriteRowsAt(game int64, rows []byte) error {
+	if err := c.enter(game); err != nil {
+		return err
+	}
+	return c.cw.WriteRows(rows)
+}
+
 // WriteMember appends a complete gzip member of whole rows, after everything written so far:
 // the member under way, if any, ends first.
 func (c *csvGames) WriteMember(member []byte) error {
-	if c.zw == nil {
+	if !c.gz {
 		return errors.New("gzip members in a plain CSV file")
 	}
-	if c.open {
-		if err := c.cw.Flush(); err != nil {
-			return err
-		}
-		if err := c.zw.Close(); err != nil {
-			return err
-		}
-		c.zw.Reset(c.out)
-		c.open = false
+	if err := c.endMember(); err != nil {
+		return err
 	}
 	_, err := c.out.Write(member)
 	return err
 }
 
+// Flush writes the buffered rows through; in csv.gz it writes nothing (a member is written
+// whole, when its block ends or at Close).
 func (c *csvGames) Flush() error {
-	if err := c.cw.Flush(); err != nil {
-		return err
+	if c.gz {
+		return nil
 	}
-	if c.zw != nil && c.open {
-		return c.zw.Flush()
-	}
-	return nil
+	return c.cw.Flush()
 }
 
 func (c *csvGames) Close() error {
-	if err := c.cw.Flush(); err != nil {
-		return err
+	if c.gz {
+		return c.endMember()
 	}
-	if c.zw != nil && c.open {
-		c.open = false
-		return c.zw.Close()
-	}
-	return nil
+	return c.cw.Flush()
 }
 
 // GzipMember compresses CSV rows into complete gzip members at csv.gz's level, for

@@ -258,9 +258,9 @@ func TestGamesFormatErrors(t *testing.T) {
 // BenchmarkGamesWriter measures the writer, one op per game, on records shaped like random
 // Katarenga games (about 170 plies of move text), in each format (Parquet in each codec) at 1,
 // 2 and 8 workers; bytes/game is the file size. At one worker every record goes through Write,
-// as a run's collector writes them; at more, the workers encode chunks of 2,048 games each as
-// a run's workers do (csv rows, a csv.gz member, a Parquet row group) and one goroutine writes
-// them in order (WriteRows, WriteMember, WriteGroup).
+// as a run's collector writes them; at more, the workers encode blocks of games each as a
+// run's workers do (csv rows and a csv.gz member of MemberGames games, a Parquet row group of
+// GroupGames) and one goroutine writes them in order (WriteRows, WriteMember, WriteGroup).
 func BenchmarkGamesWriter(b *testing.B) {
 	counters := []string{"captures_white", "captures_black", "camps_white", "camps_black", "first_move_captures"}
 	recs := testRecords(1024, len(counters))
@@ -313,11 +313,10 @@ func BenchmarkGamesWriter(b *testing.B) {
 	}
 }
 
-// writeChunked writes n games of recs (cyclically) to w in chunks of 2,048 encoded by workers
-// goroutines (chunk k by worker k mod workers, up to two chunks each in flight) and written in
-// order by the caller.
+// writeChunked writes n games of recs (cyclically) to w in blocks (GroupGames or MemberGames)
+// encoded by workers goroutines (chunk k by worker k mod workers, up to two chunks each in
+// flight) and written in order by the caller.
 func writeChunked(b *testing.B, w GamesWriter, recs []Record, workers, n int) {
-	const chunk = 2048
 	type encoded struct { // reused: a chunk's row group, or its rows and their gzip member
 		g            RowGroup
 		rows, member []byte
@@ -325,6 +324,10 @@ func writeChunked(b *testing.B, w GamesWriter, recs []Record, workers, n int) {
 	mw, gz := MemberWriterOf(w)
 	gw, pq := GroupWriterOf(w)
 	rw, _ := w.(RowWriter)
+	chunk := GroupGames
+	if !pq {
+		chunk = MemberGames
+	}
 	chunks := (n + chunk - 1) / chunk
 	ready := make([]chan *encoded, workers)
 	free := make([]chan *encoded, workers)

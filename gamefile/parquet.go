@@ -18,11 +18,17 @@ import (
 // INT64 (seed as unsigned), text as UTF-8 strings. Repetitive text (names, rules, agents,
 // outcomes) is dictionary-encoded, game and pair numbers delta-encoded, and every column
 // compressed with the writer's Codec (Snappy unless asked for Zstandard: compressing a game's
-// ~1 kB of move text costs more than playing a random game, see codec.go). Row groups
-// of parquetGroupRows rows are written as they fill; until Close a writer keeps only each row
-// group's footer entry and page index (parquet-go's form of them: ~18 kB a row group of 20-odd
-// columns, 2.2 kB in the file).
-const parquetGroupRows = 1 << 14
+// ~1 kB of move text costs more than playing a random game, see codec.go). Until Close a
+// writer keeps only each row group's footer entry and page index (parquet-go's form of them:
+// ~18 kB a row group of 20-odd columns, 2.2 kB in the file).
+//
+// A row group holds the games of one block of game indices, [k·GroupGames, (k+1)·GroupGames):
+// its rows end where the indices say, never where a run's workers or interruptions happened to
+// cut it, so a run's file has the same bytes at any worker count, resumed or merged. A row
+// group of 2,048 random Katarenga games is ~1 MB (~2.5 MB of records while a worker encodes
+// it); each adds ~10 kB (dictionary pages, page headers, metadata): 1% more bytes than row
+// groups of 16,384.
+const GroupGames = 2048
 
 // Bounds (minimum and maximum values) are written for every column but the moves and the start
 // position: long text nobody filters by range. parquet-go keeps the bounds of every page of the
@@ -89,16 +95,21 @@ func parquetSchema(cols []parquetCol) *parquet.Schema {
 // parquetWriter writes a games file in Parquet. Its schema is fixed by the first record:
 // legal_actions_total is optional (a NULL for every NotCounted) when that record's legal
 // actions were not counted, required (as in every file of counted games) otherwise. Row groups
-// come from Write (parquetGroupRows rows each) or, encoded by other goroutines, from
-// WriteGroup (see GroupWriter).
+// come from Write (one per block of GroupGames game indices) or, encoded by other goroutines,
+// from WriteGroup (see GroupWriter). Both encode a group the same way (encoder), so a row
+// group holds the same bytes whichever wrote it.
 type parquetWriter struct {
 	dst       io.Writer
 	counters  []string
 	codec     Codec
 	w         *parquet.GenericWriter[any] // nil until the first record (or Close) fixes the schema
 	uncounted bool
-	rows      []parquet.Row
-	n         int
+	// cur is the row group that Write fills, of the games of block (nil: none under way);
+	// rows[:n] are its rows not yet handed to it.
+	cur   *parquet.ConcurrentRowGroupWriter
+	block int64
+	rows  []parquet.Row
+	n     int
 	// moves holds copies of the moves of the rows not yet handed to w (see Write).
 	moves []byte
 	// mu guards the start of w, which EncodeGroup may do from another goroutine; started says
@@ -151,7 +162,6 @@ func (p *parquetWriter) start(uncounted bool) {
 	}
 	p.uncounted = uncounted
 	p.w = parquet.NewGenericWriter[any](p.dst, parquetSchema(parquetColumns(p.counters, uncounted)),
-		parquet.MaxRowsPerRowGroup(parquetGroupRows),
 		parquet.Compression(p.codec.pages()), parquet.CreatedBy("fairplay", "", ""),
 		parquet.SkipPageBounds("moves"), parquet.SkipPageStatistics("moves"),
 		parquet.SkipPageBounds("start_position"), parquet.SkipPageStatistics("start_position"),
@@ -211,11 +221,36 @@ func appendRow(row parquet.Row, r *Record, uncounted bool) (parquet.Row, error) 
 	return row, nil
 }
 
+// newGroup returns a row group writer: one of p's committed ones, or a new one.
+func (p *parquetWriter) newGroup() *parquet.ConcurrentRowGroupWriter {
+	if rg, _ := p.groupWriters.Get().(*parquet.ConcurrentRowGroupWriter); rg != nil {
+		return rg
+	}
+	return p.w.BeginRowGroup()
+}
+
+// commit writes rg, encoded, into the file after everything written so far, and recycles its
+// writer.
+func (p *parquetWriter) commit(rg *parquet.ConcurrentRowGroupWriter) error {
+	if _, err := rg.Commit(); err != nil {
+		return err
+	}
+	p.groupWriters.Put(rg)
+	return nil
+}
+
 // Write keeps no reference into r once it returns: the rows wait for parquetBatch of them, so
 // it keeps a copy of the moves (the only text of a record that a run reuses for later games:
-// Match.EndChunk's arenas); the other strings of a record are never overwritten.
+// Match.EndChunk's arenas); the other strings of a record are never overwritten. A record of
+// another block than the row group under way ends that group first.
 func (p *parquetWriter) Write(r *Record) error {
 	p.start(r.LegalTotal == NotCounted)
+	if b := r.Game / GroupGames; p.cur == nil || b != p.block {
+		if err := p.endCur(); err != nil {
+			return err
+		}
+		p.cur, p.block = p.newGroup(), b
+	}
 	if p.n == 0 {
 		p.moves = p.moves[:0]
 	}
@@ -235,13 +270,32 @@ func (p *parquetWriter) Write(r *Record) error {
 	return nil
 }
 
+// flush hands the waiting rows to the row group under way: batches of parquetBatch rows from
+// the group's first, as EncodeGroup's (parquet-go cuts pages only between the rows of a call),
+// so that a group of the same records has the same pages whichever of them encoded it.
 func (p *parquetWriter) flush() error {
 	if p.n == 0 {
 		return nil
 	}
-	_, err := p.w.WriteRows(p.rows[:p.n])
+	_, err := p.cur.WriteRows(p.rows[:p.n])
 	p.n = 0
 	return err
+}
+
+// endCur writes the row group under way, if any.
+func (p *parquetWriter) endCur() error {
+	if p.cur == nil {
+		return nil
+	}
+	if err := p.flush(); err != nil {
+		return err
+	}
+	rg := p.cur
+	p.cur = nil
+	if err := rg.Flush(); err != nil { // the last pages are encoded and compressed here
+		return err
+	}
+	return p.commit(rg)
 }
 
 // Flush does nothing: rows reach the file a row group at a time, and the file is readable once
@@ -250,24 +304,24 @@ func (p *parquetWriter) Flush() error { return nil }
 
 func (p *parquetWriter) Close() error {
 	p.start(false)
-	if err := p.flush(); err != nil {
+	if err := p.endCur(); err != nil {
 		return err
 	}
 	return p.w.Close()
 }
 
 // GroupWriter is a GamesWriter (Parquet) that also takes row groups encoded elsewhere: a run's
-// workers encode and compress a chunk of games each as a row group (EncodeGroup, in parallel)
+// workers encode and compress a block of games each as a row group (EncodeGroup, in parallel)
 // and the single writer only copies the pages into the file (WriteGroup), in game order. The
-// records read back are those of Write of every record; the file's bytes depend on where the
-// row groups end.
+// records read back are those of Write of every record, and so are the file's bytes when each
+// group given to WriteGroup holds the games of one block (GroupGames), all those the file holds.
 type GroupWriter interface {
 	GamesWriter
 	// EncodeGroup encodes recs as one row group into g. It may be called from several
 	// goroutines at once, each with its own g, while the writer is in use; the first call (or
 	// Write) fixes the schema from its first record. After an error g holds nothing.
 	EncodeGroup(g *RowGroup, recs []Record) error
-	// WriteGroup appends g's row group after everything written so far (a row group of the
+	// WriteGroup appends g's row group after everything written so far (the row group of the
 	// records given to Write before it ends first) and empties g for another EncodeGroup.
 	WriteGroup(g *RowGroup) error
 }
@@ -309,11 +363,8 @@ func (p *parquetWriter) EncodeGroup(g *RowGroup, recs []Record) error {
 	}
 	defer p.batches.Put(rows)
 	batch := *rows
-	rg, _ := p.groupWriters.Get().(*parquet.ConcurrentRowGroupWriter)
-	if rg == nil {
-		rg = p.w.BeginRowGroup()
-	}
-	for lo := 0; lo < len(recs); lo += len(batch) {
+	rg := p.newGroup()
+	for lo := 0; lo < len(recs); lo += len(batch) { // Write's batches (flush)
 		hi := min(lo+len(batch), len(recs))
 		for k := lo; k < hi; k++ {
 			row, err := appendRow(batch[k-lo][:0], &recs[k], p.uncounted)
@@ -337,15 +388,12 @@ func (p *parquetWriter) WriteGroup(g *RowGroup) error {
 	if g.owner != p || g.rg == nil {
 		return fmt.Errorf("parquet: a row group not encoded for this writer")
 	}
-	if err := p.flush(); err != nil {
+	if err := p.endCur(); err != nil {
 		return err
 	}
-	_, err := g.rg.Commit()
-	if err == nil {
-		p.groupWriters.Put(g.rg)
-	}
+	rg := g.rg
 	g.rg, g.n = nil, 0
-	return err
+	return p.commit(rg)
 }
 
 // parquetReader reads a games file written by parquetWriter (or any Parquet file with the

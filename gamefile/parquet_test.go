@@ -55,12 +55,8 @@ func TestParquetRowGroupsLeaveLittle(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			// End the row group here (the writer's own are parquetGroupRows rows).
-			p := w.(*parquetWriter)
-			if err := p.flush(); err != nil {
-				t.Fatal(err)
-			}
-			if err := p.w.Flush(); err != nil {
+			// End the row group here (the writer's own are blocks of GroupGames games).
+			if err := w.(*parquetWriter).endCur(); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -186,6 +182,78 @@ func TestParquetGroupWritersReused(t *testing.T) {
 		}
 		if a, b := write(false), write(true); !bytes.Equal(a, b) {
 			t.Errorf("uncounted=%v: row group writers reused wrote other bytes (%d against %d)", uncounted, len(b), len(a))
+		}
+	}
+}
+
+// A games file's bytes depend on its records only: csv.gz's members and Parquet's row groups
+// end where blocks of game indices end, so blocks encoded apart (as a run's workers do: a gzip
+// member by GzipMember, a row group by EncodeGroup) between blocks written record by record or
+// as rows (as a run's collector does, at one worker, on a resume or after a stop) give the
+// bytes of Write of every record. The records start inside a block, as a shard's do.
+func TestBlocksMatchWrite(t *testing.T) {
+	counters := []string{"c1", "c2"}
+	all := testRecords(700+5*GroupGames/2, len(counters))
+	recs := all[700:]
+	for _, c := range []struct {
+		f     Format
+		codec Codec
+	}{{CSVGzip, ""}, {Parquet, Snappy}, {Parquet, Zstd}} {
+		var want bytes.Buffer
+		w := must(NewGamesWriterCodec(&want, c.f, c.codec, counters))
+		for _, r := range recs {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(0, w.Close())
+		for _, apart := range []int{0, 1} { // blocks k with k%2 == apart are encoded apart
+			var got bytes.Buffer
+			w := must(NewGamesWriterCodec(&got, c.f, c.codec, counters))
+			mw, gz := MemberWriterOf(w)
+			gw, _ := GroupWriterOf(w)
+			size := int64(GroupGames)
+			if gz {
+				size = MemberGames
+			}
+			var gm GzipMember
+			var g RowGroup
+			for lo := 0; lo < len(recs); {
+				b := recs[lo].Game / size
+				hi := lo
+				var block []Record
+				var rows []byte
+				for hi < len(recs) && recs[hi].Game/size == b {
+					block = append(block, *recs[hi])
+					rows = AppendCSVRow(rows, recs[hi])
+					hi++
+				}
+				var err error
+				switch {
+				case int(b%2) != apart && gz:
+					err = mw.WriteRowsAt(block[0].Game, rows)
+				case int(b%2) != apart:
+					for i := range block {
+						if err == nil {
+							err = w.Write(&block[i])
+						}
+					}
+				case gz:
+					err = mw.WriteMember(gm.Compress(nil, rows))
+				default:
+					if err = gw.EncodeGroup(&g, block); err == nil {
+						err = gw.WriteGroup(&g)
+					}
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				lo = hi
+			}
+			must(0, w.Close())
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s %s, blocks encoded apart from %d: %d bytes differing from Write's %d", c.f, c.codec, apart, got.Len(), want.Len())
+			}
 		}
 	}
 }

@@ -110,7 +110,8 @@ func TestCSVWriterMatchesEncodingCSV(t *testing.T) {
 }
 
 // Rows encoded by AppendCSVRow and written with WriteRows, in batches of any size (below and
-// above the writer's buffer), give the bytes Write gives, for csv and csv.gz.
+// above the writer's buffer), give the bytes Write gives, for csv and csv.gz (there through
+// WriteRowsAt, a batch split where the members' blocks of games end).
 func TestWriteRowsMatchesWrite(t *testing.T) {
 	counters := []string{"c1", "c2", "c3"}
 	recs := testRecords(3000, len(counters))
@@ -133,12 +134,30 @@ func TestWriteRowsMatchesWrite(t *testing.T) {
 		}
 		var rows []byte
 		for i, size := 0, 1; i < len(recs); i, size = i+size, size*2%97+1 {
-			rows = rows[:0]
-			for _, r := range recs[i:min(i+size, len(recs))] {
-				rows = AppendCSVRow(rows, r)
-			}
-			if err := rw.WriteRows(rows); err != nil {
-				t.Fatal(err)
+			batch := recs[i:min(i+size, len(recs))]
+			for len(batch) > 0 {
+				n := len(batch)
+				mw, gz := MemberWriterOf(gw)
+				if gz {
+					n = 1
+					for n < len(batch) && batch[n].Game/MemberGames == batch[0].Game/MemberGames {
+						n++
+					}
+				}
+				rows = rows[:0]
+				for _, r := range batch[:n] {
+					rows = AppendCSVRow(rows, r)
+				}
+				var err error
+				if gz {
+					err = mw.WriteRowsAt(batch[0].Game, rows)
+				} else {
+					err = rw.WriteRows(rows)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				batch = batch[n:]
 			}
 		}
 		gw.Close()

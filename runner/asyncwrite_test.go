@@ -382,68 +382,6 @@ func mustRead(t *testing.T, path string) []byte {
 	return b
 }
 
-// A Parquet file whose row groups the workers encoded (at two or more workers, chunks of at
-// least minGroupRows games; lowered here) holds the games of one encoded by the collector
-// alone (one worker) and the same summary, has one row group per chunk, reads back through the games reader, is the
-// same bytes in a second run at the same worker count, and resumes: both games, a stop rule
-// that cuts a chunk, and a run interrupted and resumed (old games between new row groups).
-func TestParquetGroupsMatchOneWorker(t *testing.T) {
-	for _, game := range []string{"katarenga", "baran"} {
-		n := int64(3000)
-		if game == "baran" {
-			n = 300
-		}
-		for _, mode := range []string{"whole", "stop", "resume"} {
-			t.Run(game+"/"+mode, func(t *testing.T) {
-				var want, wantSum []byte
-				for _, workers := range []int{1, 2, 3, 2} {
-					dir := t.TempDir()
-					runMode(t, newMatch(t, game, "", "", n), Session{Dir: dir, Workers: workers, Shard: Shard{0, 1}, Format: gamefile.Parquet, minGroup: 1}, mode)
-					path := filepath.Join(dir, "games.parquet")
-					got := gamesCSV(t, path)
-					groups := parquetRowGroups(t, path)
-					sum := mustRead(t, filepath.Join(dir, "summary.csv"))
-					if workers == 1 {
-						want, wantSum = got, sum
-						if rows := bytes.Count(got, []byte("\n")) - 1; mode == "whole" && int64(rows) != n {
-							t.Fatalf("one worker, whole run: %d games in the file, want %d", rows, n)
-						}
-						if groups > 1 {
-							t.Errorf("one worker: %d row groups, want the collector's one", groups)
-						}
-						continue
-					}
-					if !bytes.Equal(got, want) {
-						t.Errorf("%d workers: the Parquet file's games differ from one worker's", workers)
-					}
-					// The summary (distinct games included) counts the same games: the workers'
-					// chunks hand the collector their games without their moves.
-					if !bytes.Equal(sum, wantSum) {
-						t.Errorf("%d workers: summary.csv differs from one worker's", workers)
-					}
-					if mode == "whole" && groups < 2*workers {
-						t.Errorf("%d workers: %d row groups: the workers encoded none", workers, groups)
-					}
-				}
-			})
-		}
-	}
-	// The same worker count writes the same bytes.
-	var first []byte
-	for range 2 {
-		dir := t.TempDir()
-		runMode(t, newMatch(t, "katarenga", "", "", 3000), Session{Dir: dir, Workers: 2, Shard: Shard{0, 1}, Format: gamefile.Parquet, minGroup: 2}, "whole")
-		b, err := os.ReadFile(filepath.Join(dir, "games.parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if first != nil && !bytes.Equal(b, first) {
-			t.Error("two runs at 2 workers wrote different Parquet bytes")
-		}
-		first = b
-	}
-}
-
 // gamesCSV reads a games file in any format and returns it as games.csv bytes.
 func gamesCSV(t *testing.T, path string) []byte {
 	t.Helper()

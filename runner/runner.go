@@ -111,10 +111,12 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 	size = max(1, min(size, defaultChunkCap))
 	if c, ok := any(gp).(chunkCapper); ok {
 		cap := c.chunkCap()
-		if cap > defaultChunkCap && sink.cheapCap > cap {
-			cap = sink.cheapCap
-		}
 		size = max(1, min(todo/int64(workers*64), cap))
+		if cap > defaultChunkCap && sink.block > 0 {
+			// The blocks of the games file, whatever the run's size: a block of cheap items
+			// takes milliseconds, so a run of few blocks still ends within one of them.
+			size = sink.block
+		}
 	}
 	if plan.Chunk > 0 {
 		size = min(size, plan.Chunk)
@@ -123,13 +125,19 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 		size = plan.chunk
 	}
 	capTokens := 0
-	if sink.sized != nil {
-		capTokens = sink.sized(size)
+	if sink.blockTokens > 0 && size == sink.block {
+		capTokens = sink.blockTokens
 	}
-	// Workers claim chunks themselves: chunk k holds the indices in [Start+k·size,
-	// Start+(k+1)·size) not marked done (possibly none, on a resume), so chunks come in index
-	// order by k. A worker takes a token before it claims a chunk and always returns what it
-	// claimed, so the collector sees every k up to the last claimed; the tokens bound the
+	// base is where chunk 0 starts: Start, or with a sink's blocks the start of Start's block
+	// (chunk 0 then holds the indices of that block from Start on).
+	base := plan.Start
+	if sink.block > 0 {
+		base -= plan.Start % size
+	}
+	// Workers claim chunks themselves: chunk k holds the indices in [base+k·size,
+	// base+(k+1)·size) ∩ [Start, End) not marked done (possibly none, on a resume), so chunks
+	// come in index order by k. A worker takes a token before it claims a chunk and always
+	// returns what it claimed, so the collector sees every k up to the last claimed; the tokens bound the
 	// chunks in flight or waiting to be written. No dispatcher goroutine stands between a
 	// worker and its next chunk, and out never blocks a worker (it holds every token's chunk).
 	// Chunks of cheap items (random games: above defaultChunkCap) wake the collector every
@@ -159,7 +167,7 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 		chunks = make(chunkPool[R], 8*workers)
 	}
 	var claimed atomic.Int64
-	nChunks := (todo + size - 1) / size
+	nChunks := (plan.End - base + size - 1) / size
 	reclaim, _ := any(gp).(reclaimer[W, R])
 
 	var wg sync.WaitGroup
@@ -188,8 +196,8 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 				}
 				c := chunks.get(size)
 				c.seq = int(seq)
-				lo := plan.Start + seq*size
-				for i := lo; i < min(lo+size, plan.End); i++ {
+				lo := base + seq*size
+				for i := max(lo, plan.Start); i < min(lo+size, plan.End); i++ {
 					if plan.Done != nil && plan.Done.Has(i-plan.Start) {
 						continue
 					}

@@ -28,11 +28,12 @@ type prepared struct {
 	ends   []int    // ends[k]: where item k's row ends in rows
 	hashes []uint64 // hashes[k]: item k's tally.DistinctHash, for a prefix of the chunk
 	// gz is the rows compressed as one gzip member, when the sink takes members (csv.gz at
-	// several workers); zc is the compressor, kept with the buffers.
+	// several workers) and the chunk is a whole block of them (wholeBlock); zc is the
+	// compressor, kept with the buffers.
 	gz []byte
 	zc gamefile.GzipMember
 	// pg is the games encoded as a Parquet row group, when the sink takes row groups (Parquet
-	// at several workers, chunks of at least minGroupRows cheap games).
+	// at several workers) and the chunk is a whole block of them.
 	pg gamefile.RowGroup
 	// memo remembers the rows' short text fields (they repeat from game to game).
 	memo gamefile.RowMemo
@@ -133,12 +134,13 @@ type batchSink[R any] struct {
 	// help, when set, is called by every worker after it hands over a chunk: it does work the
 	// collector queued (the games file's writes).
 	help func()
-	// cheapCap, when larger, replaces the chunk cap of cheap items (a chunkCapper's cap above
-	// defaultChunkCap), and sized, when set, is told the run's chunk size before any worker
-	// starts (Parquet's row groups are the workers' chunks) and returns the most chunks per
-	// worker to have in flight (0: the run's default).
-	cheapCap int64
-	sized    func(size int64) int
+	// block, when positive, makes the chunks of cheap items (a chunkCapper's cap above
+	// defaultChunkCap) the blocks of block indices, [k·block, (k+1)·block) within the plan:
+	// the blocks that the games file's gzip members or row groups hold, which the workers
+	// then encode whole. blockTokens, when positive, caps the chunks per worker in flight
+	// (played, encoded, or waiting to be written) when they are such blocks.
+	block       int64
+	blockTokens int
 }
 
 // perItem is the batchSink that hands every item to sink, one at a time.
@@ -156,25 +158,28 @@ func perItem[R any](sink func(*R) error) batchSink[R] {
 	}
 }
 
-// prepareGames returns a batchSink.prepare for games: the distinct-game hash of every game
-// among the first tally.DistinctExamined of [start, …) (the summary looks at no others),
-// and, with rows set, each game's CSV row; with gz set too, the rows compressed as a gzip
-// member. The moves are spent once the chunk is a row group that the collector will write
-// whole: a run without a stop rule (stops, set, says there is one), consecutive games (no old
-// game of a resume falls between them) and the hashes made.
-func prepareGames(start int64, rows, gz, stops bool, group func() gamefile.GroupWriter) func(recs []gamefile.Record, p *prepared) bool {
+// prepareGames returns a batchSink.prepare for games of a run of [start, end): the
+// distinct-game hash of every game among the first tally.DistinctExamined of [start, …) (the
+// summary looks at no others), and, with rows set, each game's CSV row. A chunk that holds a
+// whole block of the games file (wholeBlock) is also encoded as the file holds it: with gz
+// set, its rows compressed as a gzip member; with gw set, its games as a Parquet row group.
+// The moves are spent once the chunk is a row group that the collector will write whole: a
+// run without a stop rule (stops, set, says there is one) and the hashes made.
+func prepareGames(start, end int64, rows, gz, stops bool, gw gamefile.GroupWriter) func(recs []gamefile.Record, p *prepared) bool {
 	return func(recs []gamefile.Record, p *prepared) (spent bool) {
-		if gw := group(); gw != nil {
+		p.gz = p.gz[:0]
+		p.pg.Discard() // one not written (a failed run) is not this chunk's
+		if gw != nil && wholeBlock(recs, gamefile.GroupGames, start, end) {
 			// An error leaves pg empty: the collector then writes the records one by one and
 			// meets the same error in game order.
 			gw.EncodeGroup(&p.pg, recs)
 			defer func() {
 				n := len(recs)
-				spent = p.pg.Encoded() && !stops && n > 0 && recs[n-1].Game-recs[0].Game == int64(n-1) &&
+				spent = p.pg.Encoded() && !stops &&
 					(len(p.hashes) == n || recs[len(p.hashes)].Game-start >= tally.DistinctExamined)
 			}()
 		}
-		if gz {
+		if gz && wholeBlock(recs, gamefile.MemberGames, start, end) {
 			defer func() { p.gz = p.zc.Compress(p.gz[:0], p.rows) }()
 		}
 		for k := range recs {
@@ -189,6 +194,20 @@ func prepareGames(start int64, rows, gz, stops bool, group func() gamefile.Group
 		}
 		return false
 	}
+}
+
+// wholeBlock says whether recs are all the games of a run of [start, end) in one block of size
+// game indices, [k·size, (k+1)·size): consecutive, from the block's first game in the run to
+// its last. The games file holds exactly those games in that block (a resume's old games
+// would fall between them), so their member or row group is the file's.
+func wholeBlock(recs []gamefile.Record, size, start, end int64) bool {
+	n := len(recs)
+	if n == 0 {
+		return false
+	}
+	first, last := recs[0].Game, recs[n-1].Game
+	b := first / size
+	return last-first == int64(n-1) && first == max(start, b*size) && last == min(end, (b+1)*size)-1
 }
 
 // gamesSink feeds a match's finished games, in game order, to a summary and a games file: the
@@ -212,15 +231,13 @@ type gamesSink struct {
 	// queue, when set, queues a chunk's prepared rows for a write by the workers (see
 	// asyncwrite.go): durable.TempFile.WriteAsync behind the games writer, whose own buffer flushRows
 	// empties first. rowBufs recycles the rows' buffers once written.
-	// mw, when set, takes the workers' gzip members (csv.gz at several workers: the compression,
-	// several times a random game's cost, is then parallel).
-	mw gamefile.MemberWriter
-	// gw, when set, takes Parquet row groups encoded by the workers (Parquet at several
-	// workers), when the run's chunks are large enough to be row groups (groups, set before
-	// the workers start).
+	// mw is w in csv.gz: it takes rows with their games' block, and members compressed by the
+	// workers (the compression, several times a random game's cost, is then parallel). gw is w
+	// in Parquet: it takes row groups encoded by the workers. The workers encode them at
+	// several workers (encode), for their chunks that are whole blocks (see batchSink.block).
+	mw        gamefile.MemberWriter
 	gw        gamefile.GroupWriter
-	groups    bool
-	minGroup  int64
+	encode    bool
 	queue     func(rows []byte, release func()) (bool, error)
 	flushRows func() error
 	help      func()
@@ -258,70 +275,63 @@ func (g *gamesSink) writeRows(p *prepared, lo, hi int, whole bool) error {
 	return err
 }
 
-// Parquet row groups encoded by the workers are their chunks: runs of cheap games (random vs
-// random) use chunks of up to groupChunk games when writing Parquet at several workers, and
-// encode them in the workers when the chunks have at least minGroupRows games (smaller runs,
-// and runs of slower games, whose encoding is a small part of their cost, are encoded by the
-// collector in groups of 16,384 as before). A row group of 2,048 random Katarenga games is
-// ~0.77 MB; each row group adds ~10 kB (dictionary pages, page headers, metadata): 400,000
-// games at 2 workers make a file 1.1% larger than row groups of 16,384.
-//
 // Each worker has at most groupTokens chunks in flight (played, encoded, or waiting to be
-// written): a chunk of 2,048 random Katarenga games holds ~2.5 MB of records and ~1.5 MB of
-// encoded row group.
-const (
-	groupChunk   = 2048
-	minGroupRows = 512
-	groupTokens  = 2
-)
+// written) when its chunks are Parquet row groups: a block of 2,048 random Katarenga games holds
+// ~2.5 MB of records and ~1.5 MB of encoded row group.
+const groupTokens = 2
 
 // parallelEncode lets the workers compress csv.gz members and encode Parquet row groups (at
 // two or more workers; at one, the collector's encoding runs beside the worker).
-func (g *gamesSink) parallelEncode(workers int, minGroup int64) {
-	if workers < 1 && runtime.GOMAXPROCS(0) < 2 || workers == 1 {
-		return
-	}
-	g.minGroup = minGroupRows
-	if minGroup > 0 {
-		g.minGroup = minGroup
-	}
-	g.mw, _ = gamefile.MemberWriterOf(g.w)
-	g.gw, _ = gamefile.GroupWriterOf(g.w)
+func (g *gamesSink) parallelEncode(workers int) {
+	g.encode = workers > 1 || workers < 1 && runtime.GOMAXPROCS(0) > 1
 }
 
 func newGamesSink(sum *tally.Summary, w gamefile.GamesWriter) *gamesSink {
 	g := &gamesSink{sum: sum, w: w}
 	g.rw, _ = w.(gamefile.RowWriter)
-	_, parquet := gamefile.GroupWriterOf(w)
-	g.recycle = g.rw != nil || parquet
+	g.mw, _ = gamefile.MemberWriterOf(w)
+	g.gw, _ = gamefile.GroupWriterOf(w)
+	g.recycle = g.rw != nil || g.gw != nil
 	return g
 }
 
-// batch returns the batchSink of a run whose first game is start.
-func (g *gamesSink) batch(start int64) batchSink[gamefile.Record] {
+// batch returns the batchSink of a run of the games [start, end).
+func (g *gamesSink) batch(start, end int64) batchSink[gamefile.Record] {
 	// The summary keeps only numbers and hashes, and the games file keeps no reference into a
 	// record once it has taken it (prepared rows and row groups are copies; Parquet's Write
 	// copies the moves), so chunks can be recycled.
-	prep := prepareGames(start, g.rw != nil, g.mw != nil, g.stop != nil, func() gamefile.GroupWriter {
-		if g.groups {
-			return g.gw
-		}
-		return nil
-	})
+	var gw gamefile.GroupWriter
+	if g.encode {
+		gw = g.gw
+	}
+	prep := prepareGames(start, end, g.rw != nil, g.encode && g.mw != nil, g.stop != nil, gw)
 	b := batchSink[gamefile.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.recycle}
-	if g.gw != nil {
-		b.cheapCap = groupChunk
-		b.sized = func(size int64) int {
-			if g.groups = size >= g.minGroup; g.groups {
-				return groupTokens
-			}
-			return 0
-		}
+	switch {
+	case gw != nil:
+		b.block, b.blockTokens = gamefile.GroupGames, groupTokens
+	case g.encode && g.mw != nil:
+		b.block = gamefile.MemberGames
 	}
 	if g.queue != nil {
 		b.help = g.help
 	}
 	return b
+}
+
+// writeMemberRows writes the prepared csv.gz rows of recs[lo:hi], a run of rows at a time
+// within one block of MemberGames games.
+func (g *gamesSink) writeMemberRows(recs []gamefile.Record, p *prepared, lo, hi int) error {
+	for k := lo; k < hi; {
+		b, j := recs[k].Game/gamefile.MemberGames, k+1
+		for j < hi && recs[j].Game/gamefile.MemberGames == b {
+			j++
+		}
+		if err := g.mw.WriteRowsAt(recs[k].Game, p.rowsOf(k, j)); err != nil {
+			return err
+		}
+		k = j
+	}
+	return nil
 }
 
 func (g *gamesSink) old(r *gamefile.Record) error { return g.items(unsafe.Slice(r, 1), nil, 0, 1) }
@@ -357,6 +367,8 @@ func (g *gamesSink) items(recs []gamefile.Record, p *prepared, lo, hi int) error
 		err = g.gw.WriteGroup(&p.pg)
 	} else if p != nil && g.mw != nil && whole && hi == len(recs) && len(p.gz) > 0 {
 		err = g.mw.WriteMember(p.gz)
+	} else if p != nil && g.mw != nil {
+		err = g.writeMemberRows(recs, p, lo, hi)
 	} else if p != nil && g.rw != nil {
 		err = g.writeRows(p, lo, hi, whole)
 	} else {

@@ -86,7 +86,7 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 						gs.onStop = cancel
 						written := int64(0)
 						gs.written = func(k int) error { written += int64(k); return nil }
-						if _, err := runBatched(ctx, gp, plan(), workers, nil, gs.batch(0), func(r *gamefile.Record) int64 { return r.Game }); err != nil {
+						if _, err := runBatched(ctx, gp, plan(), workers, nil, gs.batch(0, n), func(r *gamefile.Record) int64 { return r.Game }); err != nil {
 							t.Fatal(err)
 						}
 						cancel()
@@ -233,14 +233,16 @@ func TestRecycledChunksMatchRun(t *testing.T) {
 
 // A run whose workers encode Parquet row groups keeps at most groupTokens chunks per worker in
 // flight (each holds megabytes: records, moves, encoded pages): with the collector held up at
-// the first chunk, the workers stop once that many chunks are done.
+// the first chunk, the workers stop once that many chunks are done. Every chunk is a block of
+// the file and is encoded as its row group, its moves spent.
 func TestParquetChunksInFlight(t *testing.T) {
-	m := newMatch(t, "katarenga", "", "", 6000)
+	const n = 8 * gamefile.GroupGames
+	m := newMatch(t, "katarenga", "", "", n)
 	for _, workers := range []int{2, 3} {
 		w := must(gamefile.NewGamesWriter(io.Discard, gamefile.Parquet, m.Counters()))
 		gs := newGamesSink(tally.NewSummary(m.Counters()), w)
-		gs.parallelEncode(workers, 1)
-		b := gs.batch(0)
+		gs.parallelEncode(workers)
+		b := gs.batch(0, n)
 		var done atomic.Int64 // chunks prepared
 		prep, items := b.prepare, b.items
 		b.prepare = func(recs []gamefile.Record, p *prepared) bool {
@@ -273,7 +275,7 @@ func TestParquetChunksInFlight(t *testing.T) {
 			time.Sleep(50 * time.Millisecond) // room for chunks beyond the limit
 			most = done.Load()
 		}()
-		if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: 6000, chunk: 50}, workers, nil, b, func(r *gamefile.Record) int64 { return r.Game }); err != nil {
+		if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: n}, workers, nil, b, func(r *gamefile.Record) int64 { return r.Game }); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Close(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -62,7 +63,7 @@ func BenchmarkRunnerPlay(b *testing.B) {
 					w, _ := gamefile.NewGamesWriter(io.Discard, gamefile.CSV, names)
 					g := newGamesSink(tally.NewSummary(names), w)
 					benchRunConfig(b, MatchConfig{Game: game, NoBranching: nb}, workers, func(m *Match) (ItemPlayer[*Worker, gamefile.Record], batchSink[gamefile.Record]) {
-						return m, g.batch(0) // as RunMatch does
+						return m, g.batch(0, m.Cfg.Games) // as RunMatch does
 					})
 					w.Close()
 				})
@@ -86,8 +87,10 @@ func BenchmarkRunnerFormats(b *testing.B) {
 					b.Fatal(err)
 				}
 				g := newGamesSink(tally.NewSummary(names), w)
-				g.parallelEncode(workers, 0) // as a Session: csv.gz and Parquet encoded by the workers at 2
-				benchRunBatched(b, "katarenga", workers, g.batch(0))
+				g.parallelEncode(workers) // as a Session: csv.gz and Parquet encoded by the workers at 2
+				benchRunConfig(b, MatchConfig{Game: "katarenga"}, workers, func(m *Match) (ItemPlayer[*Worker, gamefile.Record], batchSink[gamefile.Record]) {
+					return m, g.batch(0, m.Cfg.Games)
+				})
 				if err := w.Close(); err != nil {
 					b.Fatal(err)
 				}
@@ -127,7 +130,7 @@ func BenchmarkParquetEncode(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		for _, codec := range gamefile.Codecs {
 			b.Run(game+"/"+string(codec), func(b *testing.B) {
-				chunks, names := preparedChunks(b, game, 4, groupChunk)
+				chunks, names := preparedChunks(b, game, 4, gamefile.GroupGames)
 				var size countingWriter
 				w := must(gamefile.NewGamesWriterCodec(&size, gamefile.Parquet, codec, names))
 				gw, _ := gamefile.GroupWriterOf(w)
@@ -223,7 +226,7 @@ func BenchmarkPrepare(b *testing.B) {
 	for _, game := range []string{"katarenga", "baran"} {
 		b.Run(game, func(b *testing.B) {
 			chunks, _ := preparedChunks(b, game, 64, 16)
-			prep := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
+			prep := prepareGames(0, math.MaxInt64, true, false, false, nil)
 			var p prepared
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -250,7 +253,7 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[gamef
 		b.Fatal(err)
 	}
 	var out []*chunk[gamefile.Record]
-	prep := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
+	prep := prepareGames(0, math.MaxInt64, true, false, false, nil)
 	w := m.ChunkWorker()
 	for i := int64(0); i < n; i += int64(size) {
 		c := &chunk[gamefile.Record]{prep: &prepared{}}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"math"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -32,7 +33,7 @@ func BenchmarkWorkerGame(b *testing.B) {
 				w := m.ChunkWorker()
 				recs := make([]gamefile.Record, 0, 64)
 				a := &Arena{}
-				pr := prepareGames(0, true, false, false, func() gamefile.GroupWriter { return nil })
+				pr := prepareGames(0, math.MaxInt64, true, false, false, nil)
 				var p prepared
 				stop := func() bool { return false }
 				b.ReportAllocs()

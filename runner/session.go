@@ -78,9 +78,6 @@ type Session struct {
 	Stop func(*tally.Summary) bool
 	// Chunk caps the games handed to a worker at once (0: automatic).
 	Chunk int64
-	// minGroup, when positive, replaces minGroupRows (tests: Parquet row groups encoded by
-	// the workers in short runs).
-	minGroup int64
 	// Format is the games file format ("" is csv). A resumed run keeps the format of the games
 	// file it finds.
 	Format gamefile.Format
@@ -285,7 +282,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	// Every heavy step is the workers' (see runner_batch.go): rows, hashes, the csv file's
 	// writes (queued), csv.gz's compression and Parquet's row groups at two or more workers (at
 	// one, the collector's encoding runs beside the worker: it costs more than the game).
-	gs.parallelEncode(s.Workers, s.minGroup)
+	gs.parallelEncode(s.Workers)
 	if format == gamefile.CSV && tf.Q != nil {
 		gs.queue, gs.flushRows, gs.help, gs.rowBufs = tf.WriteAsync, cw.Flush, tf.Q.Run, make(chan []byte, 16)
 	}
@@ -306,7 +303,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	stopProgress := s.StartProgress(total, "games", done.Load)
 	t0 := time.Now()
-	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start), func(r *gamefile.Record) int64 { return r.Game })
+	_, err = runBatched(runCtx, m, plan, s.Workers, &done, gs.batch(start, end), func(r *gamefile.Record) int64 { return r.Game })
 	stopped := gs.stopped
 	interrupted := ctx.Err() != nil && !stopped
 	stopProgress()

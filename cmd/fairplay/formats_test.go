@@ -237,16 +237,17 @@ func TestResumeKeepsFormatBeforeFirstCommit(t *testing.T) {
 	}
 }
 
-// At two workers and chunks of 512 games or more, csv.gz's members and Parquet's row groups
-// (in each codec) are encoded by the workers: such runs hold the games of a csv run, merge
-// into every format, replay, and resume (a Parquet run cut to its first half, resumed at two
-// workers: old games and new worker-encoded row groups in one file, in the run's codec).
+// At two workers, csv.gz's members and Parquet's row groups (in each codec) of random games
+// are encoded by the workers, a block of games each: such runs hold the games of a csv run,
+// merge into every format (into their own, the same bytes), replay, and resume (a Parquet run
+// cut to its first half, inside a row group, resumed at two workers: old games and new
+// worker-encoded row groups in one file, in the run's codec) to the bytes of the whole run.
 func TestPlayFormatsWorkerEncoded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 65,536 random games seven times")
+		t.Skip("plays 4,396 random games seven times, and merges and replays them")
 	}
 	tmp := t.TempDir()
-	const games = 2 * 64 * 512 // two workers' chunks of 512 games: the smallest run encoded by the workers
+	const games = 2*gamefile.GroupGames + 300 // three row groups, the second cut by the resume
 	base := []string{"play", "-game", "katarenga", "-games", fmt.Sprint(games), "-branching=false", "-seed", "5",
 		"-workers", "2", "-progress", "never"}
 	run := func(dir string, extra ...string) {
@@ -289,6 +290,9 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 			if got := gamesAsCSV(t, m); !bytes.Equal(got, want) {
 				t.Errorf("merge of the %s run into %s: games differ from the csv run's", f, to)
 			}
+			if string(to) == runs[f][1] {
+				sameFile(t, filepath.Join(d(f), to.FileName()), filepath.Join(m, to.FileName()), "merge of the "+f+" run into its own format")
+			}
 		}
 	}
 	// Resume a Parquet run cut to its first half, in each codec.
@@ -305,6 +309,7 @@ func TestPlayFormatsWorkerEncoded(t *testing.T) {
 			t.Errorf("resumed %s Parquet run: games differ from the csv run's", codec)
 		}
 		checkCodec(t, cut, gamefile.Parquet, codec)
+		sameFile(t, filepath.Join(src, "games.parquet"), filepath.Join(cut, "games.parquet"), "the resumed "+string(codec)+" run")
 	}
 }
 
