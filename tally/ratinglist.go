@@ -8,6 +8,11 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/config"
+	"github.com/fairplay-lab/fairplay/stats"
 )
 
 // ListRating is one entry of a rating list as another run uses it: which agent (its spec with
@@ -121,4 +126,55 @@ func (e *ListRating) UnmarshalJSON(b []byte) error {
 	}
 	*e = ListRating{j.Game, j.Entry, j.Spec, j.Fingerprint, j.Elo, bound(j.Low), bound(j.High)}
 	return nil
+}
+
+// RateFromList rates the levels of a run (specs: their canonical specs, labels: as the user
+// wrote them) from rating-list entries of game: for each level, the entry with the level's
+// spec with every parameter and the fingerprint it plays with, as pinned in pins (the run's
+// manifest). A level the list does not rate, or rates only in another version, is an error
+// naming the level and its fingerprint (a config error on RatingList). The ratings' Agent is
+// the entry's versioned name.
+func RateFromList(list []ListRating, game string, specs, labels []string, pins []gamefile.AgentPin) ([]stats.Rating, error) {
+	out := make([]stats.Rating, len(specs))
+	for l, spec := range specs {
+		var pin gamefile.AgentPin
+		for _, p := range pins {
+			if p.Spec == spec && p.Game == game {
+				pin = p
+			}
+		}
+		var other []string
+		found := false
+		for _, e := range list {
+			if e.Game != game || e.Spec != pin.Expanded || pin.Expanded == "" {
+				continue
+			}
+			if e.Fingerprint != pin.Fingerprint || pin.Fingerprint == "" {
+				other = append(other, e.Entry)
+				continue
+			}
+			out[l] = stats.Rating{Agent: e.Entry, Elo: e.Elo, Low: e.Low, High: e.High}
+			found = true
+			break
+		}
+		if !found {
+			why := "the list has no entry for it"
+			if len(other) > 0 {
+				why = fmt.Sprintf("the list rates another version of it (%s): the agent plays differently now", strings.Join(other, ", "))
+			}
+			return nil, config.Errorf("RatingList", fmt.Sprintf("level %d (%s, fingerprint %s)", l+1, labels[l], shortFingerprint(pin.Fingerprint)), "%s", why)
+		}
+	}
+	return out, nil
+}
+
+// shortFingerprint is a fingerprint's first 12 hex digits after "@", as list entries show it.
+func shortFingerprint(fp string) string {
+	if h, ok := strings.CutPrefix(fp, "v1:"); ok && len(h) >= 12 {
+		return "@" + h[:12]
+	}
+	if fp == "" {
+		return "none"
+	}
+	return fp
 }

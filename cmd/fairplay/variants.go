@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,6 +55,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		"fairplay variants -game baran -vary chain-capture=whole,per-jump -vary fast-row=3,4 -games-per-cell 200",
 		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -games-per-cell 1000   # a random tile placement per pair",
 		"fairplay variants -game katarenga -vary first-move-capture=allowed,banned -ladder 'random;greedy;alphabeta:depth=1;alphabeta:depth=2' -games-per-cell 100 -rating-games-per-pairing 60   # level_elo, strength_trend.csv",
+		"fairplay variants -game baran -vary capture=huff,strict -ladder 'alphabeta:depth=2;alphabeta:nodes=3000,net=builtin' -games-per-cell 600 -rating-list docs/ratings/baran.csv   # levels rated from the rating list, no round robin",
 		"fairplay variants -game baran -vary capture=huff,strict,free -ladder 'alphabeta:depth=2' -race fairest -games-per-cell 4000 -batch 200   # which setting is fairest at that level: races.csv",
 		"fairplay variants -game baran -vary capture=huff,strict,free -vary fast-row=3,4 -ladder 'greedy;alphabeta:depth=2' -race fair -band 0.45,0.55 -games-per-cell 2000   # which settings are fair, at each level",
 		"fairplay variants -resume baran-capture            # finish an interrupted study")
@@ -68,6 +70,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	ratingGames := fs.Int64("rating-games-per-pairing", variants.DefaultRatingGames, "games per pairing of the round robin that rates the ladder's levels on the baseline rules (the first value of each -vary), in colour-swapped pairs; 0: no level ratings and no strength_trend.csv")
 	ratingBoot := fs.Int("rating-bootstrap", variants.DefaultRatingBootstrap, "bootstrap resamples for the level ratings' 95% intervals")
 	deprecate(fs, "rating-games", "rating-games-per-pairing")
+	ratingList := fs.String("rating-list", "", "rate the levels from this rating list (a ratings.csv with the list's columns, such as docs/ratings/baran.csv) instead of a round robin; every level must be on it with the fingerprint it plays with; -rating-games-per-pairing is then 0")
 	var opening openingFlag
 	registerOpening(fs, &opening)
 	var race variantRaceFlags
@@ -108,6 +111,17 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		cfg.Ladder = ladderSpecs
+		if *ratingList != "" {
+			set := false
+			fs.Visit(func(f *flag.Flag) { set = set || f.Name == "rating-games-per-pairing" })
+			if set && *ratingGames > 0 {
+				return usagef("-rating-games-per-pairing %d: not with -rating-list (the levels are rated by the list)", *ratingGames)
+			}
+			cfg.RatingGames = 0
+			if cfg.RatingList, err = readLevelList(*ratingList, gf.game, ladderSpecs); err != nil {
+				return err
+			}
+		}
 		tiles, err := gf.tilesText()
 		if err != nil {
 			return err
@@ -156,13 +170,13 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // when the levels were rated.
 func variantsResults(cfg variants.VariantsConfig) string {
 	files := "variants.csv, differences.csv"
-	if cfg.RatingGames > 0 {
+	if cfg.Rated() {
 		files += ", strength_trend.csv"
 	}
 	files += ", report.md, report.html, variants_*.png/.svg"
-	if cfg.RatingGames > 0 {
+	if cfg.Rated() {
 		files += ", strength_*.png/.svg"
-		if len(cfg.Ladder) > 1 {
+		if cfg.RatingGames > 0 && len(cfg.Ladder) > 1 {
 			files += ", ratings/"
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -88,12 +89,13 @@ func TestVariantsResultsListed(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		ladder string
-		rating string
-	}{{"unrated", "random;greedy", "0"}, {"one-level", "greedy", "2"}, {"rated", "random;greedy", "2"}} {
+		rating []string
+	}{{"unrated", "random;greedy", []string{"-rating-games-per-pairing", "0"}}, {"one-level", "greedy", []string{"-rating-games-per-pairing", "2"}},
+		{"rated", "random;greedy", []string{"-rating-games-per-pairing", "2"}}, {"listed", "random;greedy", []string{"-rating-list", "../../docs/ratings/katarenga.csv"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "study")
-			out, _, err := runCmd(t, "variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned",
-				"-ladder", tc.ladder, "-games-per-cell", "2", "-rating-games-per-pairing", tc.rating, "-out", dir, "-progress", "never")
+			out, _, err := runCmd(t, append([]string{"variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned",
+				"-ladder", tc.ladder, "-games-per-cell", "2", "-out", dir, "-progress", "never"}, tc.rating...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,4 +117,31 @@ func TestVariantsResultsListed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// -rating-list rates the levels from the list (level_elo is the list's rating, no round robin
+// is played), and refuses a level not on it, a plain ratings.csv or rating games besides.
+func TestVariantsRatingList(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "study")
+	if _, _, err := runCmd(t, "variants", "-game", "baran", "-vary", "fast-row=3,4", "-ladder", "greedy;alphabeta:depth=1", "-games-per-cell", "2",
+		"-rating-list", "../../docs/ratings/baran.csv", "-out", dir, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
+	list := map[string]string{}
+	for _, r := range csvByHeader(t, "../../docs/ratings/baran.csv") {
+		list[r["agent"]] = r["elo"]
+	}
+	for _, r := range csvByHeader(t, filepath.Join(dir, "variants.csv")) {
+		want, _ := strconv.ParseFloat(list[r["agent"]], 64)
+		if got, err := strconv.ParseFloat(r["level_elo"], 64); err != nil || math.Abs(got-want) > 1e-6*math.Max(1, want) {
+			t.Fatalf("%s: level_elo %s, want the list's %s", r["agent"], r["level_elo"], list[r["agent"]])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ratings")); err == nil {
+		t.Error("a round robin was played")
+	}
+	out := filepath.Join(t.TempDir(), "x")
+	wantUsageError(t, "level 2 (alphabeta:depth=9) is not on the list", "variants", "-game", "baran", "-vary", "fast-row=3,4", "-ladder", "greedy;alphabeta:depth=9", "-rating-list", "../../docs/ratings/baran.csv", "-out", out)
+	wantUsageError(t, "-rating-games-per-pairing 40: not with -rating-list", "variants", "-game", "baran", "-vary", "fast-row=3,4", "-ladder", "greedy;alphabeta:depth=1", "-rating-list", "../../docs/ratings/baran.csv", "-rating-games-per-pairing", "40", "-out", out)
+	wantUsageError(t, "-rating-list: open nosuch.csv", "variants", "-game", "baran", "-vary", "fast-row=3,4", "-rating-list", "nosuch.csv", "-out", out)
 }

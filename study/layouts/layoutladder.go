@@ -191,7 +191,7 @@ func RunLayoutLadder(ctx context.Context, cfg LayoutLadderConfig, s runner.Sessi
 	}
 	var ratings []stats.Rating
 	if len(cfg.RatingList) > 0 {
-		if ratings, err = cfg.listRatings(man.Agents); err != nil {
+		if ratings, err = tally.RateFromList(cfg.RatingList, "katarenga", cfg.Ladder, cfg.Labels, man.Agents); err != nil {
 			return nil, err
 		}
 	}
@@ -347,52 +347,4 @@ func readLevelBoards(sw *Sweep, dir string) (*tally.BoardStore, error) {
 		return nil, fmt.Errorf("%s: %d boards, want %d", dir, store.Len(), sw.NumBoards())
 	}
 	return store, nil
-}
-
-// listRatings are the levels' ratings from cfg.RatingList: for each level, the entry with the
-// level's spec (every parameter) and fingerprint, as pinned in pins. A level the list does not
-// rate, or rates only in another version, is an error naming both fingerprints.
-func (cfg LayoutLadderConfig) listRatings(pins []gamefile.AgentPin) ([]stats.Rating, error) {
-	out := make([]stats.Rating, len(cfg.Ladder))
-	for l, spec := range cfg.Ladder {
-		var pin gamefile.AgentPin
-		for _, p := range pins {
-			if p.Spec == spec {
-				pin = p
-			}
-		}
-		var other []string
-		found := false
-		for _, e := range cfg.RatingList {
-			if e.Game != "katarenga" || e.Spec != pin.Expanded {
-				continue
-			}
-			if e.Fingerprint != pin.Fingerprint || pin.Fingerprint == "" {
-				other = append(other, e.Entry)
-				continue
-			}
-			out[l] = stats.Rating{Agent: e.Entry, Elo: e.Elo, Low: e.Low, High: e.High}
-			found = true
-			break
-		}
-		if !found {
-			why := "the list has no entry for it"
-			if len(other) > 0 {
-				why = fmt.Sprintf("the list rates another version of it (%s): the agent plays differently now", strings.Join(other, ", "))
-			}
-			return nil, config.Errorf("RatingList", fmt.Sprintf("level %d (%s, fingerprint %s)", l+1, cfg.Labels[l], shortFingerprint(pin.Fingerprint)), "%s", why)
-		}
-	}
-	return out, nil
-}
-
-// shortFingerprint is a fingerprint's first 12 hex digits, as rating-list entries show it.
-func shortFingerprint(fp string) string {
-	if h, ok := strings.CutPrefix(fp, "v1:"); ok && len(h) >= 12 {
-		return "@" + h[:12]
-	}
-	if fp == "" {
-		return "none"
-	}
-	return fp
 }

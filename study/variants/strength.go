@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/stats"
 	"github.com/fairplay-lab/fairplay/study/layouts"
 	"github.com/fairplay-lab/fairplay/study/tournament"
 
@@ -57,10 +59,15 @@ func (cfg VariantsConfig) ratingTournament() (tournament.TournamentConfig, error
 // rateLevels plays the ladder's rating tournament into s.Dir/ratings (resumable like any
 // tournament) and sets every cell's Elo and interval. With RatingGames 0 or a single level the
 // cells keep NaN ratings (a single level is rated 0).
-// It returns the tournament's outcome (nil when not played).
-func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s runner.Session, cells []tally.VariantCell) (rated *tournament.TournamentOutcome, interrupted bool, err error) {
+// With listed (the levels' ratings from cfg.RatingList) the cells take those and nothing is
+// played. It returns the tournament's outcome (nil when not played).
+func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSet, s runner.Session, cells []tally.VariantCell, listed []stats.Rating) (rated *tournament.TournamentOutcome, interrupted bool, err error) {
 	for i := range cells {
 		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = math.NaN(), math.NaN(), math.NaN()
+		if listed != nil {
+			r := listed[cells[i].Level]
+			cells[i].Elo, cells[i].EloLow, cells[i].EloHigh = r.Elo, r.Low, r.High
+		}
 	}
 	if cfg.RatingGames == 0 {
 		return nil, false, nil
@@ -96,9 +103,13 @@ func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSe
 
 // ratingNote is the report's sentence on the level ratings' method and, when some pairing
 // ended with a perfect score, on what that does to the intervals.
-func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome) string {
-	s := fmt.Sprintf("\nLevels rated by a round robin of %d games per pairing on the baseline rules (joint Bradley–Terry, first level = 0, one virtual draw per pairing, bootstrap intervals; games and the full table in ratings/). "+
-		"Strength trend: per metric and variant, weighted least squares of the per-level effect (variant − baseline, standard error √(se_v² + se_b²) from the pair-clustered cells) on the level rating, weights 1/se², slope standard error 1/√Σw(x − x̄)² (known variances; the ratings' own uncertainty is not propagated), z-test.\n", cfg.RatingGames)
+func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome, listed []stats.Rating) string {
+	how := fmt.Sprintf("Levels rated by a round robin of %d games per pairing on the baseline rules (joint Bradley–Terry, first level = 0, one virtual draw per pairing, bootstrap intervals; games and the full table in ratings/). ", cfg.RatingGames)
+	if listed != nil {
+		how = "Levels rated by a rating list (each level the entry with its spec, every parameter, and the fingerprint it plays with: " + strings.Join(listEntries(listed), ", ") + "), not inside this run. "
+	}
+	s := "\n" + how + fmt.Sprintf(
+		"Strength trend: per metric and variant, weighted least squares of the per-level effect (variant − baseline, standard error √(se_v² + se_b²) from the pair-clustered cells) on the level rating, weights 1/se², slope standard error 1/√Σw(x − x̄)² (known variances; the ratings' own uncertainty is not propagated), z-test.\n")
 	if rated == nil {
 		return s
 	}
@@ -129,3 +140,15 @@ func writeStrengthTrends(dir string, cfg VariantsConfig, trends []tally.Trend, m
 	}
 	return outputs, nil
 }
+
+// listEntries are the rating-list entries that rate the levels, as `entry`.
+func listEntries(listed []stats.Rating) []string {
+	var out []string
+	for _, r := range listed {
+		out = append(out, "`"+r.Agent+"`")
+	}
+	return out
+}
+
+// Rated says whether the levels get ratings: from a round robin (RatingGames) or a rating list.
+func (cfg VariantsConfig) Rated() bool { return cfg.RatingGames > 0 || len(cfg.RatingList) > 0 }

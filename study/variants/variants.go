@@ -13,6 +13,7 @@ import (
 
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/runner"
+	"github.com/fairplay-lab/fairplay/stats"
 	"github.com/fairplay-lab/fairplay/study/layouts"
 	"github.com/fairplay-lab/fairplay/study/tournament"
 
@@ -54,6 +55,10 @@ type VariantsConfig struct {
 	// levels on the baseline rules (0: levels not rated, no strength trends).
 	RatingGames     int64 `json:"rating_games"`
 	RatingBootstrap int   `json:"rating_bootstrap"` // bootstrap resamples for the level ratings
+	// RatingList holds rating-list entries that rate the levels instead of a round robin
+	// (tally.RateFromList: each level the entry with its spec and fingerprint). Not with
+	// RatingGames.
+	RatingList []tally.ListRating `json:"rating_list,omitempty"`
 	// Race, when set (fair or fairest), races the settings at each level instead of playing
 	// Games in every cell: Games is then each cell's cap, and the cells play in rounds of Batch
 	// games (RunRace).
@@ -123,6 +128,9 @@ func NewVariantsConfig(cfg VariantsConfig) (VariantsConfig, error) {
 	if cfg.RatingGames < 0 || cfg.RatingGames%2 != 0 {
 		return cfg, config.Errorf("RatingGames", fmt.Sprint(cfg.RatingGames), "want 0 (no level ratings) or a positive even number (colour-swapped pairs)")
 	}
+	if cfg.RatingGames > 0 && len(cfg.RatingList) > 0 {
+		return cfg, config.Errorf("RatingList", "", "not with {RatingGames} %d: the levels are rated by the list or by a round robin, not both", cfg.RatingGames)
+	}
 	if cfg.RatingGames > 0 && len(cfg.Ladder) > 1 {
 		if _, err := cfg.ratingTournament(); err != nil {
 			return cfg, err
@@ -186,6 +194,7 @@ type VariantsOutcome struct {
 	Differences []tally.Difference
 	Trends      []tally.Trend                 // empty without level ratings
 	Rated       *tournament.TournamentOutcome // the levels' rating tournament (nil without one)
+	Listed      []stats.Rating                // the levels' ratings from a rating list (nil without one)
 	Outputs     []string
 	Interrupted bool
 }
@@ -205,7 +214,13 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		return nil, err
 	}
 	defer unlock()
-	out := &VariantsOutcome{}
+	var listed []stats.Rating
+	if len(cfg.RatingList) > 0 {
+		if listed, err = tally.RateFromList(cfg.RatingList, cfg.Game, cfg.Ladder, cfg.Labels, man.Agents); err != nil {
+			return nil, err
+		}
+	}
+	out := &VariantsOutcome{Listed: listed}
 	perLevel := len(specs) / len(cfg.Ladder)
 	for i, c := range specs {
 		if ctx.Err() != nil {
@@ -245,7 +260,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		man.Completed++
 	}
 	if !out.Interrupted {
-		if out.Rated, out.Interrupted, err = rateLevels(ctx, cfg, tiles, s, out.Cells); err != nil {
+		if out.Rated, out.Interrupted, err = rateLevels(ctx, cfg, tiles, s, out.Cells, listed); err != nil {
 			return nil, runner.InnerReportsFailed(s.Dir, err)
 		}
 	}
@@ -254,7 +269,7 @@ func RunVariants(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileS
 		return out, gamefile.WriteManifest(manPath, man)
 	}
 	out.Differences = tally.CompareVariants(out.Cells)
-	if cfg.RatingGames > 0 {
+	if cfg.Rated() {
 		out.Trends = tally.StrengthTrends(out.Cells)
 	}
 	if out.Outputs, err = writeVariantReports(s.Dir, cfg, out); err != nil {
@@ -320,8 +335,8 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 	}
 	b.Write([]byte(".\nEvery cell is self-play with its own seeds (independent games; no seeds shared between variants). Intervals: pair-clustered (cluster-robust-pairs: Wilson at the design-effect sample size for rates, sandwich standard errors for means; never narrower than the independent-games interval); tests: Welch t on those standard errors with Satterthwaite's degrees of freedom over the cells' pairs (every metric; an exact permutation test over pairs for a metric constant within each cell but different between them), chi-square (outcome distribution), Holm-adjusted over all tests except metrics with the same constant value in both cells, counters that the rules of a cell keep at zero (first-move captures under the ban, removals outside huff: a difference there restates the rule) and cells of fewer than 2 pairs (no variance estimate: untestable).\n"))
 	tally.WriteVariantsReport(&b, cfg.Labels, out.Cells, out.Differences)
-	if cfg.RatingGames > 0 {
-		b.Write([]byte(ratingNote(cfg, out.Rated)))
+	if cfg.Rated() {
+		b.Write([]byte(ratingNote(cfg, out.Rated, out.Listed)))
 		tally.WriteStrengthReport(&b, cfg.Labels, out.Cells, out.Trends)
 	}
 	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), b.Bytes()); err != nil {
@@ -343,7 +358,7 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 		}
 		outputs = append(outputs, files...)
 	}
-	if cfg.RatingGames > 0 {
+	if cfg.Rated() {
 		files, err := writeStrengthTrends(dir, cfg, out.Trends, metrics)
 		if err != nil {
 			return nil, err
