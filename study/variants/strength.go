@@ -108,8 +108,8 @@ func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome, listed 
 	if listed != nil {
 		how = "Levels rated by a rating list (each level the entry with its spec, every parameter, and the fingerprint it plays with: " + strings.Join(listEntries(listed), ", ") + "), not inside this run. "
 	}
-	s := "\n" + how + fmt.Sprintf(
-		"Strength trend: per metric and variant, weighted least squares of the per-level effect (variant − baseline, standard error √(se_v² + se_b²) from the pair-clustered cells) on the level rating, weights 1/se², slope standard error 1/√Σw(x − x̄)² (known variances; the ratings' own uncertainty is not propagated), z-test.\n")
+	s := "\n" + how +
+		"Strength trend: per metric and variant, weighted least squares of the per-level effect (variant − baseline, standard error √(se_v² + se_b²) from the pair-clustered cells) on the level rating, weights 1/se², slope standard error 1/√Σw(x − x̄)² (known variances; the ratings' own uncertainty is not propagated), z-test.\n"
 	if rated == nil {
 		return s
 	}
