@@ -67,6 +67,8 @@ func (x *raceFlags) check(adaptive bool) error {
 		return usagef("-screen DIR and -screen-keep M go together")
 	case set["screen-keep"] && x.keep < 1:
 		return usagef("-screen-keep %d: want at least 1 layout", x.keep)
+	case set["batch"] && !adaptive && x.race == "" && !set["resume"]: // -resume names what it refuses
+		return usagef("-batch: only with -adaptive or -race (a fixed-n sweep plays every board's games in one go)")
 	case set["control"] && (adaptive || x.race != ""):
 		return usagef("-control: not with -adaptive or -race (a board's rate after stopping early is biased; the control variate needs fixed-n rates)")
 	}

@@ -43,7 +43,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	n := fs.Int64("games-per-board", 200, "games per board, that is per layout and seating: a layout is two boards (with -adaptive: the most a board gets)")
 	deprecate(fs, "games-per-layout", "games-per-board")
 	adaptive := fs.Bool("adaptive", false, "play in batches and stop a board once its 95% interval lies inside or outside the fairness band")
-	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
+	batch := fs.Int64("batch", 100, "with -adaptive or -race: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
 	var opening openingFlag

@@ -352,6 +352,7 @@ func TestGoldenLayouts(t *testing.T) {
 		{[]string{"layouts", "-layouts", "nofile.txt"}, "nofile.txt"},
 		{[]string{"layouts", "-band", "0.6"}, "-band"},
 		{[]string{"layouts", "-adaptive", "-batch", "7"}, "batch 7"},
+		{[]string{"layouts", "-batch", "20"}, "-batch: only with -adaptive or -race"},
 		{[]string{"layouts", "-games-per-board", "0"}, "-games-per-board 0: want a positive number of games per board"},
 	} {
 		_, _, err := runCmd(t, append(c.args, "-out", filepath.Join(t.TempDir(), "x"))...)
