@@ -107,7 +107,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		if cfg.Race == "fairest" {
-			return usagef("-resume %s: a fairest race is not resumable (its rounds depend on every board); run it again with the same flags: the same seed plays the same games", dir)
+			return usagef("-resume %s: a fairest race is not resumable (its rounds depend on every board); %s", dir, rerunRace(dir))
 		}
 		if err := cfg.LoadList(dir); err != nil {
 			return usagef("-resume %s", err)
@@ -170,7 +170,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if out.Interrupted && sw.Cfg.Race == "fairest" {
-		fmt.Fprintf(stderr, "interrupted: a fairest race keeps no partial results; run it again (the same seed plays the same games)\n")
+		fmt.Fprintf(stderr, "interrupted: a fairest race keeps no partial results; %s\n", rerunRace(dir))
 		return errInterrupted
 	}
 	fmt.Fprintf(stdout, "%d of %d boards in %s (%s)\n", out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)
