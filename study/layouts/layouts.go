@@ -450,7 +450,9 @@ func (sw *Sweep) Release() {
 }
 
 // sweepWorker is what one goroutine of a sweep reuses from board to board: the match worker's
-// buffers and the distinct-games set, so that a game allocates nothing.
+// buffers and the distinct-games set, so that a game allocates nothing of the sweep's own (a
+// random game nothing at all: TestSweepGamesAllocateNothing; a searching agent's player
+// allocates in the agent).
 type sweepWorker struct {
 	w    *runner.Worker
 	seen tally.DistinctMoves
