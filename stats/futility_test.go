@@ -79,3 +79,23 @@ func TestBandLooksFutile(t *testing.T) {
 		}
 	}
 }
+
+// A decision of more looks than maxBandLooks (a huge cap in small batches, which the layouts
+// and variants commands accept) gets no futility stop instead of a radius table as long as its
+// looks: NewBandLooks stays small and quick, and Futile is false (the boards run to the cap,
+// every answer the same). Just under the limit the stop works.
+func TestBandLooksManyLooks(t *testing.T) {
+	b, err := NewBandLooks(0.45, 0.55, 0.05, 100, 2, 4_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.radius) != 0 || b.Futile(1000, 2000) || b.Futile(0, 3_999_998) {
+		t.Errorf("2,000,000 looks: %d radii kept, futile %v", len(b.radius), b.Futile(1000, 2000))
+	}
+	b, _ = NewBandLooks(0.45, 0.55, 0.05, 100, 2, 2*maxBandLooks)
+	// two games before the cap, at the band's edge: the sequence (±0.004 there) can neither lie
+	// inside the band nor leave it
+	if n := int64(2*maxBandLooks - 2); len(b.radius) != maxBandLooks || !b.Futile(0.45*float64(n), n) || b.Futile(0.5*float64(n), n) {
+		t.Errorf("%d looks: %d radii; at the band's edge futile %v, at ½ %v", maxBandLooks, len(b.radius), b.Futile(0.45*float64(n), n), b.Futile(0.5*float64(n), n))
+	}
+}

@@ -126,11 +126,14 @@ func RaceRho(batch, cap int64, alpha float64) float64 {
 // candidate is active, or the cap is reached. Run returns the rounds played, and false when
 // play was interrupted.
 func (r *Race) Run(cap, batch int64, play func(active []int, from, to int64) ([]float64, bool)) (rounds int64, ok bool) {
+	if batch <= 0 || cap <= 0 {
+		return 0, true // no round to play (a batch of no games would never reach the cap)
+	}
 	var looks *BandLooks
 	if r.Question == RaceFair {
 		var err error
 		if looks, err = NewBandLooks(r.Low, r.High, r.Alpha/float64(len(r.Arms)), r.Rho, batch, cap); err != nil {
-			looks = nil // a race NewRace accepted: only a nonsense batch or cap gets here, and plays no round
+			looks = nil // not reached: NewRace checked the band, alpha and rho, and batch and cap are positive
 		}
 	}
 	for from := int64(0); from < cap && !r.Done; from += batch {

@@ -59,6 +59,16 @@ func TestRaceRunRounds(t *testing.T) {
 	if n, ok := r2.Run(100, 10, func([]int, int64, int64) ([]float64, bool) { return nil, false }); ok || n != 0 {
 		t.Errorf("an interrupted round: %d rounds, ok %v", n, ok)
 	}
+	// A batch or cap of no games plays no round (a batch of 0 used to loop for ever).
+	for _, bc := range [][2]int64{{100, 0}, {100, -5}, {0, 10}} {
+		r3, _ := NewRace(RaceFair, 2, 0.45, 0.55, 0.05, 0, 1)
+		if n, ok := r3.Run(bc[0], bc[1], func([]int, int64, int64) ([]float64, bool) {
+			t.Fatalf("cap %d, batch %d: a round played", bc[0], bc[1])
+			return nil, false
+		}); !ok || n != 0 {
+			t.Errorf("cap %d, batch %d: %d rounds, ok %v", bc[0], bc[1], n, ok)
+		}
+	}
 }
 
 // The guarantees hold for scores with draws (½), as variants races them, through Run: a fair

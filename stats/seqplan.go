@@ -84,7 +84,8 @@ const MethodSeqPlan = "simulation-fixed-seed"
 //   - sequential: layouts -adaptive's rule — batches of batch games, stop when the anytime-valid
 //     MixtureCS at level alpha (tuned as the sweep tunes it) lies inside or outside [low, high],
 //     or when it can no longer do so before the cap whatever the games to come (BandLooks.Futile:
-//     such a board stops undecided, as it would have ended at the cap), at most cap games;
+//     such a board stops undecided, as it would have ended at the cap), at most cap games (a cap
+//     that is not a multiple of batch ends in a shorter batch, as a sweep's does);
 //
 //   - fixed n = cap: every board plays cap games and is judged once by the Wilson interval at
 //     level alpha;
@@ -114,7 +115,6 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	case int64(boards)*(cap/batch) > 50_000_000:
 		return SeqPlan{}, fmt.Errorf("%d boards of %d batches: want at most 50000000 batches in all (fewer boards or larger batches)", boards, cap/batch)
 	}
-	cap -= cap % batch
 	pl := SeqPlan{Low: low, High: high, Alpha: alpha, Batch: batch, Cap: cap, Rates: rates.Name, Boards: boards, Seed: seed}
 	src := rand.NewPCG(seed, 0x5e9)
 	truth := make([]float64, boards)
@@ -122,11 +122,13 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 		truth[i] = rates.Draw(src)
 	}
 	// Each board's wins batch by batch: one stream serves every design (common random numbers).
-	nb := int(cap / batch)
+	// A cap that is not a multiple of the batch ends in a shorter batch, as a sweep's does.
+	nb := int((cap + batch - 1) / batch)
+	size := func(j int) int64 { return min(batch, cap-int64(j)*batch) } // batch j's games
 	wins := make([]int32, boards*nb)
 	for i, p := range truth {
 		for j := range nb {
-			wins[i*nb+j] = int32(distuv.Binomial{N: float64(batch), P: p, Src: src}.Rand())
+			wins[i*nb+j] = int32(distuv.Binomial{N: float64(size(j)), P: p, Src: src}.Rand())
 		}
 	}
 	settle := func(iv Interval) int { // −1 below, 1 above, 2 inside, 0 not settled
@@ -155,7 +157,7 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 			var w, n int64
 			for j := range nb {
 				w += int64(wins[i*nb+j])
-				n += batch
+				n += size(j)
 				if d := settle(MixtureCS(float64(w), n, alpha, rho)); d != 0 {
 					seq.Decided++
 					if wrong(d, p) {
@@ -177,8 +179,8 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	pl.Designs = append(pl.Designs, seq)
 	z := zq(1 - alpha/2)
 	fixed := func(k int) SeqDesign {
-		d := SeqDesign{Name: fmt.Sprintf("fixed n = %d", int64(k)*batch), Method: "wilson"}
-		n := int64(k) * batch
+		n := min(int64(k)*batch, cap)
+		d := SeqDesign{Name: fmt.Sprintf("fixed n = %d", n), Method: "wilson"}
 		for i, p := range truth {
 			var w int64
 			for j := range k {

@@ -9,17 +9,20 @@ import (
 
 // exactStop returns the expected games, the probability of settling and the probability of
 // settling on the wrong side of the band of the sequential rule at a known true rate p, by
-// dynamic programming over the wins so far (the binomial law of each batch): no simulation.
+// dynamic programming over the wins so far (the binomial law of each batch, the last one cut
+// at the cap): no simulation.
 func exactStop(p, low, high, alpha float64, batch, cap int64) (games, settled, wrong float64) {
 	rho := OptimalRho(math.Sqrt(float64(batch)*float64(cap))/4, alpha)
-	bin := distuv.Binomial{N: float64(batch), P: p}
-	step := make([]float64, batch+1)
-	for k := range step {
-		step[k] = bin.Prob(float64(k))
-	}
 	alive := []float64{1} // P(still running with w wins)
-	for n := batch; n <= cap; n += batch {
-		next := make([]float64, len(alive)+int(batch))
+	for n := int64(0); n < cap; {
+		size := min(batch, cap-n)
+		n += size
+		bin := distuv.Binomial{N: float64(size), P: p}
+		step := make([]float64, size+1)
+		for k := range step {
+			step[k] = bin.Prob(float64(k))
+		}
+		next := make([]float64, len(alive)+int(size))
 		for w, pw := range alive {
 			if pw == 0 {
 				continue
@@ -87,6 +90,28 @@ func TestPlanSequentialExact(t *testing.T) {
 }
 
 func ftoa(x float64) string { return FormatFloat(x) }
+
+// A cap that is not a multiple of the batch ends in a shorter batch, as a sweep's does: the
+// plan keeps the cap (not the multiple of the batch below it), and its sequential design agrees
+// with the exact computation for that design (4 standard errors, as above).
+func TestPlanSequentialShortLastBatch(t *testing.T) {
+	for _, p := range []float64{0.50, 0.43} {
+		rates, _ := ParseRateDist("uniform:" + ftoa(p) + "," + ftoa(p))
+		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 1250, 4000, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl.Cap != 1250 || pl.Designs[1].Mean != 1250 || pl.Designs[1].P90 != 1250 {
+			t.Errorf("rate %.2f: cap %d, fixed at the cap %v games: want 1250", p, pl.Cap, pl.Designs[1].Mean)
+		}
+		g, s, _ := exactStop(p, 0.45, 0.55, 0.05, 100, 1250)
+		seq := pl.Designs[3]
+		t.Logf("rate %.2f, cap 1250: games %.1f (exact %.1f), settled %.4f (exact %.4f)", p, seq.Mean, g, seq.Decided, s)
+		if math.Abs(seq.Mean-g) > 4*625/math.Sqrt(4000) || math.Abs(seq.Decided-s) > 4*0.5/math.Sqrt(4000) {
+			t.Errorf("rate %.2f: games %.1f settled %.4f, exact %.1f and %.4f", p, seq.Mean, seq.Decided, g, s)
+		}
+	}
+}
 
 // The futility stop changes no decision and saves games: on the same simulated games the
 // sequential design settles the same share of boards, on the same side, as without it, in

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -196,4 +199,26 @@ func TestLadderTilesAndShard(t *testing.T) {
 		t.Errorf("step configuration's tiles %q (%v), want the -tiles file's", cfg.Tiles, err)
 	}
 	wantUsageError(t, "-shard: a ladder runs whole", "ladder", "-shard", "0/2", "-out", filepath.Join(tmp, "shard"))
+}
+
+// No subcommand's -h sends the user to an old spelling: the flags' own texts name only the
+// current flags (the old ones are listed, with their new names, under "Old spellings").
+func TestHelpNamesNoOldSpelling(t *testing.T) {
+	for cmd := range commands {
+		_, help, err := runCmd(t, cmd, "-h")
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("%s -h: %v", cmd, err)
+		}
+		text, old, _ := strings.Cut(help, "\nOld spellings")
+		old, _, _ = strings.Cut(old, "\n\n")
+		for _, l := range strings.Split(old, "\n") {
+			name, _, ok := strings.Cut(strings.TrimSpace(l), ":")
+			if !ok || !strings.HasPrefix(name, "-") {
+				continue
+			}
+			if regexp.MustCompile(`(^|[^a-z0-9-])` + regexp.QuoteMeta(name) + `([^a-z0-9-]|$)`).MatchString(text) {
+				t.Errorf("fairplay %s -h names the old spelling %s outside its list of old spellings", cmd, name)
+			}
+		}
+	}
 }

@@ -20,7 +20,7 @@ type raceFlags struct {
 
 func (x *raceFlags) register(fs *flag.FlagSet) {
 	x.fs = fs
-	fs.StringVar(&x.race, "race", "", "fair: which boards are fair (inside -band), every answer right with probability 0.95 at once; fairest: which board is closest to 0.5. Plays in batches (-batch, up to -games-per-layout) and stops each board once its answer is settled")
+	fs.StringVar(&x.race, "race", "", "fair: which boards are fair (inside -band), every answer right with probability 0.95 at once; fairest: which board is closest to 0.5. Plays in batches (-batch, up to -games-per-board) and stops each board once its answer is settled")
 	fs.Float64Var(&x.tolerance, "race-tolerance", 0, "with -race fairest: stop once the leader is within this of every other board's |White rate - 0.5| (0: the single fairest, or the boards left at the cap)")
 	fs.StringVar(&x.screen, "screen", "", "a cheap-play sweep's directory holding every board: keep the -screen-keep layouts whose rates there lie nearest the band (a heuristic ordering; what the run finds on the layouts kept stays valid)")
 	fs.IntVar(&x.keep, "screen-keep", 0, "with -screen: the number of layouts to keep")
@@ -67,6 +67,8 @@ func (x *raceFlags) check(adaptive bool) error {
 		return usagef("-screen DIR and -screen-keep M go together")
 	case set["screen-keep"] && x.keep < 1:
 		return usagef("-screen-keep %d: want at least 1 layout", x.keep)
+	case set["batch"] && !adaptive && x.race == "" && !set["resume"]: // -resume names what it refuses
+		return usagef("-batch: only with -adaptive or -race (a fixed-n sweep plays every board's games in one go)")
 	case set["control"] && (adaptive || x.race != ""):
 		return usagef("-control: not with -adaptive or -race (a board's rate after stopping early is biased; the control variate needs fixed-n rates)")
 	}

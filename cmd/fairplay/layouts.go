@@ -44,7 +44,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	n := fs.Int64("games-per-board", 200, "games per board, that is per layout and seating: a layout is two boards (with -adaptive: the most a board gets)")
 	deprecate(fs, "games-per-layout", "games-per-board")
 	adaptive := fs.Bool("adaptive", false, "play in batches and stop a board once its 95% interval lies inside or outside the fairness band")
-	batch := fs.Int64("batch", 100, "with -adaptive: games per batch (even)")
+	batch := fs.Int64("batch", 100, "with -adaptive or -race: games per batch (even)")
 	band := fs.String("band", "0.45,0.55", "fairness band for White's win rate: low,high")
 	rules := fs.String("rules", "", "Katarenga rule switches")
 	var opening openingFlag
@@ -108,7 +108,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		if cfg.Race == "fairest" {
-			return usagef("-resume %s: a fairest race is not resumable (its rounds depend on every board); run it again with the same flags: the same seed plays the same games", dir)
+			return usagef("-resume %s: a fairest race is not resumable (its rounds depend on every board); %s", dir, rerunRace(dir))
 		}
 		if err := cfg.LoadList(dir); err != nil {
 			return usagef("-resume %s", err)
@@ -171,7 +171,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if out.Interrupted && sw.Cfg.Race == "fairest" {
-		fmt.Fprintf(stderr, "interrupted: a fairest race keeps no partial results; run it again (the same seed plays the same games)\n")
+		fmt.Fprintf(stderr, "interrupted: a fairest race keeps no partial results; %s\n", rerunRace(dir))
 		return errInterrupted
 	}
 	fmt.Fprintf(stdout, "%d of %d boards in %s (%s)\n", out.Manifest.Completed, out.Manifest.Planned, dir, out.Manifest.Status)

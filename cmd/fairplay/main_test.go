@@ -352,6 +352,10 @@ func TestGoldenLayouts(t *testing.T) {
 		{[]string{"layouts", "-layouts", "nofile.txt"}, "nofile.txt"},
 		{[]string{"layouts", "-band", "0.6"}, "-band"},
 		{[]string{"layouts", "-adaptive", "-batch", "7"}, "batch 7"},
+		{[]string{"layouts", "-batch", "20"}, "-batch: only with -adaptive or -race"},
+		{[]string{"layouts", "-race", "fair", "-batch", "0"}, "-batch 0: want a positive even number up to the cap of 200 games per board"},
+		{[]string{"layouts", "-band", "0.6,0.4"}, "-band 0.6,0.4: want 0 <= low < high <= 1"},
+		{[]string{"layouts", "-race", "fairest", "-race-tolerance", "0.7"}, "-race-tolerance 0.7: want a number in [0, 0.5)"},
 		{[]string{"layouts", "-games-per-board", "0"}, "-games-per-board 0: want a positive number of games per board"},
 	} {
 		_, _, err := runCmd(t, append(c.args, "-out", filepath.Join(t.TempDir(), "x"))...)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/study/layouts"
 )
 
 // seqFlags are plan's flags for a sequential (adaptive) band design.
@@ -109,6 +110,14 @@ func pilotRates(pilot string) (stats.RateDist, error) {
 	path := pilot
 	if st, err := os.Stat(pilot); err == nil && st.IsDir() {
 		path = filepath.Join(pilot, "boards.csv")
+	}
+	// An adaptive sweep's boards stopped early, on their results: their rates are biased (as
+	// for -control), and so would be the spread fitted to them.
+	if man, err := gamefile.ReadManifest(filepath.Join(filepath.Dir(path), "manifest.json")); err == nil && man.Kind == layouts.SweepKind {
+		var cfg layouts.LayoutsConfig
+		if json.Unmarshal(man.Config, &cfg) == nil && cfg.Adaptive {
+			return stats.RateDist{}, usagef("-pilot %s: an adaptive sweep (its boards stopped early, on their results, so their rates are biased): give a sweep with a fixed number of games per board", pilot)
+		}
 	}
 	read := func(visit func(w, n int64)) error {
 		f, err := os.Open(path)

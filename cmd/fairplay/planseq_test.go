@@ -42,10 +42,16 @@ func TestPlanSequentialCLI(t *testing.T) {
 	if err != nil || !strings.Contains(out, "fitted to "+dir) && !strings.Contains(out, "the pooled rate of "+dir) {
 		t.Errorf("-pilot: %v\n%s", err, out)
 	}
+	adaptive := filepath.Join(t.TempDir(), "adaptive")
+	if _, _, err := runCmd(t, "layouts", "-layouts", "random:6", "-adaptive", "-batch", "20", "-games-per-board", "100", "-seed", "4", "-out", adaptive, "-progress", "never"); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		want string
 		args []string
 	}{
+		{"-pilot " + adaptive + ": an adaptive sweep", []string{"-band", "0.45,0.55", "-games", "100", "-pilot", adaptive}},
+		{"-pilot " + filepath.Join(adaptive, "boards.csv") + ": an adaptive sweep", []string{"-band", "0.45,0.55", "-games", "100", "-pilot", filepath.Join(adaptive, "boards.csv")}},
 		{"-band \"0.5\"", []string{"-band", "0.5", "-games", "100", "-rates", "beta:2,2"}},
 		{"-band needs -games", []string{"-band", "0.45,0.55", "-rates", "beta:2,2"}},
 		{"-band needs the boards' true rates", []string{"-band", "0.45,0.55", "-games", "100"}},

@@ -71,9 +71,15 @@ func (x *variantRaceFlags) apply(fs *flag.FlagSet, cfg *variants.VariantsConfig)
 func refuseRaceResume(dir string) error {
 	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
 	if err == nil && man.Kind == variants.RaceKind {
-		return usagef("-resume %s: a race is not resumable (its rounds depend on every setting at a level); run it again with the same flags: the same seed plays the same games", dir)
+		return usagef("-resume %s: a race is not resumable (its rounds depend on every setting at a level); %s", dir, rerunRace(dir))
 	}
 	return nil
+}
+
+// rerunRace is the advice for a race's directory that holds no results: run the race again
+// elsewhere (the directory is not empty, so -out refuses it).
+func rerunRace(dir string) string {
+	return fmt.Sprintf("run it again with the same flags and another -out: the same seed plays the same games (%s holds no results: remove it to use its name again)", dir)
 }
 
 // runVariantRace races the settings of cfg and prints its report.
@@ -84,7 +90,7 @@ func runVariantRace(ctx context.Context, cfg variants.VariantsConfig, ts *katare
 		return err
 	}
 	if out.Interrupted {
-		fmt.Fprintf(stderr, "interrupted: a race keeps no partial results; run it again (the same seed plays the same games)\n")
+		fmt.Fprintf(stderr, "interrupted: a race keeps no partial results; %s\n", rerunRace(s.Dir))
 		return errInterrupted
 	}
 	report, err := os.ReadFile(filepath.Join(s.Dir, "report.md"))

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,4 +78,29 @@ func TestVariantsRaceRefused(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused race made its directory")
 	}
+}
+
+// An interrupted race (variants, and layouts' fairest race) keeps no results and its directory
+// is not empty, so -out refuses it: the advice printed, and -resume's refusal, send the user to
+// another -out, where the same flags run the race.
+func TestRaceInterruptedAdvice(t *testing.T) {
+	tmp := t.TempDir()
+	for _, args := range [][]string{
+		{"variants", "-game", "katarenga", "-vary", "first-move-capture=allowed,banned", "-ladder", "random", "-race", "fairest", "-games-per-cell", "40", "-batch", "20"},
+		{"layouts", "-layouts", "random:2", "-race", "fairest", "-games-per-board", "40", "-batch", "20"},
+	} {
+		dir := filepath.Join(tmp, args[0])
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var errOut bytes.Buffer
+		err := run(ctx, append(args, "-out", dir, "-progress", "never"), &bytes.Buffer{}, &errOut)
+		if !errors.Is(err, errInterrupted) || !strings.Contains(errOut.String(), "run it again with the same flags and another -out") {
+			t.Errorf("%s: interrupted race: %v\n%s", args[0], err, errOut.String())
+		}
+		wantUsageError(t, "exists and is not empty", append(args, "-out", dir, "-progress", "never")...)
+		if _, _, err := runCmd(t, append(args, "-out", dir+"-again", "-progress", "never")...); err != nil {
+			t.Errorf("%s: the race run again into another -out: %v", args[0], err)
+		}
+	}
+	wantUsageError(t, "run it again with the same flags and another -out", "variants", "-resume", filepath.Join(tmp, "variants"))
 }

@@ -184,17 +184,17 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	cfg.Games += cfg.Games % 2
 	if cfg.Adaptive {
 		if cfg.Batch <= 0 || cfg.Batch%2 != 0 || cfg.Batch > cfg.Games {
-			return nil, fmt.Errorf("batch %d: want a positive even number up to the cap %d", cfg.Batch, cfg.Games)
+			return nil, config.Errorf("Batch", fmt.Sprint(cfg.Batch), "want a positive even number up to the cap of %d games per board", cfg.Games)
 		}
 	}
 	if err := cfg.checkRace(); err != nil {
 		return nil, err
 	}
 	if cfg.RandomOpening < 0 {
-		return nil, fmt.Errorf("random opening %d: want 0 or more plies", cfg.RandomOpening)
+		return nil, config.Errorf("RandomOpening", fmt.Sprint(cfg.RandomOpening), "want 0 or more plies")
 	}
 	if !(0 <= cfg.BandLow && cfg.BandLow < cfg.BandHigh && cfg.BandHigh <= 1) {
-		return nil, fmt.Errorf("fairness band %v-%v: want 0 <= low < high <= 1", cfg.BandLow, cfg.BandHigh)
+		return nil, config.Errorf("Band", fmt.Sprintf("%g,%g", cfg.BandLow, cfg.BandHigh), "want 0 <= low < high <= 1 (the fairness band)")
 	}
 	rules, err := katarenga.ParseRules(cfg.Rules)
 	if err != nil {
@@ -450,7 +450,9 @@ func (sw *Sweep) Release() {
 }
 
 // sweepWorker is what one goroutine of a sweep reuses from board to board: the match worker's
-// buffers and the distinct-games set, so that a game allocates nothing.
+// buffers and the distinct-games set, so that a game allocates nothing of the sweep's own (a
+// random game nothing at all: TestSweepGamesAllocateNothing; a searching agent's player
+// allocates in the agent).
 type sweepWorker struct {
 	w    *runner.Worker
 	seen tally.DistinctMoves

@@ -236,3 +236,19 @@ func BenchmarkNewSweepAll(b *testing.B) {
 		}
 	}
 }
+
+// A sweep's random games allocate nothing: a board's allocations (its match, set up once) do
+// not grow with its games, the worker's buffers and distinct-games set being reused. (Searching
+// agents allocate in their own players, outside the sweep.)
+func TestSweepGamesAllocateNothing(t *testing.T) {
+	var allocs [2]float64
+	for k, games := range []int64{20, 60} {
+		sw := sweep(t, LayoutsConfig{Layouts: "list", List: listOf(t, "0"), Games: games, Seed: 3, RandomOpening: 1})
+		w := sw.NewWorker()
+		sw.Play(w, 0, func() bool { return false }) // the worker's buffers grown once
+		allocs[k] = testing.AllocsPerRun(5, func() { sw.Play(w, 0, func() bool { return false }) })
+	}
+	if allocs[1] > allocs[0] {
+		t.Errorf("a board of 20 games: %v allocations, of 60: %v; want no allocation per game", allocs[0], allocs[1])
+	}
+}

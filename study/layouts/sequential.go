@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/config"
 	"github.com/fairplay-lab/fairplay/stats"
 )
 
@@ -17,18 +18,18 @@ func (cfg *LayoutsConfig) checkRace() error {
 	switch cfg.Race {
 	case "":
 		if cfg.Tolerance != 0 {
-			return fmt.Errorf("race tolerance %g: only for a fairest race", cfg.Tolerance)
+			return config.Errorf("Tolerance", fmt.Sprint(cfg.Tolerance), "only for a fairest race")
 		}
 		return nil
 	case stats.RaceFair, stats.RaceFairest:
 	default:
-		return fmt.Errorf("race %q: want %s or %s", cfg.Race, stats.RaceFair, stats.RaceFairest)
+		return config.Errorf("Race", fmt.Sprintf("%q", cfg.Race), "want %s or %s", stats.RaceFair, stats.RaceFairest)
 	}
 	if !cfg.Adaptive {
 		return fmt.Errorf("race %s: a race plays in batches (adaptive)", cfg.Race)
 	}
 	if !(cfg.Tolerance >= 0 && cfg.Tolerance < 0.5) || (cfg.Tolerance != 0 && cfg.Race != stats.RaceFairest) {
-		return fmt.Errorf("race tolerance %g: want a number in [0, 0.5), for a fairest race", cfg.Tolerance)
+		return config.Errorf("Tolerance", fmt.Sprint(cfg.Tolerance), "want a number in [0, 0.5), for a fairest race")
 	}
 	return nil
 }
