@@ -1,6 +1,7 @@
 package gamefile
 
 import (
+	"bufio"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -265,6 +266,8 @@ func (c *CSVWriter) Flush() error { return c.write() }
 // CSVReader reads games.csv rows back into records (for resume and merge).
 type CSVReader struct {
 	r        *csv.Reader
+	in       *bufio.Reader // what r reads (its own buffer), over tail
+	tail     *lastByte
 	Counters []string
 	line     int
 	forfeit  int // the forfeit_reason column, -1 when absent
@@ -275,7 +278,9 @@ type CSVReader struct {
 
 // NewCSVReader reads and checks the header.
 func NewCSVReader(r io.Reader) (*CSVReader, error) {
-	cr := &CSVReader{r: csv.NewReader(r)}
+	tail := &lastByte{r: r}
+	in := bufio.NewReader(tail) // csv.NewReader reads it as it is, with no buffer of its own
+	cr := &CSVReader{r: csv.NewReader(in), in: in, tail: tail}
 	cr.r.ReuseRecord = true
 	h, err := cr.r.Read()
 	if err != nil {
@@ -306,6 +311,20 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 	return cr, nil
 }
 
+// lastByte is a reader that keeps the last byte read from r.
+type lastByte struct {
+	r    io.Reader
+	last byte
+}
+
+func (t *lastByte) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.last = p[n-1]
+	}
+	return n, err
+}
+
 // Read returns the next record, or io.EOF.
 func (c *CSVReader) Read() (*Record, error) {
 	row, err := c.r.Read()
@@ -313,6 +332,13 @@ func (c *CSVReader) Read() (*Record, error) {
 		return nil, err
 	}
 	c.line++
+	if c.in.Buffered() == 0 {
+		// The row may be the file's last: every writer ends a row with a newline, and one cut
+		// inside its moves (a truncated file) would otherwise read as a game of fewer moves.
+		if _, err := c.in.Peek(1); err == io.EOF && c.tail.last != '\n' {
+			return nil, fmt.Errorf("games.csv line %d: the file ends inside this row (a truncated file?)", c.line)
+		}
+	}
 	bad := func(col string, e error) error {
 		return fmt.Errorf("games.csv line %d: column %s: %v", c.line, col, e)
 	}
