@@ -125,7 +125,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f := givenOf(fs, "slice", "dir", "branching"); !*playCmp && f != "" {
 		return usagef("-%s goes with -play", f)
 	}
-	if f := givenOf(fs, "rounds"); !*playCmp && *procs == 0 && f != "" {
+	procsGiven := givenOf(fs, "procs") != "" // -procs 0 too: refused below, not a plain bench
+	if f := givenOf(fs, "rounds"); !*playCmp && !procsGiven && f != "" {
 		return usagef("-rounds goes with -play or -procs")
 	}
 	if win := os.Getenv(benchWindowEnv); win != "" { // a bench -procs child
@@ -141,7 +142,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return benchChild(ctx, gm, *seed, w, stdout)
 	}
-	if *procs != 0 {
+	if procsGiven {
 		if *procs < 1 || *procs > 1024 {
 			return usagef("-procs %d: want 1..1024", *procs)
 		}
