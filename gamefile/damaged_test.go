@@ -1,9 +1,11 @@
 package gamefile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -42,5 +44,43 @@ func TestParquetDamagedPageIndex(t *testing.T) {
 		t.Fatal("a damaged page index opened without an error")
 	} else {
 		t.Log(err)
+	}
+}
+
+// A boards.csv cut inside its last row's last field (the distinct games) still parses, with a
+// shorter number: the reader refuses a last row that no newline ends, as the games reader does.
+func TestBoardReaderRefusesTornLastRow(t *testing.T) {
+	var bb bytes.Buffer
+	bw := NewBoardWriter(&bb)
+	for i := range 3 {
+		if err := bw.Write(&BoardResult{Board: int64(i), Key: "k", Grid: "g", N: 100, Distinct: 1234}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	whole := bb.Bytes()
+	for _, c := range []struct {
+		data []byte
+		torn bool
+	}{{whole, false}, {whole[:len(whole)-3], true}} { // "…,1234\n" cut to "…,12"
+		br, err := NewBoardReader(bytes.NewReader(c.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		for _, err = range br.All() {
+			if err != nil {
+				break
+			}
+			n++
+		}
+		switch {
+		case c.torn && (err == nil || !strings.Contains(err.Error(), "ends inside")):
+			t.Errorf("cut: %d boards read, err %v; want the torn last row refused", n, err)
+		case !c.torn && (err != nil || n != 3):
+			t.Errorf("whole: %d boards read, err %v; want 3 and no error", n, err)
+		}
 	}
 }
