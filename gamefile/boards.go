@@ -62,12 +62,14 @@ func (b *BoardWriter) Flush() error {
 // BoardReader reads boards.csv.
 type BoardReader struct {
 	r    *csv.Reader
+	end  rowEnds
 	line int
 }
 
 // NewBoardReader checks the header.
 func NewBoardReader(r io.Reader) (*BoardReader, error) {
-	br := &BoardReader{r: csv.NewReader(r), line: 1}
+	br := &BoardReader{line: 1}
+	br.r = br.end.reader(r)
 	h, err := br.r.Read()
 	if err != nil {
 		return nil, fmt.Errorf("boards.csv header: %w", err)
@@ -85,6 +87,9 @@ func (b *BoardReader) Read() (*BoardResult, error) {
 		return nil, err
 	}
 	b.line++
+	if b.end.torn() { // a row cut inside its last number would read as a smaller one
+		return nil, fmt.Errorf("boards.csv line %d: %w", b.line, errTornRow)
+	}
 	r := &BoardResult{Key: row[1], Grid: row[2]}
 	dst := []*int64{&r.Board, nil, nil, &r.N, &r.WhiteWins, &r.BlackWins, &r.Draws, &r.Caps, &r.AWins, &r.BWins,
 		&r.PliesSum, &r.FirstMoveCaptures, &r.CampsWhite, &r.NSelect, &r.WhiteWinsSelect, &r.Distinct}

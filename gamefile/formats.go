@@ -344,13 +344,29 @@ func OpenGamesAs(path string, f Format) (GamesReader, error) {
 			gr, err = newCSVGames(file, zr, zr)
 		}
 	case Parquet:
-		gr, err = newParquetReader(file)
+		gr, err = openParquet(file)
 	}
 	if err != nil {
 		file.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return gr, nil
+}
+
+// openParquet opens a Parquet games file, a panic of the Parquet library becoming an error:
+// parquet-go v0.32 slices the page index with a damaged footer's offsets unchecked
+// (File.ReadPageIndex), and a damaged file is an error, not a crash.
+func openParquet(f *os.File) (gr GamesReader, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			gr, err = nil, fmt.Errorf("not a Parquet file: damaged metadata (%v)", r)
+		}
+	}()
+	pr, err := newParquetReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return pr, nil
 }
 
 // CopyGames writes every remaining record of src to dst (converting between formats) and

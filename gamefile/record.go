@@ -1,7 +1,9 @@
 package gamefile
 
 import (
+	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -265,6 +267,7 @@ func (c *CSVWriter) Flush() error { return c.write() }
 // CSVReader reads games.csv rows back into records (for resume and merge).
 type CSVReader struct {
 	r        *csv.Reader
+	end      rowEnds
 	Counters []string
 	line     int
 	forfeit  int // the forfeit_reason column, -1 when absent
@@ -275,7 +278,8 @@ type CSVReader struct {
 
 // NewCSVReader reads and checks the header.
 func NewCSVReader(r io.Reader) (*CSVReader, error) {
-	cr := &CSVReader{r: csv.NewReader(r)}
+	cr := &CSVReader{}
+	cr.r = cr.end.reader(r)
 	cr.r.ReuseRecord = true
 	h, err := cr.r.Read()
 	if err != nil {
@@ -306,6 +310,41 @@ func NewCSVReader(r io.Reader) (*CSVReader, error) {
 	return cr, nil
 }
 
+// rowEnds checks that a CSV file's last row ends with a newline, as every writer of ours ends
+// its rows: a file cut inside its last row (a truncated copy) would otherwise read as a row of
+// shorter values. It sits between the file and csv.Reader (reader).
+type rowEnds struct {
+	in   *bufio.Reader // what the csv.Reader reads (its own buffer), over src
+	src  io.Reader
+	last byte // the last byte read from src
+}
+
+var errTornRow = errors.New("the file ends inside this row (a truncated file?)")
+
+// reader returns a csv.Reader of r whose rows e checks.
+func (e *rowEnds) reader(r io.Reader) *csv.Reader {
+	e.src = r
+	e.in = bufio.NewReader(e) // csv.NewReader reads it as it is, with no buffer of its own
+	return csv.NewReader(e.in)
+}
+
+func (e *rowEnds) Read(p []byte) (int, error) {
+	n, err := e.src.Read(p)
+	if n > 0 {
+		e.last = p[n-1]
+	}
+	return n, err
+}
+
+// torn reports, after a row was read, that it was the file's last and no newline ended it.
+func (e *rowEnds) torn() bool {
+	if e.in.Buffered() > 0 {
+		return false
+	}
+	_, err := e.in.Peek(1)
+	return err == io.EOF && e.last != '\n'
+}
+
 // Read returns the next record, or io.EOF.
 func (c *CSVReader) Read() (*Record, error) {
 	row, err := c.r.Read()
@@ -313,6 +352,9 @@ func (c *CSVReader) Read() (*Record, error) {
 		return nil, err
 	}
 	c.line++
+	if c.end.torn() { // a row cut inside its moves would read as a game of fewer moves
+		return nil, fmt.Errorf("games.csv line %d: %w", c.line, errTornRow)
+	}
 	bad := func(col string, e error) error {
 		return fmt.Errorf("games.csv line %d: column %s: %v", c.line, col, e)
 	}

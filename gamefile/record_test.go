@@ -2,11 +2,14 @@ package gamefile
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,5 +237,67 @@ func TestShrinkMoments(t *testing.T) {
 	}
 	if _, _, ok = fit([]int64{50, 50, 50}); ok {
 		t.Error("three boards: ok")
+	}
+}
+
+// gamesBytes is a games file in format f of testRecords(n, 3).
+func gamesBytes(t *testing.T, f Format, n int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := must(NewGamesWriter(&buf, f, []string{"c0", "c1", "c2"}))
+	for _, r := range testRecords(n, 3) {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A games file cut inside its last row's moves (a copy or a disk that stopped short) still
+// parses as a row of fewer moves: the reader refuses a last row that no newline ends (every
+// writer of games.csv ends its rows with one), in csv and csv.gz, so that a merge does not
+// copy a torn game as a whole one. A file that ends with its newline reads to io.EOF.
+func TestCSVReaderRefusesTornLastRow(t *testing.T) {
+	whole := gamesBytes(t, CSV, 20)
+	cut := whole[:bytes.LastIndexByte(whole[:len(whole)-1], ' ')] // inside the last row's moves
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		data []byte
+		torn bool
+	}{{"whole", whole, false}, {"cut", cut, true}} {
+		for _, f := range []Format{CSV, CSVGzip} {
+			data := c.data
+			if f == CSVGzip {
+				var z bytes.Buffer
+				zw := gzip.NewWriter(&z)
+				zw.Write(data)
+				zw.Close()
+				data = z.Bytes()
+			}
+			path := filepath.Join(dir, c.name+"."+string(f))
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			g := must(OpenGamesAs(path, f))
+			var n int
+			var err error
+			for _, err = range All(g.Read) {
+				if err != nil {
+					break
+				}
+				n++
+			}
+			g.Close()
+			switch {
+			case c.torn && (err == nil || !strings.Contains(err.Error(), "ends inside")):
+				t.Errorf("%s %s: %d rows read, err %v; want the torn last row refused", c.name, f, n, err)
+			case !c.torn && (err != nil || n != 20):
+				t.Errorf("%s %s: %d rows read, err %v; want 20 and no error", c.name, f, n, err)
+			}
+		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // Concat hands over the shards' games in order and refuses a missing or a repeated game,
-// naming the file and the game.
+// naming the file and the game; a game missing between two files names both (the first may be
+// the one cut short).
 func TestConcat(t *testing.T) {
 	dir := t.TempDir()
 	shard := func(name string, games ...int64) string {
@@ -49,7 +50,9 @@ func TestConcat(t *testing.T) {
 		files []string
 		want  string
 	}{
-		{[]string{a, gap}, "gap/games.csv: game 2 is missing"},
+		{[]string{a, gap}, "game 2 is missing: " + a + " ends at game 1, and " + gap + " starts at game 3"},
+		{[]string{shard("short", 0), b}, "game 1 is missing: " + filepath.Join(dir, "short", "games.csv") + " ends at game 0, and " + b + " starts at game 2"},
+		{[]string{shard("inner", 0, 2)}, "inner/games.csv: game 1 is missing"},
 		{[]string{a, dup}, "dup/games.csv: game 1 appears twice"},
 		{[]string{b}, "b/games.csv: game 0 is missing"},
 	} {

@@ -22,9 +22,10 @@ func PinAgents(man *gamefile.Manifest, s Session, game string, specs ...string) 
 	return PinAgentsStop(man, s, game, nil, specs...)
 }
 
-// PinAgentsStop is PinAgents ended early by stop (an interrupted run: nil, never): the
-// manifest then pins no agent (the run stops before its first game, and a resume of it checks
-// nothing against it) and the error is nil.
+// PinAgentsStop is PinAgents ended early by stop (an interrupted run: nil, never): the run
+// then stops before its first game, and the error is nil. The manifest then pins no agent for
+// a new run (a resume of it checks nothing against it) and, for a resume, the agents its run
+// pinned: those that played its games, which the next resume must still be checked against.
 func PinAgentsStop(man *gamefile.Manifest, s Session, game string, stop func() bool, specs ...string) error {
 	man.Agents = man.Agents[:0]
 	seen := map[string]bool{}
@@ -32,6 +33,11 @@ func PinAgentsStop(man *gamefile.Manifest, s Session, game string, stop func() b
 		pin, err := fingerprint.OfStop(game, spec, s.Workers, stop)
 		if errors.Is(err, fingerprint.ErrStopped) {
 			man.Agents = man.Agents[:0]
+			if s.Resume && s.Dir != "" {
+				if old, err := gamefile.ReadManifest(filepath.Join(s.Dir, "manifest.json")); err == nil {
+					man.Agents = old.Agents
+				}
+			}
 			return nil
 		}
 		if err != nil {

@@ -215,15 +215,18 @@ func ResumePlan[R any](path string, open func(string) (FileSource[R], error), in
 
 // Concat reads the item files of a run's shards, given in shard order, and hands every item to
 // each in index order, checking that the indices run from 0 with every item exactly once: a
-// repeated or a missing item is an error naming the file and the item (unit: "game", "board").
+// repeated or a missing item is an error naming the file (both files, for an item missing
+// between two) and the item (unit: "game", "board").
 // It returns the number of items read. Merging shards is this, then a check of the count.
 func Concat[R any](files []string, open func(string) (FileSource[R], error), index func(*R) int64, unit string, each func(*R) error) (int64, error) {
 	next := int64(0)
+	prev := "" // the file of item next−1
 	for _, path := range files {
 		src, err := open(path)
 		if err != nil {
 			return next, err
 		}
+		first := true
 		for r, err := range gamefile.All(src.Read) {
 			if err != nil {
 				src.Close()
@@ -234,9 +237,13 @@ func Concat[R any](files []string, open func(string) (FileSource[R], error), ind
 				if i < next {
 					return next, fmt.Errorf("%s: %s %d appears twice", path, unit, i)
 				}
+				if first && prev != "" { // either file may be the one cut short
+					return next, fmt.Errorf("%s %d is missing: %s ends at %s %d, and %s starts at %s %d", unit, next, prev, unit, next-1, path, unit, i)
+				}
 				return next, fmt.Errorf("%s: %s %d is missing", path, unit, next)
 			}
 			next++
+			prev, first = path, false
 			if err := each(r); err != nil {
 				src.Close()
 				return next, err

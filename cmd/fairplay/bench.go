@@ -96,7 +96,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	seed := fs.Uint64("seed", 1, "master seed")
 	agent, positions := fs.String("agent", "", "measure this searching agent instead (benchagent.go): ms/move, nodes/s or playouts/s, one core"), fs.Int("positions", 20, "with -agent: positions to search")
-	playCmp := fs.Bool("play", false, "measure `fairplay play` (random games, move records, csv) against bench in interleaved slices: play ÷ bench at 1 and -workers workers, and each one's scaling (benchplay.go)")
+	playCmp := fs.Bool("play", false, "measure 'fairplay play' (random games, move records, csv) against bench in interleaved slices: play ÷ bench at 1 and -workers workers, and each one's scaling (benchplay.go)")
 	rounds := fs.Int("rounds", 15, "with -play or -procs: rounds (the medians' intervals need 6 or more; -procs: 3 unless given)")
 	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (the games of the slices at 1 and at -workers workers are fixed from a calibration of bench at each)")
 	dir := fs.String("dir", "", "with -play: where play's slices write their games files (default: the system's temporary directory); each is removed after its slice")
@@ -125,7 +125,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f := givenOf(fs, "slice", "dir", "branching"); !*playCmp && f != "" {
 		return usagef("-%s goes with -play", f)
 	}
-	if f := givenOf(fs, "rounds"); !*playCmp && *procs == 0 && f != "" {
+	procsGiven := givenOf(fs, "procs") != "" // -procs 0 too: refused below, not a plain bench
+	if f := givenOf(fs, "rounds"); !*playCmp && !procsGiven && f != "" {
 		return usagef("-rounds goes with -play or -procs")
 	}
 	if win := os.Getenv(benchWindowEnv); win != "" { // a bench -procs child
@@ -141,7 +142,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return benchChild(ctx, gm, *seed, w, stdout)
 	}
-	if *procs != 0 {
+	if procsGiven {
 		if *procs < 1 || *procs > 1024 {
 			return usagef("-procs %d: want 1..1024", *procs)
 		}

@@ -119,3 +119,12 @@ func TestBenchPlaySliceGamesScale(t *testing.T) {
 		t.Errorf("games_per_slice %d, by kind %v", res.GamesPerSlice, res.SliceGames)
 	}
 }
+
+// bench -h shows -play as the switch it is: the flag package takes a backquoted name in a
+// flag's usage for its argument ("-play fairplay play"), and -play takes none.
+func TestBenchPlayHelp(t *testing.T) {
+	_, help, _ := runCmd(t, "bench", "-h")
+	if !strings.Contains(help, "\n  -play\n") {
+		t.Errorf("bench -h shows -play with an argument:\n%s", help)
+	}
+}

@@ -64,6 +64,11 @@ func TestBenchProcs(t *testing.T) {
 	wantUsageError(t, "-rounds 0", "bench", "-procs", "2", "-rounds", "0")
 }
 
+// -procs 0 is refused as -procs -1 is, not taken for a plain bench without -procs.
+func TestBenchProcsZero(t *testing.T) {
+	wantUsageError(t, "-procs 0: want 1..1024", "bench", "-procs", "0", "-seconds", "0.01")
+}
+
 // A child waits for the window's start and plays until its end (stopping within 64 games of
 // it), whatever time it was started at.
 func TestBenchChildWindow(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/fairplay-lab/fairplay/runner"
@@ -30,6 +31,9 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(dirs) == 0 {
 		return usagef("no shard directories given")
+	}
+	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 { // the runs' hint would be -resume
+		return usagef("-out %s: exists and is not empty (a merge writes a new run: give another -out)", *out)
 	}
 	if *format != "" {
 		if _, err := gamefile.ParseFormat(*format); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -125,6 +126,17 @@ func TestRefusedFilesAndDirs(t *testing.T) {
 	os.WriteFile(games, full, 0o644)
 	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, shards...)...); err != nil {
 		t.Errorf("merge again into the same -out: %v", err)
+	}
+	// Into a directory that holds a run, a merge is refused with advice it can take (merge has
+	// no -resume), and the run is left as it was.
+	before, _ := os.ReadFile(filepath.Join(merged, "games.csv"))
+	args := append([]string{"merge", "-out", merged}, shards...)
+	wantUsageError(t, "-out "+merged+": exists and is not empty", args...)
+	if _, _, err := runCmd(t, args...); err != nil && strings.Contains(err.Error(), "-resume") {
+		t.Errorf("merge into a full -out: %v, which merge does not take", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(merged, "games.csv")); len(before) == 0 || !bytes.Equal(after, before) {
+		t.Error("a refused merge changed the run in its -out")
 	}
 }
 

@@ -1,0 +1,86 @@
+package gamefile
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// A Parquet file whose footer is damaged so that a column chunk's page index lies outside the
+// file's page index section (parquet-go slices its buffer with the offset unchecked, and
+// panicked in OpenFile) opens with an error, as every other damaged file does.
+func TestParquetDamagedPageIndex(t *testing.T) {
+	b := gamesBytes(t, Parquet, 100)
+	n := len(b)
+	flen := int(binary.LittleEndian.Uint32(b[n-8:]))
+	var md format.FileMetaData
+	if err := thrift.Unmarshal(&thrift.CompactProtocol{}, b[n-8-flen:n-8], &md); err != nil {
+		t.Fatal(err)
+	}
+	cols := md.RowGroups[0].Columns
+	if len(cols) < 2 || cols[0].ColumnIndexOffset <= 0 || cols[1].ColumnIndexOffset <= 0 {
+		t.Fatal("no page index to damage")
+	}
+	cols[1].ColumnIndexOffset += 1 << 20 // past the section, inside the int64
+	meta, err := thrift.Marshal(&thrift.CompactProtocol{}, &md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := append(append([]byte(nil), b[:n-8-flen]...), meta...)
+	damaged = binary.LittleEndian.AppendUint32(damaged, uint32(len(meta)))
+	damaged = append(damaged, "PAR1"...)
+	path := filepath.Join(t.TempDir(), "games.parquet")
+	if err := os.WriteFile(path, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := OpenGames(path); err == nil {
+		g.Close()
+		t.Fatal("a damaged page index opened without an error")
+	} else {
+		t.Log(err)
+	}
+}
+
+// A boards.csv cut inside its last row's last field (the distinct games) still parses, with a
+// shorter number: the reader refuses a last row that no newline ends, as the games reader does.
+func TestBoardReaderRefusesTornLastRow(t *testing.T) {
+	var bb bytes.Buffer
+	bw := NewBoardWriter(&bb)
+	for i := range 3 {
+		if err := bw.Write(&BoardResult{Board: int64(i), Key: "k", Grid: "g", N: 100, Distinct: 1234}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	whole := bb.Bytes()
+	for _, c := range []struct {
+		data []byte
+		torn bool
+	}{{whole, false}, {whole[:len(whole)-3], true}} { // "…,1234\n" cut to "…,12"
+		br, err := NewBoardReader(bytes.NewReader(c.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		for _, err = range br.All() {
+			if err != nil {
+				break
+			}
+			n++
+		}
+		switch {
+		case c.torn && (err == nil || !strings.Contains(err.Error(), "ends inside")):
+			t.Errorf("cut: %d boards read, err %v; want the torn last row refused", n, err)
+		case !c.torn && (err != nil || n != 3):
+			t.Errorf("whole: %d boards read, err %v; want 3 and no error", n, err)
+		}
+	}
+}
