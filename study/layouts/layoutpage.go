@@ -93,11 +93,15 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 
 // bandMethod says which interval the fairness band is judged with (Sweep.BandInterval).
 func bandMethod(sw *Sweep) string {
+	method := sw.BandInterval(0, 0).Method
 	if sw.Cfg.Race != "" {
-		return fmt.Sprintf("anytime-valid confidence sequence at %.2g a board, 0.05 over all %d boards, %s, the interval each board stopped on", sw.bandAlpha(), sw.NumBoards(), stats.MethodMixtureCS)
+		return fmt.Sprintf("anytime-valid confidence sequence at %.2g a board, 0.05 over all %d boards, %s, the interval each board stopped on", sw.bandAlpha(), sw.NumBoards(), method)
 	}
 	if sw.Cfg.Adaptive {
-		return "anytime-valid 95% confidence sequence, " + stats.MethodMixtureCS + ", the interval each board stopped on"
+		return "anytime-valid 95% confidence sequence, " + method + ", the interval each board stopped on"
+	}
+	if sw.paired() {
+		return "95% interval, " + method
 	}
 	return "95% interval"
 }

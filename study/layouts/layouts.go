@@ -342,7 +342,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 	sw.Cfg = cfg
 	sw.Cfg.List = nil // the sweep holds the boards; the list's rows are the sweep's rows
 	if cfg.Adaptive && cfg.Race != stats.RaceFairest {
-		if sw.looks, err = stats.NewBandLooks(cfg.BandLow, cfg.BandHigh, sw.bandAlpha(), sw.bandRho(), cfg.Batch, cfg.Games); err != nil {
+		if sw.looks, err = stats.NewBandLooks(cfg.BandLow, cfg.BandHigh, sw.bandAlpha(), sw.bandRho(), sw.units(cfg.Batch), sw.units(cfg.Games)); err != nil {
 			return nil, err
 		}
 	}
@@ -489,7 +489,7 @@ func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.Boa
 	sk.w = m.NewWorkerFrom(sk.w)
 	w := sk.w
 	for j := from; j < to; j++ {
-		if sw.looks != nil && j > 0 && j%sw.Cfg.Batch == 0 && (sw.decided(res) || !sw.noFutility && sw.looks.Futile(float64(res.WhiteWins), res.N)) {
+		if sw.looks != nil && j > 0 && j%sw.Cfg.Batch == 0 && (sw.decided(res) || !sw.noFutility && sw.futile(res.WhiteWins, res.N)) {
 			break
 		}
 		rec, moves, ok := m.PlayView(w, j, stop)

@@ -49,17 +49,20 @@ func RunRace(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutcome,
 	var rounds atomic.Int64
 	stopProgress := s.StartProgress((cap+batch-1)/batch, "rounds", rounds.Load)
 	t0 := time.Now()
-	_, ok := race.Run(cap, batch, func(active []int, from, to int64) ([]float64, bool) {
+	// The race counts in units (sw.units): a paired sweep's are pairs, each observation a
+	// pair's mean.
+	per := sw.Cfg.Batch / sw.units(sw.Cfg.Batch)
+	_, ok := race.Run(sw.units(cap), sw.units(batch), func(active []int, from, to int64) ([]float64, bool) {
 		before := make([]int64, len(active))
 		for j, k := range active {
 			before[j] = res[k].WhiteWins
 		}
-		if !sw.playRound(ctx, active, res, seen, from, to, s.Workers) {
+		if !sw.playRound(ctx, active, res, seen, from*per, to*per, s.Workers) {
 			return nil, false
 		}
 		sums := make([]float64, len(active))
 		for j, k := range active {
-			sums[j] = float64(res[k].WhiteWins - before[j])
+			sums[j] = float64(res[k].WhiteWins-before[j]) / float64(per)
 		}
 		rounds.Add(1)
 		return sums, true
@@ -94,7 +97,7 @@ func RunRace(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutcome,
 	}
 	el := time.Since(t0).Seconds()
 	if err := writeRaceCSV(s.Dir, sw, func(i int) (*gamefile.BoardResult, stats.ArmState, int64, error) {
-		return &res[i], race.Arms[i].State, race.Arms[i].SettledAt, nil
+		return &res[i], race.Arms[i].State, race.Arms[i].SettledAt * per, nil
 	}); err != nil {
 		return nil, err
 	}

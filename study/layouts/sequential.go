@@ -47,9 +47,47 @@ func (sw *Sweep) bandAlpha() float64 {
 	return familyAlpha
 }
 
+// paired reports whether a board's games are counted by colour-swapped pair: with agent A ≠
+// agent B the two games of a pair share the random opening and the agents' seeds, and their
+// outcomes can be correlated (White's results within a pair correlate by up to 0.2 between
+// alphabeta:depth=2 and alphabeta:depth=1: docs/formats.md), so every interval of a board takes
+// the pair as the unit (stats.PairUnits). In self-play the two games of a pair have their own
+// seeds and openings: independent games, each its own unit.
+func (sw *Sweep) paired() bool { return sw.Cfg.A != sw.Cfg.B }
+
+// units are the units a board's sequence counts in, out of its batch or cap (games): pairs in a
+// paired sweep.
+func (sw *Sweep) units(games int64) int64 {
+	if sw.paired() {
+		return games / 2
+	}
+	return games
+}
+
 // bandRho tunes the confidence sequence to be tightest at the geometric mean of the batch and
-// the cap.
-func (sw *Sweep) bandRho() float64 { return stats.RaceRho(sw.Cfg.Batch, sw.Cfg.Games, familyAlpha) }
+// the cap (in units: pairs in a paired sweep).
+func (sw *Sweep) bandRho() float64 {
+	return stats.RaceRho(sw.units(sw.Cfg.Batch), sw.units(sw.Cfg.Games), familyAlpha)
+}
+
+// cs is a board's confidence sequence for White's rate, w of n games, at level alpha: by pair
+// in a paired sweep.
+func (sw *Sweep) cs(w, n int64, alpha float64) stats.Interval {
+	if sw.paired() {
+		return stats.MixtureCSPairs(float64(w), n, alpha, sw.bandRho())
+	}
+	return stats.MixtureCS(float64(w), n, alpha, sw.bandRho())
+}
+
+// futile reports whether an adaptive board (w of n games) can no longer be decided before the
+// cap (stats.BandLooks.Futile, in units).
+func (sw *Sweep) futile(w, n int64) bool {
+	if sw.paired() {
+		s, m := stats.PairUnits(float64(w), n)
+		return sw.looks.Futile(s, m)
+	}
+	return sw.looks.Futile(float64(w), n)
+}
 
 // decided reports whether White's band interval (BandInterval) lies inside or outside the
 // fairness band.
@@ -64,12 +102,17 @@ func (sw *Sweep) decided(r *gamefile.BoardResult) bool {
 // would then be wrong far more often than its level (a board at the band's edge was declared
 // inside 8.9% of the time by the 95% Wilson interval), so it is the anytime-valid confidence
 // sequence stats.MixtureCS, valid at whatever batch the board stopped, at level 0.05 (a race:
-// 0.05 over the boards). A fixed-n sweep uses the Wilson interval.
+// 0.05 over the boards). A fixed-n sweep uses the Wilson interval. In a paired sweep both count
+// colour-swapped pairs, not games, as the independent units (paired): the sequence of the
+// pairs' means, and the Wilson interval at n/2 (stats.WilsonPairs).
 func (sw *Sweep) BandInterval(w, n int64) stats.Interval {
 	if !sw.sequential() {
+		if sw.paired() {
+			return stats.WilsonPairs(w, n, stats.Z95)
+		}
 		return stats.Wilson(w, n, stats.Z95)
 	}
-	return stats.MixtureCS(float64(w), n, sw.bandAlpha(), sw.bandRho())
+	return sw.cs(w, n, sw.bandAlpha())
 }
 
 // pValue is the two-sided p-value of White's share of the decisive games against ½: exact
@@ -109,7 +152,7 @@ func (sw *Sweep) heldOut(b *gamefile.BoardResult) (iv stats.Interval, inSample b
 }
 
 // difference is the interval for the difference of two boards' held-out rates, b's less a's:
-// normal at a fixed n; in a sequential sweep the difference of the two confidence sequences at
+// normal at a fixed n (in a paired sweep with n/2 pairs as the units); in a sequential sweep the difference of the two confidence sequences at
 // half the level each (Bonferroni: both hold at once with probability 1 − alpha).
 func (sw *Sweep) difference(a, b *gamefile.BoardResult) stats.Interval {
 	wa, na, _ := heldOutCounts(a)
@@ -117,11 +160,15 @@ func (sw *Sweep) difference(a, b *gamefile.BoardResult) stats.Interval {
 	ra, rb := sw.BandInterval(wa, na), sw.BandInterval(wb, nb)
 	d := rb.Value - ra.Value
 	if !sw.sequential() {
-		se := math.Sqrt(ra.Value*(1-ra.Value)/float64(na) + rb.Value*(1-rb.Value)/float64(nb))
+		ua, ub := float64(na), float64(nb)
+		if sw.paired() {
+			ua, ub = ua/2, ub/2 // the design effect 2 that bounds any correlation within a pair
+		}
+		se := math.Sqrt(ra.Value*(1-ra.Value)/ua + rb.Value*(1-rb.Value)/ub)
 		return stats.Interval{Value: d, Low: d - stats.Z95*se, High: d + stats.Z95*se, Method: "normal"}
 	}
-	ia := stats.MixtureCS(float64(wa), na, sw.bandAlpha()/2, sw.bandRho())
-	ib := stats.MixtureCS(float64(wb), nb, sw.bandAlpha()/2, sw.bandRho())
+	ia := sw.cs(wa, na, sw.bandAlpha()/2)
+	ib := sw.cs(wb, nb, sw.bandAlpha()/2)
 	return stats.Interval{Value: d, Low: ib.Low - ia.High, High: ib.High - ia.Low, Method: methodCSDifference}
 }
 
