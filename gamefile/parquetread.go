@@ -27,7 +27,10 @@ func newParquetReader(f *os.File) (_ *parquetReader, err error) {
 	if err != nil {
 		return nil, err
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	// The reader reads every row in order and never seeks, so it needs no page index: not
+	// loading it spares the read, and a damaged index can no longer reach parquet-go's
+	// unchecked slicing of it (see openParquet, which still turns a panic into an error).
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true))
 	if err != nil {
 		return nil, fmt.Errorf("not a Parquet file: %w", err)
 	}
