@@ -74,6 +74,39 @@ func TestParquetDamagedPageIndex(t *testing.T) {
 	}
 }
 
+// A footer whose change of one column's type leaves the column readable (seed's INT(64,
+// unsigned) become INT(27), a text column's STRING annotation become JSON, a counter become
+// unsigned) is refused with an error that names the column, not read as wrong values.
+func TestParquetWrongColumnType(t *testing.T) {
+	for _, c := range []struct {
+		col string
+		lt  format.LogicalTypeValue
+	}{
+		{"seed", &format.IntType{BitWidth: 27, IsSigned: false}},
+		{"seed", &format.IntType{BitWidth: 64, IsSigned: true}},
+		{"game", &format.IntType{BitWidth: 32, IsSigned: true}},
+		{"winner", &format.JsonType{}},
+		{"c1", &format.IntType{BitWidth: 64, IsSigned: false}},
+	} {
+		path := editFooter(t, 10, func(md *format.FileMetaData) {
+			for i := range md.Schema {
+				if md.Schema[i].Name == c.col {
+					md.Schema[i].LogicalType = format.LogicalType{Value: c.lt}
+					return
+				}
+			}
+			t.Fatalf("no column %s", c.col)
+		})
+		g, err := OpenGames(path)
+		if err == nil {
+			g.Close()
+			t.Errorf("%s as %v: opened without an error", c.col, c.lt)
+		} else if !strings.Contains(err.Error(), "column "+c.col+" ") {
+			t.Errorf("%s as %v: %v, want an error naming the column", c.col, c.lt, err)
+		}
+	}
+}
+
 // A boards.csv cut inside its last row's last field (the distinct games) still parses, with a
 // shorter number: the reader refuses a last row that no newline ends, as the games reader does.
 func TestBoardReaderRefusesTornLastRow(t *testing.T) {

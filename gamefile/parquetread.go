@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // parquetReader reads a games file written by parquetWriter (or any Parquet file with the
@@ -43,9 +45,16 @@ func newParquetReader(f *os.File) (_ *parquetReader, err error) {
 		name := strings.Join(path, ".")
 		pr.col[name] = i
 		leaf, _ := pf.Schema().Lookup(path...)
+		want, ok := parquetKinds[name]
 		if !known[name] && leaf.Node.Type().Kind() == parquet.Int64 {
 			pr.counters = append(pr.counters, name)
 			pr.cnt = append(pr.cnt, i)
+			want, ok = reflect.Int64, true
+		}
+		if ok {
+			if err := checkParquetType(name, leaf.Node, want); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, n := range baseColumns {
@@ -56,6 +65,52 @@ func newParquetReader(f *os.File) (_ *parquetReader, err error) {
 	pr.r = parquet.NewGenericReader[any](pf, pf.Schema()) // rows as parquet.Rows, in the file's schema
 	pr.rows = make([]parquet.Row, parquetBatch)
 	return pr, nil
+}
+
+// parquetKinds is the Go kind of each column parquetWriter writes but the counters (int64).
+var parquetKinds = func() map[string]reflect.Kind {
+	m := map[string]reflect.Kind{}
+	for _, c := range parquetColumns(nil, false) {
+		m[c.name] = c.kind
+	}
+	return m
+}()
+
+// checkParquetType says whether a column is of the physical and logical type that
+// parquetWriter writes for kind: INT64 annotated INT(64, signed) for int64 (or not annotated,
+// as some writers leave it), INT64 annotated INT(64, unsigned) for uint64, BYTE_ARRAY
+// annotated STRING for text. Any other type would read back as wrong values without an error
+// (a damaged footer turning seed's INT(64, unsigned) into INT(27), say).
+func checkParquetType(name string, n parquet.Node, kind reflect.Kind) error {
+	t := n.Type()
+	lt := t.LogicalType()
+	var v format.LogicalTypeValue
+	if lt != nil {
+		v = lt.Value
+	}
+	var ok bool
+	switch kind {
+	case reflect.Int64, reflect.Uint64:
+		signed := kind == reflect.Int64
+		it, isInt := v.(*format.IntType)
+		ok = t.Kind() == parquet.Int64 && (v == nil && signed || isInt && it.BitWidth == 64 && it.IsSigned == signed)
+	default:
+		_, isString := v.(*format.StringType)
+		ok = t.Kind() == parquet.ByteArray && isString
+	}
+	if !ok || n.Repeated() {
+		want := map[reflect.Kind]string{reflect.Int64: "INT64 INT(64,true)", reflect.Uint64: "INT64 INT(64,false)"}[kind]
+		if want == "" {
+			want = "BYTE_ARRAY STRING"
+		}
+		rep := ""
+		if n.Repeated() {
+			rep = " repeated"
+		}
+		return fmt.Errorf("column %s is%s %s %v, want %s: not a fairplay games file (or a damaged one)",
+			name, rep, t.Kind(), annotation(v), want)
+	}
+	return nil
 }
 
 func (p *parquetReader) Counters() []string { return p.counters }
@@ -111,4 +166,11 @@ func (p *parquetReader) Close() error {
 		err = e
 	}
 	return err
+}
+
+func annotation(v format.LogicalTypeValue) string {
+	if v == nil {
+		return "unannotated"
+	}
+	return v.String()
 }
