@@ -100,6 +100,10 @@ func RunItems[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[R]
 	return runBatched(ctx, gp, plan, workers, done, perItem(sink), index)
 }
 
+// tokenWait, when set (by a test), is called by a worker that finds every token held, before it
+// waits for one: the point at which a test knows the worker can take no further chunk.
+var tokenWait func()
+
 // runBatched is run with a sink that takes a chunk's items at once, with what the worker
 // prepared for them (see batchSink).
 func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[R], workers int, done *atomic.Int64, sink batchSink[R], index func(*R) int64) (bool, error) {
@@ -181,6 +185,9 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 				case tokens <- struct{}{}:
 				default: // the collector holds every token: wake it, then wait
 					out.signal()
+					if tokenWait != nil {
+						tokenWait()
+					}
 					select {
 					case tokens <- struct{}{}:
 					case <-ctx.Done():
