@@ -28,8 +28,11 @@ import (
 // 7 wake the collector at every chunk; chunks of 100 (above defaultChunkCap) every few (handoff).
 func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 	n := int64(400)
+	// Each (stop at, chunk size): under -short two of the four, which still stop a run
+	// mid-chunk, run one whole, and take chunks of both sizes.
+	stopsAndChunks := [][2]int64{{0, 7}, {75, 7}, {0, 100}, {75, 100}}
 	if testing.Short() {
-		n = 120
+		n, stopsAndChunks = 120, [][2]int64{{75, 7}, {0, 100}}
 	}
 	for _, mc := range batchMatches(t, n) {
 		m := mc.m
@@ -49,7 +52,7 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 		ow.Flush()
 		for _, f := range gamefile.Formats {
 			for _, resume := range []bool{false, true} {
-				for _, sc := range [][2]int64{{0, 7}, {75, 7}, {0, 100}, {75, 100}} {
+				for _, sc := range stopsAndChunks {
 					stopAt, size := sc[0], sc[1]
 					plan := func() Plan {
 						p := Plan{Start: 0, End: n, chunk: size}
