@@ -48,7 +48,7 @@ type PlanOf[R any] struct {
 type Plan = PlanOf[gamefile.Record]
 
 // ItemPlayer does work item i; ok is false when stop said so before the item was finished.
-// run's workers come from chunkWorker, and after each chunk endChunk completes the chunk's
+// run's workers come from ChunkWorker, and after each chunk EndChunk completes the chunk's
 // finished items (a Match fills in their moves and counters from per-chunk buffers: copies, or
 // with a non-nil arena views of the arena's buffers, which are reused once the chunk is
 // written).
