@@ -317,15 +317,36 @@ func TestColourEffectRank(t *testing.T) {
 }
 
 // Boards tied on |rate − ½| are listed in board order, the most unbalanced as the fairest:
-// "a ≥ b" put each later board of a tie before the earlier ones.
+// "a ≥ b" put each later board of a tie before the earlier ones. No board is on both lists.
 func TestTopBoardsTies(t *testing.T) {
 	fairest, worst := extremeBoards(2)
 	for i, v := range []float64{0.5, 0.1, 0.5, 0.1, 0.5} {
 		fairest.add(v, int32(i))
 		worst.add(v, int32(i))
 	}
+	disjoint(&fairest, &worst, 2, 5)
 	if fmt.Sprint(fairest.i) != "[1 3]" || fmt.Sprint(worst.i) != "[0 2]" {
 		t.Errorf("fairest %v, most unbalanced %v; want [1 3] and [0 2]", fairest.i, worst.i)
+	}
+	// Every board tied, or fewer boards than both lists hold: no board on both lists.
+	for _, c := range []struct {
+		values      []float64
+		fair, worst string
+	}{
+		{[]float64{0.2, 0.2, 0.2, 0.2}, "[0 1]", "[2 3]"},
+		{[]float64{0.2, 0.2, 0.2}, "[0 1]", "[2]"},
+		{[]float64{0.3, 0.1, 0.2}, "[1 2]", "[0]"},
+		{[]float64{0.3}, "[0]", "[]"},
+	} {
+		fairest, worst := extremeBoards(2)
+		for i, v := range c.values {
+			fairest.add(v, int32(i))
+			worst.add(v, int32(i))
+		}
+		disjoint(&fairest, &worst, 2, len(c.values))
+		if fmt.Sprint(fairest.i) != c.fair || fmt.Sprint(worst.i) != c.worst {
+			t.Errorf("%v: fairest %v, most unbalanced %v; want %s and %s", c.values, fairest.i, worst.i, c.fair, c.worst)
+		}
 	}
 }
 
