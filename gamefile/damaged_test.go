@@ -3,6 +3,7 @@ package gamefile
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,38 +13,97 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// A Parquet file whose footer is damaged so that a column chunk's page index lies outside the
-// file's page index section (parquet-go slices its buffer with the offset unchecked, and
-// panicked in OpenFile) opens with an error, as every other damaged file does.
-func TestParquetDamagedPageIndex(t *testing.T) {
-	b := gamesBytes(t, Parquet, 100)
-	n := len(b)
-	flen := int(binary.LittleEndian.Uint32(b[n-8:]))
+// editFooter writes a Parquet games file of n records whose footer edit has changed, and
+// returns its path.
+func editFooter(t *testing.T, n int, edit func(*format.FileMetaData)) string {
+	t.Helper()
+	b := gamesBytes(t, Parquet, n)
+	size := len(b)
+	flen := int(binary.LittleEndian.Uint32(b[size-8:]))
 	var md format.FileMetaData
-	if err := thrift.Unmarshal(&thrift.CompactProtocol{}, b[n-8-flen:n-8], &md); err != nil {
+	if err := thrift.Unmarshal(&thrift.CompactProtocol{}, b[size-8-flen:size-8], &md); err != nil {
 		t.Fatal(err)
 	}
-	cols := md.RowGroups[0].Columns
-	if len(cols) < 2 || cols[0].ColumnIndexOffset <= 0 || cols[1].ColumnIndexOffset <= 0 {
-		t.Fatal("no page index to damage")
-	}
-	cols[1].ColumnIndexOffset += 1 << 20 // past the section, inside the int64
+	edit(&md)
 	meta, err := thrift.Marshal(&thrift.CompactProtocol{}, &md)
 	if err != nil {
 		t.Fatal(err)
 	}
-	damaged := append(append([]byte(nil), b[:n-8-flen]...), meta...)
+	damaged := append(append([]byte(nil), b[:size-8-flen]...), meta...)
 	damaged = binary.LittleEndian.AppendUint32(damaged, uint32(len(meta)))
 	damaged = append(damaged, "PAR1"...)
 	path := filepath.Join(t.TempDir(), "games.parquet")
 	if err := os.WriteFile(path, damaged, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if g, err := OpenGames(path); err == nil {
-		g.Close()
-		t.Fatal("a damaged page index opened without an error")
-	} else {
-		t.Log(err)
+	return path
+}
+
+// A Parquet file whose footer is damaged so that a column chunk's page index lies outside the
+// file's page index section (parquet-go slices its buffer with the offset unchecked, and
+// panicked in OpenFile) reads back whole: the reader reads rows in order, never loads the page
+// index, so the damage cannot reach parquet-go's slicing.
+func TestParquetDamagedPageIndex(t *testing.T) {
+	path := editFooter(t, 100, func(md *format.FileMetaData) {
+		cols := md.RowGroups[0].Columns
+		if len(cols) < 2 || cols[0].ColumnIndexOffset <= 0 || cols[1].ColumnIndexOffset <= 0 {
+			t.Fatal("no page index to damage")
+		}
+		cols[1].ColumnIndexOffset += 1 << 20 // past the section, inside the int64
+	})
+	g, err := OpenGames(path)
+	if err != nil {
+		t.Fatalf("a damaged page index (which the reader does not use): %v", err)
+	}
+	defer g.Close()
+	want := testRecords(100, 3)
+	for i := 0; ; i++ {
+		r, err := g.Read()
+		if err == io.EOF {
+			if i != len(want) {
+				t.Fatalf("%d records read, want %d", i, len(want))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Game != want[i].Game || r.Seed != want[i].Seed || r.Moves != want[i].Moves {
+			t.Fatalf("record %d: %+v, want %+v", i, r, want[i])
+		}
+	}
+}
+
+// A footer whose change of one column's type leaves the column readable (seed's INT(64,
+// unsigned) become INT(27), a text column's STRING annotation become JSON, a counter become
+// unsigned) is refused with an error that names the column, not read as wrong values.
+func TestParquetWrongColumnType(t *testing.T) {
+	for _, c := range []struct {
+		col string
+		lt  format.LogicalTypeValue
+	}{
+		{"seed", &format.IntType{BitWidth: 27, IsSigned: false}},
+		{"seed", &format.IntType{BitWidth: 64, IsSigned: true}},
+		{"game", &format.IntType{BitWidth: 32, IsSigned: true}},
+		{"winner", &format.JsonType{}},
+		{"c1", &format.IntType{BitWidth: 64, IsSigned: false}},
+	} {
+		path := editFooter(t, 10, func(md *format.FileMetaData) {
+			for i := range md.Schema {
+				if md.Schema[i].Name == c.col {
+					md.Schema[i].LogicalType = format.LogicalType{Value: c.lt}
+					return
+				}
+			}
+			t.Fatalf("no column %s", c.col)
+		})
+		g, err := OpenGames(path)
+		if err == nil {
+			g.Close()
+			t.Errorf("%s as %v: opened without an error", c.col, c.lt)
+		} else if !strings.Contains(err.Error(), "column "+c.col+" ") {
+			t.Errorf("%s as %v: %v, want an error naming the column", c.col, c.lt, err)
+		}
 	}
 }
 

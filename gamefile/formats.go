@@ -355,7 +355,9 @@ func OpenGamesAs(path string, f Format) (GamesReader, error) {
 
 // openParquet opens a Parquet games file, a panic of the Parquet library becoming an error:
 // parquet-go v0.32 slices the page index with a damaged footer's offsets unchecked
-// (File.ReadPageIndex), and a damaged file is an error, not a crash.
+// (File.ReadPageIndex). The reader no longer loads the page index, which removes that panic at
+// its source; the recover stays for any other unchecked metadata, since a damaged file is an
+// error, not a crash.
 func openParquet(f *os.File) (gr GamesReader, err error) {
 	defer func() {
 		if r := recover(); r != nil {

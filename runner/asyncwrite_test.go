@@ -31,11 +31,12 @@ func (p plainWriter) Write(b []byte) (int, error) { return p.w.Write(b) }
 // resumed run.
 func TestQueuedWritesMatchSequential(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
-		n := int64(3000)
-		if game == "baran" {
-			n = 300
+		n := queuedGames(game)
+		workerCounts := []int{1, 2, 3}
+		if testing.Short() { // each run costs ~0.1 s of files and syncs whatever its size
+			workerCounts = []int{1, 3}
 		}
-		for _, workers := range []int{1, 2, 3} {
+		for _, workers := range workerCounts {
 			for _, mode := range []string{"whole", "stop", "resume"} {
 				t.Run(fmt.Sprintf("%s/workers=%d/%s", game, workers, mode), func(t *testing.T) {
 					var files [2][]byte
@@ -59,6 +60,22 @@ func TestQueuedWritesMatchSequential(t *testing.T) {
 			}
 		}
 	}
+}
+
+// queuedGames is the games of a run of TestQueuedWritesMatchSequential and
+// TestGzipMembersMatchOneStream: under -short fewer, still tens of chunks per worker at three
+// workers (random games come in chunks of games/(workers·64)), so that chunks are written out of
+// order and a stop rule and an interruption still cut them.
+func queuedGames(game string) int64 {
+	switch {
+	case game == "baran" && testing.Short():
+		return 100
+	case game == "baran":
+		return 300
+	case testing.Short():
+		return 800
+	}
+	return 3000
 }
 
 // runMode runs m in s to the end: "whole" in one go, "stop" with a stop rule that ends it a
@@ -119,7 +136,11 @@ func TestWriteQueue(t *testing.T) {
 	var released atomic.Int64
 	stopHelpers := helpQueue(q, 3) // helpers running the queue while it is filled
 	off := int64(0)
-	for i := range 2000 {
+	jobs := 2000
+	if testing.Short() {
+		jobs = 500
+	}
+	for i := range jobs {
 		row := bytes.Repeat([]byte{byte('a' + i%26)}, 1+i%97)
 		q.Push(durable.WriteJob{Rows: row, Off: off, Release: func() { released.Add(1) }})
 		off += int64(len(row))
@@ -133,8 +154,8 @@ func TestWriteQueue(t *testing.T) {
 	}
 	stopHelpers()
 	got, _ := os.ReadFile(f.Name())
-	if !bytes.Equal(got, want) || released.Load() != 2000 {
-		t.Fatalf("file of %d bytes (want %d, equal %v), %d releases (want 2000)", len(got), len(want), bytes.Equal(got, want), released.Load())
+	if !bytes.Equal(got, want) || released.Load() != int64(jobs) {
+		t.Fatalf("file of %d bytes (want %d, equal %v), %d releases (want %d)", len(got), len(want), bytes.Equal(got, want), released.Load(), jobs)
 	}
 	if ew.overlaps.Load() > 0 {
 		t.Errorf("%d writes overlapped another: queued writes must run one at a time", ew.overlaps.Load())
@@ -152,10 +173,7 @@ func TestWriteQueue(t *testing.T) {
 // interrupted and resumed.
 func TestGzipMembersMatchOneStream(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
-		n := int64(3000)
-		if game == "baran" {
-			n = 300
-		}
+		n := queuedGames(game)
 		for _, mode := range []string{"whole", "stop", "resume"} {
 			t.Run(game+"/"+mode, func(t *testing.T) {
 				var want []byte

@@ -48,7 +48,7 @@ type PlanOf[R any] struct {
 type Plan = PlanOf[gamefile.Record]
 
 // ItemPlayer does work item i; ok is false when stop said so before the item was finished.
-// run's workers come from chunkWorker, and after each chunk endChunk completes the chunk's
+// run's workers come from ChunkWorker, and after each chunk EndChunk completes the chunk's
 // finished items (a Match fills in their moves and counters from per-chunk buffers: copies, or
 // with a non-nil arena views of the arena's buffers, which are reused once the chunk is
 // written).
@@ -99,6 +99,10 @@ func Run(ctx context.Context, m *Match, plan Plan, workers int, done *atomic.Int
 func RunItems[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[R], workers int, done *atomic.Int64, sink func(*R) error, index func(*R) int64) (bool, error) {
 	return runBatched(ctx, gp, plan, workers, done, perItem(sink), index)
 }
+
+// tokenWait, when set (by a test), is called by a worker that finds every token held, before it
+// waits for one: the point at which a test knows the worker can take no further chunk.
+var tokenWait func()
 
 // runBatched is run with a sink that takes a chunk's items at once, with what the worker
 // prepared for them (see batchSink).
@@ -181,6 +185,9 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 				case tokens <- struct{}{}:
 				default: // the collector holds every token: wake it, then wait
 					out.signal()
+					if tokenWait != nil {
+						tokenWait()
+					}
 					select {
 					case tokens <- struct{}{}:
 					case <-ctx.Done():

@@ -28,8 +28,11 @@ import (
 // 7 wake the collector at every chunk; chunks of 100 (above defaultChunkCap) every few (handoff).
 func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 	n := int64(400)
+	// Each (stop at, chunk size): under -short two of the four, which still stop a run
+	// mid-chunk, run one whole, and take chunks of both sizes.
+	stopsAndChunks := [][2]int64{{0, 7}, {75, 7}, {0, 100}, {75, 100}}
 	if testing.Short() {
-		n = 120
+		n, stopsAndChunks = 120, [][2]int64{{75, 7}, {0, 100}}
 	}
 	for _, mc := range batchMatches(t, n) {
 		m := mc.m
@@ -49,7 +52,7 @@ func TestBatchedSinkMatchesPerRecord(t *testing.T) {
 		ow.Flush()
 		for _, f := range gamefile.Formats {
 			for _, resume := range []bool{false, true} {
-				for _, sc := range [][2]int64{{0, 7}, {75, 7}, {0, 100}, {75, 100}} {
+				for _, sc := range stopsAndChunks {
 					stopAt, size := sc[0], sc[1]
 					plan := func() Plan {
 						p := Plan{Start: 0, End: n, chunk: size}
@@ -233,11 +236,12 @@ func TestRecycledChunksMatchRun(t *testing.T) {
 
 // A run whose workers encode Parquet row groups keeps at most groupTokens chunks per worker in
 // flight (each holds megabytes: records, moves, encoded pages): with the collector held up at
-// the first chunk, the workers stop once that many chunks are done. Every chunk is a block of
-// the file and is encoded as its row group, its moves spent.
+// the first chunk until every worker waits for a token (tokenWait), exactly that many chunks
+// are done. Every chunk is a block of the file and is encoded as its row group, its moves spent.
 func TestParquetChunksInFlight(t *testing.T) {
 	const n = 8 * gamefile.GroupGames
 	m := newMatch(t, "katarenga", "", "", n)
+	defer func() { tokenWait = nil }()
 	for _, workers := range []int{2, 3} {
 		w := must(gamefile.NewGamesWriter(io.Discard, gamefile.Parquet, m.Counters()))
 		gs := newGamesSink(tally.NewSummary(m.Counters()), w)
@@ -253,6 +257,15 @@ func TestParquetChunksInFlight(t *testing.T) {
 			done.Add(1)
 			return spent
 		}
+		// While the collector is held no token comes back, so each worker waits at most once:
+		// the workers-th wait is the moment every worker is stopped and no chunk can be added.
+		var waits atomic.Int64
+		allWait := make(chan struct{})
+		tokenWait = func() {
+			if waits.Add(1) == int64(workers) {
+				close(allWait)
+			}
+		}
 		limit := int64(groupTokens * workers)
 		release := make(chan struct{})
 		held := false
@@ -266,14 +279,13 @@ func TestParquetChunksInFlight(t *testing.T) {
 		var most int64
 		go func() {
 			defer close(release)
-			for start := time.Now(); done.Load() < limit; time.Sleep(time.Millisecond) {
-				if time.Since(start) > 10*time.Second {
-					t.Errorf("%d workers: %d chunks done in 10 s, want %d", workers, done.Load(), limit)
-					return
-				}
+			select {
+			case <-allWait:
+				most = done.Load()
+			case <-time.After(10 * time.Second):
+				t.Errorf("%d workers: %d chunks done and %d workers waiting for a token after 10 s", workers, done.Load(), waits.Load())
+				most = limit
 			}
-			time.Sleep(50 * time.Millisecond) // room for chunks beyond the limit
-			most = done.Load()
 		}()
 		if _, err := runBatched(context.Background(), m, Plan{Start: 0, End: n}, workers, nil, b, func(r *gamefile.Record) int64 { return r.Game }); err != nil {
 			t.Fatal(err)
@@ -281,8 +293,8 @@ func TestParquetChunksInFlight(t *testing.T) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if most > limit {
-			t.Errorf("%d workers: %d chunks done while the collector held the first, want at most %d", workers, most, limit)
+		if most != limit {
+			t.Errorf("%d workers: %d chunks done while the collector held the first and every worker waited, want %d", workers, most, limit)
 		}
 	}
 }

@@ -19,7 +19,7 @@ type Worker struct {
 	rng      [3]engine.Rand
 	rg       engine.RecordedGame // a whole random-vs-random game played by the engine
 	// batch: the worker plays chunks for run. Games then append their actions to moves and
-	// their counters to cnts, and endChunk gives a whole chunk's records their Moves and
+	// their counters to cnts, and EndChunk gives a whole chunk's records their Moves and
 	// Counters from one string and one slice: no allocation per game.
 	batch bool
 	spans []span // moves and counters of the chunk's games, in order
@@ -55,6 +55,9 @@ func (m *Match) NewWorkerFrom(old *Worker) *Worker {
 	return w
 }
 
+// ChunkWorker returns a worker for a run that takes its games in chunks (an ItemPlayer's): Play
+// then leaves each game's moves and counters in the worker's chunk buffers, and EndChunk gives
+// the whole chunk's records them at once (no allocation per game).
 func (m *Match) ChunkWorker() *Worker {
 	w := m.NewWorker()
 	w.batch = true
@@ -71,7 +74,7 @@ func (m *Match) chunkCap() int64 {
 	return defaultChunkCap
 }
 
-// endChunk hands the chunk's records (those play returned ok, in order) their moves and
+// EndChunk hands the chunk's records (those play returned ok, in order) their moves and
 // counters, and empties the worker's chunk buffers. Without an arena the records get copies;
 // with one they point into it: the worker's buffers move into the arena and the arena's old
 // buffers (of a chunk already written) become the worker's.

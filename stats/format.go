@@ -52,18 +52,26 @@ const maxCIDecimals = 6
 // CIDecimals returns the decimals that an interval [lo, hi] supports, by the rule for
 // reporting a measurement with its uncertainty (J. R. Taylor, An Introduction to Error
 // Analysis, 2nd ed., 1997, §2.2 and §2.5): the uncertainty — here the half-width — to one
-// significant digit, two when that digit is a 1, and the estimate and the bounds to the same
-// decimal place. So 0.6123 [0.5811, 0.6435] (half-width 0.031) has 2, and 374.2 [356.9, 391.5]
-// (half-width 17) has 0. ok is false for an interval with no finite positive width (NaN or
-// infinite ends, a single point) and for one narrower than maxCIDecimals decimals show.
+// significant digit, two when its leading digit is a 1, and the estimate and the bounds to the
+// same decimal place. The leading digit is the one the half-width shows at two significant
+// digits, so that the half-width as printed has two digits exactly when it starts with a 1:
+// 0.0186 prints as 0.019 (3 decimals), 0.0196 as 0.02 (2: at two digits it would be 0.020,
+// which starts with a 2), 0.0096 as 0.010 (3). So 0.6123 [0.5811, 0.6435] (half-width 0.031)
+// has 2, and 374.2 [356.9, 391.5] (half-width 17) has 0. ok is false for an interval with no
+// finite positive width (NaN or infinite ends, a single point) and for one narrower than
+// maxCIDecimals decimals show.
 func CIDecimals(lo, hi float64) (d int, ok bool) {
 	half := (hi - lo) / 2
 	if !(half > 0) || math.IsInf(half, 0) {
 		return 0, false
 	}
-	e := math.Floor(math.Log10(half))
-	d = int(-e)
-	if half/math.Pow(10, e) < 2*(1-1e-9) { // a leading 1 (not a 2 lost to rounding): two significant digits
+	// The half-width to two significant digits, "d.de±XX": its exponent places the first
+	// digit (a 9.96 rounds up to 1.0 of the next decade), its first character is that digit.
+	var buf [32]byte
+	s := strconv.AppendFloat(buf[:0], half, 'e', 1, 64)
+	e, _ := strconv.Atoi(string(s[4:]))
+	d = -e
+	if s[0] == '1' {
 		d++
 	}
 	d = max(d, 0)

@@ -23,6 +23,10 @@ func TestFormatCI(t *testing.T) {
 		{Interval{0.5, 0.5, 0.5, ""}, "0.5000 [0.5000, 0.5000]"},          // no width: FormatShort
 		{Interval{0.25, nan, nan, ""}, "0.2500"},                          // no interval
 		{Interval{3e-9, 1e-9, 5e-9, ""}, "3.00e-09 [1.00e-09, 5.00e-09]"}, // too narrow for fixed decimals
+		{Interval{0.5, 0.4814, 0.5186, ""}, "0.500 [0.481, 0.519]"},       // 0.0186: 0.019, a leading 1
+		{Interval{0.5, 0.4804, 0.5196, ""}, "0.50 [0.48, 0.52]"},          // 0.0196: 0.020 would start with a 2
+		{Interval{0.5, 0.4904, 0.5096, ""}, "0.500 [0.490, 0.510]"},       // 0.0096: 0.010, a leading 1
+		{Interval{10, 8.04, 11.96, ""}, "10 [8, 12]"},                     // 1.96
 		{Interval{nan, 183.2, nan, ""}, "≥ 183.2 (one-sided 95%)"},
 		{Interval{nan, nan, -34.4, ""}, "≤ -34.4000 (one-sided 95%)"},
 	} {

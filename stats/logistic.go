@@ -234,8 +234,8 @@ func binomDeviance(y, n, mu float64) float64 {
 	return 2 * d
 }
 
-// GramRank returns the rank of a design matrix X from its Gram matrix XᵀX (p×p, accumulated
-// row by row with AddGram): the number of eigenvalues above 1e-10 of the largest (singular
+// GramRank returns the rank of a design matrix X from its Gram matrix XᵀX (p×p; the layout
+// studies accumulate it in chunks of rows): the number of eigenvalues above 1e-10 of the largest (singular
 // values of X above 1e-5 of the largest; the eigenvalues of an exactly singular Gram matrix of
 // indicator columns come out at ~1e-16 of the largest in floating point).
 func GramRank(g *mat.SymDense) int {
@@ -255,15 +255,4 @@ func GramRank(g *mat.SymDense) int {
 		}
 	}
 	return r
-}
-
-// AddGram adds a design row's outer product to the Gram matrix g (its upper triangle).
-func AddGram(g *mat.SymDense, r *SparseRow) {
-	for a, i := range r.Cols {
-		for b, j := range r.Cols {
-			if i <= j {
-				g.SetSym(i, j, g.At(i, j)+r.Vals[a]*r.Vals[b])
-			}
-		}
-	}
 }

@@ -259,7 +259,7 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 			continue
 		}
 		slices.Sort(samples[i])
-		t.Ratings[i].Low, t.Ratings[i].High = quantile(samples[i], 0.025), quantile(samples[i], 0.975)
+		t.Ratings[i].Low, t.Ratings[i].High = Quantile(samples[i], 0.025), Quantile(samples[i], 0.975)
 	}
 	return t, nil
 }
@@ -342,8 +342,10 @@ func resamplePenta(p Penta, rng *rand.Rand) Penta {
 	return out
 }
 
-// quantile is the type-7 (linear interpolation) quantile of sorted values.
-func quantile(sorted []float64, q float64) float64 {
+// Quantile is the type-7 quantile of sorted values (Hyndman & Fan 1996; R's and NumPy's
+// default): linear interpolation between the order statistics around q·(n − 1). The bootstrap
+// percentile intervals of the ratings and of the layout studies take their ends from it.
+func Quantile(sorted []float64, q float64) float64 {
 	h := q * float64(len(sorted)-1)
 	lo := math.Floor(h)
 	i := int(lo)

@@ -267,3 +267,15 @@ func TestUnbounded(t *testing.T) {
 		}
 	}
 }
+
+// Quantile is the type-7 quantile (R's quantile default): for x = (1, 2, 3, 4, 10), Python's
+// statistics.quantiles(x, n=10 or 20, method="inclusive"), the same definition, gives 1.4 at
+// 0.1, 2.2 at 0.3, 3.0 at 0.5 and 8.8 at 0.95; the ends are the extremes.
+func TestQuantileType7(t *testing.T) {
+	x := []float64{1, 2, 3, 4, 10}
+	for _, c := range []struct{ q, want float64 }{{0, 1}, {0.1, 1.4}, {0.3, 2.2}, {0.5, 3}, {0.95, 8.8}, {1, 10}} {
+		if got := Quantile(x, c.q); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", x, c.q, got, c.want)
+		}
+	}
+}

@@ -273,7 +273,8 @@ func TestCountMeanNonNegative(t *testing.T) {
 // Near a perfect score the normal interval of A's score reaches past 1 (0.9950 [0.9881,
 // 1.0019]): the score's interval stops at 1, and the first player's at [0, 1] too. In a match
 // of two agents, the finding on A against B comes first; in self-play it follows the first
-// player's; and the findings round to what the intervals support.
+// player's; and the findings round to what the intervals support (plies: half-width 0.197, which
+// shows as 0.20, so one decimal).
 func TestScoreIntervalsInRange(t *testing.T) {
 	s := NewSummary(nil)
 	for i := int64(0); i < 200; i++ {
@@ -301,7 +302,7 @@ func TestScoreIntervalsInRange(t *testing.T) {
 	if f, _ := PlayFindings(s, false); strings.HasPrefix(f[0], "Agent A") || !strings.Contains(f[len(f)-3], "Agent A") {
 		t.Errorf("self-play: findings %q", f)
 	}
-	if !strings.Contains(strings.Join(f, "\n"), "Games last 9.00 [8.80, 9.20] plies") {
+	if !strings.Contains(strings.Join(f, "\n"), "Games last 9.0 [8.8, 9.2] plies") {
 		t.Errorf("findings not rounded to their intervals:\n%s", strings.Join(f, "\n"))
 	}
 }

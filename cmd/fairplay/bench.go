@@ -95,14 +95,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers, each playing its own games")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	seed := fs.Uint64("seed", 1, "master seed")
-	agent, positions := fs.String("agent", "", "measure this searching agent instead (benchagent.go): ms/move, nodes/s or playouts/s, one core"), fs.Int("positions", 20, "with -agent: positions to search")
-	playCmp := fs.Bool("play", false, "measure 'fairplay play' (random games, move records, csv) against bench in interleaved slices: play ÷ bench at 1 and -workers workers, and each one's scaling (benchplay.go)")
+	agent, positions := fs.String("agent", "", "measure this searching agent instead of random games: its ms/move and nodes/s (or playouts/s) on -positions positions, one core"), fs.Int("positions", 20, "with -agent: positions to search")
+	playCmp := fs.Bool("play", false, "measure 'fairplay play' (random games, move records, csv) against bench in interleaved slices: play ÷ bench at 1 and -workers workers, and each one's scaling")
 	rounds := fs.Int("rounds", 15, "with -play or -procs: rounds (the medians' intervals need 6 or more; -procs: 3 unless given)")
 	slice := fs.Float64("slice", 0.5, "with -play: seconds per slice (the games of the slices at 1 and at -workers workers are fixed from a calibration of bench at each)")
 	dir := fs.String("dir", "", "with -play: where play's slices write their games files (default: the system's temporary directory); each is removed after its slice")
 	branching := fs.Bool("branching", true, "with -play: play's -branching (false: no legal counts, the engine's random-move sampler)")
 	pinned := fs.Bool("pin", false, "pin each worker to its own OS thread and CPU (Linux; a measurement aid for in-process scaling)")
-	procs := fs.Int("procs", 0, "measure `N` workers in this process against N processes of bench -workers 1 started together and stopped at one common deadline, -seconds each, in -rounds rounds (benchprocs.go)")
+	procs := fs.Int("procs", 0, "measure `N` workers in this process against N processes of bench -workers 1 started together and stopped at one common deadline, -seconds each, in -rounds rounds: how far in-process scaling falls short of separate processes")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/runner"
@@ -44,9 +45,11 @@ func mergeCodec(job mergeJob, format gamefile.Format) (gamefile.Codec, error) {
 	if err != nil {
 		return "", usagef("shard %s: %v", job.dirs[0], err)
 	}
+	// A games file that cannot be read is a failure (exit 1), as when the merge itself reads
+	// it in another format; a damaged manifest stays a usage error (gamefile.ErrDamaged).
 	c, err := runner.RunCodec(job.dirs[0], f)
 	if err != nil {
-		return "", usagef("shard %s: %v", job.dirs[0], err)
+		return "", fmt.Errorf("shard %s: %w", job.dirs[0], err)
 	}
 	return c, nil
 }

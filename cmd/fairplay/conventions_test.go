@@ -267,3 +267,23 @@ func TestFlagConventionsSeeDrift(t *testing.T) {
 		}
 	}
 }
+
+// Every subcommand's -h is written for users: no flag's text names a source file, and none
+// states its default twice (a "(default: …)" of its own before the flag package's "(default …)").
+func TestHelpForUsers(t *testing.T) {
+	srcFile := regexp.MustCompile(`\b[a-z0-9_]+\.go\b`)
+	for n := range commands {
+		_, help, err := runCmd(t, n, "-h")
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("%s -h: %v", n, err)
+		}
+		for _, l := range strings.Split(help, "\n") {
+			if m := srcFile.FindString(l); m != "" {
+				t.Errorf("fairplay %s -h names the source file %s: %q", n, m, l)
+			}
+			if strings.Count(l, "(default") > 1 {
+				t.Errorf("fairplay %s -h states a default twice: %q", n, l)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,5 +246,39 @@ func TestReportsFailedHint(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "summary.csv")); !bytes.Equal(got, want) {
 		t.Error("the resumed reports differ")
+	}
+}
+
+// A shard whose Parquet games file is damaged (cut short) is a failure, exit 1, whatever the
+// merged file's format: the same damage read for a csv merge and for the default (the first
+// shard's format, whose codec is read from the file) exits alike.
+func TestMergeDamagedShardFails(t *testing.T) {
+	tmp := t.TempDir()
+	var shards []string
+	for i := range 2 {
+		dir := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		if _, _, err := runCmd(t, "play", "-games", "8", "-shard", fmt.Sprintf("%d/2", i), "-format", "parquet",
+			"-out", dir, "-progress", "never"); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, dir)
+	}
+	games := filepath.Join(shards[0], "games.parquet")
+	b, err := os.ReadFile(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(games, b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, format := range []string{"", "csv", "parquet"} {
+		args := []string{"merge", "-out", filepath.Join(tmp, fmt.Sprintf("m%d", i))}
+		if format != "" {
+			args = append(args, "-format", format)
+		}
+		_, _, err := runCmd(t, append(args, shards...)...)
+		if code := exitCode(err, &bytes.Buffer{}); err == nil || code != 1 || !strings.Contains(err.Error(), "s0") {
+			t.Errorf("%v: %v (exit %d), want exit 1 and an error naming the shard", args, err, code)
+		}
 	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,4 +107,23 @@ func TestLayoutsScreenControlCLI(t *testing.T) {
 	} {
 		wantUsageError(t, c.want, append([]string{"layouts", "-layouts", "random:12", "-out", filepath.Join(t.TempDir(), "x")}, c.args...)...)
 	}
+}
+
+// A fairest race interrupted before its end keeps no results (only its lock file): -resume of
+// its directory gives the race's own advice, not a missing manifest.json.
+func TestLayoutsResumeInterruptedFairestRace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "race")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"layouts", "-layouts", "random:4", "-race", "fairest", "-games-per-layout", "40", "-batch", "10",
+		"-out", dir, "-progress", "never"}, &out, &errb)
+	if !errors.Is(err, errInterrupted) {
+		t.Fatalf("the race, interrupted: %v\n%s", err, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err == nil {
+		t.Skip("the interrupted race wrote a manifest.json: -resume reads it")
+	}
+	wantUsageError(t, "an interrupted fairest race, which keeps no partial results", "layouts", "-resume", dir, "-progress", "never")
+	wantUsageError(t, "run it again with the same flags and another -out", "layouts", "-resume", dir, "-progress", "never")
 }

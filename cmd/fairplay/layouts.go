@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fairplay-lab/fairplay/internal/durable"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/layouts"
 
@@ -103,6 +104,9 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var cfg layouts.LayoutsConfig
 	dir := rf.resume
 	if dir != "" {
+		if raceLeftovers(dir) {
+			return usagef("-resume %s: no manifest.json, only what a run holds before its first result: an interrupted fairest race, which keeps no partial results (its rounds depend on every board); %s", dir, rerunRace(dir))
+		}
 		var complete bool
 		if shard, complete, err = resumeRun(fs, dir, layouts.SweepKind, &cfg, stderr); err != nil || complete {
 			return err
@@ -352,4 +356,25 @@ func mergeSweep(_ context.Context, job mergeJob) error {
 	fmt.Fprintf(job.stdout, "%d boards merged from %d shards into %s\n", res.Manifest.Completed, len(job.dirs), dir)
 	printLayoutReport(job.stdout, sw, res.Report)
 	return nil
+}
+
+// raceLeftovers says whether dir is what an interrupted fairest race leaves: no manifest.json
+// (a race writes it with its results) and nothing but the session's lock file and the
+// layouts list it writes before its first round.
+func raceLeftovers(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	lock := false
+	for _, e := range entries {
+		switch e.Name() {
+		case durable.LockName:
+			lock = true
+		case layouts.LayoutListFile:
+		default:
+			return false
+		}
+	}
+	return lock
 }

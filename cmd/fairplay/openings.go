@@ -18,7 +18,8 @@ type openingsSpec struct {
 }
 
 // parseOpeningsSpec reads -openings' value: the file, then options order= and plies= after
-// commas, taken from the end (a file name may hold commas).
+// commas, taken from the end (a file name may hold commas). Another key=value after a comma is
+// a usage error naming the key, unless the value up to there is itself an existing file.
 func parseOpeningsSpec(v string) (openingsSpec, error) {
 	spec := openingsSpec{file: v, plies: runner.AllPlies}
 	seen := map[string]bool{}
@@ -28,8 +29,14 @@ func parseOpeningsSpec(v string) (openingsSpec, error) {
 			break
 		}
 		key, val, ok := strings.Cut(spec.file[i+1:], "=")
-		if !ok || key != "order" && key != "plies" {
+		if !ok {
 			break
+		}
+		if key != "order" && key != "plies" {
+			if _, err := os.Stat(spec.file); err == nil {
+				break // a file whose name ends in ",key=value"
+			}
+			return spec, usagef("-openings %s: unknown option %q: want order= or plies=", v, key)
 		}
 		if seen[key] {
 			return spec, usagef("-openings %s: %s given twice", v, key)

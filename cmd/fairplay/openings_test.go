@@ -221,8 +221,16 @@ func TestPlayOpeningsOrder(t *testing.T) {
 		{book + ",plies=x", "plies=x"},
 		{book + ",plies=1,plies=2", "plies given twice"},
 		{",order=random", "no file before the options"},
+		{book + ",foo=1", `unknown option "foo": want order= or plies=`},
+		{book + ",foo=1,order=random", `unknown option "foo"`},
 	} {
 		wantUsageError(t, c.want, "play", "-game", "baran", "-openings", c.spec, "-out", filepath.Join(tmp, "bad"))
+	}
+	// A file whose name holds ",key=value" is read as that file.
+	odd := filepath.Join(tmp, "book,foo=1")
+	os.WriteFile(odd, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	if got := order(odd+",order=sequential", "1"); strings.Join(got, "|") != strings.Join(canon, "|") {
+		t.Errorf("the file %s: %q, want %q", odd, got, canon)
 	}
 	bad := filepath.Join(tmp, "bad.txt")
 	os.WriteFile(bad, []byte(lines[0]+"\n"+lines[1]+" moves d1-d2 zz9\n"), 0o644)

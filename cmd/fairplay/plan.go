@@ -19,7 +19,7 @@ import (
 )
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("plan", "(-rate P0 -effect D [-variants [-cc]] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]\n       fairplay plan -band LOW,HIGH -games CAP [-batch N] (-rates normal:MEAN,SD|beta:A,B|uniform:LOW,HIGH | -pilot SWEEP) [-alpha 0.05] [-boards K] [-seed S] [-json]",
+	fs := newFlags("plan", "(-rate P0 -effect D [-variants [-cc]] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]\n       fairplay plan -band LOW,HIGH -games CAP [-batch N] (-rates normal:MEAN,SD|beta:A,B|uniform:LOW,HIGH | -pilot SWEEP) [-boards K] [-seed S] [-json]",
 		"fairplay plan -rate 0.5 -effect 0.01                  # games to detect a first-player rate of 0.51",
 		"fairplay plan -rate 0.5 -effect 0.01 -games 5000      # power of 5000 games, smallest detectable effect",
 		"fairplay plan -rate 0.55 -effect -0.03 -variants      # games to tell two rule variants apart",
@@ -34,7 +34,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	elo := fs.Float64("elo", 0, "logistic Elo difference between two agents to detect (colour-swapped pairs)")
 	pilot := fs.String("pilot", "", "pilot run directory (or its games.csv) giving the pentanomial variance, for -elo; with -band a layouts sweep's directory (or boards.csv) giving the boards' rates")
 	penta := fs.String("penta", "", "pilot pair counts by A's pair score 0,½,1,1½,2 (instead of -pilot), for -elo")
-	alpha := fs.Float64("alpha", 0.05, "two-sided significance level")
+	alpha := fs.Float64("alpha", 0.05, "two-sided significance level (not with -band: layouts -adaptive decides at 0.05, fixed)")
 	power := fs.Float64("power", 0.8, "power to reach (probability of detecting the effect)")
 	games := fs.Int64("games", 0, "games available: report their power and the smallest detectable effect instead (0: plan the games)")
 	asJSON := fs.Bool("json", false, "print one JSON object")

@@ -59,6 +59,15 @@ func planSequential(q *seqFlags, set map[string]bool, pilot string, alpha float6
 	if !set["games"] || cap <= 0 {
 		return usagef("-band needs -games N: the most games a board gets (the cap)")
 	}
+	// The design planned is layouts -adaptive's: batches of colour-swapped pairs (an even
+	// -batch, as the sweep requires) decided at its fixed level 0.05. A plan for another design
+	// would describe no sweep that can be run.
+	if q.batch <= 0 || q.batch%2 != 0 {
+		return usagef("-batch %d: want a positive even number (layouts -adaptive plays its batches in colour-swapped pairs)", q.batch)
+	}
+	if set["alpha"] && alpha != layouts.FamilyAlpha {
+		return usagef("-alpha %g: not with -band (layouts -adaptive decides at level %g, fixed)", alpha, layouts.FamilyAlpha)
+	}
 	var rates stats.RateDist
 	switch {
 	case set["rates"] && set["pilot"]:

@@ -58,7 +58,9 @@ func TestPlanSequentialCLI(t *testing.T) {
 		{"-rates", []string{"-band", "0.45,0.55", "-games", "100", "-rates", "gamma:1,1"}},
 		{"-effect: not with -band", []string{"-band", "0.45,0.55", "-games", "100", "-rates", "beta:2,2", "-effect", "0.1"}},
 		{"-rates: only with -band", []string{"-rate", "0.5", "-effect", "0.1", "-rates", "beta:2,2"}},
-		{"batch 0", []string{"-band", "0.45,0.55", "-games", "100", "-batch", "0", "-rates", "beta:2,2"}},
+		{"-batch 0: want a positive even number", []string{"-band", "0.45,0.55", "-games", "100", "-batch", "0", "-rates", "beta:2,2"}},
+		{"-batch 25: want a positive even number", []string{"-band", "0.45,0.55", "-games", "100", "-batch", "25", "-rates", "beta:2,2"}},
+		{"-alpha 0.01: not with -band", []string{"-band", "0.45,0.55", "-games", "100", "-alpha", "0.01", "-rates", "beta:2,2"}},
 		{"-pilot " + dir + "x", []string{"-band", "0.45,0.55", "-games", "100", "-pilot", dir + "x"}},
 	} {
 		wantUsageError(t, c.want, append([]string{"plan"}, c.args...)...)

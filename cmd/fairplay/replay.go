@@ -30,7 +30,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var idx gameIndex
 	fs.Var(&idx, "index", "the game's index `I`, the game column of games.csv (required)")
 	index := &idx.n
-	ply := fs.Int("ply", -1, "show only the position after this many plies (default: every position)")
+	ply := fs.Int("ply", -1, "show only the position after `K` plies (-1: every position)")
 	notation := fs.Bool("notation", false, "print each position as one line in the game's position notation (as -pos and -openings files read it), nothing else")
 	game := fs.String("game", "", "baran or katarenga: refuse a run of the other game (default: the run's game)")
 	if err := parseFlags(fs, args, stderr); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,6 +76,11 @@ func serve(ctx context.Context, ag agents.Agent, seed uint64, in io.Reader, out 
 			if len(f) != 3 || f[0] != "fairplay" || verr != nil || version < 1 {
 				return fmt.Errorf("serve: unsupported greeting %q (want hello fairplay VERSION GAME)", sc.Text())
 			}
+			if !slices.Contains(games.Names, f[2]) {
+				err := fmt.Errorf("unknown game %q (want %s)", f[2], strings.Join(games.Names, " or "))
+				say("info error %v", err)
+				return fmt.Errorf("serve: %v", err)
+			}
 			game = f[2]
 			closePl()
 			if pl, err = ag.NewPlayer(game); err != nil {
@@ -132,8 +138,14 @@ func serve(ctx context.Context, ag agents.Agent, seed uint64, in io.Reader, out 
 			if err := say("move %s", mv); err != nil {
 				return err
 			}
+		case "time": // the served agent's own budget applies
 		case "quit":
 			return nil
+		case "":
+		default: // answered on a line every client skips: later versions may add messages
+			if err := say("info error unknown message %q", word); err != nil {
+				return err
+			}
 		}
 	}
 	return sc.Err()

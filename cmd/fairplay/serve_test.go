@@ -170,3 +170,24 @@ func BenchmarkServedGames(b *testing.B) {
 		}
 	}
 }
+
+// serve refuses a game it does not know at hello (not ready, then a failure at rules), and
+// answers a message it does not know with an info line, which clients skip, and goes on.
+func TestServeUnknown(t *testing.T) {
+	ag, err := agents.Parse("random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err = serve(context.Background(), ag, 1, strings.NewReader("hello fairplay 1 chess\nquit\n"), &out)
+	if err == nil || !strings.Contains(err.Error(), `unknown game "chess"`) || strings.Contains(out.String(), "ready") {
+		t.Errorf("hello fairplay 1 chess: %v, answers %q; want an error naming the game and no ready", err, out.String())
+	}
+	gm, _ := games.New("baran", "", "", nil)
+	in := append([]string{"hello fairplay 1 baran", "bogus 1 2", ""}, positionLines(gm.Start(0))...)
+	got := serveLines(t, "random", append(in, "quit"))
+	if len(got) != 3 || got[0] != "ready fairplay random" || got[1] != `info error unknown message "bogus"` ||
+		!strings.HasPrefix(got[2], "move ") {
+		t.Errorf("answers %q; want ready, an info error naming bogus, a move", got)
+	}
+}

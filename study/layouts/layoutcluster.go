@@ -70,14 +70,14 @@ func resampleClusters(dst []int, clusters [][]int, rng *engine.Rand) []int {
 }
 
 // percentileInterval is the 95% bootstrap percentile interval of the statistic whose estimate
-// is v and whose resampled values are s (sorted in place): NaN limits when v is NaN or fewer
-// than 100 resamples gave a value.
+// is v and whose resampled values are s (sorted in place), its ends stats.Quantile's (as the
+// ratings' intervals): NaN limits when v is NaN or fewer than 100 resamples gave a value.
 func percentileInterval(v float64, s []float64, method string) stats.Interval {
 	iv := stats.Interval{Value: v, Low: math.NaN(), High: math.NaN(), Method: method}
 	if math.IsNaN(v) || len(s) < 100 {
 		return iv
 	}
 	sort.Float64s(s)
-	iv.Low, iv.High = s[int(0.025*float64(len(s)))], s[int(math.Ceil(0.975*float64(len(s))))-1]
+	iv.Low, iv.High = stats.Quantile(s, 0.025), stats.Quantile(s, 0.975)
 	return iv
 }

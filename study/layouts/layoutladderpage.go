@@ -41,7 +41,7 @@ func writeLadderPage(dir string, cfg LayoutLadderConfig, out *LayoutLadderOutcom
 	} else if out.Rated == nil {
 		// rated by a rating list: its own warnings are on its page
 	} else if res, _ := out.Rated.Results(); tournament.PerfectScores(res) > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their intervals are too narrow.", tournament.PerfectScores(res)))
+		rep.Warnings = append(rep.Warnings, tournament.PerfectScoreWarning(tournament.PerfectScores(res)))
 	}
 	if err := rep.AddPlots(dir, outputs); err != nil {
 		return "", err

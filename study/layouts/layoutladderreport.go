@@ -182,7 +182,7 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 	if out.Rated != nil {
 		fmt.Fprintf(&b, "Level ratings: a round robin of %d games per pairing on random tile placements (ratings/; joint Bradley–Terry, first level = 0, one virtual draw per pairing, %d bootstrap resamples), as a variants study rates the levels of its ladder.\n", cfg.RatingGames, cfg.RatingBootstrap)
 		if res, _ := out.Rated.Results(); tournament.PerfectScores(res) > 0 {
-			fmt.Fprintf(&b, "\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their intervals are too narrow.\n", tournament.PerfectScores(res))
+			fmt.Fprintf(&b, "\n%s\n", tournament.PerfectScoreWarning(tournament.PerfectScores(res)))
 		}
 	} else if len(cfg.RatingList) > 0 {
 		b.WriteString("Level ratings: from a rating list, each level the entry with its spec (every parameter) and the fingerprint it plays with here:")

@@ -125,7 +125,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	defer byP.Close()
 	// The fairest and most unbalanced boards: ranked by |rate − ½| on the selection half (then
 	// index), their rates reported on the held-out half.
-	fairest, worst := extremeBoards(6)
+	fairest, worst := extremeBoards(6) // disjoint once every board is in
 	effects, err := newColourRows(tmp)
 	if err != nil {
 		return nil, nil, err
@@ -185,6 +185,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	if nb > 0 {
 		rep.MeanRate /= float64(nb)
 	}
+	disjoint(&fairest, &worst, 6, nb)
 	fairList, worstList := newRankedApart(fairest.i, true), newRankedApart(worst.i, false)
 	for i := 0; i < nb; i++ {
 		b, err := spill.at(i)

@@ -49,7 +49,9 @@ func syntheticBoards(sw *Sweep, seed uint64) []gamefile.BoardResult {
 // the findings and plot captions their rounding to what each interval supports, with the
 // within-noise note on the top lists, and the colour-effect fit its sums added in chunks of
 // 2,048 rows: the effects moved by at most 1e-13 and their standard errors by 4e-12 relative,
-// colour_effects.csv unchanged, one coordinate of colour_effects.svg in its 13th digit). The
+// colour_effects.csv unchanged, one coordinate of colour_effects.svg in its 13th digit; and
+// half-widths of 0.195 to 0.2 rounded to one significant digit, as the rule says: "0.00 [0.00,
+// 0.39]" became "0.0 [0.0, 0.4]" in report.html and boards_unbalanced's captions). The
 // reports' parallel passes make the same bytes at any number of workers.
 func TestLayoutReportsUnchanged(t *testing.T) {
 	cases := []struct {
@@ -57,9 +59,9 @@ func TestLayoutReportsUnchanged(t *testing.T) {
 		workers int
 		want    string
 	}{
-		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 1, "f47283bcfa687dd230021b89756678cf9f3826dfb142f2fd67c97c589a555256"},
-		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 5, "f47283bcfa687dd230021b89756678cf9f3826dfb142f2fd67c97c589a555256"},
-		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, 0, "2b7c66d8a3d0c15f64ee3419ef0827bac08b0ff00c1b852c15c194652ec64451"},
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 1, "e3b19f4c34c0af036a34801a98d132ff9c63f467fcaadc497ed6b74046c56a75"},
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 5, "e3b19f4c34c0af036a34801a98d132ff9c63f467fcaadc497ed6b74046c56a75"},
+		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, 0, "371eae06313f9fb0d84b725141a4a03fc94e96b8144de2ac4e85cf88608ff0e0"},
 	}
 	for _, c := range cases {
 		sw := sweep(t, c.cfg)
@@ -315,15 +317,36 @@ func TestColourEffectRank(t *testing.T) {
 }
 
 // Boards tied on |rate − ½| are listed in board order, the most unbalanced as the fairest:
-// "a ≥ b" put each later board of a tie before the earlier ones.
+// "a ≥ b" put each later board of a tie before the earlier ones. No board is on both lists.
 func TestTopBoardsTies(t *testing.T) {
 	fairest, worst := extremeBoards(2)
 	for i, v := range []float64{0.5, 0.1, 0.5, 0.1, 0.5} {
 		fairest.add(v, int32(i))
 		worst.add(v, int32(i))
 	}
+	disjoint(&fairest, &worst, 2, 5)
 	if fmt.Sprint(fairest.i) != "[1 3]" || fmt.Sprint(worst.i) != "[0 2]" {
 		t.Errorf("fairest %v, most unbalanced %v; want [1 3] and [0 2]", fairest.i, worst.i)
+	}
+	// Every board tied, or fewer boards than both lists hold: no board on both lists.
+	for _, c := range []struct {
+		values      []float64
+		fair, worst string
+	}{
+		{[]float64{0.2, 0.2, 0.2, 0.2}, "[0 1]", "[2 3]"},
+		{[]float64{0.2, 0.2, 0.2}, "[0 1]", "[2]"},
+		{[]float64{0.3, 0.1, 0.2}, "[1 2]", "[0]"},
+		{[]float64{0.3}, "[0]", "[]"},
+	} {
+		fairest, worst := extremeBoards(2)
+		for i, v := range c.values {
+			fairest.add(v, int32(i))
+			worst.add(v, int32(i))
+		}
+		disjoint(&fairest, &worst, 2, len(c.values))
+		if fmt.Sprint(fairest.i) != c.fair || fmt.Sprint(worst.i) != c.worst {
+			t.Errorf("%v: fairest %v, most unbalanced %v; want %s and %s", c.values, fairest.i, worst.i, c.fair, c.worst)
+		}
 	}
 }
 

@@ -16,10 +16,34 @@ type topBoards struct {
 }
 
 // extremeBoards returns the trackers of the k fairest boards (smallest |rate − ½| first) and
-// the k most unbalanced (largest first), each breaking ties by board order.
+// the most unbalanced (largest first), each breaking ties by board order. The second keeps 2k
+// boards, so that disjoint can take k of them that are not among the fairest.
 func extremeBoards(k int) (fairest, worst topBoards) {
 	return topBoards{k: k, before: func(a, b float64) bool { return a < b }},
-		topBoards{k: k, before: func(a, b float64) bool { return a > b }}
+		topBoards{k: 2 * k, before: func(a, b float64) bool { return a > b }}
+}
+
+// disjoint cuts the lists of extremeBoards(k), once every one of n boards was added, so that no
+// board is on both: with ties (boards of equal |rate − ½| sort by board order on both lists)
+// or fewer than 2k boards, a board could be among the first k of each. The most unbalanced
+// list gets min(k, n/2) boards, the first by its order that are not among the fairest, and the
+// fairest min(k, n − that).
+func disjoint(fairest, worst *topBoards, k, n int) {
+	kw := min(k, n/2)
+	kf := min(k, n-kw, len(fairest.i))
+	fairest.v, fairest.i = fairest.v[:kf], fairest.i[:kf]
+	on := map[int32]bool{}
+	for _, i := range fairest.i {
+		on[i] = true
+	}
+	var v []float64
+	var idx []int32
+	for j, i := range worst.i {
+		if len(idx) < kw && !on[i] {
+			v, idx = append(v, worst.v[j]), append(idx, i)
+		}
+	}
+	worst.v, worst.i, worst.k = v, idx, k
 }
 
 func (t *topBoards) add(v float64, i int32) {

@@ -34,7 +34,7 @@ func RunRace(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutcome,
 		return nil, err
 	}
 	defer unlock()
-	race, err := stats.NewRace(stats.RaceFairest, nb, sw.Cfg.BandLow, sw.Cfg.BandHigh, familyAlpha, sw.Cfg.Tolerance, sw.bandRho())
+	race, err := stats.NewRace(stats.RaceFairest, nb, sw.Cfg.BandLow, sw.Cfg.BandHigh, FamilyAlpha, sw.Cfg.Tolerance, sw.bandRho())
 	if err != nil {
 		return nil, err
 	}

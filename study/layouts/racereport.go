@@ -127,7 +127,7 @@ func readRaceSummary(dir string, sw *Sweep) (*RaceSummary, error) {
 func raceFinding(sw *Sweep, s *RaceSummary) string {
 	saved := fmt.Sprintf("%d games, %.0f%% fewer than the fixed design's %d (the cap on every board)", s.Games, 100*(1-float64(s.Games)/float64(max(1, s.Fixed))), s.Fixed)
 	head := fmt.Sprintf("race (%s; every answer right with probability at least %.2f, all %d boards at once: %s, each board's sequence at %.2g)",
-		s.Question, 1-familyAlpha, s.Boards, stats.MethodRace, sw.bandAlpha())
+		s.Question, 1-FamilyAlpha, s.Boards, stats.MethodRace, sw.bandAlpha())
 	if s.Question == stats.RaceFair {
 		return fmt.Sprintf("%s: %d inside %.2f-%.2f, %d below, %d above, %d undecided (%d of them stopped before the cap, once they could no longer be settled); %s",
 			head, s.Answers["inside"], sw.Cfg.BandLow, sw.Cfg.BandHigh, s.Answers["below"], s.Answers["above"], s.Answers["undecided"], s.Stopped, saved)

@@ -9,9 +9,9 @@ import (
 	"github.com/fairplay-lab/fairplay/stats"
 )
 
-// familyAlpha is the error rate of a sequential sweep's answers: each board's for an adaptive
+// FamilyAlpha is the error rate of a sequential sweep's answers: each board's for an adaptive
 // sweep, all boards' at once for a race.
-const familyAlpha = 0.05
+const FamilyAlpha = 0.05
 
 // checkRace validates the race settings of a configuration.
 func (cfg *LayoutsConfig) checkRace() error {
@@ -42,9 +42,9 @@ func (sw *Sweep) sequential() bool { return sw.Cfg.Adaptive }
 // boards (Bonferroni: the answers hold for every board at once).
 func (sw *Sweep) bandAlpha() float64 {
 	if sw.Cfg.Race != "" {
-		return familyAlpha / float64(max(1, sw.NumBoards()))
+		return FamilyAlpha / float64(max(1, sw.NumBoards()))
 	}
-	return familyAlpha
+	return FamilyAlpha
 }
 
 // paired reports whether a board's games are counted by colour-swapped pair: with agent A ≠
@@ -67,7 +67,7 @@ func (sw *Sweep) units(games int64) int64 {
 // bandRho tunes the confidence sequence to be tightest at the geometric mean of the batch and
 // the cap (in units: pairs in a paired sweep).
 func (sw *Sweep) bandRho() float64 {
-	return stats.RaceRho(sw.units(sw.Cfg.Batch), sw.units(sw.Cfg.Games), familyAlpha)
+	return stats.RaceRho(sw.units(sw.Cfg.Batch), sw.units(sw.Cfg.Games), FamilyAlpha)
 }
 
 // cs is a board's confidence sequence for White's rate, w of n games, at level alpha: by pair

@@ -198,7 +198,15 @@ func listEntries(cfg TournamentConfig, out *TournamentOutcome) []tally.ListEntry
 	return list
 }
 
-// perfectScores counts the pairings one side won (or lost) entirely.
+// PerfectScoreWarning is the reports' sentence on k > 0 pairings that ended with a perfect
+// score: the ratings those gaps set come from the prior; a rating with no finite estimate gets no
+// interval (ratingInterval), and a bootstrap, which cannot vary a perfect score, gives the
+// others intervals that leave out the uncertainty of those gaps.
+func PerfectScoreWarning(k int) string {
+	return fmt.Sprintf("%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds), not measured; a rating with no finite estimate is marked as set by the prior and has no interval, and the intervals of the others leave out the uncertainty of those gaps.", k)
+}
+
+// PerfectScores counts the pairings one side won (or lost) entirely.
 func PerfectScores(res []stats.PairingResult) int {
 	k := 0
 	for _, p := range res {

@@ -115,7 +115,7 @@ func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome, listed 
 	}
 	res, _ := rated.Results()
 	if k := tournament.PerfectScores(res); k > 0 {
-		s += fmt.Sprintf("\n%d rating pairing(s) ended with a perfect score: those gaps are set by the prior (lower bounds) and their bootstrap intervals are too narrow; more rating games or closer levels fix it.\n", k)
+		s += "\n" + tournament.PerfectScoreWarning(k) + " More rating games or closer levels fix it.\n"
 	}
 	return s
 }
