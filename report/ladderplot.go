@@ -27,7 +27,7 @@ type RatingSeries struct {
 func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []RatingSeries, ref float64) ([]string, error) {
 	p := newPlot()
 	p.Title.Text = title
-	p.X.Label.Text = "level rating (Elo, first level = 0)"
+	p.X.Label.Text = "level rating (Elo: the run's round robin, first level = 0, or a rating list's scale)"
 	if !rated {
 		p.X.Label.Text = "level (not rated)"
 	}

@@ -21,7 +21,7 @@ import (
 func PlotStrengthTrend(dir, title, metric string, trends []tally.Trend) ([]string, error) {
 	p := newPlot()
 	p.Title.Text = title
-	p.X.Label.Text = "level rating (Elo, baseline rules; first level = 0)"
+	p.X.Label.Text = "level rating (Elo: round robin on the baseline rules, first level = 0, or a rating list's scale)"
 	p.Y.Label.Text = metric + ": variant − baseline (95% interval)"
 	p.Legend.Top, p.Legend.Left = true, true
 	xmin, xmax := math.Inf(1), math.Inf(-1)
