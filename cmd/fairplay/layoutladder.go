@@ -67,6 +67,9 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 		if err != nil {
 			return err
 		}
+		if set["rating-list"] {
+			return usagef("-rating-list %s: a ladder's level ratings are fixed when it starts; drop -rating-list (start a new ladder to rate it from a list)", lf.ratingList)
+		}
 		if set["compare"] && val("compare") != cfg.Compare {
 			return usagef("-compare %s: a ladder's reference sweep is fixed when it starts (%q); drop -compare", val("compare"), cfg.Compare)
 		}

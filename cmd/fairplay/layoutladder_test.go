@@ -80,6 +80,7 @@ func TestLayoutLadderCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantUsageError(t, "reference sweep is fixed", "layouts", "-report", dir, "-compare", t.TempDir())
+	wantUsageError(t, "level ratings are fixed when it starts", "layouts", "-report", dir, "-rating-list", "../../docs/ratings/katarenga.csv")
 	levelMan := filepath.Join(dir, "level-1", "manifest.json")
 	manBefore, err := os.ReadFile(levelMan)
 	if err != nil {

@@ -143,5 +143,6 @@ func TestVariantsRatingList(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "x")
 	wantUsageError(t, "level 2 (alphabeta:depth=9) is not on the list", "variants", "-game", "baran", "-vary", "fast-row=3,4", "-ladder", "greedy;alphabeta:depth=9", "-rating-list", "../../docs/ratings/baran.csv", "-out", out)
 	wantUsageError(t, "-rating-games-per-pairing 40: not with -rating-list", "variants", "-game", "baran", "-vary", "fast-row=3,4", "-ladder", "greedy;alphabeta:depth=1", "-rating-list", "../../docs/ratings/baran.csv", "-rating-games-per-pairing", "40", "-out", out)
+	wantUsageError(t, "-rating-list: not with a race", "variants", "-game", "baran", "-vary", "fast-row=3,4", "-ladder", "greedy", "-race", "fair", "-batch", "10", "-rating-list", "../../docs/ratings/baran.csv", "-out", out)
 	wantUsageError(t, "-rating-list: open nosuch.csv", "variants", "-game", "baran", "-vary", "fast-row=3,4", "-rating-list", "nosuch.csv", "-out", out)
 }

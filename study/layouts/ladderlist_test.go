@@ -81,7 +81,8 @@ func fileExists(p string) bool {
 }
 
 // With two levels the fitted slope is the line through them whatever the weights: (y₂ − y₁) /
-// (x₂ − x₁) per 100 Elo; three levels on a line give that line's slope exactly.
+// (x₂ − x₁) per 100 Elo; three levels on a line give that line's slope exactly, a level whose
+// rating the prior sets left out.
 func TestLevelTrends(t *testing.T) {
 	mk := func(elo, white, benefit float64) LadderLevel {
 		return LadderLevel{Elo: elo, EloLow: math.NaN(), EloHigh: math.NaN(), White: stats.Interval{Value: white}, whiteSE: 0.02,
@@ -91,7 +92,9 @@ func TestLevelTrends(t *testing.T) {
 	if math.Abs(w.Slope-0.01) > 1e-12 || math.Abs(b.Slope-(-0.005)) > 1e-12 || w.Levels != 2 {
 		t.Errorf("two levels: slopes %v, %v per 100 Elo, want 0.01 and -0.005", w.Slope, b.Slope)
 	}
-	w, _ = levelTrends([]LadderLevel{mk(0, 0.5, 0), mk(1000, 0.6, 0), mk(2500, 0.75, 0), {Elo: math.NaN()}})
+	prior := mk(5000, 0.1, 0.2)
+	prior.EloPrior = true
+	w, _ = levelTrends([]LadderLevel{mk(0, 0.5, 0), mk(1000, 0.6, 0), mk(2500, 0.75, 0), {Elo: math.NaN()}, prior})
 	if math.Abs(w.Slope-0.01) > 1e-12 || w.Levels != 3 || !(w.Low < w.Slope && w.Slope < w.High) {
 		t.Errorf("three levels on a line: %+v, want slope 0.01 over 3 levels", w)
 	}

@@ -334,12 +334,12 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 }
 
 // levelTrends fits White's edge and Black's choice benefit on the level ratings (levels with a
-// finite rating and a positive standard error).
+// measured rating, not one the prior sets, and a positive standard error).
 func levelTrends(levels []LadderLevel) (white, benefit tally.TrendFit) {
 	var w, b []tally.TrendPoint
 	for _, lv := range levels {
-		if math.IsNaN(lv.Elo) {
-			continue
+		if math.IsNaN(lv.Elo) || lv.EloPrior {
+			continue // a rating the prior sets (perfect scores) is no measured position on the axis
 		}
 		p := tally.TrendPoint{Level: lv.Level, Elo: lv.Elo, EloLow: lv.EloLow, EloHigh: lv.EloHigh, Searching: true}
 		if lv.whiteSE > 0 {

@@ -44,6 +44,8 @@ func (cfg VariantsConfig) checkRace() error {
 		return config.Errorf("Tolerance", fmt.Sprint(cfg.Tolerance), "want a number in [0, 0.5), with a fairest race")
 	case cfg.RatingGames != 0:
 		return config.Errorf("RatingGames", fmt.Sprint(cfg.RatingGames), "want 0 with a race (a race answers its question at each level; it rates no levels)")
+	case len(cfg.RatingList) > 0:
+		return config.Errorf("RatingList", "", "not with a race (a race answers its question at each level; it rates no levels)")
 	}
 	return nil
 }
