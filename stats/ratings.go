@@ -200,6 +200,10 @@ type Rating struct {
 	// is set by the prior alone, and the bootstrap, which cannot vary a perfect score, gives it
 	// no honest interval), -1 when it is infinitely below, 0 when it is finite (Unbounded).
 	Unbounded int
+	// Group is the lowest index of the agents whose gaps to this one are all measured (have
+	// finite maximum-likelihood estimates; MeasuredGroups): two agents of one group differ by a
+	// measured amount, two of different groups by an amount the prior sets.
+	Group int
 }
 
 // RatingTable is a fitted tournament: one line per agent, in the agents' order.
@@ -230,10 +234,10 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 		games[p.A] += int64(g)
 		games[p.B] += int64(g)
 	}
-	side := Unbounded(n, res)
+	side, group := Unbounded(n, res), MeasuredGroups(n, res)
 	for i, name := range names {
 		t.Ratings = append(t.Ratings, Rating{Agent: name, Elo: elo[i], Low: math.NaN(), High: math.NaN(),
-			Games: games[i], Score: points[i] / float64(games[i]), Unbounded: side[i]})
+			Games: games[i], Score: points[i] / float64(games[i]), Unbounded: side[i], Group: group[i]})
 	}
 	if opt.Bootstrap <= 0 {
 		return t, nil
@@ -275,40 +279,9 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 // given +1 when it scored at least half its points, −1 otherwise: its rating is set by the
 // prior alone either way.
 func Unbounded(n int, res []PairingResult) []int {
-	beat := make([][]bool, n) // beat[a][b]: a scored against b
-	for i := range beat {
-		beat[i] = make([]bool, n)
-	}
-	var pts, games []float64 = make([]float64, n), make([]float64, n)
-	for _, p := range res {
-		s, g := p.Points()
-		if s > 0 {
-			beat[p.A][p.B] = true
-		}
-		if s < g {
-			beat[p.B][p.A] = true
-		}
-		pts[p.A], pts[p.B] = pts[p.A]+s, pts[p.B]+g-s
-		games[p.A], games[p.B] = games[p.A]+g, games[p.B]+g
-	}
-	reach := func(from int, edge func(a, b int) bool) []bool {
-		seen := make([]bool, n)
-		stack := []int{from}
-		seen[from] = true
-		for len(stack) > 0 {
-			a := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for b := range n {
-				if !seen[b] && edge(a, b) {
-					seen[b] = true
-					stack = append(stack, b)
-				}
-			}
-		}
-		return seen
-	}
-	down := reach(0, func(a, b int) bool { return beat[a][b] }) // the anchor scored its way to them
-	up := reach(0, func(a, b int) bool { return beat[b][a] })   // they scored their way to the anchor
+	beat, pts, games := scoredAgainst(n, res)
+	down := reach(n, 0, func(a, b int) bool { return beat[a][b] }) // the anchor scored its way to them
+	up := reach(n, 0, func(a, b int) bool { return beat[b][a] })   // they scored their way to the anchor
 	out := make([]int, n)
 	for i := range out {
 		switch {
@@ -324,6 +297,73 @@ func Unbounded(n int, res []PairingResult) []int {
 		}
 	}
 	return out
+}
+
+// MeasuredGroups gives, for each of n agents, the lowest index of the agents whose Bradley–Terry
+// gaps to it have finite maximum-likelihood estimates: by Ford's condition (see Unbounded) those
+// that it reaches, and that reach it, along "scored at least half a point against" links (the
+// strongly connected component of the agent in that graph). Gaps within a group are measured;
+// a gap between groups is set by the prior. With the anchor's group the only one, every
+// rating is finite (Unbounded all 0).
+func MeasuredGroups(n int, res []PairingResult) []int {
+	beat, _, _ := scoredAgainst(n, res)
+	group := make([]int, n)
+	for i := range group {
+		group[i] = -1
+	}
+	for i := range n {
+		if group[i] >= 0 {
+			continue
+		}
+		down := reach(n, i, func(a, b int) bool { return beat[a][b] })
+		up := reach(n, i, func(a, b int) bool { return beat[b][a] })
+		for j := range n {
+			if down[j] && up[j] {
+				group[j] = i
+			}
+		}
+	}
+	return group
+}
+
+// scoredAgainst tallies a tournament's results: beat[a][b] when a scored at least half a point
+// against b, and each agent's points and games.
+func scoredAgainst(n int, res []PairingResult) (beat [][]bool, pts, games []float64) {
+	beat = make([][]bool, n)
+	for i := range beat {
+		beat[i] = make([]bool, n)
+	}
+	pts, games = make([]float64, n), make([]float64, n)
+	for _, p := range res {
+		s, g := p.Points()
+		if s > 0 {
+			beat[p.A][p.B] = true
+		}
+		if s < g {
+			beat[p.B][p.A] = true
+		}
+		pts[p.A], pts[p.B] = pts[p.A]+s, pts[p.B]+g-s
+		games[p.A], games[p.B] = games[p.A]+g, games[p.B]+g
+	}
+	return beat, pts, games
+}
+
+// reach marks the agents reached from agent from along edge (from included).
+func reach(n, from int, edge func(a, b int) bool) []bool {
+	seen := make([]bool, n)
+	stack := []int{from}
+	seen[from] = true
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for b := range n {
+			if !seen[b] && edge(a, b) {
+				seen[b] = true
+				stack = append(stack, b)
+			}
+		}
+	}
+	return seen
 }
 
 // resamplePenta draws Pairs() pairs with replacement from the pairs counted in p.

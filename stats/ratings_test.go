@@ -246,20 +246,7 @@ func TestUnbounded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 300 {
 		n := 3 + trial%2
-		var res []PairingResult
-		for a := range n {
-			for b := a + 1; b < n; b++ {
-				var p Penta
-				for range 3 {
-					if rng.IntN(3) > 0 { // mostly decisive pairs, so perfect scores are common
-						p[4*rng.IntN(2)]++
-					} else {
-						p[2]++
-					}
-				}
-				res = append(res, PairingResult{A: a, B: b, Penta: p})
-			}
-		}
+		res := randomRoundRobin(rng, n, 3, true)
 		finite := !slices.ContainsFunc(Unbounded(n, res), func(u int) bool { return u != 0 })
 		_, err := FitRatings(n, res, 0)
 		if finite != (err == nil) {
@@ -278,4 +265,80 @@ func TestQuantileType7(t *testing.T) {
 			t.Errorf("Quantile(%v, %v) = %v, want %v", x, c.q, got, c.want)
 		}
 	}
+}
+
+// MeasuredGroups on hand-made tournaments, and against the fit itself on random small ones:
+// the pairings within a group of two or more fit without a prior (every gap in it is finite),
+// and those joining two groups do not (Ford's condition).
+func TestMeasuredGroups(t *testing.T) {
+	// 0 lost every game to 1, 2 and 3; 1, 2 and 3 traded wins: their gaps are measured.
+	res := []PairingResult{{A: 0, B: 1, Penta: pentaOf(0, 0, 5)}, {A: 0, B: 2, Penta: pentaOf(0, 0, 5)}, {A: 0, B: 3, Penta: pentaOf(0, 0, 5)},
+		{A: 1, B: 2, Penta: pentaOf(1, 3, 1)}, {A: 1, B: 3, Penta: pentaOf(0, 2, 3)}, {A: 2, B: 3, Penta: pentaOf(0, 4, 1)}}
+	if got := MeasuredGroups(4, res); !slices.Equal(got, []int{0, 1, 1, 1}) {
+		t.Errorf("a weakest level that lost every game: %v, want [0 1 1 1]", got)
+	}
+	// A ladder of perfect scores: no gap is measured.
+	res = []PairingResult{{A: 0, B: 1, Penta: pentaOf(0, 0, 5)}, {A: 0, B: 2, Penta: pentaOf(0, 0, 5)}, {A: 1, B: 2, Penta: pentaOf(0, 0, 5)}}
+	if got := MeasuredGroups(3, res); !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("a ladder of perfect scores: %v, want [0 1 2]", got)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	sub := func(res []PairingResult, in func(int) bool) (int, []PairingResult) {
+		idx := map[int]int{}
+		var out []PairingResult
+		for _, p := range res {
+			if !in(p.A) || !in(p.B) {
+				continue
+			}
+			for _, a := range []int{p.A, p.B} {
+				if _, ok := idx[a]; !ok {
+					idx[a] = len(idx)
+				}
+			}
+			out = append(out, PairingResult{A: idx[p.A], B: idx[p.B], Penta: p.Penta})
+		}
+		return len(idx), out
+	}
+	split := 0
+	for trial := range 300 {
+		n := 3 + trial%3
+		res := randomRoundRobin(rng, n, 2, false)
+		g := MeasuredGroups(n, res)
+		for a := range n {
+			for b := a + 1; b < n; b++ {
+				k, pair := sub(res, func(i int) bool { return g[i] == g[a] || g[i] == g[b] })
+				_, err := FitRatings(k, pair, 0)
+				if (g[a] == g[b]) != (err == nil) {
+					t.Fatalf("%v: groups %v, agents %d and %d: the fit over their groups: %v", res, g, a, b, err)
+				}
+				if g[a] != g[b] {
+					split++
+				}
+			}
+		}
+	}
+	if split == 0 {
+		t.Error("no trial had two groups")
+	}
+}
+
+// randomRoundRobin is a round robin of n agents, pairs colour-swapped pairs per pairing, each
+// pair won 2–0 by one side at random, or with draws a drawn pair a third of the time: mostly
+// decisive pairs, so perfect scores are common.
+func randomRoundRobin(rng *rand.Rand, n, pairs int, draws bool) []PairingResult {
+	var res []PairingResult
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			var p Penta
+			for range pairs {
+				if !draws || rng.IntN(3) > 0 {
+					p[4*rng.IntN(2)]++
+				} else {
+					p[2]++
+				}
+			}
+			res = append(res, PairingResult{A: a, B: b, Penta: p})
+		}
+	}
+	return res
 }

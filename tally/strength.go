@@ -121,8 +121,8 @@ func WLSSlope(x, y, se []float64) (slope, slopeSE float64, ok bool) {
 // StrengthTrends regresses, for every metric of CellMetrics and every variant other than the
 // baseline (the first variant of the first level, i.e. the first value of each varied switch), the
 // per-level effect (variant minus baseline, standard error √(se_v² + se_b²): the cells have
-// independent seeds) on the level's rating (VariantCell.Elo). Levels without a finite rating,
-// effects with no variance (a metric constant in both cells) and effects in a counter that the
+// independent seeds) on the level's rating (VariantCell.Elo). Levels without a measured
+// rating (TrendLevels: not rated, or at a distance the prior sets from the others), effects with no variance (a metric constant in both cells) and effects in a counter that the
 // rules of either cell keep at zero (VariantCell.ZeroByRule: the rule's effect, not a finding)
 // are left out of the fit.
 func StrengthTrends(cells []VariantCell) []Trend {
@@ -139,6 +139,7 @@ func StrengthTrends(cells []VariantCell) []Trend {
 	elo := map[int]VariantCell{}
 	var variants, metrics []string
 	var levels []int
+	measured := TrendLevels(CellLevels(cells))
 	for _, c := range cells {
 		ms := CellMetrics(c.Summary)
 		byCell[key{c.Level, c.Variant}] = ms
@@ -173,7 +174,7 @@ func StrengthTrends(cells []VariantCell) []Trend {
 				a, okA := find(byCell[key{l, v}], name)
 				lc := elo[l]
 				e := lc.Elo
-				if !okA || !okB || math.IsNaN(e) || math.IsNaN(a.Value) || math.IsNaN(b.Value) {
+				if !okA || !okB || !measured[l] || math.IsNaN(a.Value) || math.IsNaN(b.Value) {
 					continue
 				}
 				if c := strings.TrimSuffix(name, "_mean"); slices.Contains(zero[key{l, v}], c) || slices.Contains(zero[key{l, baseline}], c) {
@@ -218,23 +219,26 @@ func FitTrend(points []TrendPoint) TrendFit {
 
 // WriteStrengthTrendCSV writes strength_trend.csv: metric, variant, slope_per_100_elo, ci_low,
 // ci_high, p_value, then the baseline, the levels in the fit, the verdict (TrendVerdict) and
-// the method, then the same fit over the searching levels alone (search_*).
-func WriteStrengthTrendCSV(w io.Writer, trends []Trend) error {
+// the method, then the same fit over the searching levels alone (search_*), then the levels
+// left out of every fit (TrendLeftOut of levels).
+func WriteStrengthTrendCSV(w io.Writer, trends []Trend, levels []LevelRating) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"metric", "variant", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "baseline", "levels", "verdict", "method",
-		"search_slope_per_100_elo", "search_ci_low", "search_ci_high", "search_p_value", "search_levels", "search_verdict"})
+		"search_slope_per_100_elo", "search_ci_low", "search_ci_high", "search_p_value", "search_levels", "search_verdict", "levels_left_out"})
+	left := TrendLeftOut(levels)
 	for _, t := range trends {
 		s := t.Search
 		cw.Write([]string{t.Metric, t.Variant, stats.FormatFloat(t.Slope), stats.FormatFloat(t.Low), stats.FormatFloat(t.High), stats.FormatFloat(t.P),
 			t.Baseline, strconv.Itoa(len(t.Points)), t.Verdict, MethodStrengthTrend,
-			stats.FormatFloat(s.Slope), stats.FormatFloat(s.Low), stats.FormatFloat(s.High), stats.FormatFloat(s.P), strconv.Itoa(s.Levels), s.Verdict})
+			stats.FormatFloat(s.Slope), stats.FormatFloat(s.Low), stats.FormatFloat(s.High), stats.FormatFloat(s.P), strconv.Itoa(s.Levels), s.Verdict, left})
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
 // WriteStrengthReport writes the markdown section on the level ratings and the strength trends
-// (levels: the ladder labels; cells give each level's rating).
+// (levels: the ladder labels; cells give each level's rating), with the levels the trends
+// leave out (TrendNote), or, with fewer than MinTrendLevels measured levels, why there are none.
 func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, trends []Trend) {
 	fmt.Fprint(w, "\n### Level ratings (baseline rules)\n\n")
 	rt := markdown.NewTable("level", "Elo", "95% interval", "distinct games (all cells of the level)").Right(1, 3)
@@ -258,9 +262,17 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 		rt.Row("`"+levels[c.Level]+"`", fmt.Sprintf("%+.0f", c.Elo), iv, distinct[c.Level])
 	}
 	rt.WriteTo(w)
+	note := TrendNote(CellLevels(cells), "strength_trend.csv")
+	if !TrendFitted(CellLevels(cells)) {
+		fmt.Fprintf(w, "\n%s\n", note)
+		return
+	}
 	fmt.Fprintln(w, "\n### Strength trends (effect vs baseline per 100 Elo, weighted least squares, weights 1/se²)")
 	fmt.Fprintln(w, "\nVerdict: reversing (per-level effects on both sides of 0), trending (slope interval excludes 0), stable (an effect, no trend detected), none-detected; per-level intervals unadjusted. "+
 		"The same fit over the searching levels alone (alpha-beta, MCTS; not random or one-ply greedy play) tests the trend where play is strong: a trend over all levels with none among the searchers is a step from weak players to searchers, not a change with strength.")
+	if note != "" {
+		fmt.Fprintf(w, "\n%s\n", note)
+	}
 	fmt.Fprintln(w)
 	tt := markdown.NewTable("metric", "variant", "slope per 100 Elo [95% CI]", "p", "levels", "verdict", "searching levels: slope [95% CI]", "p", "levels", "verdict").Right(3, 4, 7, 8)
 	for _, t := range trends {

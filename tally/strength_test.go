@@ -80,7 +80,7 @@ func TestStrengthTrends(t *testing.T) {
 		t.Errorf("completion (constant) trend %+v, want listed without a fit", c)
 	}
 	var b bytes.Buffer
-	if err := WriteStrengthTrendCSV(&b, trends); err != nil {
+	if err := WriteStrengthTrendCSV(&b, trends, CellLevels(cells)); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
@@ -144,12 +144,12 @@ func TestStrengthTrendSearchingLevels(t *testing.T) {
 		t.Errorf("over the searching levels: %+v; want slope 0 over 3 levels, no trend", s)
 	}
 	var b bytes.Buffer
-	if err := WriteStrengthTrendCSV(&b, []Trend{fw}); err != nil {
+	if err := WriteStrengthTrendCSV(&b, []Trend{fw}, CellLevels(cells)); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
-	if !strings.HasSuffix(lines[0], ",search_slope_per_100_elo,search_ci_low,search_ci_high,search_p_value,search_levels,search_verdict") ||
-		!strings.HasSuffix(lines[1], ",3,"+s.Verdict) {
+	if !strings.HasSuffix(lines[0], ",search_slope_per_100_elo,search_ci_low,search_ci_high,search_p_value,search_levels,search_verdict,levels_left_out") ||
+		!strings.HasSuffix(lines[1], ",3,"+s.Verdict+",") {
 		t.Errorf("strength_trend.csv:\n%s", b.String())
 	}
 	b.Reset()

@@ -96,6 +96,20 @@ type VariantCell struct {
 	// levels were not rated.
 	Elo, EloLow, EloHigh float64
 	EloPrior             bool // the level's rating has no finite estimate: set by the prior (stats.Rating.Unbounded)
+	EloGroup             int  // the level's group of measured rating gaps (stats.Rating.Group; 0 for a rating list)
+}
+
+// CellLevels is the ladder's levels as a strength trend sees them (one per level, in level
+// order), from the cells' ratings.
+func CellLevels(cells []VariantCell) []LevelRating {
+	var out []LevelRating
+	for _, c := range cells {
+		for len(out) <= c.Level {
+			out = append(out, LevelRating{Elo: math.NaN()})
+		}
+		out[c.Level] = LevelRating{Label: c.Agent, Elo: c.Elo, Group: c.EloGroup}
+	}
+	return out
 }
 
 // Difference is one tested difference between two variants at a level (or, for the metric

@@ -70,6 +70,15 @@ func TestLayoutLadderCLI(t *testing.T) {
 		}
 	}
 	checkReportPage(t, page)
+	// greedy won every rating game: its gap to random is the prior's, so no level is measured
+	// against another and there is no trend: no ladder_trend.csv (it was written with one
+	// level and empty slopes), and report.md, the Results line and the page say why.
+	const noTrend = "No strength trend: fewer than 2 levels have ratings measured against each other (`greedy`: its rating gap to the other levels is set by the prior"
+	_, results, _ := strings.Cut(out, "\nResults in ")
+	if _, err := os.Stat(filepath.Join(dir, "ladder_trend.csv")); err == nil || !strings.Contains(out, noTrend) || strings.Contains(results, "ladder_trend.csv") ||
+		!strings.Contains(string(page), "No strength trend: fewer than 2 levels") {
+		t.Errorf("a ladder of perfect scores: ladder_trend.csv written (%v) or not explained; output:\n%s", err == nil, out)
+	}
 	_, errOut, err := runCmd(t, "layouts", "-resume", dir, "-progress", "never")
 	if err != nil || !strings.Contains(errOut, "already complete (2 sweeps)") {
 		t.Errorf("resume of a complete ladder: %v\n%s", err, errOut)
@@ -87,11 +96,18 @@ func TestLayoutLadderCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(dir, "ladder.csv"))
+	stale := filepath.Join(dir, "ladder_trend.csv") // as an earlier version wrote it: one level, empty slopes
+	if err := os.WriteFile(stale, []byte("metric,slope_per_100_elo,ci_low,ci_high,p_value,levels,verdict,method\nwhite_edge,,,,,1,,wls-known-variance\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := runCmd(t, "layouts", "-report", dir, "-progress", "never"); err != nil {
 		t.Fatalf("-report of a ladder: %v", err)
 	}
 	if after, err := os.ReadFile(filepath.Join(dir, "ladder.csv")); err != nil || string(after) != string(before) {
 		t.Errorf("-report rewrote ladder.csv differently (%v)", err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("-report kept a ladder_trend.csv the ladder no longer fits")
 	}
 	// A finished level is read, not re-run: its manifest (the command that made it, its
 	// timings) is untouched, and without its boards.csv -report fails instead of replaying it.

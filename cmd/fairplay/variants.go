@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/runner"
@@ -162,23 +163,25 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: %s\n", report, dir, variantsResults(cfg))
+	fmt.Fprintf(stdout, "%s\nResults in %s: %s\n", report, dir, variantsResults(cfg, out.Outputs))
 	return nil
 }
 
-// variantsResults lists what a finished variant study wrote: the level ratings' files only
-// when the levels were rated.
-func variantsResults(cfg variants.VariantsConfig) string {
+// variantsResults lists what a finished variant study wrote (outputs: its manifest's): the
+// strength trend's files only when it fitted one (levels rated, at least two measured against
+// each other), ratings/ only when it played rating games.
+func variantsResults(cfg variants.VariantsConfig, outputs []string) string {
+	trend := slices.Contains(outputs, "strength_trend.csv")
 	files := "variants.csv, differences.csv"
-	if cfg.Rated() {
+	if trend {
 		files += ", strength_trend.csv"
 	}
 	files += ", report.md, report.html, variants_*.png/.svg"
-	if cfg.Rated() {
+	if trend {
 		files += ", strength_*.png/.svg"
-		if cfg.RatingGames > 0 && len(cfg.Ladder) > 1 {
-			files += ", ratings/"
-		}
+	}
+	if cfg.RatingGames > 0 && len(cfg.Ladder) > 1 && len(cfg.RatingList) == 0 {
+		files += ", ratings/"
 	}
 	return files + ", cells/"
 }

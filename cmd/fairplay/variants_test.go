@@ -24,7 +24,7 @@ func csvByHeader(t *testing.T, path string) []map[string]string {
 // The issue's done-when command at a small size: the levels of a ladder whose strength order is
 // known (random < greedy < alpha-beta depth 1 < depth 2 on Katarenga) get increasing level_elo
 // (with intervals around them where the games, not only the prior, set them), every cell has a distinct_games row, and strength_trend.csv has
-// a fitted row for the first-player rate.
+// a fitted row for the first-player rate over the levels measured against each other.
 func TestVariantsLevelRatings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays about 300 Katarenga games")
@@ -72,9 +72,16 @@ func TestVariantsLevelRatings(t *testing.T) {
 	if len(distinct) != 8 {
 		t.Errorf("distinct_games rows for %d cells, want 8", len(distinct))
 	}
+	// random lost every rating game, and greedy every game but those against random: their gaps
+	// to the others are the prior's, so the trend leaves them out and is fitted over the two
+	// alpha-beta levels, whose gap the games measure (every level above random is "set by the
+	// prior" relative to the anchor, which would leave no trend at all).
 	fitted := false
 	for _, r := range csvByHeader(t, filepath.Join(dir, "strength_trend.csv")) {
-		if r["metric"] == "first_win_rate" && r["variant"] == "first-move-capture=banned" && r["slope_per_100_elo"] != "" && r["p_value"] != "" {
+		if r["levels_left_out"] != "random;greedy" {
+			t.Errorf("%s: levels_left_out %q, want random;greedy", r["metric"], r["levels_left_out"])
+		}
+		if r["metric"] == "first_win_rate" && r["variant"] == "first-move-capture=banned" && r["slope_per_100_elo"] != "" && r["p_value"] != "" && r["levels"] == "2" {
 			fitted = true
 		}
 	}
@@ -120,13 +127,36 @@ func TestVariantsResultsListed(t *testing.T) {
 }
 
 // -rating-list rates the levels from the list (level_elo is the list's rating, no round robin
-// is played), and refuses a level not on it, a plain ratings.csv or rating games besides.
+// is played; both levels measured, so strength_trend.csv leaves none out, and it has no trend
+// in removals, which capture=strict keeps at zero by rule), and refuses a level not on it, a
+// plain ratings.csv or rating games besides.
 func TestVariantsRatingList(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "study")
-	if _, _, err := runCmd(t, "variants", "-game", "baran", "-vary", "fast-row=3,4", "-ladder", "greedy;alphabeta:depth=1", "-games-per-cell", "2",
-		"-rating-list", "../../docs/ratings/baran.csv", "-out", dir, "-progress", "never"); err != nil {
+	res, _, err := runCmd(t, "variants", "-game", "baran", "-vary", "capture=huff,strict", "-ladder", "greedy;alphabeta:depth=1", "-games-per-cell", "4",
+		"-rating-list", "../../docs/ratings/baran.csv", "-out", dir, "-progress", "never")
+	if err != nil {
 		t.Fatal(err)
 	}
+	rows := csvByHeader(t, filepath.Join(dir, "strength_trend.csv"))
+	if len(rows) == 0 || !strings.Contains(res, "strength_trend.csv, ") || strings.Contains(res, "Left out of the strength trend") {
+		t.Errorf("strength_trend.csv: %d rows; output:\n%s", len(rows), res)
+	}
+	for _, r := range rows {
+		if left, ok := r["levels_left_out"]; !ok || left != "" {
+			t.Errorf("%s: levels_left_out %q (column there: %v), want none", r["metric"], left, ok)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "strength_removals_mean.svg")); err == nil {
+		t.Error("a strength plot of removals, which capture=strict keeps at zero by rule")
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "strength_first_win_rate.svg") {
+		t.Error("report.html has no strength plot")
+	}
+	checkReportPage(t, page)
 	list := map[string]string{}
 	for _, r := range csvByHeader(t, "../../docs/ratings/baran.csv") {
 		list[r["agent"]] = r["elo"]

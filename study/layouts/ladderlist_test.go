@@ -82,7 +82,10 @@ func fileExists(p string) bool {
 
 // With two levels the fitted slope is the line through them whatever the weights: (y₂ − y₁) /
 // (x₂ − x₁) per 100 Elo; three levels on a line give that line's slope exactly, a level whose
-// rating the prior sets left out.
+// gap to them the prior sets left out. A weakest level that lost every rating game (its own
+// group of measured gaps; every other level's rating is then set by the prior relative to it,
+// the anchor) is left out and the others, whose gaps are measured, fitted: the old rule left
+// out every level the prior set relative to the anchor and fitted nothing.
 func TestLevelTrends(t *testing.T) {
 	mk := func(elo, white, benefit float64) LadderLevel {
 		return LadderLevel{Elo: elo, EloLow: math.NaN(), EloHigh: math.NaN(), White: stats.Interval{Value: white}, whiteSE: 0.02,
@@ -93,9 +96,17 @@ func TestLevelTrends(t *testing.T) {
 		t.Errorf("two levels: slopes %v, %v per 100 Elo, want 0.01 and -0.005", w.Slope, b.Slope)
 	}
 	prior := mk(5000, 0.1, 0.2)
-	prior.EloPrior = true
+	prior.EloPrior, prior.EloGroup = true, 4
 	w, _ = levelTrends([]LadderLevel{mk(0, 0.5, 0), mk(1000, 0.6, 0), mk(2500, 0.75, 0), {Elo: math.NaN()}, prior})
 	if math.Abs(w.Slope-0.01) > 1e-12 || w.Levels != 3 || !(w.Low < w.Slope && w.Slope < w.High) {
 		t.Errorf("three levels on a line: %+v, want slope 0.01 over 3 levels", w)
+	}
+	weakest := []LadderLevel{mk(0, 0.3, 0.2), mk(1000, 0.6, 0), mk(1100, 0.61, 0), mk(1300, 0.63, 0)}
+	for l := 1; l < len(weakest); l++ {
+		weakest[l].EloPrior, weakest[l].EloGroup = true, 1
+	}
+	w, _ = levelTrends(weakest)
+	if math.Abs(w.Slope-0.01) > 1e-12 || w.Levels != 3 {
+		t.Errorf("a weakest level that lost every game: %+v, want slope 0.01 over the 3 levels above it", w)
 	}
 }

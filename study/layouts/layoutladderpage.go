@@ -8,6 +8,7 @@ import (
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/study/tournament"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // writeLadderPage writes report.html of a complete layout ladder in dir: its findings per
@@ -32,9 +33,12 @@ func writeLadderPage(dir string, cfg LayoutLadderConfig, out *LayoutLadderOutcom
 	}
 	rep.Findings = append(rep.Findings, fmt.Sprintf("%d of the %d boards chosen as fairest at every level have a held-out interval inside the band %.2f-%.2f at every level (fair-at-every-level.csv).",
 		inside, len(st.Top), cfg.Sweep.BandLow, cfg.Sweep.BandHigh))
-	if st.WhiteTrend.Levels >= 2 {
+	if tally.TrendFitted(ladderLevels(st.Levels)) {
 		rep.Findings = append(rep.Findings, fmt.Sprintf("Against the level ratings: White's edge (rate − ½) %s per 100 Elo (%s), Black's choice benefit %s per 100 Elo (%s) (ladder_trend.csv).",
 			trendText(st.WhiteTrend), st.WhiteTrend.Verdict, trendText(st.BenefitTrend), st.BenefitTrend.Verdict))
+	}
+	if note := ladderTrendNote(cfg, out); note != "" {
+		rep.Warnings = append(rep.Warnings, strings.ReplaceAll(note, "`", "")) // plain text on the page
 	}
 	if out.Rated == nil && len(cfg.RatingList) == 0 {
 		rep.Warnings = append(rep.Warnings, "The levels are not rated (no rating games): the plots' x axis is the level's number, not its Elo.")

@@ -3,9 +3,12 @@ package layouts
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -86,7 +89,7 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 		return nil, err
 	}
 	outputs := []string{"ladder.csv", "fair-at-every-level.csv"}
-	if st.WhiteTrend.Levels > 0 {
+	if tally.TrendFitted(ladderLevels(st.Levels)) {
 		b.Reset()
 		if err := writeLadderTrendCSV(&b, st); err != nil {
 			return nil, err
@@ -95,6 +98,8 @@ func writeLadderReports(dir string, cfg LayoutLadderConfig, out *LayoutLadderOut
 			return nil, err
 		}
 		outputs = append(outputs, "ladder_trend.csv")
+	} else if err := os.Remove(filepath.Join(dir, "ladder_trend.csv")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err // a trend file of an earlier report (-report) no longer holds
 	}
 	rated := out.Rated != nil || len(cfg.RatingList) > 0
 	elo := make([]float64, len(st.Levels))
@@ -196,7 +201,10 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 	} else {
 		b.WriteString("Levels not rated (no rating games).\n")
 	}
-	if t := st.WhiteTrend; t.Levels >= 2 {
+	if note := ladderTrendNote(cfg, out); note != "" {
+		fmt.Fprintf(&b, "\n%s\n", note)
+	}
+	if tally.TrendFitted(ladderLevels(st.Levels)) {
 		fmt.Fprintf(&b, "\nAgainst the level ratings (ladder_trend.csv; weighted least squares of each level's value on its rating, weights 1/se², the ratings' own uncertainty not propagated, z-test): White's edge (pooled rate − ½) %s per 100 Elo (p %s, %s); Black's choice benefit %s per 100 Elo (p %s, %s).\n",
 			trendText(st.WhiteTrend), fcsvOr(st.WhiteTrend.P), st.WhiteTrend.Verdict, trendText(st.BenefitTrend), fcsvOr(st.BenefitTrend.P), st.BenefitTrend.Verdict)
 	}
@@ -262,18 +270,29 @@ func trendText(t tally.TrendFit) string {
 
 // writeLadderTrendCSV writes ladder_trend.csv: per metric (white_edge: White's pooled rate − ½;
 // choice_benefit), the slope per 100 Elo of the level ratings with its 95% interval and
-// p-value, the levels in the fit, the verdict (tally.TrendVerdict) and the method.
+// p-value, the levels in the fit, the verdict (tally.TrendVerdict), the method and the levels
+// left out of both fits (tally.TrendLeftOut).
 func writeLadderTrendCSV(w io.Writer, st *LadderStats) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"metric", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "levels", "verdict", "method"})
+	cw.Write([]string{"metric", "slope_per_100_elo", "ci_low", "ci_high", "p_value", "levels", "verdict", "method", "levels_left_out"})
+	left := tally.TrendLeftOut(ladderLevels(st.Levels))
 	for _, t := range []struct {
 		name string
 		fit  tally.TrendFit
 	}{{"white_edge", st.WhiteTrend}, {"choice_benefit", st.BenefitTrend}} {
-		cw.Write([]string{t.name, fcsv(t.fit.Slope), fcsv(t.fit.Low), fcsv(t.fit.High), fcsv(t.fit.P), strconv.Itoa(t.fit.Levels), t.fit.Verdict, methodLadderTrend})
+		cw.Write([]string{t.name, fcsv(t.fit.Slope), fcsv(t.fit.Low), fcsv(t.fit.High), fcsv(t.fit.P), strconv.Itoa(t.fit.Levels), t.fit.Verdict, methodLadderTrend, left})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// ladderTrendNote is the sentence on the levels the trend leaves out, or on why there is no
+// trend (tally.TrendNote); "" for levels not rated.
+func ladderTrendNote(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
+	if out.Rated == nil && len(cfg.RatingList) == 0 {
+		return ""
+	}
+	return tally.TrendNote(ladderLevels(out.Stats.Levels), "ladder_trend.csv")
 }
 
 // methodLadderTrend names ladder_trend.csv's fit: weighted least squares on the level ratings

@@ -47,6 +47,7 @@ type LadderLevel struct {
 	Agent                string
 	Elo, EloLow, EloHigh float64 // NaN when not rated; no interval when EloPrior
 	EloPrior             bool    // the rating has no finite estimate: set by the prior (stats.Rating.Unbounded)
+	EloGroup             int     // the level's group of measured rating gaps (stats.Rating.Group; 0 for a rating list)
 	Boards               int
 	Games, Distinct      int64 // over all replicates
 	// White is White's win rate pooled over boards and replicates, clustered by board.
@@ -269,7 +270,7 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 	for l := range levels {
 		lv := LadderLevel{Level: l, Agent: cfg.Labels[l], Elo: math.NaN(), EloLow: math.NaN(), EloHigh: math.NaN(), Boards: nb}
 		if ratings != nil {
-			lv.Elo, lv.EloLow, lv.EloHigh, lv.EloPrior = ratings[l].Elo, ratings[l].Low, ratings[l].High, ratings[l].Unbounded != 0
+			lv.Elo, lv.EloLow, lv.EloHigh, lv.EloPrior, lv.EloGroup = ratings[l].Elo, ratings[l].Low, ratings[l].High, ratings[l].Unbounded != 0, ratings[l].Group
 			lv.RatedAs = ratings[l].Agent
 		}
 		var pooled stats.ClusterRatio
@@ -333,13 +334,15 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 	return st
 }
 
-// levelTrends fits White's edge and Black's choice benefit on the level ratings (levels with a
-// measured rating, not one the prior sets, and a positive standard error).
+// levelTrends fits White's edge and Black's choice benefit on the level ratings (the levels
+// tally.TrendLevels keeps: rated, with rating gaps to each other that the games measure, not
+// the prior; and a positive standard error).
 func levelTrends(levels []LadderLevel) (white, benefit tally.TrendFit) {
 	var w, b []tally.TrendPoint
-	for _, lv := range levels {
-		if math.IsNaN(lv.Elo) || lv.EloPrior {
-			continue // a rating the prior sets (perfect scores) is no measured position on the axis
+	measured := tally.TrendLevels(ladderLevels(levels))
+	for i, lv := range levels {
+		if !measured[i] {
+			continue // a distance the prior sets (perfect scores) is no measured position on the axis
 		}
 		p := tally.TrendPoint{Level: lv.Level, Elo: lv.Elo, EloLow: lv.EloLow, EloHigh: lv.EloHigh, Searching: true}
 		if lv.whiteSE > 0 {
@@ -352,6 +355,15 @@ func levelTrends(levels []LadderLevel) (white, benefit tally.TrendFit) {
 		}
 	}
 	return tally.FitTrend(w), tally.FitTrend(b)
+}
+
+// ladderLevels is the ladder's levels as a strength trend sees them.
+func ladderLevels(levels []LadderLevel) []tally.LevelRating {
+	out := make([]tally.LevelRating, len(levels))
+	for i, lv := range levels {
+		out[i] = tally.LevelRating{Label: lv.Agent, Elo: lv.Elo, Group: lv.EloGroup}
+	}
+	return out
 }
 
 func pickK(v []float64, idx []int) []float64 {

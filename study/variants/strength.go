@@ -96,7 +96,7 @@ func rateLevels(ctx context.Context, cfg VariantsConfig, tiles *katarenga.TileSe
 	}
 	for i := range cells {
 		r := o.Table.Ratings[cells[i].Level]
-		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh, cells[i].EloPrior = r.Elo, r.Low, r.High, r.Unbounded != 0
+		cells[i].Elo, cells[i].EloLow, cells[i].EloHigh, cells[i].EloPrior, cells[i].EloGroup = r.Elo, r.Low, r.High, r.Unbounded != 0, r.Group
 	}
 	return o, false, nil
 }
@@ -121,10 +121,15 @@ func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome, listed 
 }
 
 // writeStrengthTrends writes strength_trend.csv and one effect-vs-rating plot per metric, and
-// returns the files written.
-func writeStrengthTrends(dir string, cfg VariantsConfig, trends []tally.Trend, metrics []string) ([]string, error) {
+// returns the files written: none with fewer than tally.MinTrendLevels levels measured against
+// each other (tally.TrendFitted; report.md says why).
+func writeStrengthTrends(dir string, cfg VariantsConfig, cells []tally.VariantCell, trends []tally.Trend, metrics []string) ([]string, error) {
+	levels := tally.CellLevels(cells)
+	if !tally.TrendFitted(levels) {
+		return nil, nil
+	}
 	var b bytes.Buffer
-	if err := tally.WriteStrengthTrendCSV(&b, trends); err != nil {
+	if err := tally.WriteStrengthTrendCSV(&b, trends, levels); err != nil {
 		return nil, err
 	}
 	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "strength_trend.csv"), b.Bytes()); err != nil {

@@ -359,7 +359,7 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 		outputs = append(outputs, files...)
 	}
 	if cfg.Rated() {
-		files, err := writeStrengthTrends(dir, cfg, out.Trends, metrics)
+		files, err := writeStrengthTrends(dir, cfg, out.Cells, out.Trends, metrics)
 		if err != nil {
 			return nil, err
 		}

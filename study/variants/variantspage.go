@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/report"
+	"github.com/fairplay-lab/fairplay/tally"
 )
 
 // writeVariantsPage writes report.html of a complete variant study in dir: the differences
@@ -34,6 +35,11 @@ func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, out
 	rep.Findings = append([]string{fmt.Sprintf("%d of %d tests hold after Holm's correction over the whole family (family-wise α = 0.05); %d cells of %d games each.",
 		len(t.Rows), tested, len(out.Cells), cfg.Games)}, rep.Findings...)
 	rep.Tables = append(rep.Tables, t)
+	if cfg.Rated() {
+		if note := tally.TrendNote(tally.CellLevels(out.Cells), "strength_trend.csv"); note != "" {
+			rep.Warnings = append(rep.Warnings, strings.ReplaceAll(note, "`", "")) // plain text on the page
+		}
+	}
 	for _, c := range out.Cells {
 		if c.Summary.Caps*10 > c.Summary.N {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s, %s: %d of %d games ended at the ply cap (draws by rule).", c.Agent, c.Variant, c.Summary.Caps, c.Summary.N))
