@@ -215,11 +215,14 @@ func (f *ShrinkFitter) Second(w, n int64) {
 // their variance between boards by the method of moments (the spread of the rates less their
 // sampling noise, Morris's k−3; 0 when the noise explains it all); ok is false with fewer than 4
 // boards.
-func (f *ShrinkFitter) Moments() (mu, tau2 float64, ok bool) {
+func (f *ShrinkFitter) Moments() (mu, tau2 float64, ok bool) { return f.MomentsDeff(1) }
+
+// MomentsDeff is Moments with the sampling noise of boards at design effect deff (FitDeff).
+func (f *ShrinkFitter) MomentsDeff(deff float64) (mu, tau2 float64, ok bool) {
 	if f.none() {
 		return 0, 0, false
 	}
-	return f.w / f.n, math.Max(0, f.ss/(f.k-3)-f.noise/f.k), true
+	return f.w / f.n, math.Max(0, f.ss/(f.k-3)-f.noise*deff/f.k), true
 }
 
 // Fit returns the prior after both passes.
