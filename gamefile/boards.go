@@ -162,6 +162,7 @@ type Shrink struct {
 	a0, b0 float64
 	k      float64 // boards
 	none   bool    // too few boards: each board keeps its own rate
+	deff   float64 // design effect: a board of n games counts as n/deff trials (FitDeff)
 }
 
 // FitShrink fits ShrinkRates' prior to n boards, board i having w of n games won by White.
@@ -214,42 +215,65 @@ func (f *ShrinkFitter) Second(w, n int64) {
 // their variance between boards by the method of moments (the spread of the rates less their
 // sampling noise, Morris's k−3; 0 when the noise explains it all); ok is false with fewer than 4
 // boards.
-func (f *ShrinkFitter) Moments() (mu, tau2 float64, ok bool) {
+func (f *ShrinkFitter) Moments() (mu, tau2 float64, ok bool) { return f.MomentsDeff(1) }
+
+// MomentsDeff is Moments with the sampling noise of boards at design effect deff (FitDeff).
+func (f *ShrinkFitter) MomentsDeff(deff float64) (mu, tau2 float64, ok bool) {
 	if f.none() {
 		return 0, 0, false
 	}
-	return f.w / f.n, math.Max(0, f.ss/(f.k-3)-f.noise/f.k), true
+	return f.w / f.n, math.Max(0, f.ss/(f.k-3)-f.noise*deff/f.k), true
 }
 
 // Fit returns the prior after both passes.
-func (f *ShrinkFitter) Fit() Shrink {
+func (f *ShrinkFitter) Fit() Shrink { return f.FitDeff(1) }
+
+// FitDeff is Fit for boards whose games are not independent trials: a board of n games counts
+// as n/deff trials (the effective sample size of Kish's design effect; Rao & Scott 1992,
+// Biometrics 48(2), for the binomial likelihood at the counts divided by it), in the sampling
+// noise the spread between boards is corrected by, in Morris's cap and in each board's
+// posterior. Games played in colour-swapped pairs have deff 1 + ρ for a correlation ρ within a
+// pair (stats.PairDeff estimates it). deff 1 is Fit, bit for bit.
+func (f *ShrinkFitter) FitDeff(deff float64) Shrink {
 	if f.none() {
-		return Shrink{none: true}
+		return Shrink{none: true, deff: deff}
 	}
 	mu, k := f.w/f.n, f.k
-	tau2 := f.ss/(k-3) - f.noise/k // Morris's k−3: B̂ = (k−3)V/S
-	m := k / f.inv * (k - 3) / 2   // α + β at Morris's cap B ≤ (k−3)/(k−1), n̄ the harmonic mean
+	tau2 := f.ss/(k-3) - f.noise*deff/k   // Morris's k−3: B̂ = (k−3)V/S
+	m := k / (f.inv * deff) * (k - 3) / 2 // α + β at Morris's cap B ≤ (k−3)/(k−1), n̄ the harmonic mean
 	if tau2 > 0 && mu > 0 && mu < 1 {
 		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))
 	}
-	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9), k: k}
+	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9), k: k, deff: deff}
 }
+
+// NoShrink leaves every board its own rate, with the Wilson interval at the effective n/deff:
+// for boards whose design effect is not known well enough to shrink them by.
+func NoShrink(deff float64) Shrink { return Shrink{none: true, deff: deff} }
 
 // Rate is the shrunken rate of a board with w of n games won by White.
 func (s Shrink) Rate(w, n int64) stats.Interval {
-	if s.none {
+	deff := s.deff
+	if deff == 0 {
+		deff = 1 // a zero Shrink
+	}
+	if s.none && deff == 1 {
 		iv := stats.Wilson(w, n, stats.Z95)
 		iv.Method = MethodEB
 		return iv
 	}
-	a, bb := s.a0+float64(w), s.b0+float64(n-w)
+	if s.none {
+		return stats.WilsonDeff(w, n, deff, stats.Z95, MethodEB)
+	}
+	a, bb := s.a0+float64(w)/deff, s.b0+float64(n-w)/deff
 	mean := a / (a + bb)
 	// Morris's (1983, eq. 3.7) variance for the plug-in prior: V(1 − (k−1)/k·B) for the
 	// estimated mean, plus 2/(k−3)·B²(p̂ − μ)² for the estimated shrinkage, V = μ(1−μ)/n,
-	// B = (α+β)/(α+β+n); the interval is the Beta with the posterior mean and that variance.
-	mu, m, nf := s.a0/(s.a0+s.b0), s.a0+s.b0, float64(n)
+	// B = (α+β)/(α+β+n), n the effective n/deff; the interval is the Beta with the posterior mean
+	// and that variance.
+	mu, m, nf := s.a0/(s.a0+s.b0), s.a0+s.b0, float64(n)/deff
 	if nf > 0 && mu > 0 && mu < 1 {
-		v, b, d := mu*(1-mu)/nf, m/(m+nf), float64(w)/nf-mu
+		v, b, d := mu*(1-mu)/nf, m/(m+nf), float64(w)/float64(n)-mu
 		v = v*(1-(s.k-1)/s.k*b) + 2/(s.k-3)*b*b*d*d
 		if c := mean*(1-mean)/v - 1; c > 0 && mean > 0 && mean < 1 {
 			a, bb = mean*c, (1-mean)*c

@@ -67,6 +67,9 @@ type SeqPlan struct {
 	Rates  string  `json:"rates"`
 	Boards int     `json:"boards"`
 	Seed   uint64  `json:"seed"`
+	// Pairs: the design of a sweep of two different agents, whose boards are decided by
+	// colour-swapped pair (false: self-play, by game).
+	Pairs bool `json:"pairs"`
 	// Designs: sequential, fixed n at the cap, fixed n deciding as many, sequential without the
 	// futility stop.
 	Designs       []SeqDesign `json:"designs"`
@@ -100,7 +103,21 @@ const MethodSeqPlan = "simulation-fixed-seed"
 // settled on the wrong side of the band (an error of the design, known here since the true rates
 // are). The games saved are those of the sequential design against the fixed ones, and against
 // the sequential design without the futility stop.
-func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, boards int, seed uint64) (SeqPlan, error) {
+//
+// With pairs the design is that of a sweep of two different agents (layouts -a ≠ -b), whose
+// boards count colour-swapped pairs as the units: the sequence on the pairs' means with ρ and
+// the looks in pairs (MixtureCSPairs, PairUnits), the fixed designs' Wilson at n/2
+// (WilsonPairs); batch must be even and an odd cap is rounded up, as the sweep rounds it. The
+// games are still drawn independently, within a pair too (a design effect of 1): the pairs'
+// decisions hold at any correlation within a pair, and the games they take depend on it only
+// through the spread of a pair's sum.
+func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, boards int, seed uint64, pairs bool) (SeqPlan, error) {
+	if pairs && batch%2 != 0 {
+		return SeqPlan{}, fmt.Errorf("batch %d: want an even number (colour-swapped pairs)", batch)
+	}
+	if pairs {
+		cap += cap % 2
+	}
 	switch {
 	case !(0 <= low && low < high && high <= 1):
 		return SeqPlan{}, fmt.Errorf("band %g-%g: want 0 <= low < high <= 1", low, high)
@@ -115,7 +132,7 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	case int64(boards)*(cap/batch) > 50_000_000:
 		return SeqPlan{}, fmt.Errorf("%d boards of %d batches: want at most 50000000 batches in all (fewer boards or larger batches)", boards, cap/batch)
 	}
-	pl := SeqPlan{Low: low, High: high, Alpha: alpha, Batch: batch, Cap: cap, Rates: rates.Name, Boards: boards, Seed: seed}
+	pl := SeqPlan{Low: low, High: high, Alpha: alpha, Batch: batch, Cap: cap, Rates: rates.Name, Boards: boards, Seed: seed, Pairs: pairs}
 	src := rand.NewPCG(seed, 0x5e9)
 	truth := make([]float64, boards)
 	for i := range truth {
@@ -145,27 +162,26 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	wrong := func(d int, p float64) bool {
 		return d == -1 && p >= low || d == 1 && p <= high || d == 2 && (p < low || p > high)
 	}
-	rho := RaceRho(batch, cap, alpha)
-	looks, err := NewBandLooks(low, high, alpha, rho, batch, cap)
+	r, err := newSeqRule(low, high, alpha, batch, cap, pairs)
 	if err != nil {
 		return SeqPlan{}, err
 	}
 	games := make([]int64, boards)
 	sequential := func(name string, futility bool) SeqDesign {
-		seq := SeqDesign{Name: name, Method: MethodMixtureCS}
+		seq := SeqDesign{Name: name, Method: r.csMethod}
 		for i, p := range truth {
 			var w, n int64
 			for j := range nb {
 				w += int64(wins[i*nb+j])
 				n += size(j)
-				if d := settle(MixtureCS(float64(w), n, alpha, rho)); d != 0 {
+				if d := settle(r.cs(w, n)); d != 0 {
 					seq.Decided++
 					if wrong(d, p) {
 						seq.Wrong++
 					}
 					break
 				}
-				if futility && looks.Futile(float64(w), n) {
+				if futility && r.futile(w, n) {
 					break
 				}
 			}
@@ -180,13 +196,13 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	z := zq(1 - alpha/2)
 	fixed := func(k int) SeqDesign {
 		n := min(int64(k)*batch, cap)
-		d := SeqDesign{Name: fmt.Sprintf("fixed n = %d", n), Method: "wilson"}
+		d := SeqDesign{Name: fmt.Sprintf("fixed n = %d", n), Method: r.fixedMethod}
 		for i, p := range truth {
 			var w int64
 			for j := range k {
 				w += int64(wins[i*nb+j])
 			}
-			if s := settle(Wilson(w, n, z)); s != 0 {
+			if s := settle(r.fixed(w, n, z)); s != 0 {
 				d.Decided++
 				if wrong(s, p) {
 					d.Wrong++
@@ -211,6 +227,52 @@ func PlanSequential(rates RateDist, low, high, alpha float64, batch, cap int64, 
 	pl.SavedMatch = 1 - seq.Mean/match.Mean
 	pl.SavedFutility = 1 - seq.Mean/toCap.Mean
 	return pl, nil
+}
+
+// seqRule is the decision rule PlanSequential simulates: layouts -adaptive's on games, or on
+// colour-swapped pairs.
+type seqRule struct {
+	alpha, rho            float64
+	looks                 *BandLooks
+	pairs                 bool
+	csMethod, fixedMethod string
+}
+
+func newSeqRule(low, high, alpha float64, batch, cap int64, pairs bool) (*seqRule, error) {
+	r := &seqRule{alpha: alpha, pairs: pairs, csMethod: MethodMixtureCS, fixedMethod: "wilson"}
+	if pairs {
+		batch, cap = batch/2, cap/2
+		r.csMethod, r.fixedMethod = MethodMixtureCSPairs, MethodWilsonPairs
+	}
+	r.rho = RaceRho(batch, cap, alpha)
+	var err error
+	r.looks, err = NewBandLooks(low, high, alpha, r.rho, batch, cap)
+	return r, err
+}
+
+// cs is the sequence after w White wins in n games.
+func (r *seqRule) cs(w, n int64) Interval {
+	if r.pairs {
+		return MixtureCSPairs(float64(w), n, r.alpha, r.rho)
+	}
+	return MixtureCS(float64(w), n, r.alpha, r.rho)
+}
+
+// futile reports whether the board can no longer be settled before the cap.
+func (r *seqRule) futile(w, n int64) bool {
+	if r.pairs {
+		s, m := PairUnits(float64(w), n)
+		return r.looks.Futile(s, m)
+	}
+	return r.looks.Futile(float64(w), n)
+}
+
+// fixed is the fixed design's interval after w White wins in n games.
+func (r *seqRule) fixed(w, n int64, z float64) Interval {
+	if r.pairs {
+		return WilsonPairs(w, n, z)
+	}
+	return Wilson(w, n, z)
 }
 
 // summarise fills a design's game counts and turns its counts of boards into shares.

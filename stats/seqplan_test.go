@@ -11,8 +11,16 @@ import (
 // settling on the wrong side of the band of the sequential rule at a known true rate p, by
 // dynamic programming over the wins so far (the binomial law of each batch, the last one cut
 // at the cap): no simulation.
-func exactStop(p, low, high, alpha float64, batch, cap int64) (games, settled, wrong float64) {
+func exactStop(p, low, high, alpha float64, batch, cap int64, pairs ...bool) (games, settled, wrong float64) {
 	rho := OptimalRho(math.Sqrt(float64(batch)*float64(cap))/4, alpha)
+	cs := func(w, n int64) Interval { return MixtureCS(float64(w), n, alpha, rho) }
+	if len(pairs) > 0 && pairs[0] {
+		// The pairs' rule: ρ tuned in pairs, the sequence of n/2 pairs' means (w/2 their sum).
+		rho = OptimalRho(math.Sqrt(float64(batch/2)*float64(cap/2))/4, alpha)
+		cs = func(w, n int64) Interval {
+			return MixtureCS(float64(w)/2, n/2, alpha, rho)
+		}
+	}
 	alive := []float64{1} // P(still running with w wins)
 	for n := int64(0); n < cap; {
 		size := min(batch, cap-n)
@@ -32,7 +40,7 @@ func exactStop(p, low, high, alpha float64, batch, cap int64) (games, settled, w
 			}
 		}
 		for w, pw := range next {
-			iv := MixtureCS(float64(w), n, alpha, rho)
+			iv := cs(int64(w), n)
 			d := 0
 			switch {
 			case iv.High < low:
@@ -68,7 +76,7 @@ func TestPlanSequentialExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 2000, 4000, 1)
+		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 2000, 4000, 1, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,6 +97,41 @@ func TestPlanSequentialExact(t *testing.T) {
 	}
 }
 
+// The pairs' design (a sweep of two different agents) against the exact computation of its
+// rule — the sequence of the n/2 pairs' means, written out here from MixtureCS, with ρ tuned in
+// pairs — at single true rates, as TestPlanSequentialExact; it takes more games than the
+// games' design where boards are not settled at once (its sequence is √2 wider), and names the
+// pairs' methods.
+func TestPlanSequentialPairs(t *testing.T) {
+	for _, p := range []float64{0.50, 0.43, 0.30} {
+		rates, _ := ParseRateDist("uniform:" + ftoa(p) + "," + ftoa(p))
+		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 2000, 4000, 1, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, _ := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 2000, 4000, 1, false)
+		g, s, _ := exactStop(p, 0.45, 0.55, 0.05, 100, 2000, true)
+		seq := pl.Designs[3]
+		t.Logf("rate %.2f, pairs: games %.1f (exact %.1f; by game %.1f), settled %.4f (exact %.4f)", p, seq.Mean, g, games.Designs[3].Mean, seq.Decided, s)
+		if math.Abs(seq.Mean-g) > 4*1000/math.Sqrt(4000) || math.Abs(seq.Decided-s) > 4*0.5/math.Sqrt(4000) {
+			t.Errorf("rate %.2f, pairs: games %.1f (exact %.1f), settled %.4f (exact %.4f)", p, seq.Mean, g, seq.Decided, s)
+		}
+		if !(seq.Mean > games.Designs[3].Mean) {
+			t.Errorf("rate %.2f: the pairs' design takes %.1f games, the games' %.1f", p, seq.Mean, games.Designs[3].Mean)
+		}
+		if !pl.Pairs || pl.Designs[0].Method != MethodMixtureCSPairs || pl.Designs[1].Method != MethodWilsonPairs {
+			t.Errorf("rate %.2f: pairs %v, methods %q, %q", p, pl.Pairs, pl.Designs[0].Method, pl.Designs[1].Method)
+		}
+	}
+	rates, _ := ParseRateDist("beta:20,20")
+	if _, err := PlanSequential(rates, 0.45, 0.55, 0.05, 25, 2000, 100, 1, true); err == nil {
+		t.Error("pairs in batches of 25 games: no error")
+	}
+	if pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 1001, 100, 1, true); err != nil || pl.Cap != 1002 {
+		t.Errorf("pairs with a cap of 1001 games: cap %d, %v; want 1002, as the sweep rounds it", pl.Cap, err)
+	}
+}
+
 func ftoa(x float64) string { return FormatFloat(x) }
 
 // A cap that is not a multiple of the batch ends in a shorter batch, as a sweep's does: the
@@ -97,7 +140,7 @@ func ftoa(x float64) string { return FormatFloat(x) }
 func TestPlanSequentialShortLastBatch(t *testing.T) {
 	for _, p := range []float64{0.50, 0.43} {
 		rates, _ := ParseRateDist("uniform:" + ftoa(p) + "," + ftoa(p))
-		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 1250, 4000, 3)
+		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 1250, 4000, 3, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +170,7 @@ func TestPlanSequentialFutility(t *testing.T) {
 		minSaved float64
 	}{{"normal:0.5,0.05", 800, 0.05}, {"normal:0.5,0.05", 3000, 0.005}, {"normal:0.62,0.08", 3000, 0.005}} {
 		rates, _ := ParseRateDist(c.rates)
-		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, c.cap, 3000, 7)
+		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, c.cap, 3000, 7, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +198,7 @@ func TestPlanSequentialSpread(t *testing.T) {
 		positive bool
 	}{{"normal:0.62,0.08", true}, {"normal:0.5,0.05", false}} {
 		rates, _ := ParseRateDist(c.rates)
-		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 3000, 3000, 7)
+		pl, err := PlanSequential(rates, 0.45, 0.55, 0.05, 100, 3000, 3000, 7, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +225,7 @@ func TestPlanSequentialSpread(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	if _, err := PlanSequential(rates, 0.55, 0.45, 0.05, 100, 3000, 100, 1); err == nil {
+	if _, err := PlanSequential(rates, 0.55, 0.45, 0.05, 100, 3000, 100, 1, false); err == nil {
 		t.Error("a reversed band: no error")
 	}
 }

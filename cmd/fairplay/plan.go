@@ -19,14 +19,15 @@ import (
 )
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("plan", "(-rate P0 -effect D [-variants [-cc]] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]\n       fairplay plan -band LOW,HIGH -games CAP [-batch N] (-rates normal:MEAN,SD|beta:A,B|uniform:LOW,HIGH | -pilot SWEEP) [-boards K] [-seed S] [-json]",
+	fs := newFlags("plan", "(-rate P0 -effect D [-variants [-cc]] | -elo E (-pilot DIR | -penta N0,N1,N2,N3,N4)) [-alpha 0.05] [-power 0.8] [-games N] [-json]\n       fairplay plan -band LOW,HIGH -games CAP [-batch N] (-rates normal:MEAN,SD|beta:A,B|uniform:LOW,HIGH | -pilot SWEEP) [-pairs] [-boards K] [-seed S] [-json]",
 		"fairplay plan -rate 0.5 -effect 0.01                  # games to detect a first-player rate of 0.51",
 		"fairplay plan -rate 0.5 -effect 0.01 -games 5000      # power of 5000 games, smallest detectable effect",
 		"fairplay plan -rate 0.55 -effect -0.03 -variants      # games to tell two rule variants apart",
 		"fairplay plan -elo 20 -pilot pilot-run                # pairs to detect +20 Elo, variance from a pilot's games.csv",
 		"fairplay plan -elo 10 -penta 5,10,30,35,20 -json",
 		"fairplay plan -band 0.45,0.55 -games 3000 -batch 100 -rates normal:0.62,0.08   # adaptive sweep: games per board against fixed n",
-		"fairplay plan -band 0.45,0.55 -games 2000 -pilot sweep                         # true rates fitted to a pilot sweep's boards")
+		"fairplay plan -band 0.45,0.55 -games 2000 -pilot sweep                         # true rates fitted to a pilot sweep's boards",
+		"fairplay plan -band 0.45,0.55 -games 3000 -rates normal:0.62,0.08 -pairs       # a sweep of two agents (-a != -b): decided by colour-swapped pair")
 	rate := fs.Float64("rate", 0, "first-player win rate under the null hypothesis (with -variants: the first variant's rate)")
 	effect := fs.Float64("effect", 0, "difference of rates to detect (the alternative is rate+effect)")
 	variants := fs.Bool("variants", false, "compare two rule variants (two independent samples, each with its own seeds) instead of one rate against a fixed value")
@@ -51,7 +52,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if set["band"] {
 		return planSequential(&seq, set, *pilot, *alpha, *games, *asJSON, stdout)
 	}
-	for _, name := range []string{"batch", "rates", "boards", "seed"} {
+	for _, name := range []string{"batch", "rates", "boards", "seed", "pairs"} {
 		if set[name] {
 			return usagef("-%s: only with -band (a sequential plan)", name)
 		}

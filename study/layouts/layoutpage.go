@@ -35,8 +35,8 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 	out = append(out,
 		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %s (%s), mean over boards %.3f, sd %.3f",
 			r.Boards, r.Games, r.Distinct, stats.FormatCI(r.Pooled), r.Pooled.Method, r.MeanRate, r.SDRate),
-		fmt.Sprintf("fairness band %.2f-%.2f: %d boards inside (%s), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05",
-			sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, bandMethod(sw), r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH),
+		fmt.Sprintf("fairness band %.2f-%.2f: %d boards inside (%s), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05%s",
+			sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, bandMethod(sw), r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH, pairsNote(sw, r)),
 		choices,
 		fmt.Sprintf("fairest (ranked on half the games, rates from the other half): %s%s", strings.Join(r.Fairest, "; "), noise(r.FairestNoise)),
 		fmt.Sprintf("most unbalanced (likewise): %s%s", strings.Join(r.Unbalanced, "; "), noise(r.UnbalancedNoise)),
@@ -89,6 +89,19 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 		}
 	}
 	return report.WriteReportHTML(dir, rep)
+}
+
+// pairsNote says, for a paired sweep, how its p-values and empirical-Bayes rates count
+// colour-swapped pairs (Sweep.pValue, Sweep.ebDeff); nothing in self-play.
+func pairsNote(sw *Sweep, r *LayoutReport) string {
+	if !sw.paired() {
+		return ""
+	}
+	eb := fmt.Sprintf("empirical-Bayes rates at design effect %.3g, estimated between the boards' halves of whole pairs", r.PairDeff)
+	if !r.PairDeffEstimated {
+		eb = fmt.Sprintf("empirical-Bayes rates not shrunk: fewer than %d boards with two halves to estimate the design effect from, each board's own rate by pair", stats.MinPairDeffBoards)
+	}
+	return fmt.Sprintf(" (%s, tested by pair); %s", sw.pMethod(), eb)
 }
 
 // bandMethod says which interval the fairness band is judged with (Sweep.BandInterval).

@@ -48,6 +48,11 @@ type LayoutReport struct {
 	TopEffects        []string
 	Dispersion        float64 // the colour-effect fit's Pearson dispersion over boards (at least 1)
 	DesignRank        int     // the rank of the colour-effect design (its residual df are the boards less it)
+	// PairDeff is the design effect the empirical-Bayes rates of a paired sweep (a ≠ b) count
+	// a board's games with, and PairDeffEstimated whether it was estimated from the boards'
+	// halves (Sweep.ebShrink; without, no board is shrunk); 1 in self-play.
+	PairDeff          float64
+	PairDeffEstimated bool
 }
 
 // f64 prints a CSV number; NaN (no estimate) is an empty field, never "NaN".
@@ -120,6 +125,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	var white, total int64
 	var pooled stats.ClusterRatio
 	var fit gamefile.ShrinkFitter
+	var deff stats.PairDeff
 	var rates tally.RateCounts
 	byP := newSorter(sw.runLen(), sw.reportWrap, tmp, extsort.ByValue, extsort.IndexedValueCodec)
 	defer byP.Close()
@@ -161,6 +167,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		rep.MeanRate += rate(&b)
 		rates.Add(rate(&b))
 		fit.First(b.white, b.n)
+		deff.Add(c.WhiteWinsSelect, c.NSelect, c.WhiteWins, c.N)
 		sel := math.Abs(c.SelectRate() - 0.5)
 		fairest.add(sel, int32(i))
 		worst.add(sel, int32(i))
@@ -204,7 +211,8 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	if nb > 0 {
 		rep.SDRate = math.Sqrt(rep.SDRate / math.Max(1, float64(nb-1)))
 	}
-	shrink := fit.Fit()
+	shrink, pd, estimated := sw.ebShrink(&fit, &deff)
+	rep.PairDeff, rep.PairDeffEstimated = pd, estimated
 	if rep.SignificantBH, err = adjustP(spill, byP); err != nil {
 		return nil, nil, err
 	}
