@@ -42,6 +42,17 @@ type PlanOf[R any] struct {
 	Chunk int64
 	// chunk, when positive, is the chunk size whatever the plan's size (tests).
 	chunk int64
+	// share is how the run shares its workers' play with other runs (zero: it does not).
+	share share
+}
+
+// share ties a run to other runs that play at the same time (Session.Slots, Rank, AllClaimed).
+type share struct {
+	slots *Slots // when set, a worker holds one of them while it plays a chunk
+	rank  int
+	// allClaimed, when set, is called once, when the run's last chunk has been claimed (or
+	// when there was none): its workers then start no other item.
+	allClaimed func()
 }
 
 // Plan is the plan of a match: its items are games.
@@ -173,13 +184,28 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 	var claimed atomic.Int64
 	nChunks := (plan.End - base + size - 1) / size
 	reclaim, _ := any(gp).(reclaimer[W, R])
+	var allClaimed sync.Once
+	slots := plan.share.slots
 
 	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := gp.ChunkWorker()
+			// With shared slots the worker is made once it first holds one: the runs waiting
+			// for slots hold no workers' buffers.
+			var w W
+			made := false
+			var sw *slotWaiter
+			holding := false
+			if slots != nil {
+				sw = newSlotWaiter(plan.share.rank)
+				defer func() {
+					if holding {
+						slots.release()
+					}
+				}()
+			}
 			for ctx.Err() == nil {
 				select {
 				case tokens <- struct{}{}:
@@ -194,9 +220,26 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 						return
 					}
 				}
+				if slots != nil {
+					if holding {
+						holding = slots.pass(ctx, sw)
+					} else {
+						holding = slots.acquire(ctx, sw)
+					}
+					if !holding {
+						<-tokens
+						return
+					}
+				}
+				if !made {
+					w, made = gp.ChunkWorker(), true
+				}
 				// A claimed chunk is always returned (empty when the run was stopped meanwhile:
 				// play then abandons its first game), so that no later chunk's games wait for it.
 				seq := claimed.Add(1) - 1
+				if seq >= nChunks-1 && plan.share.allClaimed != nil {
+					allClaimed.Do(plan.share.allClaimed)
+				}
 				if seq >= nChunks {
 					<-tokens
 					return

@@ -87,6 +87,16 @@ type Session struct {
 	// Durable adjusts how the run's item file is written and checkpointed (tests: a failing
 	// disk, a checkpoint after every item); the zero value is production behaviour.
 	Durable durable.Options
+	// Slots, when set, are shared with other runs that play at the same time: the run's
+	// workers play only while they hold one, lower Ranks first (see Slots). Workers still sets
+	// how many of them the run has.
+	Slots *Slots
+	Rank  int
+	// AllClaimed, when set, is called once, when the run's last game has been handed to a
+	// worker (or there was none to play): from then on the run starts no other game, and its
+	// workers leave their slots to other runs as they finish. It is not called when the run
+	// finds itself complete and plays nothing, nor when it fails before playing.
+	AllClaimed func()
 }
 
 // Progress shows how far a session's work has come. The runner only counts finished items;
@@ -254,6 +264,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	}
 	defer closeOld()
 	plan.Chunk = s.Chunk
+	plan.share = share{slots: s.Slots, rank: s.Rank, allClaimed: s.AllClaimed}
 
 	tf, err := durable.CreateTemp(gamesPath, s.Durable)
 	if err != nil {

@@ -115,7 +115,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	if out.Interrupted {
-		fmt.Fprintf(stderr, "interrupted after %d of %d pairings (finished games kept); finish with: fairplay tournament -resume %s\n", len(out.Summaries), len(cfg.Pairings()), dir)
+		fmt.Fprintf(stderr, "interrupted with %d of %d pairings complete (every finished game kept); finish with: fairplay tournament -resume %s\n", len(out.Summaries), len(cfg.Pairings()), dir)
 		return errInterrupted
 	}
 	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv, pairings.csv, report.md, ratings.png/.svg, pairings/*/games.csv\n", out.Report, dir)

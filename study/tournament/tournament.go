@@ -153,8 +153,10 @@ type TournamentOutcome struct {
 // RunTournament plays every pairing (this session's shard of each) into
 // s.Dir/pairings/<i>-<j> (each an ordinary match directory, agent numbers from 1) and then fits
 // the ratings and writes ratings.csv, pairings.csv, ratings.png/.svg, report.md and the
-// tournament's manifest. With s.Resume, finished pairings are re-read and unfinished ones
-// resumed. A shard's ratings use only its own games; `fairplay merge` joins the shards.
+// tournament's manifest. The pairings share s.Workers workers, several pairings playing at once
+// (see playPairings); their files do not depend on it. With s.Resume, finished pairings are
+// re-read and unfinished ones resumed. A shard's ratings use only its own games; `fairplay
+// merge` joins the shards.
 func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.TileSet, s runner.Session) (*TournamentOutcome, error) {
 	pairings := cfg.Pairings()
 	man, err := runner.NewManifest(s, TournamentKind, cfg, cfg.Seed, "pairings", int64(len(pairings)))
@@ -173,43 +175,9 @@ func RunTournament(ctx context.Context, cfg TournamentConfig, tiles *katarenga.T
 	if err := gamefile.WriteManifest(manPath, man); err != nil {
 		return nil, err
 	}
-	out := &TournamentOutcome{}
-	for k, p := range pairings {
-		if ctx.Err() != nil {
-			out.Interrupted = true
-			break
-		}
-		m, err := cfg.pairingMatch(p, tiles)
-		if err != nil {
-			return nil, err
-		}
-		man.Reproducible = man.Reproducible && m.Reproducible()
-		sub := pairingDir(s.Dir, p)
-		if err := os.MkdirAll(sub, 0o755); err != nil {
-			return nil, err
-		}
-		if s.Stderr != nil {
-			fmt.Fprintf(s.Stderr, "pairing %d/%d: %s vs %s (%d games)\n", k+1, len(pairings), cfg.Labels[p[0]], cfg.Labels[p[1]], cfg.Games)
-		}
-		ps := s
-		ps.Dir = sub
-		o, err := runner.RunMatch(ctx, m, ps)
-		err = runner.InnerReportsFailed(s.Dir, err)
-		if err != nil && ctx.Err() != nil {
-			// Interrupted before the pairing's first game finished: its (empty) games.csv is
-			// written, but its plots of zero games fail. Resume replays the pairing.
-			out.Interrupted = true
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if o.Interrupted {
-			out.Interrupted = true
-			break
-		}
-		out.Pairs, out.Summaries = append(out.Pairs, p), append(out.Summaries, o.Summary)
-		man.Completed++
+	out, err := cfg.playPairings(ctx, pairings, tiles, s, man)
+	if err != nil {
+		return nil, err
 	}
 	if out.Interrupted {
 		man.Ended = time.Now().UTC()
