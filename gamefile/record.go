@@ -210,9 +210,15 @@ func (m *RowMemo) AppendCSVRowNotation(b []byte, r *Record) []byte {
 
 // appendCSVRow appends r's row; m, when not nil, remembers the short text fields' encodings.
 func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
-	b = strconv.AppendInt(b, r.Game, 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, r.Pair, 10)
+	if m != nil {
+		b = m.game.append(b, r.Game)
+		b = append(b, ',')
+		b = m.pair.append(b, r.Pair)
+	} else {
+		b = strconv.AppendInt(b, r.Game, 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, r.Pair, 10)
+	}
 	b = append(b, ',')
 	for sh := 60; sh >= 0; sh -= 4 { // %016x
 		b = append(b, hexDigits[r.Seed>>uint(sh)&15])

@@ -1,6 +1,9 @@
 package gamefile
 
-import "unsafe"
+import (
+	"strconv"
+	"unsafe"
+)
 
 // memoFields is the number of short text fields a RowMemo remembers: game_name through
 // reason, and forfeit_reason.
@@ -16,6 +19,52 @@ const memoFields = 11
 type RowMemo struct {
 	fields [memoFields]fieldMemo
 	hits   int // fields copied from the memo (tests)
+	// game and pair write the game and pair numbers, which the rows of a chunk take in turn
+	// (each the last one or the next).
+	game, pair decimal
+}
+
+// decimal writes a column of integers that mostly repeat or count up by one (the games of a
+// chunk): it keeps the last value's digits and, for the next value, adds one to them in
+// place, instead of formatting every value anew (strconv's digits were half of a random
+// Katarenga game's row). Other values are formatted afresh.
+type decimal struct {
+	v      int64
+	ok     bool // digits hold v
+	start  int  // v's digits are digits[start:]
+	digits [20]byte
+}
+
+func (d *decimal) append(b []byte, v int64) []byte {
+	switch {
+	case d.ok && v == d.v:
+	case d.ok && v > 0 && v-1 == d.v:
+		i := len(d.digits) - 1
+		for ; i >= d.start && d.digits[i] == '9'; i-- {
+			d.digits[i] = '0'
+		}
+		if i < d.start {
+			d.start--
+			d.digits[d.start] = '1'
+		} else {
+			d.digits[i]++
+		}
+		d.v = v
+	case v < 0:
+		d.ok = false
+		return strconv.AppendInt(b, v, 10)
+	default:
+		i := len(d.digits)
+		for x := v; ; x /= 10 {
+			i--
+			d.digits[i] = byte('0' + x%10)
+			if x < 10 {
+				break
+			}
+		}
+		d.v, d.ok, d.start = v, true, i
+	}
+	return append(b, d.digits[d.start:]...)
 }
 
 // fieldMemo is one column's last two strings and their encodings.

@@ -2,6 +2,8 @@ package gamefile
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,5 +37,37 @@ func TestRowMemoMatchesAppend(t *testing.T) {
 	// first_is alone repeats one of two strings: at least 19,998 fields came from the memo.
 	if m.hits < 19998 {
 		t.Errorf("%d fields copied from the memo: it is not used", m.hits)
+	}
+}
+
+// The memo's game and pair columns write strconv's digits for every sequence of values: runs
+// counting up by one across carries (9, 99, 999999, to 19 digits), repeats, jumps back and
+// forth, zero, negative values and the extremes of int64.
+func TestRowMemoNumbers(t *testing.T) {
+	r := engine.NewRand(11)
+	starts := []int64{0, 1, 8, 98, 999990, 123456789, 999999999999999990, math.MaxInt64 - 3, -12, -1, math.MinInt64}
+	var d decimal
+	var got []byte
+	check := func(v int64) {
+		got = d.append(got[:0], v)
+		if want := strconv.FormatInt(v, 10); string(got) != want {
+			t.Fatalf("after %d: %d written %q, want %q", d.v, v, got, want)
+		}
+	}
+	for i := 0; i < 2000; i++ {
+		v := starts[r.IntN(len(starts))]
+		if r.IntN(3) == 0 {
+			v = int64(r.Uint64() >> r.IntN(64))
+		}
+		for k := r.IntN(30); k >= 0; k-- {
+			check(v)
+			if r.IntN(4) == 0 {
+				check(v) // repeated, as the pair of the second game of a pair
+			}
+			if v == math.MaxInt64 {
+				break
+			}
+			v++
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -223,19 +224,30 @@ func BenchmarkCollector(b *testing.B) {
 
 // BenchmarkPrepare is the workers' share: one op encodes one game's CSV row and hashes it.
 func BenchmarkPrepare(b *testing.B) {
-	for _, game := range []string{"katarenga", "baran"} {
+	for _, game := range []string{"katarenga", "baran", "katarenga-rows"} {
 		b.Run(game, func(b *testing.B) {
+			// -rows: the rows only, as for the games after the first tally.DistinctExamined
+			start := int64(0)
+			if g, ok := strings.CutSuffix(game, "-rows"); ok {
+				game, start = g, -tally.DistinctExamined
+			}
 			chunks, _ := preparedChunks(b, game, 64, 16)
-			prep := prepareGames(0, math.MaxInt64, true, false, false, nil)
+			prep := prepareGames(start, math.MaxInt64, true, false, false, nil)
 			var p prepared
+			runtime.LockOSThread() // the thread's CPU time, which a loaded machine does not stretch
+			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0, cpuOK := threadCPU()
 			for n, k := 0, 0; n < b.N; k++ {
 				c := chunks[k%len(chunks)]
 				m := min(len(c.recs), b.N-n)
 				p.rows, p.ends, p.hashes = p.rows[:0], p.ends[:0], p.hashes[:0]
 				prep(c.recs[:m], &p)
 				n += m
+			}
+			if cpu1, _ := threadCPU(); cpuOK {
+				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -36,8 +37,11 @@ func BenchmarkWorkerGame(b *testing.B) {
 				pr := prepareGames(0, math.MaxInt64, true, false, false, nil)
 				var p prepared
 				stop := func() bool { return false }
+				runtime.LockOSThread() // the thread's CPU time, which a loaded machine does not stretch
+				defer runtime.UnlockOSThread()
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu0, cpuOK := threadCPU()
 				for i := int64(0); i < n; {
 					recs = recs[:0]
 					for ; i < n && len(recs) < 64; i++ {
@@ -49,6 +53,9 @@ func BenchmarkWorkerGame(b *testing.B) {
 						p.rows, p.ends, p.hashes = p.rows[:0], p.ends[:0], p.hashes[:0]
 						pr(recs, &p)
 					}
+				}
+				if cpu1, _ := threadCPU(); cpuOK {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(n), "cpu-ns/op")
 				}
 			})
 		}

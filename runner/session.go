@@ -295,7 +295,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	// one, the collector's encoding runs beside the worker: it costs more than the game).
 	gs.parallelEncode(s.Workers)
 	if format == gamefile.CSV && tf.Q != nil {
-		gs.queue, gs.flushRows, gs.help, gs.rowBufs = tf.WriteAsync, cw.Flush, tf.Q.Run, make(chan []byte, 16)
+		gs.queue, gs.flushRows, gs.help, gs.rowBufs = tf.WriteAsync, cw.Flush, tf.Q.Run, newRowBufs(s.Workers)
 	}
 	gs.stop, gs.onStop = s.Stop, cancel
 	gs.failed = func(err error) error { cancel(); return ck.Failed(err) }

@@ -1,9 +1,12 @@
 package durable
 
 import (
+	"hash/crc32"
 	"io"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
 // Parallel writes. Writing a games file costs the kernel a copy of every byte into the page
@@ -14,7 +17,10 @@ import (
 // byte range in the file, in game order, and queues the write; the workers do the queued writes
 // (pwrite at the reserved offsets) between chunks. The file's bytes are exactly those of
 // sequential writes; a checkpoint first waits for every queued write, so the length it records
-// holds only whole, written games.
+// holds only whole, written games. The checkpoint's CRC-32C is kept as the bytes are given to
+// the file, in file order (fileWriter.crc): reading the file back for it, as checkpoints did
+// before, cost the collector a copy of every byte out of the page cache (about 0.5 s of CPU
+// a GB; the CRC itself takes about 0.05).
 
 // fileWriter is what a TempFile's buffer writes to: positional writes at a running offset when
 // the file supports them (the queued writes reserve ranges from the same offset), sequential
@@ -25,7 +31,13 @@ type fileWriter struct {
 	off int64       // bytes written or reserved so far
 	// reserved, when set, learns off after each write (drop-behind)
 	reserved func(off int64)
+	// crc is the CRC-32C of the file's first off bytes: those written and those reserved by
+	// queued writes, hashed when they are given (in file order), not read back.
+	crc uint32
 }
+
+// given hashes p, the file's next bytes (written or queued), into crc.
+func (w *fileWriter) given(p []byte) { w.crc = crc32.Update(w.crc, gamefile.Castagnoli, p) }
 
 func (w *fileWriter) Write(p []byte) (int, error) {
 	var n int
@@ -35,6 +47,7 @@ func (w *fileWriter) Write(p []byte) (int, error) {
 	} else {
 		n, err = w.w.Write(p)
 	}
+	w.given(p[:n])
 	w.off += int64(n)
 	if w.reserved != nil {
 		w.reserved(w.off)

@@ -3,8 +3,6 @@ package durable
 import (
 	"bufio"
 	"fmt"
-	"hash"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -61,6 +59,7 @@ func (t *TempFile) WriteAsync(rows []byte, release func()) (bool, error) {
 		return true, err
 	}
 	t.Q.Push(WriteJob{Rows: rows, Off: t.fw.off, Release: release})
+	t.fw.given(rows)
 	t.fw.off += int64(len(rows))
 	t.db.reserved(t.fw.off)
 	if n := t.Q.N.Load(); n > 4*MaxQueued {
@@ -71,25 +70,25 @@ func (t *TempFile) WriteAsync(rows []byte, release func()) (bool, error) {
 	return true, t.Q.failed()
 }
 
-// sync flushes the buffer, waits for the queued writes and returns the file's length: every
-// byte up to it is in the file (in the operating system's cache: it survives the process being
-// killed).
-func (t *TempFile) sync() (int64, error) {
+// sync flushes the buffer, waits for the queued writes and returns the file's length and the
+// CRC-32C of its bytes: every byte up to it is in the file (in the operating system's cache:
+// it survives the process being killed).
+func (t *TempFile) sync() (int64, uint32, error) {
 	if err := t.Flush(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if t.Q != nil {
 		if err := t.Q.Wait(); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	return t.fw.off, nil
+	return t.fw.off, t.fw.crc, nil
 }
 
 // Commit flushes and closes the file and renames it over path.
 func (t *TempFile) Commit() error {
 	t.done = true
-	_, err := t.sync()
+	_, _, err := t.sync()
 	t.db.stop()
 	t.db = nil
 	if err != nil {
@@ -137,12 +136,10 @@ type Checkpointer struct {
 	items   int64 // items written so far
 	saved   int64 // items in the last checkpoint
 	last    time.Time
-	sum     hash.Hash32 // CRC-32C of the file's first hashed bytes
-	hashed  int64
 }
 
 func NewCheckpointer(dir string, tf *TempFile, flush func() error, man *gamefile.Manifest) (*Checkpointer, error) {
-	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json"), sum: crc32.New(gamefile.Castagnoli)}
+	c := &Checkpointer{tf: tf, flush: flush, man: man, manPath: filepath.Join(dir, "manifest.json")}
 	man.Status = "running"
 	return c, c.save()
 }
@@ -161,21 +158,14 @@ func (c *Checkpointer) save() error {
 	if err := c.flush(); err != nil {
 		return c.Failed(err)
 	}
-	n, err := c.tf.sync()
+	// The CRC-32C is the one kept as the bytes were given to the file, in file order (queued
+	// writes land out of order, but are hashed when the collector reserves their place).
+	n, sum, err := c.tf.sync()
 	if err != nil {
 		return c.Failed(err)
 	}
-	// The bytes written since the last checkpoint are read back (from the page cache, once
-	// each) into the running hash: queued writes land out of order, so hashing them as they
-	// are written could not follow the file's order.
-	if n > c.hashed {
-		if _, err := io.Copy(c.sum, io.NewSectionReader(c.tf.f, c.hashed, n-c.hashed)); err != nil {
-			return c.Failed(err)
-		}
-		c.hashed = n
-	}
 	c.man.Checkpoint = &gamefile.Checkpoint{File: filepath.Base(c.tf.path) + ".tmp", Bytes: n, Items: c.items,
-		CRC32C: gamefile.CRC32CText(c.sum.Sum32())}
+		CRC32C: gamefile.CRC32CText(sum)}
 	if err := gamefile.WriteManifest(c.manPath, c.man); err != nil {
 		return c.Failed(err)
 	}
