@@ -23,19 +23,26 @@ type LevelRating struct {
 
 // TrendLevels says which levels a strength trend is fitted over: the rated levels of the
 // largest group whose rating gaps to each other are measured (stats.MeasuredGroups; on a tie,
-// the group of the weakest such level). A level outside it sits at a distance the rating
+// the group of the lowest-rated such level, whatever the order the levels are listed in). A level outside it sits at a distance the rating
 // prior sets (perfect scores: e.g. a weakest level that lost every rating game), which is no
 // measured position on the rating axis, and a slope through it would measure the prior.
 func TrendLevels(levels []LevelRating) []bool {
 	size := map[int]int{}
-	best := -1
+	weakest := map[int]float64{} // each group's lowest rating
 	for _, lv := range levels {
 		if math.IsNaN(lv.Elo) {
 			continue
 		}
+		if w, ok := weakest[lv.Group]; !ok || lv.Elo < w {
+			weakest[lv.Group] = lv.Elo
+		}
 		size[lv.Group]++
-		if best < 0 || size[lv.Group] > size[best] {
-			best = lv.Group
+	}
+	best := -1
+	for g, n := range size {
+		tie := n == size[best]
+		if best < 0 || n > size[best] || tie && weakest[g] < weakest[best] || tie && weakest[g] == weakest[best] && g < best {
+			best = g
 		}
 	}
 	use := make([]bool, len(levels))

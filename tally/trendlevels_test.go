@@ -23,6 +23,9 @@ func TestTrendLevels(t *testing.T) {
 		{"strongest won every game", []LevelRating{lv(0, 0), lv(100, 0), lv(1000, 2)}, []bool{true, true, false}},
 		{"perfect scores throughout", []LevelRating{lv(0, 0), lv(400, 1)}, []bool{true, false}},
 		{"tie", []LevelRating{lv(0, 0), lv(100, 0), lv(900, 2), lv(1000, 2)}, []bool{true, true, false, false}},
+		{"tie, strongest listed first", []LevelRating{lv(1000, 2), lv(900, 2), lv(100, 0), lv(0, 0)}, []bool{false, false, true, true}},
+		{"tie, groups interleaved", []LevelRating{lv(0, 0), lv(1000, 1), lv(900, 1), lv(100, 0)}, []bool{true, false, false, true}},
+		{"larger group after a tie", []LevelRating{lv(0, 0), lv(900, 1), lv(1000, 1), lv(100, 0), lv(1100, 1)}, []bool{false, true, true, false, true}},
 		{"unrated", []LevelRating{lv(nan, 0), lv(nan, 0)}, []bool{false, false}},
 		{"list", []LevelRating{lv(1200, 0), lv(1800, 0)}, []bool{true, true}},
 	} {
