@@ -192,8 +192,9 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// With shared slots the worker is made once it first holds one: the runs waiting
-			// for slots hold no workers' buffers.
+			// The worker is made once it has a chunk to play (with shared slots, while it holds
+			// one): the runs waiting for slots hold no workers' buffers, and a worker that finds
+			// every chunk claimed makes none.
 			var w W
 			made := false
 			var sw *slotWaiter
@@ -221,6 +222,15 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 					}
 				}
 				if slots != nil {
+					if claimed.Load() >= nChunks {
+						// Nothing left to play: leave (a held slot goes back) without waiting
+						// for a slot, or taking one from another run's worker.
+						if plan.share.allClaimed != nil {
+							allClaimed.Do(plan.share.allClaimed) // none to claim at all
+						}
+						<-tokens
+						return
+					}
 					if holding {
 						holding = slots.pass(ctx, sw)
 					} else {
@@ -231,9 +241,6 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 						return
 					}
 				}
-				if !made {
-					w, made = gp.ChunkWorker(), true
-				}
 				// A claimed chunk is always returned (empty when the run was stopped meanwhile:
 				// play then abandons its first game), so that no later chunk's games wait for it.
 				seq := claimed.Add(1) - 1
@@ -243,6 +250,9 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 				if seq >= nChunks {
 					<-tokens
 					return
+				}
+				if !made { // once there is a chunk to play
+					w, made = gp.ChunkWorker(), true
 				}
 				c := chunks.get(size)
 				c.seq = int(seq)

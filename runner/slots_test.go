@@ -193,3 +193,31 @@ func TestSharedSlotsBoundAndOrder(t *testing.T) {
 			time.Duration(firstOfSecond.Load()), time.Duration(claimedAt.Load()))
 	}
 }
+
+// countingPlayer is a sharedPlayer that counts the workers made.
+type countingPlayer struct {
+	sharedPlayer
+	made *atomic.Int64
+}
+
+func (p countingPlayer) ChunkWorker() int { p.made.Add(1); return 0 }
+
+// A worker that finds every chunk claimed makes no worker and takes no slot: of three workers
+// sharing one slot, for one chunk, one worker is made. (Each of the others waited its turn for
+// the slot, made a worker and only then found nothing left to play, taking the slot from a later
+// run's worker between its chunks.)
+func TestSlotsNoWorkerAfterLastChunk(t *testing.T) {
+	var now, most, made atomic.Int64
+	gp := countingPlayer{sharedPlayer{now: &now, most: &most, start: time.Now()}, &made}
+	plan := PlanOf[int64]{Start: 0, End: 2, chunk: 2, share: share{slots: NewSlots(1)}}
+	var got []int64
+	if _, err := runBatched(context.Background(), gp, plan, 3, nil, perItem(func(x *int64) error {
+		got = append(got, *x)
+		return nil
+	}), func(x *int64) int64 { return *x }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || made.Load() != 1 {
+		t.Errorf("%d items, %d workers made: want 2 items by 1 worker", len(got), made.Load())
+	}
+}
