@@ -3,8 +3,11 @@ package variants
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -126,7 +129,7 @@ func ratingNote(cfg VariantsConfig, rated *tournament.TournamentOutcome, listed 
 func writeStrengthTrends(dir string, cfg VariantsConfig, cells []tally.VariantCell, trends []tally.Trend, metrics []string) ([]string, error) {
 	levels := tally.CellLevels(cells)
 	if !tally.TrendFitted(levels) {
-		return nil, nil
+		return nil, removeStrengthTrends(dir)
 	}
 	var b bytes.Buffer
 	if err := tally.WriteStrengthTrendCSV(&b, trends, levels); err != nil {
@@ -144,6 +147,21 @@ func writeStrengthTrends(dir string, cfg VariantsConfig, cells []tally.VariantCe
 		outputs = append(outputs, files...)
 	}
 	return outputs, nil
+}
+
+// removeStrengthTrends removes the trend files an earlier report of the run may have left in
+// dir (strength_trend.csv and the strength_* plots), so that a run without a trend holds none.
+func removeStrengthTrends(dir string) error {
+	plots, err := filepath.Glob(filepath.Join(dir, "strength_*"))
+	if err != nil {
+		return err
+	}
+	for _, f := range plots {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // listEntries are the rating-list entries that rate the levels, as `entry`.
