@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -367,11 +368,15 @@ func writePublished(t *testing.T, studies []*Study, paths []string) {
 		}
 		rec.Studies = append(rec.Studies, ps)
 	}
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
+	// Notes are prose for people: written as typed (`<run>`, `&`), not HTML-escaped.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rec); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(publishedPath, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(publishedPath, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s: %d studies", publishedPath, len(rec.Studies))
