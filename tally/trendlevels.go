@@ -57,21 +57,31 @@ func TrendLevels(levels []LevelRating) []bool {
 // not written; "" when every level is used. Labels are as `label`.
 func TrendNote(levels []LevelRating, file string) string {
 	use := TrendLevels(levels)
-	var out []string
+	var prior, unrated []string
 	n := 0
 	for i, lv := range levels {
 		switch {
 		case use[i]:
 			n++
 		case math.IsNaN(lv.Elo):
-			out = append(out, "`"+lv.Label+"` (not rated)")
+			unrated = append(unrated, "`"+lv.Label+"`")
 		default:
-			out = append(out, "`"+lv.Label+"`")
+			prior = append(prior, "`"+lv.Label+"`")
 		}
 	}
+	// Each reason names only its own levels: a gap set by the prior, or no rating at all.
 	why := "their rating gaps to the other levels are set by the prior (perfect scores), not measured"
-	if len(out) == 1 {
+	if len(prior) == 1 {
 		why = "its rating gap to the other levels is set by the prior (perfect scores), not measured"
+	}
+	var out, left []string // "label: reason" and "label, as reason"
+	if len(prior) > 0 {
+		out = append(out, strings.Join(prior, ", ")+": "+why)
+		left = append(left, strings.Join(prior, ", ")+", as "+why)
+	}
+	if len(unrated) > 0 {
+		out = append(out, strings.Join(unrated, ", ")+": not rated")
+		left = append(left, strings.Join(unrated, ", ")+" (not rated)")
 	}
 	switch {
 	case len(levels) < MinTrendLevels:
@@ -79,11 +89,11 @@ func TrendNote(levels []LevelRating, file string) string {
 	case n < MinTrendLevels:
 		s := fmt.Sprintf("No strength trend: fewer than %d levels have ratings measured against each other", MinTrendLevels)
 		if len(out) > 0 {
-			s += fmt.Sprintf(" (%s: %s)", strings.Join(out, ", "), why)
+			s += " (" + strings.Join(out, "; ") + ")"
 		}
 		return s + "; " + file + " is not written. More rating games or closer levels give one."
 	case len(out) > 0:
-		return fmt.Sprintf("Left out of the strength trend: %s, as %s.", strings.Join(out, ", "), why)
+		return "Left out of the strength trend: " + strings.Join(left, "; ") + "."
 	}
 	return ""
 }

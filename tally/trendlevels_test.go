@@ -109,4 +109,11 @@ func TestTrendNote(t *testing.T) {
 	if got := TrendNote(two, "f.csv"); !strings.HasPrefix(got, "No strength trend: fewer than 2 levels have ratings measured against each other (`b`: its rating gap") {
 		t.Errorf("a prior-set gap: %q", got)
 	}
+	// A level without a rating and one whose gap the prior sets: each with its own reason.
+	mixed := []LevelRating{{Label: "a", Elo: 0}, {Label: "b", Elo: 100}, {Label: "c", Elo: 200},
+		{Label: "d", Elo: math.NaN()}, {Label: "e", Elo: 900, Group: 1}}
+	want := "Left out of the strength trend: `e`, as its rating gap to the other levels is set by the prior (perfect scores), not measured; `d` (not rated)."
+	if got := TrendNote(mixed, "f.csv"); got != want {
+		t.Errorf("mixed reasons:\n got %q\nwant %q", got, want)
+	}
 }
