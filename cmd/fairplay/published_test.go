@@ -129,10 +129,15 @@ func TestPublishedStudies(t *testing.T) {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for _, c := range checks {
 		k := key{c.rec.Game, c.rec.Given}
-		if _, ok := now[k]; ok {
+		mu.Lock() // the players below write now as they finish
+		_, seen := now[k]
+		if !seen {
+			now[k] = nil
+		}
+		mu.Unlock()
+		if seen {
 			continue
 		}
-		now[k] = nil
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
