@@ -10,31 +10,48 @@ import (
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
-// Each checkpoint records the CRC-32C of the file's checkpointed prefix, also across later
-// checkpoints (the running hash reads on from the last one).
-func TestCheckpointHash(t *testing.T) {
+// checkpointed makes games.csv's temporary file in a fresh directory, with a checkpointer that
+// checkpoints only when asked (Add), aborted when the test ends.
+func checkpointed(t *testing.T) (string, *TempFile, *Checkpointer) {
+	t.Helper()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "games.csv")
-	tf, err := CreateTemp(path, Options{CheckpointEvery: -1})
+	tf, err := CreateTemp(filepath.Join(dir, "games.csv"), Options{CheckpointEvery: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tf.Abort()
+	t.Cleanup(func() { tf.Abort() })
 	ck, err := NewCheckpointer(dir, tf, func() error { return nil }, &gamefile.Manifest{Unit: "games"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, tf, ck
+}
+
+// readCheckpoint reads dir's manifest, the temporary file's bytes and the CRC-32C of the
+// checkpointed prefix, computed here from the bytes.
+func readCheckpoint(t *testing.T, dir string) (*gamefile.Manifest, []byte, string) {
+	t.Helper()
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "games.csv.tmp"))
+	if man.Checkpoint.Bytes > int64(len(data)) {
+		t.Fatalf("checkpoint of %d bytes in a file of %d", man.Checkpoint.Bytes, len(data))
+	}
+	return man, data, gamefile.CRC32CText(crc32.Checksum(data[:man.Checkpoint.Bytes], gamefile.Castagnoli))
+}
+
+// Each checkpoint records the CRC-32C of the file's checkpointed prefix, also across later
+// checkpoints (the running hash reads on from the last one).
+func TestCheckpointHash(t *testing.T) {
+	dir, tf, ck := checkpointed(t)
 	for i, row := range []string{"a,1\n", "b,22\n", "c,333\n"} {
 		tf.WriteString(row)
 		if err := ck.Add(false); err != nil {
 			t.Fatal(err)
 		}
-		man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := os.ReadFile(path + ".tmp")
-		sum := gamefile.CRC32CText(crc32.Checksum(data[:man.Checkpoint.Bytes], gamefile.Castagnoli))
+		man, data, sum := readCheckpoint(t, dir)
 		if man.Checkpoint.Items != int64(i+1) || man.Checkpoint.Bytes != int64(len(data)) || man.Checkpoint.CRC32C != sum {
 			t.Fatalf("checkpoint %d: %+v for %q", i, man.Checkpoint, data)
 		}
@@ -77,19 +94,9 @@ func TestCreateTempNoFollow(t *testing.T) {
 // the queued writes are done (here by another goroutine, as a run's workers do them), and
 // matches the bytes in the file.
 func TestCheckpointHashQueued(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "games.csv")
-	tf, err := CreateTemp(path, Options{CheckpointEvery: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tf.Abort()
+	dir, tf, ck := checkpointed(t)
 	if tf.Q == nil {
 		t.Fatal("no queued writes on a plain file")
-	}
-	ck, err := NewCheckpointer(dir, tf, func() error { return nil }, &gamefile.Manifest{Unit: "games"})
-	if err != nil {
-		t.Fatal(err)
 	}
 	helper := make(chan struct{})
 	go func() { // a worker doing queued writes between its chunks
@@ -113,12 +120,7 @@ func TestCheckpointHashQueued(t *testing.T) {
 		if err := ck.Add(false); err != nil {
 			t.Fatal(err)
 		}
-		man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := os.ReadFile(path + ".tmp")
-		sum := gamefile.CRC32CText(crc32.Checksum(data[:man.Checkpoint.Bytes], gamefile.Castagnoli))
+		man, data, sum := readCheckpoint(t, dir)
 		if man.Checkpoint.Bytes != int64(len(data)) || man.Checkpoint.CRC32C != sum {
 			t.Fatalf("write %d: checkpoint %+v, file of %d bytes with CRC-32C %s", i, man.Checkpoint, len(data), sum)
 		}
