@@ -61,8 +61,10 @@ func TestInputs(t *testing.T) {
 		{"alphabeta:depth=2,weights=" + w, "baran", wsum, ""},
 		{"greedy:weights=" + w, "katarenga", wsum, ""},
 		{"alphabeta:depth=2,net=builtin", "katarenga", "", katNet},
-		{"alphabeta:movetime=10ms", "baran", "", baranNet}, // auto: the network at a time budget in Baran
-		{"alphabeta:movetime=10ms", "katarenga", "", ""},   // ... not in Katarenga
+		{"alphabeta:movetime=10ms", "baran", "", baranNet}, // auto: the network at a time budget
+		{"alphabeta:movetime=10ms", "katarenga", "", katNet},
+		{"mcts:movetime=10ms", "katarenga", "", ""},   // ... not for MCTS in Katarenga
+		{"alphabeta:nodes=1000", "katarenga", "", ""}, // ... nor under a node budget
 		{"mcts:playouts=100,net=builtin", "baran", "", baranNet},
 		{"mcts:movetime=10ms,net=none", "baran", "", ""},
 		{"random", "baran", "", ""},

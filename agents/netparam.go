@@ -10,17 +10,22 @@ import (
 )
 
 // netParamDoc documents the net parameter of the searchers that can use a learned evaluation.
-const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the network shipped for the game, agents/nnue/nets), a network file made by 'fairplay train', or auto = builtin under a movetime budget in the games whose network measured stronger at equal time (Baran), else none (docs/agents.md, Learned evaluation)"
+const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the network shipped for the game, agents/nnue/nets), a network file made by 'fairplay train', or auto = builtin under a movetime budget where the network measured stronger at equal time (alphabeta in both games, mcts in Baran), else none (docs/agents.md, Learned evaluation)"
 
-// netAuto lists the games whose built-in network measured stronger than the hand-written
-// evaluation at equal time (docs/agents.md, "Learned evaluation"): net=auto uses it there under
-// a movetime budget. Depth and node budgets keep the heuristic, so that deterministic runs and
-// their recorded results are unchanged.
-var netAuto = map[string]bool{"baran": true}
+// netAuto lists, by agent kind, the games whose built-in network measured stronger than the
+// hand-written evaluation at equal time (docs/agents.md, "Learned evaluation" and the yardstick
+// matches): net=auto uses it there under a movetime budget. MCTS in Katarenga was not measured
+// with the network at equal time, so it keeps the heuristic. Depth and node budgets keep the
+// heuristic, so that deterministic runs and their recorded results are unchanged.
+var netAuto = map[string]map[string]bool{
+	"alphabeta": {"baran": true, "katarenga": true},
+	"mcts":      {"baran": true},
+}
 
 // netAgent holds the net=... parameter of an agent: the networks are loaded once per game at
 // the first NewPlayer (the game is known only then) and shared, read-only, by its players.
 type netAgent struct {
+	kind    string // the agent kind (netAuto's key)
 	netSpec string
 	mu      sync.Mutex
 	nets    map[string]*nnue.Net
@@ -29,7 +34,7 @@ type netAgent struct {
 // parseNet checks a net parameter when the agent is built: a file is read at once, so a
 // missing or damaged file is reported before any game.
 func (h *netAgent) parseNet(p Params) error {
-	h.netSpec = p.String("net")
+	h.kind, h.netSpec = p.kind, p.String("net")
 	switch h.netSpec {
 	case "none", "builtin", "auto":
 		return nil
@@ -47,7 +52,7 @@ func (h *netAgent) parseNet(p Params) error {
 // evaluator returns a fresh evaluator of the game's network, or nil for the heuristic (net=none,
 // or net=auto where it means none; timed: the agent has a movetime budget).
 func (h *netAgent) evaluator(game string, timed bool) (*nnue.Evaluator, error) {
-	if h.netSpec == "none" || h.netSpec == "" || (h.netSpec == "auto" && !(timed && netAuto[game])) {
+	if h.netSpec == "none" || h.netSpec == "" || (h.netSpec == "auto" && !h.auto(game, timed)) {
 		return nil, nil
 	}
 	h.mu.Lock()
@@ -69,6 +74,12 @@ func (h *netAgent) evaluator(game string, timed bool) (*nnue.Evaluator, error) {
 		h.nets[game] = n
 	}
 	return nnue.NewEvaluator(n), nil
+}
+
+// auto reports whether net=auto means the built-in network for this agent in game (timed: it
+// has a movetime budget).
+func (h *netAgent) auto(game string, timed bool) bool {
+	return h.netSpec == "auto" && timed && netAuto[h.kind][game]
 }
 
 // netEval is the network's evaluation of s and the tactical-move hints of the position (both
