@@ -68,7 +68,7 @@ func Inputs(a Agent, game string) (map[string]string, error) {
 	}
 	if n != nil {
 		switch {
-		case n.netSpec == "builtin" || n.auto(game, timed):
+		case n.netSpec == "builtin" || n.auto(timed):
 			sum, err := nnue.BuiltinSHA256(game)
 			if err != nil {
 				return nil, err

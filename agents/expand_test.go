@@ -63,7 +63,7 @@ func TestInputs(t *testing.T) {
 		{"alphabeta:depth=2,net=builtin", "katarenga", "", katNet},
 		{"alphabeta:movetime=10ms", "baran", "", baranNet}, // auto: the network at a time budget
 		{"alphabeta:movetime=10ms", "katarenga", "", katNet},
-		{"mcts:movetime=10ms", "katarenga", "", ""},   // ... not for MCTS in Katarenga
+		{"mcts:movetime=10ms", "katarenga", "", katNet},
 		{"alphabeta:nodes=1000", "katarenga", "", ""}, // ... nor under a node budget
 		{"mcts:playouts=100,net=builtin", "baran", "", baranNet},
 		{"mcts:movetime=10ms,net=none", "baran", "", ""},

@@ -75,9 +75,8 @@ func TestNetParam(t *testing.T) {
 	}
 }
 
-// TestNetAuto: net=auto is the built-in network under a movetime budget where it measured
-// stronger at equal time (alphabeta in both games, mcts in Baran), and the heuristic otherwise
-// (depth and node budgets, MCTS in Katarenga).
+// TestNetAuto: net=auto is the built-in network under a movetime budget, and the heuristic under
+// depth, node and playout budgets.
 func TestNetAuto(t *testing.T) {
 	for _, c := range []struct {
 		spec, game string
@@ -91,7 +90,8 @@ func TestNetAuto(t *testing.T) {
 		{"alphabeta:movetime=10ms,net=none", "baran", false},
 		{"alphabeta:depth=3,net=builtin", "katarenga", true},
 		{"mcts:movetime=10ms", "baran", true},
-		{"mcts:movetime=10ms", "katarenga", false},
+		{"mcts:movetime=10ms", "katarenga", true},
+		{"mcts:playouts=100", "katarenga", false},
 		{"mcts:playouts=100", "baran", false},
 	} {
 		pl, err := mustAgent(t, c.spec).NewPlayer(c.game)

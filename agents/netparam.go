@@ -10,22 +10,11 @@ import (
 )
 
 // netParamDoc documents the net parameter of the searchers that can use a learned evaluation.
-const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the network shipped for the game, agents/nnue/nets), a network file made by 'fairplay train', or auto = builtin under a movetime budget where the network measured stronger at equal time (alphabeta in both games, mcts in Baran), else none (docs/agents.md, Learned evaluation)"
-
-// netAuto lists, by agent kind, the games whose built-in network measured stronger than the
-// hand-written evaluation at equal time (docs/agents.md, "Learned evaluation" and the yardstick
-// matches): net=auto uses it there under a movetime budget. MCTS in Katarenga was not measured
-// with the network at equal time, so it keeps the heuristic. Depth and node budgets keep the
-// heuristic, so that deterministic runs and their recorded results are unchanged.
-var netAuto = map[string]map[string]bool{
-	"alphabeta": {"baran": true, "katarenga": true},
-	"mcts":      {"baran": true},
-}
+const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the network shipped for the game, agents/nnue/nets), a network file made by 'fairplay train', or auto = builtin under a movetime budget (where it measured stronger at equal time), else none (docs/agents.md, Learned evaluation)"
 
 // netAgent holds the net=... parameter of an agent: the networks are loaded once per game at
 // the first NewPlayer (the game is known only then) and shared, read-only, by its players.
 type netAgent struct {
-	kind    string // the agent kind (netAuto's key)
 	netSpec string
 	mu      sync.Mutex
 	nets    map[string]*nnue.Net
@@ -34,7 +23,7 @@ type netAgent struct {
 // parseNet checks a net parameter when the agent is built: a file is read at once, so a
 // missing or damaged file is reported before any game.
 func (h *netAgent) parseNet(p Params) error {
-	h.kind, h.netSpec = p.kind, p.String("net")
+	h.netSpec = p.String("net")
 	switch h.netSpec {
 	case "none", "builtin", "auto":
 		return nil
@@ -52,7 +41,7 @@ func (h *netAgent) parseNet(p Params) error {
 // evaluator returns a fresh evaluator of the game's network, or nil for the heuristic (net=none,
 // or net=auto where it means none; timed: the agent has a movetime budget).
 func (h *netAgent) evaluator(game string, timed bool) (*nnue.Evaluator, error) {
-	if h.netSpec == "none" || h.netSpec == "" || (h.netSpec == "auto" && !h.auto(game, timed)) {
+	if h.netSpec == "none" || h.netSpec == "" || (h.netSpec == "auto" && !h.auto(timed)) {
 		return nil, nil
 	}
 	h.mu.Lock()
@@ -76,10 +65,13 @@ func (h *netAgent) evaluator(game string, timed bool) (*nnue.Evaluator, error) {
 	return nnue.NewEvaluator(n), nil
 }
 
-// auto reports whether net=auto means the built-in network for this agent in game (timed: it
-// has a movetime budget).
-func (h *netAgent) auto(game string, timed bool) bool {
-	return h.netSpec == "auto" && timed && netAuto[h.kind][game]
+// auto reports whether net=auto means the built-in network (timed: the agent has a movetime
+// budget). Under a movetime budget the network measured stronger than the hand-written
+// evaluation at equal time in both games and both families (docs/agents.md, "Learned
+// evaluation"); depth, node and playout budgets keep the heuristic, so that deterministic runs
+// and their recorded results are unchanged.
+func (h *netAgent) auto(timed bool) bool {
+	return h.netSpec == "auto" && timed
 }
 
 // netEval is the network's evaluation of s and the tactical-move hints of the position (both
