@@ -45,7 +45,12 @@ type Kind struct {
 	Params []Param
 	// Late names parameters added after specs were recorded in runs: they are left out of the
 	// canonical spec while at their default, so that older runs' specs stay what they were.
-	Late  []string
+	Late []string
+	// Quiet names late parameters that Expand also leaves out at their default: ones whose
+	// default plays every reproducible budget (nodes, depth, playouts) exactly as before the
+	// parameter existed, so the records of such play stay what they were (a time-budgeted
+	// agent's play, which no record pins, may change with them as with any change of speed).
+	Quiet []string
 	build func(p Params) (Agent, error)
 }
 

@@ -63,8 +63,13 @@ type AlphaBeta struct {
 	// Tempo is added to every evaluation for the side to move (evaluation units): with it the
 	// evaluations of odd and even plies compare. Auto (-1) is the game's default (autoTempo).
 	Tempo int32
-	W     Weights
-	pool  sync.Pool
+	// Partial: a search cut off by its budget plays what its unfinished last iteration proved
+	// (a root move searched completely at the new depth that beat the previous best), and
+	// under movetime iterations start until the time is out. Off, the unfinished iteration is
+	// dropped and under movetime no iteration starts after half the time.
+	Partial bool
+	W       Weights
+	pool    sync.Pool
 }
 
 func init() {
@@ -89,8 +94,10 @@ func init() {
 			{"qsbase", "1", "Katarenga quiescence also searches moves onto the enemy baseline: 1 on, 0 off (captures and camp entries only)"},
 			{"weights", "", "JSON file of heuristic weights"},
 			{"net", "auto", netParamDoc},
+			{"partial", "auto", "an iteration cut off by the budget counts: a root move it searched to the end that proved better than the previous best is played, and under movetime iterations start until the time is out: 1 on, 0 off (an unfinished iteration is dropped; under movetime none starts after half the time); auto = on under movetime, off under nodes or depth alone (docs/search.md, Partial iterations)"},
 		},
-		Late:  []string{"net"},
+		Late:  []string{"net", "partial"},
+		Quiet: []string{"partial"},
 		build: buildAlphaBeta})
 }
 
@@ -147,6 +154,12 @@ func buildAlphaBeta(p Params) (Agent, error) {
 		return nil, err
 	}
 	a.QSBase = qb == 1
+	a.Partial = a.Movetime > 0
+	if p.String("partial") != "auto" {
+		if err := p.switches([]string{"partial"}, &a.Partial); err != nil {
+			return nil, fmt.Errorf("%w, or auto", err)
+		}
+	}
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
 		p.vals["depth"] = "64"
@@ -211,6 +224,7 @@ type abPlayer struct {
 	root      []engine.Action
 	ties      []engine.Action
 	best      []engine.Action // ties of the last completed iteration
+	found     []engine.Action // partial: what the current iteration proved so far (see rootSearch)
 	killers   [maxPly][2]engine.Action
 	history   [4096]int32
 	rootDepth int
@@ -230,6 +244,9 @@ type abPlayer struct {
 	Depth int
 	// Score is the last completed iteration's score for the player to move.
 	Score int32
+	// Partial counts the moves on which an unfinished iteration proved a root move better
+	// than the previous iteration's best (partial=1; for tests and measurements).
+	Partial int64
 }
 
 // SetStop implements Stopper.
@@ -261,6 +278,7 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 	prev := int32(0)
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
 		p.rootDepth = depth
+		p.found = p.found[:0]
 		p.b.armed = depth > 1 // the first iteration always completes: never worse than one ply
 		lo, hi := int32(-Win-1), int32(Win+1)
 		delta := int32(40)
@@ -286,6 +304,12 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 			}
 		}
 		if p.b.out {
+			if p.cfg.Partial && len(p.found) > 0 && !p.b.stopped {
+				if p.found[0] != p.best[0] {
+					p.Partial++
+				}
+				p.best = append(p.best[:0], p.found...)
+			}
 			break
 		}
 		prev = v
@@ -294,8 +318,8 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 		if v >= Win-maxPly || v <= -Win+maxPly {
 			break // a forced result is known
 		}
-		if p.cfg.Movetime > 0 && p.b.elapsed() > p.cfg.Movetime/2 {
-			break // the next iteration would not finish
+		if p.cfg.Movetime > 0 && !p.cfg.Partial && p.b.elapsed() > p.cfg.Movetime/2 {
+			break // the next iteration would not finish, and an unfinished one is dropped
 		}
 	}
 	p.Nodes += p.b.count
@@ -311,6 +335,15 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 // rootSearch searches every root move within (alpha, beta) and returns the best score; p.ties
 // gets the moves scoring exactly that (the window is lowered to one below the best so that equal
 // scores are exact). The best move goes first for the next iteration.
+//
+// With partial on, p.found keeps p.ties after every root move searched to the end while the
+// best score is above alpha: the moves searched so far were then all compared exactly (a
+// later move enters ties only with a score above the best less one, re-searched in the full
+// window), so p.ties is what this search would return had the root only those moves. Among
+// them is the previous iteration's best (searched first), so a move in p.found either is it or
+// proved better than it at the new depth. A best at or below alpha is only an upper bound: it
+// proves nothing and p.found keeps what an earlier window of this depth proved (a fail high's
+// move) or stays empty.
 func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int32 {
 	best := int32(-Win - 1)
 	p.ties = p.ties[:0]
@@ -343,6 +376,9 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 			p.root[0] = a
 		} else if v == best && v > alpha {
 			p.ties = append(p.ties, a)
+		}
+		if p.cfg.Partial && best > alpha {
+			p.found = append(p.found[:0], p.ties...)
 		}
 		if best >= beta {
 			return best

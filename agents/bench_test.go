@@ -21,9 +21,9 @@ func midgame(game string) engine.State {
 }
 
 // benchAlphaBeta reports alpha-beta nodes per second (one op = one node).
-func benchAlphaBeta(b *testing.B, game string) {
+func benchAlphaBeta(b *testing.B, game, spec string) {
 	s := midgame(game)
-	ag, _ := Parse("alphabeta:nodes=20000")
+	ag, _ := Parse(spec)
 	pl, _ := ag.NewPlayer(game)
 	p := pl.(*abPlayer)
 	r := engine.NewRand(1)
@@ -54,10 +54,17 @@ func benchClassic(b *testing.B, game string) {
 	}
 }
 
-func BenchmarkAlphaBetaNodesBaran(b *testing.B)     { benchAlphaBeta(b, "baran") }
-func BenchmarkAlphaBetaNodesKatarenga(b *testing.B) { benchAlphaBeta(b, "katarenga") }
-func BenchmarkClassicNodesBaran(b *testing.B)       { benchClassic(b, "baran") }
-func BenchmarkClassicNodesKatarenga(b *testing.B)   { benchClassic(b, "katarenga") }
+func BenchmarkAlphaBetaNodesBaran(b *testing.B) { benchAlphaBeta(b, "baran", "alphabeta:nodes=20000") }
+func BenchmarkAlphaBetaNodesKatarenga(b *testing.B) {
+	benchAlphaBeta(b, "katarenga", "alphabeta:nodes=20000")
+}
+
+// Partial iterations (partial=1) add no allocation and no measurable cost per node.
+func BenchmarkAlphaBetaNodesKatarengaPartial(b *testing.B) {
+	benchAlphaBeta(b, "katarenga", "alphabeta:nodes=20000,partial=1")
+}
+func BenchmarkClassicNodesBaran(b *testing.B)     { benchClassic(b, "baran") }
+func BenchmarkClassicNodesKatarenga(b *testing.B) { benchClassic(b, "katarenga") }
 
 // benchMCTS reports MCTS playouts per second (one op = one playout).
 func benchMCTS(b *testing.B, game string) {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/agents/nnue"
@@ -13,7 +14,7 @@ import (
 // Expand returns the agent's spec with every parameter of its kind, in declaration order: the
 // canonical spec (Spec) with the parameters it leaves out at their defaults (Kind.Late) filled
 // in. A parameter added later with a default is then visible in a recorded spec, so two
-// records that differ in it show the difference.
+// records that differ in it show the difference; a quiet one (Kind.Quiet) only when given.
 func Expand(a Agent) string {
 	name, rest, _ := strings.Cut(a.Spec(), ":")
 	k, ok := kinds[name]
@@ -31,6 +32,9 @@ func Expand(a Agent) string {
 	for _, d := range k.Params {
 		v, ok := given[d.Name]
 		if !ok {
+			if slices.Contains(k.Quiet, d.Name) {
+				continue
+			}
 			v = d.Default
 		}
 		parts = append(parts, d.Name+"="+v)

@@ -12,14 +12,16 @@ import (
 )
 
 // TestExpand: the expanded spec names every parameter of the kind in declaration order, the
-// late ones (left out of the canonical spec at their defaults) included, and keeps the given
-// and normalised values.
+// late ones (left out of the canonical spec at their defaults) included, the quiet ones only
+// when given, and keeps the given and normalised values.
 func TestExpand(t *testing.T) {
 	for _, c := range []struct{ spec, want string }{
 		{"random", "random"},
 		{"greedy", "greedy:weights="},
 		{"mcts:playouts=300", "mcts:playouts=300,movetime=0,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=auto,mm=0,pick=visits,expand=2,halving=0,qsbase=1,prune=1,refresh=1,win1=1,solver=1,reuse=1,weights=,net=auto"},
 		{"alphabeta:nodes=5000,net=none", "alphabeta:depth=64,nodes=5000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=none"},
+		{"alphabeta:nodes=5000,partial=1", "alphabeta:depth=64,nodes=5000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=auto,partial=1"},
+		{"alphabeta:movetime=50ms,partial=auto", "alphabeta:depth=64,nodes=0,movetime=50ms,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=auto"},
 	} {
 		a, err := Parse(c.spec)
 		if err != nil {
@@ -29,8 +31,12 @@ func TestExpand(t *testing.T) {
 			t.Errorf("Expand(%s) = %s, want %s", c.spec, got, c.want)
 		}
 		k := kinds[strings.SplitN(c.spec, ":", 2)[0]]
-		if n := strings.Count(Expand(a), "="); n != len(k.Params) {
-			t.Errorf("Expand(%s) names %d parameters, the kind has %d", c.spec, n, len(k.Params))
+		quiet := 0
+		for _, q := range k.Quiet {
+			quiet += b2i(!strings.Contains(a.Spec(), ","+q+"="))
+		}
+		if n := strings.Count(Expand(a), "="); n != len(k.Params)-quiet {
+			t.Errorf("Expand(%s) names %d parameters, the kind has %d, %d of them quiet and not given", c.spec, n, len(k.Params), quiet)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -56,7 +57,7 @@ func init() {
 			{"mm", "0", "implicit minimax backups: weight in 0..1 of the minimax of the evaluations in the tree against the mean reward in selection (Lanctot et al. 2014)"},
 			{"pick", "visits", "the move played: visits (the most visited child) or value (the best mean, mixed with the minimax value by mm, among visited children)"},
 			{"expand", "2", "the visit of a node at which its children are added: 1 (its first visit also values it by quiescence) or 2 (a first visit only values it; the second adds the children, with their evaluations, and values one of them: a close but not identical tree for about half the evaluations); always 1 unless rollout=qs"},
-			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round; k (2..256), 0 off"},
+			{"halving", "0", "sequential halving at the root (Karnin et al. 2013, as in Gumbel MuZero): the budget is split in rounds over the k most likely children, the better half by value kept each round (under movetime alone, the rounds share the time); k (2..256), 0 off"},
 			{"qsbase", "1", "Katarenga: the first N plies (0..4) of the leaves' quiescence search also try moves onto the enemy baseline (alphabeta's qsbase=1 does so at every ply)"},
 			{"prune", "1", "stop early when the most visited root child can no longer be overtaken within the playouts budget (the same move unless a proof the rest of the budget would have found changes it; later searches differ, having a smaller tree to reuse); off with pick=value or halving: 1 on, 0 off"},
 			{"refresh", "1", "re-take a child's prior from its quiescence value at its first visit (its softmax logit moves from the static evaluation to the quiescence value); with expand=2 and prior=eval only: 1 on, 0 off"},
@@ -76,7 +77,7 @@ func buildMCTS(p Params) (Agent, error) {
 		return nil, err
 	}
 	var err error
-	if m.Playouts, err = p.Int("playouts", 1, 10_000_000); err != nil {
+	if m.Playouts, err = p.Int("playouts", 1, maxPlayouts); err != nil {
 		return nil, err
 	}
 	if m.Movetime, err = parseMovetime(p); err != nil {
@@ -145,8 +146,8 @@ func buildMCTS(p Params) (Agent, error) {
 	if m.Movetime > 0 {
 		p.vals["movetime"] = m.Movetime.String()
 		if p.vals["playouts"] == "1000" {
-			m.Playouts = 10_000_000 // a time budget alone
-			p.vals["playouts"] = "10000000"
+			m.Playouts = maxPlayouts // a time budget alone
+			p.vals["playouts"] = strconv.Itoa(maxPlayouts)
 		}
 	}
 	m.spec = p.canonical(kinds["mcts"])
@@ -158,6 +159,10 @@ func (m *MCTS) Spec() string { return m.spec }
 
 // Reproducible is false with a time budget, else true.
 func (m *MCTS) Reproducible() bool { return m.Movetime == 0 }
+
+// timeOnly reports whether the budget is the time alone: movetime with the playouts at their
+// bound (which movetime without playouts sets), so no playout count can plan the search.
+func (m *MCTS) timeOnly() bool { return m.Movetime > 0 && m.Playouts == maxPlayouts }
 
 // NewPlayer makes a player for one game.
 func (m *MCTS) NewPlayer(game string) (Player, error) {
@@ -191,6 +196,9 @@ func (m *MCTS) NewPlayer(game string) (Player, error) {
 // mctsAutoTempo is tempo=auto's credit by game: in Katarenga it raised MCTS's score against
 // alphabeta:depth=2 (docs/search.md); in Baran a credit of 50 lowered it.
 var mctsAutoTempo = map[string]float64{"katarenga": 50}
+
+// maxPlayouts bounds playouts; movetime without playouts sets it (the time is then the budget).
+const maxPlayouts = 10_000_000
 
 // Proof states of a node, for the player who made its action.
 const (

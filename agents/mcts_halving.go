@@ -2,6 +2,7 @@ package agents
 
 import (
 	"slices"
+	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
@@ -13,6 +14,8 @@ import (
 // after which the better half by value stays. It returns the child left, or -1 when the root
 // has no candidate. The schedule is planned on the playouts budget; a time budget or the stop
 // request may end it in any round, and then the best candidate so far by value is returned.
+// Under a time budget alone (movetime without playouts) it is planned on the time instead:
+// each round's candidates share the time left equally with the rounds after it.
 func (p *mctsPlayer) halving(s engine.State, r *engine.Rand) int32 {
 	root := p.nodes[0]
 	p.cands = p.cands[:0]
@@ -34,12 +37,22 @@ func (p *mctsPlayer) halving(s engine.State, r *engine.Rand) int32 {
 		rounds++
 	}
 	left, it := p.cfg.Playouts, 0
+	timed := p.cfg.timeOnly()
 	defer func() { p.force = 0 }()
 	for round := 0; round < rounds && len(p.cands) > 1; round++ {
 		per := max(1, left/((rounds-round)*len(p.cands)))
+		var share time.Duration // timed: each candidate's time this round
+		if timed {
+			per = left
+			share = (p.cfg.Movetime - p.b.elapsed()) / time.Duration((rounds-round)*len(p.cands))
+		}
 		for _, c := range p.cands {
 			p.force = c
+			end := p.b.elapsed() + share
 			for j := 0; j < per && left > 0; j++ {
+				if timed && j > 0 && j&7 == 0 && p.b.elapsed() >= end {
+					break
+				}
 				if !p.more(it) {
 					return p.bestCandidate()
 				}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
@@ -148,6 +149,25 @@ func TestMCTSHalvingBudget(t *testing.T) {
 		s.Undo()
 		if !ok {
 			t.Errorf("katarenga at %s: halving played %s, not a win within %d plies", s, s.FormatAction(a), dist[i])
+		}
+	}
+}
+
+// Under a time budget alone halving plans its rounds on the time: every first-round candidate
+// is searched (planned on movetime's unreachable playout bound, the first candidate would take
+// all the time), and the search runs to the end of the time, not stopping early.
+func TestMCTSHalvingTime(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		start := time.Now()
+		p, _ := mctsSearch(t, game, "mcts:movetime=200ms,halving=4")
+		el := time.Since(start)
+		root := p.nodes[0]
+		visited := 0
+		for c := root.first; c < root.first+root.n; c++ {
+			visited += b2i(p.nodes[c].visits > 0)
+		}
+		if p.Proven == unproven && (visited < min(4, int(root.n)) || el < 200*time.Millisecond) {
+			t.Errorf("%s: %d of %d root children visited in %v, want at least 4 visited and the whole 200ms", game, visited, root.n, el)
 		}
 	}
 }

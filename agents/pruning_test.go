@@ -64,11 +64,13 @@ func TestPruningAllocatesNothing(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
 		s := midgame(game)
 		legal := s.Legal(nil)
-		pl, _ := mustAgent(t, "alphabeta:nodes=20000,null=1,"+selective).NewPlayer(game)
-		r := engine.NewRand(1)
-		pl.Choose(s, legal, r) // grow the buffers
-		if n := testing.AllocsPerRun(3, func() { pl.Choose(s, legal, r) }); n >= 20 {
-			t.Errorf("%s: %v allocations per search of 20,000 nodes, want fewer than 20", game, n)
+		for _, spec := range []string{"alphabeta:nodes=20000,null=1," + selective, "alphabeta:nodes=20000,partial=1"} {
+			pl, _ := mustAgent(t, spec).NewPlayer(game)
+			r := engine.NewRand(1)
+			pl.Choose(s, legal, r) // grow the buffers
+			if n := testing.AllocsPerRun(3, func() { pl.Choose(s, legal, r) }); n >= 20 {
+				t.Errorf("%s %s: %v allocations per search of 20,000 nodes, want fewer than 20", game, spec, n)
+			}
 		}
 	}
 }

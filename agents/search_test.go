@@ -186,7 +186,7 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 		for i, s := range pos {
 			seen[dist[i]]++
 			for _, spec := range []string{"alphabeta:depth=6", "alphabeta:nodes=200000", "alphabeta:depth=6,pvs=0,lmr=0,rfp=0,fut=0,lmp=0,asp=0,ext=0", "alphabeta:movetime=300ms",
-				"alphabeta:depth=6," + selective, "alphabeta:nodes=100000," + selective, "alphabeta:depth=6,margin=1," + selective} {
+				"alphabeta:depth=6," + selective, "alphabeta:nodes=100000," + selective, "alphabeta:depth=6,margin=1," + selective, "alphabeta:nodes=30000,partial=1"} {
 				checkWin(t, spec, s, dist[i])
 			}
 		}
@@ -200,7 +200,7 @@ func TestAlphaBetaBudgets(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
 		pos, dist := endgames(t, game, 6, 1)
 		for i, s := range pos {
-			for _, spec := range []string{"alphabeta:nodes=1", "alphabeta:nodes=7", "alphabeta:movetime=1ms", "alphabeta:depth=2,qs=0", "alphabeta:nodes=50,null=1"} {
+			for _, spec := range []string{"alphabeta:nodes=1", "alphabeta:nodes=7", "alphabeta:movetime=1ms", "alphabeta:depth=2,qs=0", "alphabeta:nodes=50,null=1", "alphabeta:nodes=7,partial=1"} {
 				checkWin(t, spec, s, dist[i])
 			}
 		}
