@@ -23,6 +23,10 @@ var (
 	fullRay    [64][8]uint64 // every square beyond sq in direction d
 	kingMoves  [64]uint64
 	knightMove [64]uint64
+	// betweenSq[a][b] is the squares strictly between a and b when they share a rank, file or
+	// diagonal, else 0. A slider's path to a target on its ray is exactly this, whatever the
+	// layout: the ray ends at or beyond the target.
+	betweenSq [64][64]uint64
 )
 
 func init() {
@@ -46,6 +50,14 @@ func init() {
 			}
 		}
 	}
+	for sq := 0; sq < 64; sq++ { // after every ray is known
+		for d := range dirDelta {
+			for t := fullRay[sq][d]; t != 0; t &= t - 1 {
+				to := bits.TrailingZeros64(t)
+				betweenSq[sq][to] = fullRay[sq][d] &^ fullRay[to][d] &^ (1 << to)
+			}
+		}
+	}
 }
 
 // Board holds the per-layout move tables: what a pawn on each square could reach on an empty
@@ -59,11 +71,10 @@ type Board struct {
 	slider    [64]bool      // red or yellow square
 	blockMask [64]uint64    // all ones on red and yellow squares, zero elsewhere
 	// For RandomAction's rejection sampling: nReach[sq] targets in reach[sq], the j-th (in
-	// ascending square order) is tgt[sq][j], and path[sq][j] holds the squares strictly between
-	// (zero for blue and green squares), which must be empty for the move.
+	// ascending square order) is tgt[sq][j]; the squares strictly between sq and it
+	// (betweenSq[sq][tgt]: none for a king's or knight's move) must be empty for the move.
 	nReach [64]uint8
 	tgt    [64][maxReach]uint8
-	path   [64][maxReach]uint64
 }
 
 // maxReach bounds the empty-board targets of one square: 14 for a rook's four rays.
@@ -90,11 +101,7 @@ func NewBoard(l Layout) *Board {
 		case Red, Yellow:
 			b.slider[sq] = true
 			b.blockMask[sq] = ^uint64(0)
-			order := [4]int{dirN, dirE, dirS, dirW} // two rising, two falling
-			if c == Yellow {
-				order = [4]int{dirNE, dirNW, dirSE, dirSW}
-			}
-			for k, d := range order {
+			for k, d := range sliderDirs[c] {
 				ray := fullRay[sq][d]
 				same := ray & masks[c]
 				if same != 0 {
@@ -108,29 +115,15 @@ func NewBoard(l Layout) *Board {
 		for t := b.reach[sq]; t != 0; t &= t - 1 {
 			to, j := bits.TrailingZeros64(t), b.nReach[sq]
 			b.tgt[sq][j] = uint8(to)
-			if b.slider[sq] {
-				for _, ray := range b.rays[sq] {
-					if ray&(1<<to) != 0 { // the ray's squares nearer to sq than to
-						b.path[sq][j] = ray & between(sq, to)
-					}
-				}
-			}
 			b.nReach[sq]++
 		}
 	}
 	return b
 }
 
-// between returns the squares strictly between a and b when they share a rank, file or
-// diagonal (else 0).
-func between(a, b int) uint64 {
-	for d := range dirDelta {
-		if fullRay[a][d]&(1<<b) != 0 {
-			return fullRay[a][d] &^ fullRay[b][d] &^ (1 << b)
-		}
-	}
-	return 0
-}
+// sliderDirs are the ray directions of a red and a yellow square (Board.rays' order): two
+// rising, then two falling.
+var sliderDirs = [4][4]int{Red: {dirN, dirE, dirS, dirW}, Yellow: {dirNE, dirNW, dirSE, dirSW}}
 
 // nearest returns the square of set closest to the ray's origin in direction d.
 func nearest(set uint64, d int) int {

@@ -49,7 +49,7 @@ func (s *State) RandomAction(rng *engine.Rand) (engine.Action, bool) {
 		k -= int(runs << 8 >> (i & 63) & 0xff) // the count before pawn i (0 for the first)
 		sq := uint8(sqs >> (i & 63))
 		to := b.tgt[sq][k&(maxReach-1)]
-		if b.path[sq][k&(maxReach-1)]&occ|forbid&(1<<to) == 0 {
+		if betweenSq[sq&63][to&63]&occ|forbid&(1<<to) == 0 {
 			return engine.Action(int(sq) | int(to)<<6), true
 		}
 	}

@@ -39,7 +39,7 @@ func TestBoardTargetTables(t *testing.T) {
 				occ &= r.Uint64() &^ (1 << sq)
 				var open uint64
 				for j := 0; j < int(b.nReach[sq]); j++ {
-					if b.path[sq][j]&occ == 0 {
+					if betweenSq[sq][b.tgt[sq][j]]&occ == 0 {
 						open |= 1 << b.tgt[sq][j]
 					}
 				}
