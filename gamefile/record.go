@@ -226,6 +226,14 @@ func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
 	b = append(b, ',')
 	b = append(b, seed[:]...)
 	b = append(b, ',')
+	for i, f := range [leadFields]string{r.GameName, r.Layout} {
+		if m != nil {
+			b = m.lead[i].append(b, f, &m.hits)
+		} else {
+			b = AppendCSVField(b, f)
+		}
+		b = append(b, ',')
+	}
 	if m != nil {
 		b = m.head.append(b, r, &m.hits)
 	} else {
@@ -270,10 +278,10 @@ func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
 	return append(b, '\n')
 }
 
-// appendHead appends r's fields game_name through first_colour (comma separated, without a
+// appendHead appends r's fields rules through first_colour (comma separated, without a
 // leading comma).
 func appendHead(b []byte, r *Record) []byte {
-	for i, f := range [headFields]string{r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent, r.FirstIs, r.FirstColour} {
+	for i, f := range [headFields]string{r.Rules, r.FirstAgent, r.SecondAgent, r.FirstIs, r.FirstColour} {
 		if i > 0 {
 			b = append(b, ',')
 		}

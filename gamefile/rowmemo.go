@@ -5,11 +5,13 @@ import (
 	"unsafe"
 )
 
-// The short text fields of a row: the head, game_name through first_colour, which a run's
-// games repeat but for the colour swap of a pair's two games, and the result, winner, winner_agent
+// The short text fields of a row: the lead, game_name and layout (a run of random layouts
+// names a new layout every game); the head, rules through first_colour, which a run's games
+// repeat but for the colour swap of a pair's two games; and the result, winner, winner_agent
 // and reason, each taking a few values.
 const (
-	headFields   = 7
+	leadFields   = 2
+	headFields   = 5
 	resultFields = 3
 )
 
@@ -17,13 +19,13 @@ const (
 // agents, winner, reason, ...), which repeat from row to row: fields that are the same strings
 // as remembered ones (the same bytes at the same address: Go strings do not change, and the
 // memo's pointers keep them from being freed) are copied as they were written, without the
-// scan for characters that need quotes. The head's seven fields are remembered together, as
-// the last two heads (a pair's two games), so a row copies them in one piece; the result's
-// fields and forfeit_reason each as their column's last memoSlots values. Each of the
-// runner's prepared buffers keeps one (a buffer is used by one worker at a time); it is not
-// safe for concurrent use. Fields that are views into reused buffers (Moves, Counters) are not
-// remembered.
+// scan for characters that need quotes. The head's five fields are remembered together, as
+// the last two heads (a pair's two games), so a row copies them in one piece; the other fields
+// each as their column's last memoSlots values. Each of the runner's prepared buffers keeps
+// one (a buffer is used by one worker at a time); it is not safe for concurrent use. Fields
+// that are views into reused buffers (Moves, Counters) are not remembered.
 type RowMemo struct {
+	lead    [leadFields]fieldMemo
 	head    headMemo
 	result  [resultFields]fieldMemo
 	forfeit fieldMemo
@@ -94,8 +96,8 @@ type headMemo struct {
 }
 
 func (m *headMemo) append(b []byte, r *Record, hits *int) []byte {
-	key := [headFields]strKey{keyOf(r.GameName), keyOf(r.Layout), keyOf(r.Rules), keyOf(r.FirstAgent),
-		keyOf(r.SecondAgent), keyOf(r.FirstIs), keyOf(r.FirstColour)}
+	key := [headFields]strKey{keyOf(r.Rules), keyOf(r.FirstAgent), keyOf(r.SecondAgent), keyOf(r.FirstIs),
+		keyOf(r.FirstColour)}
 	for k := range m.slot {
 		if s := &m.slot[k]; s.enc != nil && s.key == key {
 			*hits++

@@ -13,7 +13,7 @@ import (
 // A RowMemo writes the bytes AppendCSVRowNotation writes, row after row, whatever repeats: the
 // same strings, equal strings at other addresses, a prefix of a remembered string (same
 // address, shorter), fields that need quotes, empty fields, heads that repeat (a run's two
-// heads taking turns) or differ in one field, five values taking turns in a column of four
+// heads taking turns) or differ in one field (the game name or layout among them), five values taking turns in a column of four
 // slots, and counters of one digit, more digits and below zero.
 func TestRowMemoMatchesAppend(t *testing.T) {
 	r := engine.NewRand(9)
@@ -80,8 +80,19 @@ func TestRowMemoNumbers(t *testing.T) {
 // BenchmarkRowMemo is one games.csv row of a random Katarenga game as a run's workers write
 // it (RowMemo.AppendCSVRowNotation): consecutive games and pairs, the agents' order swapped
 // every game, winners and reasons drawn among the values random games end with, five
-// counters and ~1 kB of moves.
+// counters and ~1 kB of moves; on layout 0, or on random layouts (a layout name of its own
+// each game).
 func BenchmarkRowMemo(b *testing.B) {
+	for _, random := range []bool{false, true} {
+		name := "layout0"
+		if random {
+			name = "random-layouts"
+		}
+		b.Run(name, func(b *testing.B) { benchRowMemo(b, random) })
+	}
+}
+
+func benchRowMemo(b *testing.B, randomLayouts bool) {
 	r := engine.NewRand(3)
 	moves := strings.Repeat("c2-c4 f7xf5 ", 90)
 	rules := "first-move-capture=allowed,no-move=loss,ply-cap=400"
@@ -93,6 +104,9 @@ func BenchmarkRowMemo(b *testing.B) {
 			Reason: engine.Reason(2 + r.IntN(3)), Plies: 100 + r.IntN(200), LegalTotal: NotCounted,
 			Counters: []int64{int64(r.IntN(9)), int64(r.IntN(9)), int64(r.IntN(2)), int64(r.IntN(2)), 0},
 			Moves:    moves[:len(moves)-r.IntN(200)-1]}
+		if randomLayouts {
+			recs[i].Layout = strconv.Itoa(r.IntN(98304))
+		}
 	}
 	var m RowMemo
 	buf := make([]byte, 0, 2048*len(recs))
