@@ -219,30 +219,53 @@ func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, r.Pair, 10)
 	}
-	b = append(b, ',')
-	for sh := 60; sh >= 0; sh -= 4 { // %016x
-		b = append(b, hexDigits[r.Seed>>uint(sh)&15])
+	var seed [16]byte // %016x
+	for i := range seed {
+		seed[i] = hexDigits[r.Seed>>(60-4*i)&15]
 	}
-	for i, f := range [memoFields]string{r.GameName, r.Layout, r.Rules, r.FirstAgent, r.SecondAgent,
-		r.FirstIs, r.FirstColour, r.Winner, r.WinnerAgent(), r.Reason.String(), r.Forfeit} {
-		if i == memoFields-1 { // forfeit_reason comes after plies and legal_actions_total
-			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(r.Plies), 10)
-			b = append(b, ',')
-			if r.LegalTotal != NotCounted {
-				b = strconv.AppendInt(b, r.LegalTotal, 10)
-			}
+	b = append(b, ',')
+	b = append(b, seed[:]...)
+	b = append(b, ',')
+	for i, f := range [leadFields]string{r.GameName, r.Layout} {
+		if m != nil {
+			b = m.lead[i].append(b, f, &m.hits)
+		} else {
+			b = AppendCSVField(b, f)
 		}
 		b = append(b, ',')
+	}
+	if m != nil {
+		b = m.head.append(b, r, &m.hits)
+	} else {
+		b = appendHead(b, r)
+	}
+	for i, f := range [resultFields]string{r.Winner, r.WinnerAgent(), r.Reason.String()} {
+		b = append(b, ',')
 		if m != nil {
-			b = m.fields[i].append(b, f, &m.hits)
+			b = m.result[i].append(b, f, &m.hits)
 		} else {
 			b = AppendCSVField(b, f)
 		}
 	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.Plies), 10)
+	b = append(b, ',')
+	if r.LegalTotal != NotCounted {
+		b = strconv.AppendInt(b, r.LegalTotal, 10)
+	}
+	b = append(b, ',')
+	if m != nil {
+		b = m.forfeit.append(b, r.Forfeit, &m.hits)
+	} else {
+		b = AppendCSVField(b, r.Forfeit)
+	}
 	for _, v := range r.Counters {
-		b = append(b, ',')
-		b = strconv.AppendInt(b, v, 10)
+		if 0 <= v && v < 10 { // most counters of most games: one digit, without strconv's call
+			b = append(b, ',', byte('0'+v))
+		} else {
+			b = append(b, ',')
+			b = strconv.AppendInt(b, v, 10)
+		}
 	}
 	b = append(b, ',')
 	b = AppendCSVField(b, r.Start)
@@ -253,6 +276,18 @@ func appendCSVRow(b []byte, r *Record, notation bool, m *RowMemo) []byte {
 		b = AppendCSVField(b, r.Moves)
 	}
 	return append(b, '\n')
+}
+
+// appendHead appends r's fields rules through first_colour (comma separated, without a
+// leading comma).
+func appendHead(b []byte, r *Record) []byte {
+	for i, f := range [headFields]string{r.Rules, r.FirstAgent, r.SecondAgent, r.FirstIs, r.FirstColour} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendCSVField(b, f)
+	}
+	return b
 }
 
 // write writes the buffered rows through.

@@ -12,8 +12,9 @@ import (
 
 // A RowMemo writes the bytes AppendCSVRowNotation writes, row after row, whatever repeats: the
 // same strings, equal strings at other addresses, a prefix of a remembered string (same
-// address, shorter), fields that need quotes, empty fields, and three values taking turns in
-// a column of two slots.
+// address, shorter), fields that need quotes, empty fields, heads that repeat (a run's two
+// heads taking turns) or differ in one field (the game name or layout among them), five values taking turns in a column of four
+// slots, and counters of one digit, more digits and below zero.
 func TestRowMemoMatchesAppend(t *testing.T) {
 	r := engine.NewRand(9)
 	base := "alpha,beta \"gamma\" delta"
@@ -23,20 +24,24 @@ func TestRowMemoMatchesAppend(t *testing.T) {
 	var m RowMemo
 	var got, want []byte
 	for i := 0; i < 20000; i++ {
-		rec := Record{Game: int64(i), Pair: int64(i / 2), Seed: r.Uint64(), GameName: pick(), Layout: pick(),
-			Rules: pick(), FirstAgent: pick(), SecondAgent: pick(), FirstIs: []string{"a", "b"}[i&1],
-			FirstColour: pick(), Winner: []string{"first", "second", "draw"}[r.IntN(3)],
-			Reason: engine.Reason(1 + r.IntN(4)), Plies: r.IntN(300), LegalTotal: int64(r.IntN(3)) - 1,
-			Forfeit: pick(), Counters: []int64{int64(i), 3}, Start: pick(), Moves: "a1-b2 c3-d4"}
+		rec := Record{Game: int64(i), Pair: int64(i / 2), Seed: r.Uint64(), GameName: "katarenga", Layout: "0",
+			Rules: base, FirstAgent: "random", SecondAgent: base[:11], FirstIs: []string{"a", "b"}[i&1],
+			FirstColour: "white", Winner: []string{"first", "second", "draw"}[r.IntN(3)],
+			Reason: engine.Reason(1 + r.IntN(5)), Plies: r.IntN(300), LegalTotal: int64(r.IntN(3)) - 1,
+			Forfeit: pick(), Counters: []int64{int64(i), 3, int64(r.IntN(21)) - 10}, Start: pick(), Moves: "a1-b2 c3-d4"}
+		if i%4 == 3 { // a head that differs from the run's two in one field
+			*[]*string{&rec.GameName, &rec.Layout, &rec.Rules, &rec.FirstAgent, &rec.SecondAgent, &rec.FirstIs, &rec.FirstColour}[r.IntN(7)] = pick()
+		}
 		got = m.AppendCSVRowNotation(got[:0], &rec)
 		want = AppendCSVRowNotation(want[:0], &rec)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("row %d:\n got %q\nwant %q", i, got, want)
 		}
 	}
-	// first_is alone repeats one of two strings: at least 19,998 fields came from the memo.
-	if m.hits < 19998 {
-		t.Errorf("%d fields copied from the memo: it is not used", m.hits)
+	// Winner and winner_agent each take one of three values (always in their memo), and most
+	// heads are one of the run's two: at least 2·19,996 + 3/4·20,000·0.9 copies from the memo.
+	if m.hits < 2*19996+13500 {
+		t.Errorf("%d heads and fields copied from the memo: it is not used", m.hits)
 	}
 }
 
@@ -69,5 +74,51 @@ func TestRowMemoNumbers(t *testing.T) {
 			}
 			v++
 		}
+	}
+}
+
+// BenchmarkRowMemo is one games.csv row of a random Katarenga game as a run's workers write
+// it (RowMemo.AppendCSVRowNotation): consecutive games and pairs, the agents' order swapped
+// every game, winners and reasons drawn among the values random games end with, five
+// counters and ~1 kB of moves; on layout 0, or on random layouts (a layout name of its own
+// each game).
+func BenchmarkRowMemo(b *testing.B) {
+	for _, random := range []bool{false, true} {
+		name := "layout0"
+		if random {
+			name = "random-layouts"
+		}
+		b.Run(name, func(b *testing.B) { benchRowMemo(b, random) })
+	}
+}
+
+func benchRowMemo(b *testing.B, randomLayouts bool) {
+	r := engine.NewRand(3)
+	moves := strings.Repeat("c2-c4 f7xf5 ", 90)
+	rules := "first-move-capture=allowed,no-move=loss,ply-cap=400"
+	recs := make([]Record, 256)
+	for i := range recs {
+		recs[i] = Record{Pair: int64(i / 2), Seed: r.Uint64(), GameName: "katarenga", Layout: "0",
+			Rules: rules, FirstAgent: "random", SecondAgent: "random", FirstIs: []string{"a", "b"}[i&1],
+			FirstColour: "white", Winner: []string{"first", "second", "draw"}[r.IntN(3)],
+			Reason: engine.Reason(2 + r.IntN(3)), Plies: 100 + r.IntN(200), LegalTotal: NotCounted,
+			Counters: []int64{int64(r.IntN(9)), int64(r.IntN(9)), int64(r.IntN(2)), int64(r.IntN(2)), 0},
+			Moves:    moves[:len(moves)-r.IntN(200)-1]}
+		if randomLayouts {
+			recs[i].Layout = strconv.Itoa(r.IntN(98304))
+		}
+	}
+	var m RowMemo
+	buf := make([]byte, 0, 2048*len(recs))
+	b.ReportAllocs()
+	n := int64(0)
+	for b.Loop() {
+		if n%int64(len(recs)) == 0 {
+			buf = buf[:0]
+		}
+		rec := &recs[n%int64(len(recs))]
+		rec.Game, rec.Pair = n, n/2
+		buf = m.AppendCSVRowNotation(buf, rec)
+		n++
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -358,7 +359,7 @@ func TestWriteQueueBounded(t *testing.T) {
 	stopHelper := helpQueue(tf.Q, 1) // a worker helping between chunks
 	maxN := int32(0)
 	for i := 0; i < 2000; i++ {
-		if _, err := tf.WriteAsync([]byte("row\n"), nil); err != nil {
+		if _, err := tf.WriteAsync([]byte("row\n"), crc32.Checksum([]byte("row\n"), gamefile.Castagnoli), nil); err != nil {
 			t.Fatal(err)
 		}
 		maxN = max(maxN, tf.Q.N.Load())

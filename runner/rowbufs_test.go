@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"hash/crc32"
 	"testing"
 	"unsafe"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/internal/durable"
 )
 
@@ -15,7 +17,7 @@ func TestRowBufsKeepEveryBuffer(t *testing.T) {
 	for _, workers := range []int{1, 2, 16} {
 		g := &gamesSink{rowBufs: newRowBufs(workers), flushRows: func() error { return nil }}
 		var held []func()
-		g.queue = func(rows []byte, release func()) (bool, error) {
+		g.queue = func(rows []byte, _ uint32, release func()) (bool, error) {
 			held = append(held, release)
 			return true, nil
 		}
@@ -40,6 +42,34 @@ func TestRowBufsKeepEveryBuffer(t *testing.T) {
 			if !mine[unsafe.SliceData(p.rows)] || len(p.rows) != 0 {
 				t.Fatalf("workers %d: chunk %d after the burst of %d writes got a new rows buffer, not a written one", workers, i, burst)
 			}
+		}
+	}
+}
+
+// A queued write's CRC-32C is that of the rows it queues: the worker's, made by prepareGames,
+// for a whole chunk, and one of the rows written for a chunk a stop rule cut (its first rows
+// only).
+func TestQueuedRowsCRC(t *testing.T) {
+	recs := make([]gamefile.Record, 3)
+	for k := range recs {
+		recs[k] = gamefile.Record{Game: int64(k), Pair: int64(k / 2), GameName: "g", Winner: "draw", Moves: "a1 b2"}
+	}
+	for _, hi := range []int{3, 2} {
+		var got uint32
+		var gotRows []byte
+		g := &gamesSink{rowBufs: newRowBufs(1), flushRows: func() error { return nil }}
+		g.queue = func(rows []byte, crc uint32, release func()) (bool, error) {
+			got, gotRows = crc, append([]byte(nil), rows...)
+			release()
+			return true, nil
+		}
+		p := &prepared{}
+		prepareGames(0, 3, true, true, false, false, nil)(recs, p)
+		if err := g.writeRows(p, 0, hi, true); err != nil {
+			t.Fatal(err)
+		}
+		if want := crc32.Checksum(gotRows, gamefile.Castagnoli); got != want || len(gotRows) == 0 {
+			t.Errorf("%d of 3 rows queued: CRC-32C %08x, want %08x", hi, got, want)
 		}
 	}
 }

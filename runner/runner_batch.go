@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"hash/crc32"
 	"runtime"
 	"unsafe"
 
@@ -13,9 +14,10 @@ import (
 // every game in order (the summary and the games file need that order), so whatever does not
 // depend on the order is done by the worker that played the game, a chunk at a time: the
 // games-file row (gamefile.AppendCSVRow), the distinct-game hash (tally.DistinctHash), in
-// csv.gz at two or more workers the rows' compression (a gzip member), and in csv the write
-// itself (asyncwrite.go: the collector reserves the rows' place in the file and queues the
-// write, which the workers do between chunks). The collector adds the games to the summary
+// csv.gz at two or more workers the rows' compression (a gzip member), and in csv the rows'
+// CRC-32C for the checkpoints and the write itself (asyncwrite.go: the collector reserves the
+// rows' place in the file, joins their CRC to the file's and queues the write, which the
+// workers do between chunks). The collector adds the games to the summary
 // (about 0.15 µs a random Katarenga game while the distinct-games set fills, 0.09 after) and
 // orders the output; no lock, channel operation or allocation per game
 // (the prepared buffers are recycled). So a run of W workers uses W cores' worth of play, and the
@@ -38,6 +40,11 @@ type prepared struct {
 	pg gamefile.RowGroup
 	// memo remembers the rows' short text fields (they repeat from game to game).
 	memo gamefile.RowMemo
+	// crc is the CRC-32C of rows[:crcN] (crcN −1: none), for the games file's checkpoints
+	// when the rows are queued (gamesSink.queue): computed by the worker while the rows are in
+	// its caches, not read again by the collector.
+	crc  uint32
+	crcN int
 }
 
 // row returns the rows of items lo to hi−1.
@@ -168,11 +175,12 @@ func perItem[R any](sink func(*R) error) batchSink[R] {
 // summary looks at no others), and, with rows set, each game's CSV row. A chunk that holds a
 // whole block of the games file (wholeBlock) is also encoded as the file holds it: with gz
 // set, its rows compressed as a gzip member; with gw set, its games as a Parquet row group.
-// The moves are spent once the chunk is a row group that the collector will write whole: a
-// run without a stop rule (stops, set, says there is one) and the hashes made.
-func prepareGames(start, end int64, rows, gz, stops bool, gw gamefile.GroupWriter) func(recs []gamefile.Record, p *prepared) bool {
+// With crc set, the rows' CRC-32C too. The moves are spent once the chunk is a row group that
+// the collector will write whole: a run without a stop rule (stops, set, says there is one)
+// and the hashes made.
+func prepareGames(start, end int64, rows, crc, gz, stops bool, gw gamefile.GroupWriter) func(recs []gamefile.Record, p *prepared) bool {
 	return func(recs []gamefile.Record, p *prepared) (spent bool) {
-		p.gz = p.gz[:0]
+		p.gz, p.crcN = p.gz[:0], -1
 		p.pg.Discard() // one not written (a failed run) is not this chunk's
 		if gw != nil && wholeBlock(recs, gamefile.GroupGames, start, end) {
 			// An error leaves pg empty: the collector then writes the records one by one and
@@ -196,6 +204,9 @@ func prepareGames(start, end int64, rows, gz, stops bool, gw gamefile.GroupWrite
 			if r.Game-start < tally.DistinctExamined && len(p.hashes) == k {
 				p.hashes = append(p.hashes, tally.DistinctHash(r))
 			}
+		}
+		if crc {
+			p.crc, p.crcN = crc32.Checksum(p.rows, gamefile.Castagnoli), len(p.rows)
 		}
 		return false
 	}
@@ -243,7 +254,7 @@ type gamesSink struct {
 	mw        gamefile.MemberWriter
 	gw        gamefile.GroupWriter
 	encode    bool
-	queue     func(rows []byte, release func()) (bool, error)
+	queue     func(rows []byte, crc uint32, release func()) (bool, error)
 	flushRows func() error
 	help      func()
 	rowBufs   chan []byte
@@ -261,8 +272,11 @@ func (g *gamesSink) writeRows(p *prepared, lo, hi int, whole bool) error {
 	if err := g.flushRows(); err != nil {
 		return err
 	}
-	buf := p.rows
-	queued, err := g.queue(rows, func() {
+	buf, crc := p.rows, p.crc
+	if p.crcN != len(rows) { // a stop rule cut the chunk
+		crc = crc32.Checksum(rows, gamefile.Castagnoli)
+	}
+	queued, err := g.queue(rows, crc, func() {
 		select {
 		case g.rowBufs <- buf[:0]:
 		default: // not with newRowBufs's room
@@ -326,7 +340,7 @@ func (g *gamesSink) batch(start, end int64) batchSink[gamefile.Record] {
 	if g.encode {
 		gw = g.gw
 	}
-	prep := prepareGames(start, end, g.rw != nil, g.encode && g.mw != nil, g.stop != nil, gw)
+	prep := prepareGames(start, end, g.rw != nil, g.queue != nil, g.encode && g.mw != nil, g.stop != nil, gw)
 	b := batchSink[gamefile.Record]{prepare: prep, items: g.items, old: g.old, recycle: g.recycle}
 	switch {
 	case gw != nil:

@@ -232,7 +232,7 @@ func BenchmarkPrepare(b *testing.B) {
 				game, start = g, -tally.DistinctExamined
 			}
 			chunks, _ := preparedChunks(b, game, 64, 16)
-			prep := prepareGames(start, math.MaxInt64, true, false, false, nil)
+			prep := prepareGames(start, math.MaxInt64, true, true, false, false, nil)
 			var p prepared
 			runtime.LockOSThread() // the thread's CPU time, which a loaded machine does not stretch
 			defer runtime.UnlockOSThread()
@@ -265,7 +265,7 @@ func preparedChunks(b *testing.B, game string, chunks, size int) ([]*chunk[gamef
 		b.Fatal(err)
 	}
 	var out []*chunk[gamefile.Record]
-	prep := prepareGames(0, math.MaxInt64, true, false, false, nil)
+	prep := prepareGames(0, math.MaxInt64, true, false, false, false, nil)
 	w := m.ChunkWorker()
 	for i := int64(0); i < n; i += int64(size) {
 		c := &chunk[gamefile.Record]{prep: &prepared{}}

@@ -34,7 +34,7 @@ func BenchmarkWorkerGame(b *testing.B) {
 				w := m.ChunkWorker()
 				recs := make([]gamefile.Record, 0, 64)
 				a := &Arena{}
-				pr := prepareGames(0, math.MaxInt64, true, false, false, nil)
+				pr := prepareGames(0, math.MaxInt64, true, true, false, false, nil)
 				var p prepared
 				stop := func() bool { return false }
 				runtime.LockOSThread() // the thread's CPU time, which a loaded machine does not stretch

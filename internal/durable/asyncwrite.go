@@ -20,7 +20,9 @@ import (
 // holds only whole, written games. The checkpoint's CRC-32C is kept as the bytes are given to
 // the file, in file order (fileWriter.crc): reading the file back for it, as checkpoints did
 // before, cost the collector a copy of every byte out of the page cache (about 0.5 s of CPU
-// a GB; the CRC itself takes about 0.05).
+// a GB). A queued write comes with its rows' CRC, computed by the worker that encoded them
+// while they are in its caches; the collector only joins it to the file's (crc32cCombine, a
+// microsecond a chunk) instead of reading every byte again from another core's cache.
 
 // fileWriter is what a TempFile's buffer writes to: positional writes at a running offset when
 // the file supports them (the queued writes reserve ranges from the same offset), sequential

@@ -4,6 +4,7 @@ package durable
 
 import (
 	"bytes"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -51,7 +53,7 @@ func testDropBehind(t *testing.T, startWindows int64) {
 			}
 		} else {
 			rows := bytes.Clone(block)
-			if _, err := tf.WriteAsync(rows, nil); err != nil {
+			if _, err := tf.WriteAsync(rows, crc32.Checksum(rows, gamefile.Castagnoli), nil); err != nil {
 				t.Fatal(err)
 			}
 			tf.Q.Run() // as a worker would

@@ -48,10 +48,11 @@ func CreateTemp(path string, o Options) (*TempFile, error) {
 	return t, nil
 }
 
-// writeAsync queues rows to be written after everything written so far (buffered or queued)
+// WriteAsync queues rows to be written after everything written so far (buffered or queued)
 // and calls release once they are; false (nothing queued) when the file takes no queued
-// writes. The caller must not touch rows until release.
-func (t *TempFile) WriteAsync(rows []byte, release func()) (bool, error) {
+// writes. crc is the rows' CRC-32C (crc32.Checksum with gamefile.Castagnoli), which the file's
+// is extended with. The caller must not touch rows until release.
+func (t *TempFile) WriteAsync(rows []byte, crc uint32, release func()) (bool, error) {
 	if t.Q == nil {
 		return false, nil
 	}
@@ -59,7 +60,7 @@ func (t *TempFile) WriteAsync(rows []byte, release func()) (bool, error) {
 		return true, err
 	}
 	t.Q.Push(WriteJob{Rows: rows, Off: t.fw.off, Release: release})
-	t.fw.given(rows)
+	t.fw.crc = crc32cCombine(t.fw.crc, crc, int64(len(rows)))
 	t.fw.off += int64(len(rows))
 	t.db.reserved(t.fw.off)
 	if n := t.Q.N.Load(); n > 4*MaxQueued {

@@ -111,7 +111,7 @@ func TestCheckpointHashQueued(t *testing.T) {
 		for k := 0; k <= i%7; k++ {
 			rows = append(rows, byte('a'+i%26), byte('0'+k), '\n')
 		}
-		if _, err := tf.WriteAsync(rows, nil); err != nil {
+		if _, err := tf.WriteAsync(rows, crc32.Checksum(rows, gamefile.Castagnoli), nil); err != nil {
 			t.Fatal(err)
 		}
 		if i%3 != 0 {
