@@ -40,6 +40,16 @@ func TestLayoutClusters(t *testing.T) {
 	}
 }
 
+// resampleClusters draws len(clusters) clusters with replacement, as bootstrapLayouts does, and
+// returns their members in the order drawn (dst's storage is reused).
+func resampleClusters(dst []int, clusters [][]int, rng *engine.Rand) []int {
+	drawn := make([]int, len(clusters))
+	for k := range drawn {
+		drawn[k] = rng.IntN(len(clusters))
+	}
+	return clusterMembers(dst, clusters, drawn)
+}
+
 // seatingSample draws n layouts' boards at two levels: a layout's latent advantage a (level 2:
 // correlated ρ with it) makes White's rate a + noise in one seating and −κ·a + noise in the
 // other, so the seatings' rates correlate about −κ/(1+σ²) (σ the noise sd, a's sd 1).
@@ -181,5 +191,49 @@ func TestLadderIntervalsByLayout(t *testing.T) {
 	}
 	if ceil := st.Levels[0].Ceiling; ceil.Method != methodSpearman || st.Levels[1].PrevCorrected.Method != methodCorrected {
 		t.Errorf("methods %q, %q", ceil.Method, st.Levels[1].PrevCorrected.Method)
+	}
+}
+
+// The bootstrap's linear-time rank correlation equals stats.Spearman on the resampled pairs
+// (repeats and ties included), up to rounding.
+func TestResampledSpearman(t *testing.T) {
+	r := engine.NewRand(17)
+	for _, n := range []int{4, 9, 60, 500} {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i] = float64(r.IntN(7))/6, float64(r.IntN(n))/float64(n) // many ties in x
+		}
+		rs := newResampledSpearman(x, y)
+		w := make([]int, n)
+		var idx []int
+		for range 50 {
+			idx = idx[:0]
+			clear(w)
+			for range n {
+				i := r.IntN(n)
+				idx = append(idx, i)
+				w[i]++
+			}
+			got, want := rs.value(w), spearmanValue(pickK(x, idx), pickK(y, idx))
+			if math.IsNaN(got) != math.IsNaN(want) || math.Abs(got-want) > 1e-12 {
+				t.Fatalf("n %d: resampled Spearman %v, stats.Spearman %v", n, got, want)
+			}
+		}
+	}
+	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int{1, 0, 2, 0}); !math.IsNaN(v) {
+		t.Errorf("3 pairs: %v, want NaN as stats.Spearman", v)
+	}
+	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int{2, 0, 0, 2}); v != 1 {
+		t.Errorf("two pairs twice each, ranks agreeing: %v, want 1", v)
+	}
+}
+
+// inLayoutOrder sorts the pairs by layout, stable within one, and leaves layouts without pairs
+// out of the starts.
+func TestInLayoutOrder(t *testing.T) {
+	x, y := []float64{0, 1, 2, 3, 4}, []float64{10, 11, 12, 13, 14}
+	xs, ys, start := inLayoutOrder(x, y, []int32{3, 0, 3, 1, 0}, 5)
+	if !slices.Equal(xs, []float64{1, 4, 3, 0, 2}) || !slices.Equal(ys, []float64{11, 14, 13, 10, 12}) || !slices.Equal(start, []int{0, 2, 3, 5}) {
+		t.Errorf("inLayoutOrder: %v %v starts %v", xs, ys, start)
 	}
 }
