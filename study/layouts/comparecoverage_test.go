@@ -16,14 +16,14 @@ func compareCoverage(n, m int, kappa, sigma float64) (byLayout, fisher float64) 
 	r := engine.NewRand(2031)
 	x, y := seatingSample(r, 100_000, 0.6, kappa, sigma)
 	truth := spearmanValue(x, y)
-	start := make([]int, n+1) // a layout's two seatings are neighbours
-	for i := range start {
-		start[i] = 2 * i
+	layout := make([]int32, 2*n) // a layout's two seatings are neighbours
+	for i := range layout {
+		layout[i] = int32(i / 2)
 	}
 	var hits, fz int
 	for s := range m {
 		x, y := seatingSample(r, n, 0.6, kappa, sigma)
-		if iv := spearmanByLayout(spearmanValue(x, y), x, y, start, engine.Derive(2031, uint64(s))); iv.Low <= truth && truth <= iv.High {
+		if iv := spearmanByLayout(spearmanValue(x, y), x, y, layout, n, engine.Derive(2031, uint64(s))); iv.Low <= truth && truth <= iv.High {
 			hits++
 		}
 		if iv := stats.Spearman(x, y); iv.Low <= truth && truth <= iv.High {

@@ -1,6 +1,8 @@
 package layouts
 
 import (
+	"cmp"
+	"hash/fnv"
 	"math"
 	"slices"
 	"sort"
@@ -9,19 +11,20 @@ import (
 	"github.com/fairplay-lab/fairplay/stats"
 )
 
-// layoutClusters groups a sweep's boards by layout: the two seatings of a requested layout,
-// and every board of one set of symmetric placements (one Black's choice), go together. A
-// layout's seatings are not independent measurements of a board ranking: the seating that
-// helps White in one is, turned round, the one that helps Black (their White rates correlate
-// negatively, −0.4 to −0.7 at searching levels), so intervals over boards resample layouts
-// whole. The clusters are listed in order of their first board.
-func layoutClusters(sw *Sweep) [][]int {
+// boardLayouts groups a sweep's boards by layout: the two seatings of a requested layout, and
+// every board of one set of symmetric placements (one Black's choice), go together. A layout's
+// seatings are not independent measurements of a board ranking: the seating that helps White
+// in one is, turned round, the one that helps Black (their White rates correlate negatively,
+// −0.4 to −0.9 at searching levels), so intervals over boards resample layouts whole. It
+// returns each board's layout, numbered from 0 in order of the layouts' first boards, and the
+// number of layouts.
+func boardLayouts(sw *Sweep) (layout []int32, n int) {
 	nb := sw.NumBoards()
-	parent := make([]int, nb)
+	parent := make([]int32, nb) // union–find; a set's root is its first board
 	for i := range parent {
-		parent[i] = i
+		parent[i] = int32(i)
 	}
-	find := func(i int) int {
+	find := func(i int32) int32 {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
@@ -29,32 +32,62 @@ func layoutClusters(sw *Sweep) [][]int {
 		return i
 	}
 	union := func(a, b int) {
-		if ra, rb := find(a), find(b); ra != rb {
+		if ra, rb := find(int32(a)), find(int32(b)); ra != rb {
 			parent[max(ra, rb)] = min(ra, rb)
 		}
 	}
-	byChoice := map[string]int{}
-	for k := 0; k < sw.NumRows(); k++ {
+	// The rows of one choice, found through a sort of the rows by a hash of it (no choice is
+	// kept: a sweep of a million custom grids would hold a million strings), rows of equal
+	// hashes compared by the choice itself.
+	rows := sw.NumRows()
+	hash := make([]uint64, rows)
+	order := make([]int32, rows)
+	for k := range rows {
 		r := sw.Row(k)
-		if j, ok := byChoice[r.Choice]; ok {
-			union(j, r.Board)
-		} else {
-			byChoice[r.Choice] = r.Board
-		}
+		h := fnv.New64a()
+		h.Write([]byte(r.Choice))
+		hash[k], order[k] = h.Sum64(), int32(k)
 		if k%2 == 1 {
 			union(sw.Row(k-1).Board, r.Board)
 		}
 	}
-	at := map[int]int{}
-	var out [][]int
-	for i := 0; i < nb; i++ {
-		root := find(i)
-		c, ok := at[root]
-		if !ok {
-			c = len(out)
-			at[root] = c
-			out = append(out, nil)
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Or(cmp.Compare(hash[a], hash[b]), cmp.Compare(a, b)) })
+	for a := 0; a < len(order); {
+		b := a + 1
+		for b < len(order) && hash[order[b]] == hash[order[a]] {
+			b++
 		}
+		for i := a + 1; i < b; i++ { // a run of one hash: rows of one choice, but for a collision
+			ri := sw.Row(int(order[i]))
+			for j := a; j < i; j++ {
+				if rj := sw.Row(int(order[j])); rj.Choice == ri.Choice {
+					union(rj.Board, ri.Board)
+					break
+				}
+			}
+		}
+		a = b
+	}
+	for i := range parent {
+		parent[i] = find(int32(i))
+	}
+	for i, root := range parent { // a root comes before its set's other boards: numbered by then
+		if root == int32(i) {
+			parent[i] = int32(n)
+			n++
+		} else {
+			parent[i] = parent[root]
+		}
+	}
+	return parent, n
+}
+
+// layoutClusters is boardLayouts as lists of each layout's boards, in order of their first
+// board.
+func layoutClusters(sw *Sweep) [][]int {
+	layout, n := boardLayouts(sw)
+	out := make([][]int, n)
+	for i, c := range layout {
 		out[c] = append(out[c], i)
 	}
 	return out
@@ -108,45 +141,42 @@ resample:
 
 // spearmanByLayout is the rank correlation v of the pairs (x, y) with its bootstrap
 // percentile interval over layouts (methodSpearman), resampled whole as the ladder's
-// correlations are: layout c holds the pairs from start[c] to start[c+1] (the pairs are in
-// layout order; start has one more entry than there are layouts).
-func spearmanByLayout(v float64, x, y []float64, start []int, seed uint64) stats.Interval {
+// correlations are: layout[i] is pair i's layout, numbered from 0 to n − 1, each with pairs.
+func spearmanByLayout(v float64, x, y []float64, layout []int32, n int, seed uint64) stats.Interval {
 	rs := newResampledSpearman(x, y)
-	times := make([]int, len(start)-1)
-	w := make([]int, len(x))
-	boot, _ := bootstrapLayouts(len(times), seed, []float64{v}, func(drawn []int, out []float64) {
+	times := make([]int32, n)
+	w := make([]int32, len(x))
+	boot, _ := bootstrapLayouts(n, seed, []float64{v}, func(drawn []int, out []float64) {
 		clear(times)
 		for _, c := range drawn {
 			times[c]++
 		}
-		for c, t := range times {
-			for i := start[c]; i < start[c+1]; i++ {
-				w[i] = t
-			}
+		for i, c := range layout {
+			w[i] = times[c]
 		}
 		out[0] = rs.value(w)
 	})
 	return percentileInterval(v, boot[0], methodSpearman)
 }
 
-// inLayoutOrder returns the pairs (x, y) sorted by their layouts (layout[k] the layout of pair
-// k, from 0 to n − 1; stable within a layout) and where each layout with pairs starts among
-// them, with one more entry for the end: spearmanByLayout's form.
-func inLayoutOrder(x, y []float64, layout []int32, n int) (xs, ys []float64, start []int) {
-	start = make([]int, n+1)
+// numberUsed renumbers the layouts of the pairs (layout[i] from 0 to n − 1, in place) to those
+// that have pairs, from 0 in the same order, and returns how many those are.
+func numberUsed(layout []int32, n int) int {
+	id := make([]int32, n) // a layout's new number plus one; 0: no pairs
 	for _, c := range layout {
-		start[c+1]++
+		id[c] = 1
 	}
-	for c := range n {
-		start[c+1] += start[c]
+	used := int32(0)
+	for c, u := range id {
+		if u > 0 {
+			used++
+			id[c] = used
+		}
 	}
-	next := slices.Clone(start[:n])
-	xs, ys = make([]float64, len(x)), make([]float64, len(y))
-	for k, c := range layout {
-		xs[next[c]], ys[next[c]] = x[k], y[k]
-		next[c]++
+	for i, c := range layout {
+		layout[i] = id[c] - 1
 	}
-	return xs, ys, slices.Compact(start) // a layout without pairs starts where the next one does
+	return int(used)
 }
 
 // resampledSpearman is spearmanValue on resamples of fixed pairs (x, y), given as each pair's
@@ -155,7 +185,7 @@ func inLayoutOrder(x, y []float64, layout []int32, n int) (xs, ys []float64, sta
 // counted with their multiplicities.
 type resampledSpearman struct {
 	gx, gy []int32   // per pair: the rank of its x (its y) among the distinct values, from 0
-	cx, cy []int     // per distinct value: the pairs in the resample holding it
+	cx, cy []int32   // per distinct value: the pairs in the resample holding it
 	rx, ry []float64 // per distinct value: its average rank in the resample
 }
 
@@ -173,20 +203,20 @@ func newResampledSpearman(x, y []float64) *resampledSpearman {
 	}
 	s := &resampledSpearman{gx: groups(x), gy: groups(y)}
 	nx, ny := int(slices.Max(append(s.gx, -1)))+1, int(slices.Max(append(s.gy, -1)))+1
-	s.cx, s.cy, s.rx, s.ry = make([]int, nx), make([]int, ny), make([]float64, nx), make([]float64, ny)
+	s.cx, s.cy, s.rx, s.ry = make([]int32, nx), make([]int32, ny), make([]float64, nx), make([]float64, ny)
 	return s
 }
 
 // value is the rank correlation of the pairs taken w[i] times each: stats.Spearman's value on
 // them, up to rounding.
-func (s *resampledSpearman) value(w []int) float64 {
+func (s *resampledSpearman) value(w []int32) float64 {
 	clear(s.cx)
 	clear(s.cy)
 	n := 0
 	for i, t := range w {
 		s.cx[s.gx[i]] += t
 		s.cy[s.gy[i]] += t
-		n += t
+		n += int(t)
 	}
 	if n < 4 {
 		return math.NaN()
@@ -204,12 +234,12 @@ func (s *resampledSpearman) value(w []int) float64 {
 
 // tieRanks sets r[g] to the average rank (from 1) of the c[g] equal values of distinct value g,
 // the distinct values ascending.
-func tieRanks(c []int, r []float64) {
+func tieRanks(c []int32, r []float64) {
 	below := 0
 	for g, k := range c {
 		if k > 0 {
-			r[g] = stats.TieRank(below, below+k-1)
-			below += k
+			r[g] = stats.TieRank(below, below+int(k)-1)
+			below += int(k)
 		}
 	}
 }

@@ -204,7 +204,7 @@ func TestResampledSpearman(t *testing.T) {
 			x[i], y[i] = float64(r.IntN(7))/6, float64(r.IntN(n))/float64(n) // many ties in x
 		}
 		rs := newResampledSpearman(x, y)
-		w := make([]int, n)
+		w := make([]int32, n)
 		var idx []int
 		for range 50 {
 			idx = idx[:0]
@@ -220,20 +220,18 @@ func TestResampledSpearman(t *testing.T) {
 			}
 		}
 	}
-	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int{1, 0, 2, 0}); !math.IsNaN(v) {
+	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int32{1, 0, 2, 0}); !math.IsNaN(v) {
 		t.Errorf("3 pairs: %v, want NaN as stats.Spearman", v)
 	}
-	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int{2, 0, 0, 2}); v != 1 {
+	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int32{2, 0, 0, 2}); v != 1 {
 		t.Errorf("two pairs twice each, ranks agreeing: %v, want 1", v)
 	}
 }
 
-// inLayoutOrder sorts the pairs by layout, stable within one, and leaves layouts without pairs
-// out of the starts.
-func TestInLayoutOrder(t *testing.T) {
-	x, y := []float64{0, 1, 2, 3, 4}, []float64{10, 11, 12, 13, 14}
-	xs, ys, start := inLayoutOrder(x, y, []int32{3, 0, 3, 1, 0}, 5)
-	if !slices.Equal(xs, []float64{1, 4, 3, 0, 2}) || !slices.Equal(ys, []float64{11, 14, 13, 10, 12}) || !slices.Equal(start, []int{0, 2, 3, 5}) {
-		t.Errorf("inLayoutOrder: %v %v starts %v", xs, ys, start)
+// numberUsed numbers the layouts with pairs from 0, in order, and drops the others.
+func TestNumberUsed(t *testing.T) {
+	layout := []int32{3, 0, 3, 1, 0}
+	if n := numberUsed(layout, 5); n != 3 || !slices.Equal(layout, []int32{2, 0, 2, 1, 0}) {
+		t.Errorf("numberUsed: %d layouts, %v", n, layout)
 	}
 }

@@ -140,12 +140,13 @@ func joinKeys(as, bs *extsort.ExternalSorter[keyRate], each func(a, b keyRate) e
 // external sorts in a temporary directory in tmp; the matched pairs, which the bootstrap
 // resamples, are held in memory (three numbers a common board).
 func CompareSweeps(sw *Sweep, thisCSV, otherCSV, tmp string) (Comparison, error) {
-	return compareSweeps(thisCSV, otherCSV, tmp, layoutClusters(sw), engine.Derive(sw.Cfg.Seed, 0x434d5052), sw.runLen()) // "CMPR"
+	layout, n := boardLayouts(sw)
+	return compareSweeps(thisCSV, otherCSV, tmp, layout, n, engine.Derive(sw.Cfg.Seed, 0x434d5052), sw.runLen()) // "CMPR"
 }
 
-// compareSweeps is CompareSweeps with the layouts of this sweep's boards (clusters of board
-// indices), the bootstrap's seed and external sorts of runLen records (tests make it tiny).
-func compareSweeps(thisCSV, otherCSV, tmp string, clusters [][]int, seed uint64, runLen int) (Comparison, error) {
+// compareSweeps is CompareSweeps with the layouts of this sweep's boards (boardLayouts: n
+// layouts), the bootstrap's seed and external sorts of runLen records (tests make it tiny).
+func compareSweeps(thisCSV, otherCSV, tmp string, boardLayout []int32, n int, seed uint64, runLen int) (Comparison, error) {
 	dir, err := os.MkdirTemp(tmp, ".compare-spill-")
 	if err != nil {
 		return Comparison{}, err
@@ -164,37 +165,26 @@ func compareSweeps(thisCSV, otherCSV, tmp string, clusters [][]int, seed uint64,
 	// The matches, put back in the other sweep's order (the order Spearman sees the pairs in).
 	matched := newSorter(runLen, nil, dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
 	defer matched.Close()
-	if err := joinKeys(mine, other, func(a, b keyRate) error { return matched.Add(matchRec{b.i, a.i, a.v, b.v}) }); err != nil {
+	matches := 0
+	if err := joinKeys(mine, other, func(a, b keyRate) error { matches++; return matched.Add(matchRec{b.i, a.i, a.v, b.v}) }); err != nil {
 		return Comparison{}, err
 	}
 	ms, err := matched.Sort()
 	if err != nil {
 		return Comparison{}, err
 	}
-	nb := 0
-	for _, members := range clusters {
-		nb += len(members)
-	}
-	layoutOf := make([]int32, nb) // the clusters partition the boards 0..nb−1 (layoutClusters)
-	for c, members := range clusters {
-		for _, i := range members {
-			layoutOf[i] = int32(c)
-		}
-	}
-	var x, y []float64
-	var layout []int32 // of each pair
+	x, y, layout := make([]float64, 0, matches), make([]float64, 0, matches), make([]int32, 0, matches)
 	for m, err := range ms.All() {
 		if err != nil {
 			return Comparison{}, err
 		}
-		if m.board < 0 || m.board >= int64(nb) {
-			return Comparison{}, fmt.Errorf("%s: board %d is not one of the sweep's %d boards", thisCSV, m.board, nb)
+		if m.board < 0 || m.board >= int64(len(boardLayout)) {
+			return Comparison{}, fmt.Errorf("%s: board %d is not one of the sweep's %d boards", thisCSV, m.board, len(boardLayout))
 		}
-		x, y, layout = append(x, m.x), append(y, m.y), append(layout, layoutOf[m.board])
+		x, y, layout = append(x, m.x), append(y, m.y), append(layout, boardLayout[m.board])
 	}
-	v := spearmanValue(x, y)
-	x, y, start := inLayoutOrder(x, y, layout, len(clusters))
-	return Comparison{Boards: int64(len(x)), Layouts: len(start) - 1, Spearman: spearmanByLayout(v, x, y, start, seed)}, nil
+	used := numberUsed(layout, n)
+	return Comparison{Boards: int64(len(x)), Layouts: used, Spearman: spearmanByLayout(spearmanValue(x, y), x, y, layout, used, seed)}, nil
 }
 
 // SharedBoards counts the boards of sw that another sweep (its boards.csv) played: the boards

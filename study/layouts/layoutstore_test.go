@@ -239,15 +239,11 @@ func TestCompareSweepsExternal(t *testing.T) {
 		return path
 	}
 	pa, pb := write(ba), write(bb)
-	clusters := layoutClusters(sa)
+	boardLayout, nl := boardLayouts(sa)
 	layoutOf := map[string]int32{}
-	for c, members := range clusters {
-		for _, i := range members {
-			layoutOf[ba[i].Key] = int32(c)
-		}
-	}
 	rate := map[string]float64{}
-	for _, b := range ba {
+	for i, b := range ba {
+		layoutOf[b.Key] = boardLayout[i]
 		rate[b.Key] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
 	}
 	var x, y []float64
@@ -260,16 +256,15 @@ func TestCompareSweepsExternal(t *testing.T) {
 	if len(x) < 50 {
 		t.Fatalf("only %d common boards: the test needs overlapping sweeps", len(x))
 	}
-	v := stats.Spearman(x, y).Value
-	xs, ys, start := inLayoutOrder(x, y, layout, len(clusters))
+	used := numberUsed(layout, nl)
 	tmp := t.TempDir()
-	c, err := compareSweeps(pa, pb, tmp, clusters, 7, 5)
+	c, err := compareSweeps(pa, pb, tmp, boardLayout, nl, 7, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := spearmanByLayout(v, xs, ys, start, 7)
-	if got := c.Spearman; c.Boards != int64(len(x)) || c.Layouts != len(start)-1 || got != want || got.Method != methodSpearman || math.IsNaN(got.Low) {
-		t.Errorf("CompareSweeps: %+v over %d boards of %d layouts, want %+v over %d of %d", got, c.Boards, c.Layouts, want, len(x), len(start)-1)
+	want := spearmanByLayout(stats.Spearman(x, y).Value, x, y, layout, used, 7)
+	if got := c.Spearman; c.Boards != int64(len(x)) || c.Layouts != used || got != want || got.Method != methodSpearman || math.IsNaN(got.Low) {
+		t.Errorf("CompareSweeps: %+v over %d boards of %d layouts, want %+v over %d of %d", got, c.Boards, c.Layouts, want, len(x), used)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 		t.Errorf("%d entries left in the spill directory", len(ents))
