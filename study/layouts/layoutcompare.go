@@ -136,9 +136,10 @@ func joinKeys(as, bs *extsort.ExternalSorter[keyRate], each func(a, b keyRate) e
 // boards that is. Its interval is the bootstrap percentile interval over sw's layouts (a
 // layout's seatings and symmetric placements resampled together, as a ladder's correlations
 // are: spearmanByLayout), empty with fewer than minIntervalLayouts layouts among the common
-// boards (Comparison.Layouts); its draws come from sw's seed, so the result is reproducible. The join goes through
-// external sorts in a temporary directory in tmp; the matched pairs, which the bootstrap
-// resamples, are held in memory (three numbers a common board).
+// boards (Comparison.Layouts); its draws come from sw's seed, so the result is reproducible.
+// The join goes through external sorts in a temporary directory in tmp; the matched pairs,
+// which the bootstrap resamples, are held in memory (about 32 bytes a common board, and 4 a
+// board of sw for its layouts).
 func CompareSweeps(sw *Sweep, thisCSV, otherCSV, tmp string) (Comparison, error) {
 	layout, n := boardLayouts(sw)
 	return compareSweeps(thisCSV, otherCSV, tmp, layout, n, engine.Derive(sw.Cfg.Seed, 0x434d5052), sw.runLen()) // "CMPR"
