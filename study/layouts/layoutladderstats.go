@@ -15,7 +15,7 @@ import (
 )
 
 // LadderBootstrap is the number of bootstrap resamples (over layouts) for the rank
-// correlations of a layout ladder.
+// correlations of a layout ladder and of a sweep compared with another (compare.csv).
 const LadderBootstrap = 1000
 
 // minIntervalLayouts is the fewest layouts whose rank correlations get a bootstrap interval:
