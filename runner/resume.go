@@ -253,3 +253,15 @@ func Concat[R any](files []string, open func(string) (FileSource[R], error), ind
 	}
 	return next, nil
 }
+
+// RecordedGames is how many games of [start, end) the manifest of the run in dir records as
+// played (0 without one for that range): what a resumed run there keeps, as far as its
+// manifest tells before the run opens. A display of several runs' progress starts from it; each
+// run, once open, counts its games file (Progress.Start).
+func RecordedGames(dir string, start, end int64) int64 {
+	man, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+	if err != nil || man.FirstGame != start || man.EndGame != end {
+		return 0
+	}
+	return min(max(man.Completed, 0), end-start)
+}

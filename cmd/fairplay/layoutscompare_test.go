@@ -31,20 +31,47 @@ func TestLayoutsCompare(t *testing.T) {
 	rows, err := csv.NewReader(f).ReadAll()
 	f.Close()
 	if err != nil || len(rows) != 2 || strings.Join(rows[0], ",") != "other,common_boards,spearman,ci_low,ci_high,method" ||
-		rows[1][0] != ref || rows[1][1] != "6" || rows[1][5] != "spearman-fisher-z" {
-		t.Fatalf("compare.csv: %q %v", rows, err)
+		rows[1][0] != ref || rows[1][1] != "6" || rows[1][3] != "" || rows[1][4] != "" || rows[1][5] != "spearman-bootstrap-layouts" {
+		t.Fatalf("compare.csv (3 layouts: no interval): %q %v", rows, err)
 	}
 	page, err := os.ReadFile(filepath.Join(banned, "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"over 6 common boards: Spearman", "(compare.csv)"} {
+	for _, want := range []string{"over 6 common boards (3 layouts): Spearman", "no interval: 3 layouts, fewer than 10", "(compare.csv)"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
-	if !strings.Contains(out, "over 6 common boards: Spearman") {
+	if !strings.Contains(out, "over 6 common boards (3 layouts): Spearman") {
 		t.Errorf("stdout lacks the comparison:\n%s", out)
+	}
+	// With 10 layouts or more, an interval from the bootstrap over layouts, the same when the
+	// reports are derived again.
+	ref12, cmp12 := filepath.Join(tmp, "ref12"), filepath.Join(tmp, "cmp12")
+	if _, errOut, err := runCmd(t, "layouts", "-layouts", "sample:12", "-games-per-board", "4", "-out", ref12, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if _, errOut, err := runCmd(t, "layouts", "-layouts", "sample:12", "-games-per-board", "4", "-rules", "first-move-capture=banned", "-compare", ref12, "-out", cmp12, "-progress", "never"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	first, err := os.ReadFile(filepath.Join(cmp12, "compare.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, err := runCmd(t, "layouts", "-report", cmp12, "-compare", ref12); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	again, err := os.ReadFile(filepath.Join(cmp12, "compare.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err = csv.NewReader(strings.NewReader(string(first))).ReadAll()
+	if err != nil || len(rows) != 2 || rows[1][1] != "24" || rows[1][3] == "" || rows[1][4] == "" || rows[1][5] != "spearman-bootstrap-layouts" {
+		t.Fatalf("compare.csv (12 layouts): %q %v", rows, err)
+	}
+	if string(again) != string(first) {
+		t.Errorf("compare.csv derived again differs:\n%s\nthen\n%s", first, again)
 	}
 	// Sweeps of other boards: refused up front, nothing written.
 	other := filepath.Join(tmp, "other")

@@ -40,6 +40,16 @@ func TestLayoutClusters(t *testing.T) {
 	}
 }
 
+// resampleClusters draws len(clusters) clusters with replacement, as bootstrapLayouts does, and
+// returns their members in the order drawn (dst's storage is reused).
+func resampleClusters(dst []int, clusters [][]int, rng *engine.Rand) []int {
+	drawn := make([]int, len(clusters))
+	for k := range drawn {
+		drawn[k] = rng.IntN(len(clusters))
+	}
+	return clusterMembers(dst, clusters, drawn)
+}
+
 // seatingSample draws n layouts' boards at two levels: a layout's latent advantage a (level 2:
 // correlated ρ with it) makes White's rate a + noise in one seating and −κ·a + noise in the
 // other, so the seatings' rates correlate about −κ/(1+σ²) (σ the noise sd, a's sd 1).
@@ -181,5 +191,47 @@ func TestLadderIntervalsByLayout(t *testing.T) {
 	}
 	if ceil := st.Levels[0].Ceiling; ceil.Method != methodSpearman || st.Levels[1].PrevCorrected.Method != methodCorrected {
 		t.Errorf("methods %q, %q", ceil.Method, st.Levels[1].PrevCorrected.Method)
+	}
+}
+
+// The bootstrap's linear-time rank correlation equals stats.Spearman on the resampled pairs
+// (repeats and ties included), up to rounding.
+func TestResampledSpearman(t *testing.T) {
+	r := engine.NewRand(17)
+	for _, n := range []int{4, 9, 60, 500} {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i] = float64(r.IntN(7))/6, float64(r.IntN(n))/float64(n) // many ties in x
+		}
+		rs := newResampledSpearman(x, y)
+		w := make([]int32, n)
+		var idx []int
+		for range 50 {
+			idx = idx[:0]
+			clear(w)
+			for range n {
+				i := r.IntN(n)
+				idx = append(idx, i)
+				w[i]++
+			}
+			got, want := rs.value(w), spearmanValue(pickK(x, idx), pickK(y, idx))
+			if math.IsNaN(got) != math.IsNaN(want) || math.Abs(got-want) > 1e-12 {
+				t.Fatalf("n %d: resampled Spearman %v, stats.Spearman %v", n, got, want)
+			}
+		}
+	}
+	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int32{1, 0, 2, 0}); !math.IsNaN(v) {
+		t.Errorf("3 pairs: %v, want NaN as stats.Spearman", v)
+	}
+	if v := newResampledSpearman([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).value([]int32{2, 0, 0, 2}); v != 1 {
+		t.Errorf("two pairs twice each, ranks agreeing: %v, want 1", v)
+	}
+}
+
+// numberUsed numbers the layouts with pairs from 0, in order, and drops the others.
+func TestNumberUsed(t *testing.T) {
+	layout := []int32{3, 0, 3, 1, 0}
+	if n := numberUsed(layout, 5); n != 3 || !slices.Equal(layout, []int32{2, 0, 2, 1, 0}) {
+		t.Errorf("numberUsed: %d layouts, %v", n, layout)
 	}
 }

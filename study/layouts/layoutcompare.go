@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/internal/extsort"
 	"github.com/fairplay-lab/fairplay/stats"
@@ -39,25 +40,27 @@ var keyRateCodec = extsort.Codec[keyRate]{
 	},
 }
 
-// matchRec is a board both sweeps played: its position in the other sweep, White's rate in
-// this sweep (x) and in the other (y).
+// matchRec is a board both sweeps played: its position in the other sweep, its index in this
+// sweep (board), White's rate in this sweep (x) and in the other (y).
 type matchRec struct {
-	i    int64
-	x, y float64
+	i, board int64
+	x, y     float64
 }
 
 var matchCodec = extsort.Codec[matchRec]{
 	Append: func(dst []byte, v matchRec) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.i))
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(v.board))
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.x))
 		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.y))
 	},
 	Decode: func(src []byte) (matchRec, error) {
-		if len(src) != 24 {
+		if len(src) != 32 {
 			return matchRec{}, fmt.Errorf("a match record of %d bytes", len(src))
 		}
 		le := binary.LittleEndian
-		return matchRec{int64(le.Uint64(src)), math.Float64frombits(le.Uint64(src[8:])), math.Float64frombits(le.Uint64(src[16:]))}, nil
+		return matchRec{int64(le.Uint64(src)), int64(le.Uint64(src[8:])),
+			math.Float64frombits(le.Uint64(src[16:])), math.Float64frombits(le.Uint64(src[24:]))}, nil
 	},
 }
 
@@ -68,9 +71,10 @@ func byKey(a, b keyRate) int {
 	return cmp.Compare(a.i, b.i)
 }
 
-// sortBoardRates sorts a boards.csv's boards (those with games, when played is set) by key,
-// with White's rate and position among the boards kept.
-func sortBoardRates(path, tmp string, played bool, runLen int) (*extsort.ExternalSorter[keyRate], error) {
+// sortBoardRates sorts a boards.csv's boards by key, with White's rate: for the other sweep
+// of a comparison (other set), its boards with games, each with its position among them; for
+// this sweep, every board, each with its board index.
+func sortBoardRates(path, tmp string, other bool, runLen int) (*extsort.ExternalSorter[keyRate], error) {
 	src, err := openBoards(path)
 	if err != nil {
 		return nil, err
@@ -79,8 +83,12 @@ func sortBoardRates(path, tmp string, played bool, runLen int) (*extsort.Externa
 	s := newSorter(runLen, nil, tmp, byKey, keyRateCodec)
 	n := int64(0)
 	for b, err := range gamefile.All(src.Read) {
-		if err == nil && (!played || b.N > 0) {
-			err = s.Add(keyRate{b.Key, float64(b.WhiteWins) / math.Max(1, float64(b.N)), n})
+		if err == nil && (!other || b.N > 0) {
+			i := b.Board
+			if other {
+				i = n
+			}
+			err = s.Add(keyRate{b.Key, float64(b.WhiteWins) / math.Max(1, float64(b.N)), i})
 			n++
 		}
 		if err != nil {
@@ -122,54 +130,62 @@ func joinKeys(as, bs *extsort.ExternalSorter[keyRate], each func(a, b keyRate) e
 	return nil
 }
 
-// CompareSweeps returns the rank correlation (stats.Spearman) of White's rate on the boards
-// of two sweeps, given by their boards.csv files, over the boards both played (matched by key;
-// the other sweep's boards without games are left out), and how many boards that is. The join
-// and the ranks go through external sorts in a temporary directory in tmp: memory does not
-// grow with the number of boards.
-func CompareSweeps(thisCSV, otherCSV, tmp string) (stats.Interval, int64, error) {
-	return compareSweeps(thisCSV, otherCSV, tmp, defaultReportRunLen)
+// CompareSweeps returns the rank correlation of White's rate on the boards of sweep sw (its
+// boards.csv thisCSV) and of another sweep (its boards.csv otherCSV), over the boards both
+// played (matched by key; the other sweep's boards without games are left out), and how many
+// boards that is. Its interval is the bootstrap percentile interval over sw's layouts (a
+// layout's seatings and symmetric placements resampled together, as a ladder's correlations
+// are: spearmanByLayout), empty with fewer than minIntervalLayouts layouts among the common
+// boards (Comparison.Layouts); its draws come from sw's seed, so the result is reproducible.
+// The join goes through external sorts in a temporary directory in tmp; the matched pairs,
+// which the bootstrap resamples, are held in memory (about 32 bytes a common board, and 4 a
+// board of sw for its layouts).
+func CompareSweeps(sw *Sweep, thisCSV, otherCSV, tmp string) (Comparison, error) {
+	layout, n := boardLayouts(sw)
+	return compareSweeps(thisCSV, otherCSV, tmp, layout, n, engine.Derive(sw.Cfg.Seed, 0x434d5052), sw.runLen()) // "CMPR"
 }
 
-// compareSweeps is CompareSweeps with external sorts of runLen records (tests make it tiny).
-func compareSweeps(thisCSV, otherCSV, tmp string, runLen int) (stats.Interval, int64, error) {
+// compareSweeps is CompareSweeps with the layouts of this sweep's boards (boardLayouts: n
+// layouts), the bootstrap's seed and external sorts of runLen records (tests make it tiny).
+func compareSweeps(thisCSV, otherCSV, tmp string, boardLayout []int32, n int, seed uint64, runLen int) (Comparison, error) {
 	dir, err := os.MkdirTemp(tmp, ".compare-spill-")
 	if err != nil {
-		return stats.Interval{}, 0, err
+		return Comparison{}, err
 	}
 	defer os.RemoveAll(dir)
 	mine, err := sortBoardRates(thisCSV, dir, false, runLen)
 	if err != nil {
-		return stats.Interval{}, 0, err
+		return Comparison{}, err
 	}
 	defer mine.Close()
 	other, err := sortBoardRates(otherCSV, dir, true, runLen)
 	if err != nil {
-		return stats.Interval{}, 0, err
+		return Comparison{}, err
 	}
 	defer other.Close()
 	// The matches, put back in the other sweep's order (the order Spearman sees the pairs in).
 	matched := newSorter(runLen, nil, dir, func(p, q matchRec) int { return cmp.Compare(p.i, q.i) }, matchCodec)
 	defer matched.Close()
-	if err := joinKeys(mine, other, func(a, b keyRate) error { return matched.Add(matchRec{b.i, a.v, b.v}) }); err != nil {
-		return stats.Interval{}, 0, err
+	matches := 0
+	if err := joinKeys(mine, other, func(a, b keyRate) error { matches++; return matched.Add(matchRec{b.i, a.i, a.v, b.v}) }); err != nil {
+		return Comparison{}, err
 	}
 	ms, err := matched.Sort()
 	if err != nil {
-		return stats.Interval{}, 0, err
+		return Comparison{}, err
 	}
-	sp := &extsort.ExternalSpearman{Dir: dir, RunLen: runLen}
-	defer sp.Close()
+	x, y, layout := make([]float64, 0, matches), make([]float64, 0, matches), make([]int32, 0, matches)
 	for m, err := range ms.All() {
 		if err != nil {
-			return stats.Interval{}, 0, err
+			return Comparison{}, err
 		}
-		if err := sp.Add(m.x, m.y); err != nil {
-			return stats.Interval{}, 0, err
+		if m.board < 0 || m.board >= int64(len(boardLayout)) {
+			return Comparison{}, fmt.Errorf("%s: board %d is not one of the sweep's %d boards", thisCSV, m.board, len(boardLayout))
 		}
+		x, y, layout = append(x, m.x), append(y, m.y), append(layout, boardLayout[m.board])
 	}
-	s, err := sp.Result()
-	return s, sp.Len(), err
+	used := numberUsed(layout, n)
+	return Comparison{Boards: int64(len(x)), Layouts: used, Spearman: spearmanByLayout(spearmanValue(x, y), x, y, layout, used, seed)}, nil
 }
 
 // SharedBoards counts the boards of sw that another sweep (its boards.csv) played: the boards
@@ -205,10 +221,11 @@ func SharedBoards(sw *Sweep, otherCSV, tmp string) (int64, error) {
 var ErrNoSharedBoards = errors.New("the two sweeps share no board: a rank correlation needs boards both played")
 
 // Comparison is a sweep ranked against another (compare.csv): the rank correlation of White's
-// rate over the boards both played.
+// rate over the boards both played, its interval a bootstrap over the layouts of those boards.
 type Comparison struct {
 	Other    string // the other sweep's directory, as given
 	Boards   int64  // boards both played
+	Layouts  int    // the layouts those boards belong to (clusters of the bootstrap)
 	Spearman stats.Interval
 }
 
@@ -223,8 +240,17 @@ func WriteComparison(dir string, c Comparison) error {
 	return gamefile.WriteFileAtomic(filepath.Join(dir, "compare.csv"), b.Bytes())
 }
 
-// Finding states a comparison in words, rounded to what its interval supports.
+// Finding states a comparison in words, rounded to what its interval supports (to 2 decimals
+// without one, as the ladder's correlations, saying why there is none).
 func (c Comparison) Finding() string {
-	return fmt.Sprintf("rank correlation of White's rate with the sweep in %s over %d common boards: Spearman %s (%s)",
-		c.Other, c.Boards, stats.FormatCI(c.Spearman), c.Spearman.Method)
+	v, why := fmtIv(c.Spearman, 2), ""
+	switch {
+	case math.IsNaN(c.Spearman.Value) || !math.IsNaN(c.Spearman.Low):
+	case c.Layouts < minIntervalLayouts:
+		why = fmt.Sprintf("; no interval: %d layouts, fewer than %d", c.Layouts, minIntervalLayouts)
+	default:
+		why = fmt.Sprintf("; no interval: fewer than 100 of %d resamples define the correlation", LadderBootstrap)
+	}
+	return fmt.Sprintf("rank correlation of White's rate with the sweep in %s over %d common boards (%d layouts): Spearman %s (%s%s)",
+		c.Other, c.Boards, c.Layouts, v, c.Spearman.Method, why)
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // LadderBootstrap is the number of bootstrap resamples (over layouts) for the rank
-// correlations of a layout ladder.
+// correlations of a layout ladder and of a sweep compared with another (compare.csv).
 const LadderBootstrap = 1000
 
 // minIntervalLayouts is the fewest layouts whose rank correlations get a bootstrap interval:
@@ -224,47 +224,38 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 	est := measures(all, refAll)
 	// Bootstrap over layouts: a layout's boards (its two seatings, its symmetric placements)
 	// are drawn together; the reference's common boards go along, by board.
-	boot := make([][nMeasures][]float64, L)
-	if clusters := layoutClusters(sw); len(clusters) >= minIntervalLayouts {
-		rng := engine.NewRand(engine.Derive(cfg.Sweep.Seed, 0x4c414444)) // "LADD"
-		pos := make([]int, nb)                                           // board → its index in common, or −1
-		for i := range pos {
-			pos[i] = -1
+	pos := make([]int, nb) // board → its index in common, or −1
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, i := range common {
+		pos[i] = k
+	}
+	flat := func(m [][nMeasures]float64, out []float64) {
+		for l := range m {
+			copy(out[l*nMeasures:], m[l][:])
 		}
-		for k, i := range common {
-			pos[i] = k
-		}
-		var idx []int
-	resample:
-		for b := 0; b < LadderBootstrap; b++ {
-			idx = resampleClusters(idx, clusters, rng)
-			var refIdx []int
+	}
+	estFlat := make([]float64, L*nMeasures)
+	flat(est, estFlat)
+	clusters := layoutClusters(sw)
+	var idx, refIdx []int
+	boot, resamples := bootstrapLayouts(len(clusters), engine.Derive(cfg.Sweep.Seed, 0x4c414444), estFlat, // "LADD"
+		func(drawn []int, out []float64) {
+			idx = clusterMembers(idx, clusters, drawn)
+			refIdx = refIdx[:0]
 			for _, i := range idx {
 				if refAll != nil && pos[i] >= 0 {
 					refIdx = append(refIdx, pos[i])
 				}
 			}
+			ri := refIdx
 			if refAll == nil || len(refIdx) < 4 {
-				refIdx = nil
+				ri = nil
 			}
-			m := measures(idx, refIdx)
-			for l := range m {
-				for k, v := range m[l] {
-					if !math.IsNaN(est[l][k]) && math.IsNaN(v) {
-						continue resample // a correlation undefined on this resample
-					}
-				}
-			}
-			st.Resamples++
-			for l := range m {
-				for k, v := range m[l] {
-					if !math.IsNaN(est[l][k]) {
-						boot[l][k] = append(boot[l][k], v)
-					}
-				}
-			}
-		}
-	}
+			flat(measures(idx, ri), out)
+		})
+	st.Resamples = resamples
 	top := ladderTopBoards(cfg, sw, levels)
 	st.Top = top
 	for l := range levels {
@@ -292,7 +283,9 @@ func ladderStats(cfg LayoutLadderConfig, sw *Sweep, levels [][]*LayoutsOutcome, 
 			lv.Distinct += levels[l][r].Report.Distinct
 		}
 		lv.SD = levels[l][0].Report.SDRate
-		iv := func(k int, method string) stats.Interval { return percentileInterval(est[l][k], boot[l][k], method) }
+		iv := func(k int, method string) stats.Interval {
+			return percentileInterval(est[l][k], boot[l*nMeasures+k], method)
+		}
 		lv.Prev, lv.Compare, lv.Ceiling = iv(mPrev, methodSpearman), iv(mCompare, methodSpearman), iv(mCeiling, methodSpearman)
 		lv.PrevCorrected, lv.CompareCorrected = iv(mPrevCorrected, methodCorrected), iv(mCompareCorrected, methodCorrected)
 		if len(common) >= 4 {

@@ -313,10 +313,11 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		rep.TopEffects = []string{"not fitted: " + err.Error()}
 	}
 	if sw.CompareTo != "" {
-		c := Comparison{Other: sw.CompareTo}
-		if c.Spearman, c.Boards, err = CompareSweeps(filepath.Join(dir, "boards.csv"), filepath.Join(sw.CompareTo, "boards.csv"), dir); err != nil {
+		c, err := CompareSweeps(sw, filepath.Join(dir, "boards.csv"), filepath.Join(sw.CompareTo, "boards.csv"), dir)
+		if err != nil {
 			return nil, nil, fmt.Errorf("comparing with %s: %w", sw.CompareTo, err)
 		}
+		c.Other = sw.CompareTo
 		if c.Boards == 0 {
 			return nil, nil, fmt.Errorf("comparing with %s: %w", sw.CompareTo, ErrNoSharedBoards)
 		}

@@ -209,9 +209,9 @@ func TestLayoutReportsSpillFullDisk(t *testing.T) {
 	}
 }
 
-// CompareSweeps (a join by key and ranks through external sorts) equals stats.Spearman over
-// the pairs matched in memory, with tiny sort runs; boards of the other sweep without games
-// are left out.
+// CompareSweeps (a join by key through external sorts) equals stats.Spearman over the pairs
+// matched in memory, with tiny sort runs, and its interval the bootstrap over the first
+// sweep's layouts of those pairs; boards of the other sweep without games are left out.
 func TestCompareSweepsExternal(t *testing.T) {
 	t.Parallel()
 	sa := sweep(t, LayoutsConfig{Layouts: "sample:3000", Games: 10, Seed: 1})
@@ -239,26 +239,32 @@ func TestCompareSweepsExternal(t *testing.T) {
 		return path
 	}
 	pa, pb := write(ba), write(bb)
+	boardLayout, nl := boardLayouts(sa)
+	layoutOf := map[string]int32{}
 	rate := map[string]float64{}
-	for _, b := range ba {
+	for i, b := range ba {
+		layoutOf[b.Key] = boardLayout[i]
 		rate[b.Key] = float64(b.WhiteWins) / math.Max(1, float64(b.N))
 	}
 	var x, y []float64
+	var layout []int32
 	for _, b := range bb {
 		if v, ok := rate[b.Key]; ok && b.N > 0 {
-			x, y = append(x, v), append(y, float64(b.WhiteWins)/float64(b.N))
+			x, y, layout = append(x, v), append(y, float64(b.WhiteWins)/float64(b.N)), append(layout, layoutOf[b.Key])
 		}
 	}
 	if len(x) < 50 {
 		t.Fatalf("only %d common boards: the test needs overlapping sweeps", len(x))
 	}
+	used := numberUsed(layout, nl)
 	tmp := t.TempDir()
-	got, n, err := compareSweeps(pa, pb, tmp, 5)
+	c, err := compareSweeps(pa, pb, tmp, boardLayout, nl, 7, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := stats.Spearman(x, y); n != int64(len(x)) || got != want {
-		t.Errorf("CompareSweeps: %+v over %d boards, want %+v over %d", got, n, want, len(x))
+	want := spearmanByLayout(stats.Spearman(x, y).Value, x, y, layout, used, 7)
+	if got := c.Spearman; c.Boards != int64(len(x)) || c.Layouts != used || got != want || got.Method != methodSpearman || math.IsNaN(got.Low) {
+		t.Errorf("CompareSweeps: %+v over %d boards of %d layouts, want %+v over %d of %d", got, c.Boards, c.Layouts, want, len(x), used)
 	}
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 		t.Errorf("%d entries left in the spill directory", len(ents))

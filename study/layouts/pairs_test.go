@@ -20,6 +20,51 @@ func correlatedPair(rng *rand.Rand, rho float64) (int64, int64) {
 	return x, 1 - x
 }
 
+// pairedSweeps returns the sweeps of greedy against random (counted by pair) that the
+// paired simulations judge: fixed at 400 games a board, and adaptive up to 2,000 in batches of
+// 20.
+func pairedSweeps(t *testing.T) (fixed, adaptive *Sweep) {
+	t.Helper()
+	fixed, err := NewSweep(LayoutsConfig{A: "greedy", B: "random", BandLow: 0.45, BandHigh: 0.55, Layouts: "random:1", Games: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adaptive, err = NewSweep(LayoutsConfig{A: "greedy", B: "random", BandLow: 0.45, BandHigh: 0.55, Layouts: "random:1", Games: 2000, Adaptive: true, Batch: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixed, adaptive
+}
+
+// pairedMisses simulates boards of colour-swapped pairs (correlatedPair at rho: White's rate
+// ½, no draws), each played once to the fixed sweep's games and once adaptively, looked at
+// after every batch of the adaptive sweep: it counts the boards whose fixed-n result misses
+// (miss(fixed, result)) and those whose adaptive result misses at some look.
+func pairedMisses(rng *rand.Rand, rho float64, boards int, fixed, adaptive *Sweep, miss func(*Sweep, *gamefile.BoardResult) bool) (fixedMisses, seqMisses int) {
+	for range boards {
+		var r gamefile.BoardResult
+		for n := int64(2); n <= fixed.Cfg.Games; n += 2 {
+			a, b := correlatedPair(rng, rho)
+			r.WhiteWins += a + b
+			r.N, r.BlackWins = n, n-r.WhiteWins
+		}
+		if miss(fixed, &r) {
+			fixedMisses++
+		}
+		r = gamefile.BoardResult{}
+		for n := int64(2); n <= adaptive.Cfg.Games; n += 2 {
+			a, b := correlatedPair(rng, rho)
+			r.WhiteWins += a + b
+			r.N, r.BlackWins = n, n-r.WhiteWins
+			if n%adaptive.Cfg.Batch == 0 && miss(adaptive, &r) {
+				seqMisses++
+				break
+			}
+		}
+	}
+	return fixedMisses, seqMisses
+}
+
 // TestPairedIntervalsCover checks that a paired sweep's per-board intervals (a ≠ b) keep their
 // level when the two games of a pair are correlated (rho 0.5, White's rate ½): the fixed-n
 // interval covers the true rate in at least 95% of boards (within simulation error), and the
@@ -29,41 +74,14 @@ func correlatedPair(rng *rand.Rand, rho float64) (int64, int64) {
 // leaves out).
 func TestPairedIntervalsCover(t *testing.T) {
 	const rho, boards = 0.5, 2000
-	fixed, err := NewSweep(LayoutsConfig{A: "greedy", B: "random", BandLow: 0.45, BandHigh: 0.55, Layouts: "random:1", Games: 400})
-	if err != nil {
-		t.Fatal(err)
-	}
-	adaptive, err := NewSweep(LayoutsConfig{A: "greedy", B: "random", BandLow: 0.45, BandHigh: 0.55, Layouts: "random:1", Games: 2000, Adaptive: true, Batch: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixed, adaptive := pairedSweeps(t)
 	if !fixed.paired() || !adaptive.paired() {
 		t.Fatal("a sweep of greedy against random is not counted by pair")
 	}
-	rng := rand.New(rand.NewPCG(7, 9))
-	missFixed, missSeq := 0, 0
-	for range boards {
-		var w int64
-		for n := int64(2); n <= fixed.Cfg.Games; n += 2 {
-			a, b := correlatedPair(rng, rho)
-			w += a + b
-		}
-		if iv := fixed.BandInterval(w, fixed.Cfg.Games); !(iv.Low <= 0.5 && 0.5 <= iv.High) {
-			missFixed++
-		}
-		w = 0
-		for n := int64(2); n <= adaptive.Cfg.Games; n += 2 {
-			a, b := correlatedPair(rng, rho)
-			w += a + b
-			if n%adaptive.Cfg.Batch != 0 {
-				continue
-			}
-			if iv := adaptive.BandInterval(w, n); !(iv.Low <= 0.5 && 0.5 <= iv.High) {
-				missSeq++
-				break
-			}
-		}
-	}
+	missFixed, missSeq := pairedMisses(rand.New(rand.NewPCG(7, 9)), rho, boards, fixed, adaptive, func(sw *Sweep, r *gamefile.BoardResult) bool {
+		iv := sw.BandInterval(r.WhiteWins, r.N)
+		return !(iv.Low <= 0.5 && 0.5 <= iv.High)
+	})
 	most := boards*5/100 + 23 // 5% and 2.3 standard errors (9.8 boards each)
 	if missFixed > most {
 		t.Errorf("fixed-n interval missed White's rate on %d of %d boards: want at most %d", missFixed, boards, most)
@@ -144,39 +162,10 @@ func TestPairedFewBoardsNotShrunk(t *testing.T) {
 // every game as its own trial, as the sweep did, rejects on about 11% of boards with either.
 func TestPairedPValuesKeepLevel(t *testing.T) {
 	const rho, boards = 0.5, 2000
-	fixed, err := NewSweep(LayoutsConfig{A: "greedy", B: "random", BandLow: 0.45, BandHigh: 0.55, Layouts: "random:1", Games: 400})
-	if err != nil {
-		t.Fatal(err)
-	}
-	adaptive, err := NewSweep(LayoutsConfig{A: "greedy", B: "random", BandLow: 0.45, BandHigh: 0.55, Layouts: "random:1", Games: 2000, Adaptive: true, Batch: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(11, 13))
-	rejFixed, rejSeq := 0, 0
-	for range boards {
-		var r gamefile.BoardResult
-		for n := int64(2); n <= fixed.Cfg.Games; n += 2 {
-			a, b := correlatedPair(rng, rho)
-			r.WhiteWins += a + b
-			r.N = n
-		}
-		r.BlackWins = r.N - r.WhiteWins
-		if fixed.pValue(&r) <= 0.05 {
-			rejFixed++
-		}
-		r = gamefile.BoardResult{}
-		for n := int64(2); n <= adaptive.Cfg.Games; n += 2 {
-			a, b := correlatedPair(rng, rho)
-			r.WhiteWins += a + b
-			r.N = n
-			r.BlackWins = n - r.WhiteWins
-			if n%adaptive.Cfg.Batch == 0 && adaptive.pValue(&r) <= 0.05 {
-				rejSeq++
-				break
-			}
-		}
-	}
+	fixed, adaptive := pairedSweeps(t)
+	rejFixed, rejSeq := pairedMisses(rand.New(rand.NewPCG(11, 13)), rho, boards, fixed, adaptive, func(sw *Sweep, r *gamefile.BoardResult) bool {
+		return sw.pValue(r) <= 0.05
+	})
 	most := boards*5/100 + 23 // 5% and 2.3 standard errors (9.8 boards each)
 	if rejFixed > most {
 		t.Errorf("fixed-n p-value rejected White's rate ½ on %d of %d boards: want at most %d", rejFixed, boards, most)

@@ -63,6 +63,9 @@ func (cfg TournamentConfig) playPairings(ctx context.Context, pairings [][2]int,
 	runs := make([]pairingRun, len(pairings))
 	start, end := s.Shard.Range(cfg.Games)
 	prog := newPairingsProgress(s, len(pairings), end-start)
+	if s.Resume {
+		prog.recorded(func(k int) int64 { return runner.RecordedGames(pairingDir(s.Dir, pairings[k]), start, end) })
+	}
 	stopProgress := s.StartProgress(int64(len(pairings))*(end-start), "games", prog.done)
 	var wg sync.WaitGroup
 	opened := 0
@@ -159,6 +162,21 @@ func (pp *pairingsProgress) pairing(k int) runner.Progress {
 		return nil
 	}
 	return pairingProgress{pp, k}
+}
+
+// recorded counts, before any pairing opens, the games that pairing k's directory records
+// (games(k)): a resumed tournament's display starts from every pairing's kept games, not only
+// from those of the pairings open so far (a pairing opens only when the earlier ones have no
+// game left to start). A pairing's run replaces its count when it opens (Start) or ends.
+func (pp *pairingsProgress) recorded(games func(k int) int64) {
+	if pp.s.Progress == nil {
+		return
+	}
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	for k := range pp.kept {
+		pp.kept[k] = games(k)
+	}
 }
 
 // done counts the games in the pairings' files.

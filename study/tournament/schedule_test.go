@@ -121,3 +121,42 @@ func sameFiles(t *testing.T, want, got string) {
 		}
 	}
 }
+
+// startCount records, when the tournament's display starts, the games it counts as done, and
+// keeps the count to read at the end.
+type startCount struct {
+	atStart int64
+	done    func() int64
+}
+
+func (c *startCount) Start(_ int64, _ string, done func() int64) func() {
+	c.atStart, c.done = done(), done
+	return func() {}
+}
+
+func (c *startCount) PrintAbove(print func()) { print() }
+
+// A resumed tournament's progress counts, from its start, the games of every pairing already
+// played, also of those that open only after earlier pairings have handed out their games: with
+// the first pairing to replay and the two others complete, it starts at their 8 games.
+func TestResumedProgressCountsPlayedPairings(t *testing.T) {
+	cfg, err := NewTournamentConfig(TournamentConfig{Game: "katarenga", Agents: []string{"random", "greedy", "alphabeta:depth=1"},
+		Games: 4, Seed: 3, RandomLayouts: true, Prior: 1, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	one := runner.Shard{Index: 0, Count: 1}
+	runT(t, context.Background(), cfg, runner.Session{Dir: dir, Workers: 1, Shard: one})
+	if err := os.RemoveAll(pairingDir(dir, cfg.Pairings()[0])); err != nil {
+		t.Fatal(err)
+	}
+	c := &startCount{}
+	runT(t, context.Background(), cfg, runner.Session{Dir: dir, Workers: 1, Shard: one, Resume: true, Progress: c})
+	if c.done == nil {
+		t.Fatal("no progress shown")
+	}
+	if end := c.done(); c.atStart != 8 || end != 12 {
+		t.Errorf("progress at the start %d games, at the end %d; want 8 (two pairings kept) and 12", c.atStart, end)
+	}
+}
