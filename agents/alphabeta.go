@@ -340,13 +340,16 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 // best score is above alpha: the moves searched so far were then all compared exactly (a
 // later move enters ties only with a score above the best less one, re-searched in the full
 // window), so p.ties is what this search would return had the root only those moves. Among
-// them is the previous iteration's best (searched first), so a move in p.found either is it or
-// proved better than it at the new depth. A best at or below alpha is only an upper bound: it
-// proves nothing and p.found keeps what an earlier window of this depth proved (a fail high's
-// move) or stays empty.
+// them must be the previous iteration's best (p.best[0]), so p.found is updated only once it
+// was searched in this window: a move in p.found then either is it or proved better than it at
+// the new depth. (It is searched first in an iteration's first window, but a window that failed
+// low reorders the root by upper bounds, so a re-search may start with another move.) A best at
+// or below alpha is only an upper bound: it proves nothing and p.found keeps what an earlier
+// window of this depth proved (a fail high's move) or stays empty.
 func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int32 {
 	best := int32(-Win - 1)
 	p.ties = p.ties[:0]
+	prevBest, seen := p.best[0], false
 	for i, a := range p.root {
 		lo := alpha
 		if best-1 > lo {
@@ -377,7 +380,8 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 		} else if v == best && v > alpha {
 			p.ties = append(p.ties, a)
 		}
-		if p.cfg.Partial && best > alpha {
+		seen = seen || a == prevBest
+		if p.cfg.Partial && best > alpha && seen {
 			p.found = append(p.found[:0], p.ties...)
 		}
 		if best >= beta {

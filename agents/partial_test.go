@@ -74,9 +74,11 @@ func TestPartialRootWindows(t *testing.T) {
 		sc := p.Score
 		p.rootDepth = 4
 		p.found = p.found[:0]
+		order := slices.Clone(p.root)
 		if v := p.rootSearch(s, 4, sc+3000, sc+3001); v > sc+3000 || len(p.found) != 0 {
 			t.Errorf("%s: all moves failing low (%d at most %d) left %v", game, v, sc+3000, p.found)
 		}
+		copy(p.root, order) // the previous best first again (the fail low reordered the root)
 		first := p.root[0]
 		if v := p.rootSearch(s, 4, -Win-1, sc-3000); v < sc-3000 || !slices.Equal(p.found, []engine.Action{first}) {
 			t.Errorf("%s: the first move failing high (%d) left %v, want [%d]", game, v, p.found, first)
@@ -108,5 +110,48 @@ func TestPartialParam(t *testing.T) {
 	}
 	if _, err := Parse("alphabeta:partial=2"); err == nil || !strings.Contains(err.Error(), "partial") {
 		t.Errorf("partial=2: error %v, want one naming partial", err)
+	}
+}
+
+// A re-search whose root does not start with the previous iteration's best (a window that
+// failed low reorders the root by upper bounds) proves nothing until that move is searched:
+// cut off while searching it, p.found stays empty, though the move before it scored inside
+// the window.
+func TestPartialReorderedRoot(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		s := midgame(game)
+		var counts [2]int64
+		for k := range 2 {
+			pl, _ := mustAgent(t, "alphabeta:depth=3,partial=1").NewPlayer(game)
+			p := pl.(*abPlayer)
+			if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(1)); err != nil {
+				t.Fatal(err)
+			}
+			prevBest := p.best[0]
+			i := slices.Index(p.root, prevBest)
+			if i != 0 || len(p.root) < 2 {
+				t.Fatalf("%s: root %v does not start with the best %d", game, p.root, prevBest)
+			}
+			x := p.root[1]
+			p.root = p.root[:0]
+			p.root = append(p.root, x) // k = 0: x alone, to count its nodes
+			if k == 1 {
+				p.root = append(p.root, prevBest)
+				p.b.nodes, p.b.armed = counts[0]+1, true // out within the previous best's search
+			}
+			p.rootDepth, p.found = 4, p.found[:0]
+			p.b.count, p.b.out = 0, false
+			p.rootSearch(s, 4, -Win-1, Win+1)
+			counts[k] = p.b.count
+			switch {
+			case k == 0 && (p.b.out || len(p.found) != 0):
+				t.Errorf("%s: x alone (not the previous best) left found %v (out %v)", game, p.found, p.b.out)
+			case k == 1 && !p.b.out:
+				t.Errorf("%s: the budget of %d nodes did not cut the search (%d nodes)", game, p.b.nodes, p.b.count)
+			case k == 1 && len(p.found) != 0:
+				t.Errorf("%s: cut off before the previous best %d was searched, found %v", game, prevBest, p.found)
+			}
+			p.Close()
+		}
 	}
 }
