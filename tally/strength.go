@@ -122,9 +122,10 @@ func WLSSlope(x, y, se []float64) (slope, slopeSE float64, ok bool) {
 // baseline (the first variant of the first level, i.e. the first value of each varied switch), the
 // per-level effect (variant minus baseline, standard error √(se_v² + se_b²): the cells have
 // independent seeds) on the level's rating (VariantCell.Elo). Levels without a measured
-// rating (TrendLevels: not rated, or at a distance the prior sets from the others), effects with no variance (a metric constant in both cells) and effects in a counter that the
-// rules of either cell keep at zero (VariantCell.ZeroByRule: the rule's effect, not a finding)
-// are left out of the fit.
+// rating (TrendLevels: not rated, or at a distance the prior sets from the others), effects
+// with no variance (a metric constant in both cells) and effects in a counter that the rules of
+// either cell keep at zero (VariantCell.ZeroByRule: the rule's effect, not a finding) are left
+// out of the fit.
 func StrengthTrends(cells []VariantCell) []Trend {
 	if len(cells) == 0 {
 		return nil
@@ -262,8 +263,9 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 		rt.Row("`"+levels[c.Level]+"`", fmt.Sprintf("%+.0f", c.Elo), iv, distinct[c.Level])
 	}
 	rt.WriteTo(w)
-	note := TrendNote(CellLevels(cells), "strength_trend.csv")
-	if !TrendFitted(CellLevels(cells)) {
+	lv := CellLevels(cells)
+	note := TrendNote(lv, "strength_trend.csv")
+	if !TrendFitted(lv) {
 		fmt.Fprintf(w, "\n%s\n", note)
 		return
 	}

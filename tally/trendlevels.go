@@ -23,9 +23,10 @@ type LevelRating struct {
 
 // TrendLevels says which levels a strength trend is fitted over: the rated levels of the
 // largest group whose rating gaps to each other are measured (stats.MeasuredGroups; on a tie,
-// the group of the lowest-rated such level, whatever the order the levels are listed in). A level outside it sits at a distance the rating
-// prior sets (perfect scores: e.g. a weakest level that lost every rating game), which is no
-// measured position on the rating axis, and a slope through it would measure the prior.
+// the group of the lowest-rated such level, whatever the order the levels are listed in). A
+// level outside it sits at a distance the rating prior sets (perfect scores: e.g. a weakest
+// level that lost every rating game), which is no measured position on the rating axis, and a
+// slope through it would measure the prior.
 func TrendLevels(levels []LevelRating) []bool {
 	size := map[int]int{}
 	weakest := map[int]float64{} // each group's lowest rating
