@@ -2,7 +2,7 @@ package layouts
 
 import (
 	"cmp"
-	"hash/fnv"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sort"
@@ -44,9 +44,7 @@ func boardLayouts(sw *Sweep) (layout []int32, n int) {
 	order := make([]int32, rows)
 	for k := range rows {
 		r := sw.Row(k)
-		h := fnv.New64a()
-		h.Write([]byte(r.Choice))
-		hash[k], order[k] = h.Sum64(), int32(k)
+		hash[k], order[k] = maphash.String(choiceSeed, r.Choice), int32(k)
 		if k%2 == 1 {
 			union(sw.Row(k-1).Board, r.Board)
 		}
@@ -81,6 +79,10 @@ func boardLayouts(sw *Sweep) (layout []int32, n int) {
 	}
 	return parent, n
 }
+
+// choiceSeed seeds boardLayouts' hashes of choices: the layouts found do not depend on it (rows
+// of equal hashes are compared by their choice).
+var choiceSeed = maphash.MakeSeed()
 
 // layoutClusters is boardLayouts as lists of each layout's boards, in order of their first
 // board.
