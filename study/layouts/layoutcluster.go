@@ -192,7 +192,7 @@ type resampledSpearman struct {
 }
 
 func newResampledSpearman(x, y []float64) *resampledSpearman {
-	groups := func(v []float64) []int32 {
+	groups := func(v []float64) ([]int32, int) { // each value's group, and the number of groups
 		d := slices.Clone(v)
 		slices.Sort(d)
 		d = slices.Compact(d)
@@ -201,10 +201,12 @@ func newResampledSpearman(x, y []float64) *resampledSpearman {
 			k, _ := slices.BinarySearch(d, a)
 			g[i] = int32(k)
 		}
-		return g
+		return g, len(d)
 	}
-	s := &resampledSpearman{gx: groups(x), gy: groups(y)}
-	nx, ny := int(slices.Max(append(s.gx, -1)))+1, int(slices.Max(append(s.gy, -1)))+1
+	s := &resampledSpearman{}
+	var nx, ny int
+	s.gx, nx = groups(x)
+	s.gy, ny = groups(y)
 	s.cx, s.cy, s.rx, s.ry = make([]int32, nx), make([]int32, ny), make([]float64, nx), make([]float64, ny)
 	return s
 }
