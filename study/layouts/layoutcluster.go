@@ -2,7 +2,7 @@ package layouts
 
 import (
 	"cmp"
-	"hash/fnv"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sort"
@@ -44,9 +44,7 @@ func boardLayouts(sw *Sweep) (layout []int32, n int) {
 	order := make([]int32, rows)
 	for k := range rows {
 		r := sw.Row(k)
-		h := fnv.New64a()
-		h.Write([]byte(r.Choice))
-		hash[k], order[k] = h.Sum64(), int32(k)
+		hash[k], order[k] = maphash.String(choiceSeed, r.Choice), int32(k)
 		if k%2 == 1 {
 			union(sw.Row(k-1).Board, r.Board)
 		}
@@ -81,6 +79,10 @@ func boardLayouts(sw *Sweep) (layout []int32, n int) {
 	}
 	return parent, n
 }
+
+// choiceSeed seeds boardLayouts' hashes of choices: the layouts found do not depend on it (rows
+// of equal hashes are compared by their choice).
+var choiceSeed = maphash.MakeSeed()
 
 // layoutClusters is boardLayouts as lists of each layout's boards, in order of their first
 // board.
@@ -190,7 +192,7 @@ type resampledSpearman struct {
 }
 
 func newResampledSpearman(x, y []float64) *resampledSpearman {
-	groups := func(v []float64) []int32 {
+	groups := func(v []float64) ([]int32, int) { // each value's group, and the number of groups
 		d := slices.Clone(v)
 		slices.Sort(d)
 		d = slices.Compact(d)
@@ -199,10 +201,12 @@ func newResampledSpearman(x, y []float64) *resampledSpearman {
 			k, _ := slices.BinarySearch(d, a)
 			g[i] = int32(k)
 		}
-		return g
+		return g, len(d)
 	}
-	s := &resampledSpearman{gx: groups(x), gy: groups(y)}
-	nx, ny := int(slices.Max(append(s.gx, -1)))+1, int(slices.Max(append(s.gy, -1)))+1
+	s := &resampledSpearman{}
+	var nx, ny int
+	s.gx, nx = groups(x)
+	s.gy, ny = groups(y)
 	s.cx, s.cy, s.rx, s.ry = make([]int32, nx), make([]int32, ny), make([]float64, nx), make([]float64, ny)
 	return s
 }

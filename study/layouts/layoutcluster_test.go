@@ -9,9 +9,10 @@ import (
 	"github.com/fairplay-lab/fairplay/gamefile"
 )
 
-// Every board is in exactly one cluster, and a requested layout's two seatings share one.
+// Every board is in exactly one cluster, a requested layout's two seatings share one, and so do
+// the boards of one choice (symmetric placements: sample:3000 draws some).
 func TestLayoutClusters(t *testing.T) {
-	for _, set := range []string{"sample:40", "sample:300", "random:30"} {
+	for _, set := range []string{"sample:40", "sample:300", "random:30", "sample:3000"} {
 		sw := sweep(t, LayoutsConfig{Layouts: set, Games: 2, Seed: 9})
 		clusters := layoutClusters(sw)
 		of := make([]int, sw.NumBoards())
@@ -33,6 +34,25 @@ func TestLayoutClusters(t *testing.T) {
 			if a, b := sw.Row(k).Board, sw.Row(k+1).Board; of[a] != of[b] {
 				t.Fatalf("%s: the seatings of row %d (boards %d, %d) in clusters %d and %d", set, k, a, b, of[a], of[b])
 			}
+		}
+		byChoice, shared := map[string]int{}, 0 // the boards of one choice share a cluster
+		for k := 0; k < sw.NumRows(); k++ {
+			r := sw.Row(k)
+			first, ok := byChoice[r.Choice]
+			if !ok {
+				byChoice[r.Choice] = k
+				continue
+			}
+			j := sw.Row(first).Board
+			if first/2 != k/2 && j != r.Board {
+				shared++ // another layout's board
+			}
+			if of[j] != of[r.Board] {
+				t.Fatalf("%s: boards %d and %d of choice %q in clusters %d and %d", set, j, r.Board, r.Choice, of[j], of[r.Board])
+			}
+		}
+		if set == "sample:3000" && shared == 0 { // 3,000 of the placements: some share a choice
+			t.Errorf("%s: no two layouts share a choice; the test misses its case", set)
 		}
 		if len(clusters) > sw.NumRows()/2 || len(clusters) < 2 {
 			t.Errorf("%s: %d clusters for %d layouts", set, len(clusters), sw.NumRows()/2)
