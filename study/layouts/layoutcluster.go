@@ -15,7 +15,7 @@ import (
 // every board of one set of symmetric placements (one Black's choice), go together. A layout's
 // seatings are not independent measurements of a board ranking: the seating that helps White
 // in one is, turned round, the one that helps Black (their White rates correlate negatively,
-// −0.4 to −0.9 at searching levels), so intervals over boards resample layouts whole. It
+// −0.4 to −0.7 measured at searching levels), so intervals over boards resample layouts whole. It
 // returns each board's layout, numbered from 0 in order of the layouts' first boards, and the
 // number of layouts.
 func boardLayouts(sw *Sweep) (layout []int32, n int) {

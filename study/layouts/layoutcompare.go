@@ -71,9 +71,10 @@ func byKey(a, b keyRate) int {
 	return cmp.Compare(a.i, b.i)
 }
 
-// sortBoardRates sorts a boards.csv's boards by key, with White's rate: for the other sweep
-// of a comparison (other set), its boards with games, each with its position among them; for
-// this sweep, every board, each with its board index.
+// sortBoardRates sorts a boards.csv's boards with games by key, with White's rate: for the
+// other sweep of a comparison (other set) each with its position among them, for this sweep
+// with its board index. A board without games has no rate, so it is in no comparison (it
+// would enter as White never winning).
 func sortBoardRates(path, tmp string, other bool, runLen int) (*extsort.ExternalSorter[keyRate], error) {
 	src, err := openBoards(path)
 	if err != nil {
@@ -83,7 +84,7 @@ func sortBoardRates(path, tmp string, other bool, runLen int) (*extsort.External
 	s := newSorter(runLen, nil, tmp, byKey, keyRateCodec)
 	n := int64(0)
 	for b, err := range gamefile.All(src.Read) {
-		if err == nil && (!other || b.N > 0) {
+		if err == nil && b.N > 0 {
 			i := b.Board
 			if other {
 				i = n
