@@ -198,12 +198,13 @@ func searchFingerprintOf(t *testing.T, fp fingerprintPlan) (uint64, int64) {
 }
 
 // The pinned fingerprints (amd64): alpha-beta's (heuristic, then network), MCTS's under the old
-// defaults (oldMCTSDefaults) and under today's.
+// defaults (oldMCTSDefaults), under today's, and under today's with the network.
 const (
 	searchFingerprint      = 0xbcea7841e6ca916f
 	searchNetFingerprint   = 0x81a026ccc693ce76
 	mctsOldFingerprint     = 0xdcabd0ceeb1347f8
 	mctsDefaultFingerprint = 0xde183c914d7c45d6
+	mctsNetFingerprint     = 0x46e65bdf7e11913d
 )
 
 // checkFingerprint fails when got is not the pinned fingerprint want. Elsewhere than on amd64
@@ -391,6 +392,11 @@ func TestMCTSFingerprint(t *testing.T) {
 	sum, total = mctsFingerprintOf(t, specs[:2], []int{15, 4}, func(string) string { return "" })
 	t.Logf("MCTS fingerprint (current defaults) %016x over %d root visits", sum, total)
 	checkFingerprint(t, "MCTS (current defaults)", sum, mctsDefaultFingerprint)
+	// With the built-in networks (net=builtin, MCTS's evaluation under a movetime budget).
+	net := func(string) string { return ",net=builtin" }
+	sum, total = mctsFingerprintOf(t, specs[:2], []int{10, 3}, net)
+	t.Logf("MCTS fingerprint (net=builtin) %016x over %d root visits", sum, total)
+	checkFingerprint(t, "MCTS (net=builtin)", sum, mctsNetFingerprint)
 }
 
 // mctsFingerprintOf fingerprints MCTS searches: n[i] Katarenga and Baran positions searched with
