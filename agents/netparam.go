@@ -74,13 +74,14 @@ func (h *netAgent) auto(timed bool) bool {
 	return h.netSpec == "auto" && timed
 }
 
-// netEval is the network's evaluation of s and the tactical-move hints of the position (both
-// set in Baran; in Katarenga from the side to move's reach, as katHints).
+// netEval is the network's evaluation of s and the tactical-move hints of the position: both
+// set in Baran; in Katarenga qsUnknown, as the network does not compute the side to move's
+// reach that katHints needs (the quiescence search computes them only where the stand-pat does
+// not cut, katHintsOf: a third of the cost of a network evaluation saved at the others).
 func netEval(e *nnue.Evaluator, s engine.State) (float64, uint8) {
 	v := float64(e.Evaluate(s))
-	if k, ok := s.(*katarenga.State); ok {
-		reach, _ := k.Reach(k.ToMove())
-		return v, katHints(k, reach)
+	if _, ok := s.(*katarenga.State); ok {
+		return v, qsUnknown
 	}
 	return v, qsCapture | qsBaseline
 }

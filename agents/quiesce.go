@@ -14,6 +14,9 @@ func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
 	}
+	if tac&qsUnknown != 0 {
+		tac = p.katHintsOf(s.(*katarenga.State))
+	}
 	baseline := p.cfg.QSBase || qd < p.qsBaseTo
 	if !baseline {
 		tac &^= qsBaseline
@@ -89,10 +92,13 @@ var autoTempo = map[string]int32{"katarenga": 50}
 
 // Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
 // entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set
-// is certain: there is no such move.
+// is certain: there is no such move. qsUnknown, alone, says that the hints of a Katarenga
+// position were not computed (the network's evaluation leaves them to the quiescence search,
+// which needs them only when the stand-pat does not cut: katHintsOf).
 const (
 	qsCapture uint8 = 1 << iota
 	qsBaseline
+	qsUnknown
 )
 
 // evalTactics is eval and the tactical-move hints of the position (both hints set in Baran).
@@ -140,6 +146,20 @@ func (p *abPlayer) rawEval(s engine.State) (float64, uint8) {
 		e.put(key, raw, tac)
 	}
 	return raw, tac
+}
+
+// katHintsOf computes the tactical-move hints of a Katarenga position whose evaluation left
+// them unknown, and records them in its evaluation cache entry.
+func (p *abPlayer) katHintsOf(k *katarenga.State) uint8 {
+	reach, _ := k.Reach(k.ToMove())
+	tac := katHints(k, reach)
+	if p.ec != nil {
+		key := k.Hash()
+		if e := p.ec.slot(key); e.holds(key) {
+			e.put(key, e.raw, tac)
+		}
+	}
+	return tac
 }
 
 // katHints are the tactical-move hints of a Katarenga position whose side to move reaches the

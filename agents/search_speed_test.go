@@ -102,11 +102,57 @@ func BenchmarkAlphaBetaKatarengaBudget(b *testing.B) {
 // fingerprint differs from the pinned one (searchFingerprint): a change that alters the search
 // on purpose re-pins it, saying so in its commit.
 func TestSearchFingerprint(t *testing.T) {
+	sum, total := searchFingerprintOf(t, fingerprintPlan{
+		specs:  []string{"alphabeta:nodes=100000", "alphabeta:nodes=20000,lmr=1,rfp=0,fut=0,lmp=0", "alphabeta:depth=3"},
+		kat:    12,
+		games:  4,
+		plies:  60,
+		game:   "alphabeta:nodes=30000",
+		baran:  8,
+		bspec:  "alphabeta:nodes=30000",
+		suffix: "",
+	})
+	t.Logf("fingerprint %016x over %d nodes", sum, total)
+	checkFingerprint(t, "alpha-beta", sum, searchFingerprint)
+}
+
+// TestSearchFingerprintNet is TestSearchFingerprint with the built-in networks (net=builtin,
+// the evaluation of alpha-beta under a movetime budget), at smaller budgets: it pins the trees
+// searched with the network, which the evaluator's speed work (accumulators, caches, hints)
+// must leave identical.
+func TestSearchFingerprintNet(t *testing.T) {
+	sum, total := searchFingerprintOf(t, fingerprintPlan{
+		specs:  []string{"alphabeta:nodes=30000", "alphabeta:nodes=8000,lmr=1,rfp=0,fut=0,lmp=0", "alphabeta:depth=3"},
+		kat:    10,
+		games:  3,
+		plies:  40,
+		game:   "alphabeta:nodes=10000",
+		baran:  6,
+		bspec:  "alphabeta:nodes=10000",
+		suffix: ",net=builtin",
+	})
+	t.Logf("fingerprint %016x over %d nodes", sum, total)
+	checkFingerprint(t, "alpha-beta net=builtin", sum, searchNetFingerprint)
+}
+
+// fingerprintPlan is the set of searches a fingerprint covers: each of specs on kat Katarenga
+// positions (a fresh player each), games self-play games of up to plies moves with the agent
+// game (one player, its table kept), and bspec on baran Baran positions; suffix is appended
+// to every spec.
+type fingerprintPlan struct {
+	specs               []string
+	kat, games, plies   int
+	game, bspec, suffix string
+	baran               int
+}
+
+// searchFingerprintOf runs a fingerprint's searches and returns its hash and the nodes searched.
+func searchFingerprintOf(t *testing.T, fp fingerprintPlan) (uint64, int64) {
 	h := fnv.New64a()
 	var total int64
-	for _, spec := range []string{"alphabeta:nodes=100000", "alphabeta:nodes=20000,lmr=1,rfp=0,fut=0,lmp=0", "alphabeta:depth=3"} {
-		ag := mustAgent(t, spec)
-		for i, s := range katPositions(12) {
+	for _, spec := range fp.specs {
+		ag := mustAgent(t, spec+fp.suffix)
+		for i, s := range katPositions(fp.kat) {
 			pl, _ := ag.NewPlayer("katarenga")
 			p := pl.(*abPlayer)
 			a, err := p.Choose(s, s.Legal(nil), engine.NewRand(uint64(i)))
@@ -119,11 +165,11 @@ func TestSearchFingerprint(t *testing.T) {
 		}
 	}
 	// Self-play: the table is kept for the whole game.
-	ag := mustAgent(t, "alphabeta:nodes=30000")
-	for g, s0 := range katPositions(4) {
+	ag := mustAgent(t, fp.game+fp.suffix)
+	for g, s0 := range katPositions(fp.games) {
 		pl, _ := ag.NewPlayer("katarenga")
 		p := pl.(*abPlayer)
-		selfPlay(t, s0, p, engine.NewRand(uint64(g)), 60, func(_ int, a engine.Action) {
+		selfPlay(t, s0, p, engine.NewRand(uint64(g)), fp.plies, func(_ int, a engine.Action) {
 			fmt.Fprintf(h, "game %d %d %d %d\n", g, a, p.Score, p.Depth)
 		})
 		total += p.Nodes
@@ -131,14 +177,14 @@ func TestSearchFingerprint(t *testing.T) {
 	}
 	// Baran positions, 20 to 39 random plies from the start.
 	gm, _ := games.New("baran", "", "", nil)
-	for i := 0; i < 8; i++ {
+	for i := 0; i < fp.baran; i++ {
 		s := gm.Start(0)
 		r := engine.NewRand(uint64(i) + 100)
 		l := randomPlies(s, 20+r.IntN(20), r)
 		if len(l) == 0 {
 			continue
 		}
-		pl, _ := mustAgent(t, "alphabeta:nodes=30000").NewPlayer("baran")
+		pl, _ := mustAgent(t, fp.bspec+fp.suffix).NewPlayer("baran")
 		p := pl.(*abPlayer)
 		a, err := p.Choose(s, l, engine.NewRand(uint64(i)))
 		if err != nil {
@@ -148,16 +194,17 @@ func TestSearchFingerprint(t *testing.T) {
 		total += p.Nodes
 		p.Close()
 	}
-	t.Logf("fingerprint %016x over %d nodes", h.Sum64(), total)
-	checkFingerprint(t, "alpha-beta", h.Sum64(), searchFingerprint)
+	return h.Sum64(), total
 }
 
-// The pinned fingerprints (amd64): alpha-beta's since issue 13's round 3, MCTS's under the old
-// defaults (oldMCTSDefaults) and under today's.
+// The pinned fingerprints (amd64): alpha-beta's (heuristic, then network), MCTS's under the old
+// defaults (oldMCTSDefaults), under today's, and under today's with the network.
 const (
 	searchFingerprint      = 0xbcea7841e6ca916f
+	searchNetFingerprint   = 0x81a026ccc693ce76
 	mctsOldFingerprint     = 0xdcabd0ceeb1347f8
 	mctsDefaultFingerprint = 0xde183c914d7c45d6
+	mctsNetFingerprint     = 0x46e65bdf7e11913d
 )
 
 // checkFingerprint fails when got is not the pinned fingerprint want. Elsewhere than on amd64
@@ -345,6 +392,11 @@ func TestMCTSFingerprint(t *testing.T) {
 	sum, total = mctsFingerprintOf(t, specs[:2], []int{15, 4}, func(string) string { return "" })
 	t.Logf("MCTS fingerprint (current defaults) %016x over %d root visits", sum, total)
 	checkFingerprint(t, "MCTS (current defaults)", sum, mctsDefaultFingerprint)
+	// With the built-in networks (net=builtin, MCTS's evaluation under a movetime budget).
+	net := func(string) string { return ",net=builtin" }
+	sum, total = mctsFingerprintOf(t, specs[:2], []int{10, 3}, net)
+	t.Logf("MCTS fingerprint (net=builtin) %016x over %d root visits", sum, total)
+	checkFingerprint(t, "MCTS (net=builtin)", sum, mctsNetFingerprint)
 }
 
 // mctsFingerprintOf fingerprints MCTS searches: n[i] Katarenga and Baran positions searched with

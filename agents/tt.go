@@ -111,7 +111,7 @@ func (t *table) clear() { clear(t.b) }
 // and the clamp (so that a player reading it with another tempo gets the same values as
 // Evaluate), and the tactical-move hints. tag is the position's hash with its low 12 bits, which
 // the entry's slot implies (caches have at least 2^12 entries), replaced by the hints (bits
-// 1..2) and a set bit 0: the entry stays 16 bytes.
+// 1..3, qsUnknown included) and a set bit 0: the entry stays 16 bytes.
 type evalEntry struct {
 	tag uint64
 	raw float64
@@ -134,12 +134,17 @@ type evalCache []evalEntry
 // slot returns the entry for key.
 func (c evalCache) slot(key uint64) *evalEntry { return &c[key&uint64(len(c)-1)] }
 
+// holds reports whether the entry is the position of hash key's.
+func (e *evalEntry) holds(key uint64) bool {
+	return e.tag&^evalTagLow == key&^evalTagLow && e.tag&1 != 0
+}
+
 // get returns the cached value and hints of the position of hash key, if any.
 func (e *evalEntry) get(key uint64) (raw float64, tac uint8, ok bool) {
-	if e.tag&^evalTagLow != key&^evalTagLow || e.tag&1 == 0 {
+	if !e.holds(key) {
 		return 0, 0, false
 	}
-	return e.raw, uint8(e.tag>>1) & (qsCapture | qsBaseline), true
+	return e.raw, uint8(e.tag>>1) & (qsCapture | qsBaseline | qsUnknown), true
 }
 
 // put stores the value and hints of the position of hash key.

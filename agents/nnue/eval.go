@@ -16,14 +16,23 @@ const refreshAbove = 24
 // of the bits that differ.
 type Accumulator struct {
 	Planes Planes
-	// V holds each perspective's H int16 values, four to a word (lane k of word i is value
-	// 4i+k): rows are added and subtracted four lanes at a time (SWAR).
+	// V holds each perspective's H int16 values, four to a word: lane k of word i (bits 16k..
+	// 16k+15) is value 4i+k plus 2^15, so in 0..2^16−1 (Net.check bounds every accumulator
+	// within int16). A word is the integer Σ lane_k·2^16k, so adding a row of values r_k
+	// packed as the integer Σ r_k·2^16k (Net.w1p, wrapping) is one 64-bit addition: the sum
+	// is exact modulo 2^64, and with every lane of the result in range no lane borrows from
+	// another. V[0] and V[1] are the two halves of both, so that one pass over both updates
+	// the two perspectives.
 	V     [2][]uint64
+	both  []uint64
 	valid bool
 }
 
 // Value returns perspective p's accumulator entry j.
-func (a *Accumulator) Value(p, j int) int16 { return int16(a.V[p][j/4] >> (16 * (j % 4))) }
+func (a *Accumulator) Value(p, j int) int16 { return unbias(a.V[p][j/4] >> (16 * (j % 4))) }
+
+// unbias is the value of the accumulator lane in the low 16 bits of u.
+func unbias(u uint64) int16 { return int16(uint16(u) ^ 0x8000) }
 
 // Evaluator evaluates positions of one game with one network. It keeps the accumulator of the
 // last position it saw and updates it by the difference of planes: inside a search, apply and
@@ -34,52 +43,56 @@ type Evaluator struct {
 	m     *FeatureMap
 	own   FeatureMap // Katarenga's map, for board
 	board *katarenga.Board
-	base  [2][]uint64 // bias plus the constant inputs, per perspective (packed as Acc.V)
+	base  []uint64 // bias plus the constant inputs, both perspectives (packed as Acc.both)
 	Acc   Accumulator
 	h2    []int32
 	pl    Planes
-	// cr holds, per perspective, one packed row for every (plane, square): the sum of the rows
-	// of that bit's features (Katarenga's pawn-on-coloured-square and its distance input are
-	// one addition); live marks the bits that have any.
-	cr   [2][]uint64
-	live [2]Planes
+	// cr holds one packed row for every (plane, square), both perspectives' halves side by
+	// side (as Acc.both): the sum of the rows of that bit's features (Katarenga's
+	// pawn-on-coloured-square and its distance input are one addition); live marks the bits
+	// that have any in either perspective.
+	cr   []uint64
+	live Planes
+	np   int // planes the game uses (the others are always empty)
 	// Updates and Refreshes count incremental updates and full recomputations (benchmarks).
 	Updates, Refreshes int64
 }
 
 // NewEvaluator makes an evaluator for a network.
 func NewEvaluator(n *Net) *Evaluator {
-	e := &Evaluator{Net: n, h2: make([]int32, n.L2)}
-	for p := 0; p < 2; p++ {
-		e.base[p] = make([]uint64, n.H/4)
-		e.Acc.V[p] = make([]uint64, n.H/4)
-		copy(e.base[p], n.b1p)
-	}
-	for p := 0; p < 2; p++ {
-		e.cr[p] = make([]uint64, NumPlanes*64*n.H/4)
-	}
+	w := n.H / 4
+	e := &Evaluator{Net: n, h2: make([]int32, n.L2), base: make([]uint64, 2*w), np: NumPlanes}
+	e.Acc.both = make([]uint64, 2*w)
+	e.Acc.V = [2][]uint64{e.Acc.both[:w:w], e.Acc.both[w:]}
+	copy(e.base, n.b1p)
+	copy(e.base[w:], n.b1p)
+	e.cr = make([]uint64, NumPlanes*64*2*w)
 	if n.game == Baran {
 		e.m = BaranMap()
 		e.buildRows()
 	} else {
 		e.m = &e.own
+		e.np = katPlanes
 	}
 	return e
 }
 
+// katPlanes is the number of planes Katarenga uses (pawns of each player, camps).
+const katPlanes = 3
+
 // buildRows fills cr and live from the feature map.
 func (e *Evaluator) buildRows() {
 	n, m, w := e.Net, e.m, e.Net.H/4
-	for p := 0; p < 2; p++ {
-		e.live[p] = Planes{}
-		for pl := 0; pl < NumPlanes; pl++ {
-			for sq := 0; sq < 64; sq++ {
-				r := e.cr[p][(pl*64+sq)*w : (pl*64+sq+1)*w]
-				clear(r)
+	e.live = Planes{}
+	for pl := 0; pl < NumPlanes; pl++ {
+		for sq := 0; sq < 64; sq++ {
+			r := e.bitRow(pl, sq)
+			clear(r)
+			for p := 0; p < 2; p++ {
 				for _, f := range [2]int16{m.Row[p][pl][sq], m.Row2[p][pl][sq]} {
 					if f >= 0 {
-						addRow(r, n.row(int(f)))
-						e.live[p][pl] |= 1 << sq
+						addRow(r[p*w:(p+1)*w], n.row(int(f)))
+						e.live[pl] |= 1 << sq
 					}
 				}
 			}
@@ -87,10 +100,10 @@ func (e *Evaluator) buildRows() {
 	}
 }
 
-// bitRow returns perspective p's combined row of a plane's square.
-func (e *Evaluator) bitRow(p, pl, sq int) []uint64 {
-	w := e.Net.H / 4
-	return e.cr[p][(pl*64+sq)*w : (pl*64+sq+1)*w]
+// bitRow returns the combined row of a plane's square (both perspectives, as Acc.both).
+func (e *Evaluator) bitRow(pl, sq int) []uint64 {
+	w := len(e.base)
+	return e.cr[(pl*64+sq)*w : (pl*64+sq+1)*w]
 }
 
 // setBoard rebuilds the Katarenga feature map and constant rows for a new board.
@@ -99,35 +112,41 @@ func (e *Evaluator) setBoard(b *katarenga.Board) {
 	c := Colours(b)
 	KatarengaMap(&e.own, &c)
 	e.buildRows()
-	n := e.Net
+	n, w := e.Net, e.Net.H/4
 	for p := 0; p < 2; p++ {
-		copy(e.base[p], n.b1p)
+		b := e.base[p*w : (p+1)*w]
+		copy(b, n.b1p)
 		for _, f := range e.own.Constant[p] {
-			addRow(e.base[p], n.row(int(f)))
+			addRow(b, n.row(int(f)))
 		}
 	}
 	e.Acc.valid = false
 }
 
-// hi16 is the sign bit of every 16-bit lane.
+// hi16 is the top bit of every 16-bit lane: the bias of the accumulator's lanes (Accumulator.V).
 const hi16 = 0x8000800080008000
 
-// addRow adds row to acc lane by lane (16-bit lanes, wrapping as int16 would; no carry
-// crosses a lane).
+// addRow adds row to acc (packed values, Accumulator.V).
 func addRow(acc, row []uint64) {
 	row = row[:len(acc)]
-	for j, a := range acc {
-		b := row[j]
-		acc[j] = ((a &^ hi16) + (b &^ hi16)) ^ ((a ^ b) & hi16)
+	for j := range acc {
+		acc[j] += row[j]
 	}
 }
 
-// subRow subtracts row from acc lane by lane.
+// subRow subtracts row from acc.
 func subRow(acc, row []uint64) {
 	row = row[:len(acc)]
-	for j, a := range acc {
-		b := row[j]
-		acc[j] = ((a | hi16) - (b &^ hi16)) ^ ((a ^ ^b) & hi16)
+	for j := range acc {
+		acc[j] -= row[j]
+	}
+}
+
+// addSubRow adds add and subtracts sub in one pass over acc (a piece moving within a plane).
+func addSubRow(acc, add, sub []uint64) {
+	add, sub = add[:len(acc)], sub[:len(acc)]
+	for j := range acc {
+		acc[j] += add[j] - sub[j]
 	}
 }
 
@@ -166,7 +185,7 @@ func (e *Evaluator) UpdatePlanes(pl *Planes) {
 	a := &e.Acc
 	if a.valid {
 		changed := 0
-		for i := range pl {
+		for i := range pl[:e.np] {
 			changed += bits.OnesCount64(pl[i] ^ a.Planes[i])
 		}
 		if changed <= refreshAbove {
@@ -179,19 +198,25 @@ func (e *Evaluator) UpdatePlanes(pl *Planes) {
 }
 
 // apply adds the rows of the bits set in pl but not in the accumulator's planes and subtracts
-// those of the bits cleared.
+// those of the bits cleared, both perspectives at once; a set and a cleared bit of the same
+// plane (a move) share one pass.
 func (e *Evaluator) apply(pl *Planes) {
 	a := &e.Acc
-	for i := range pl {
+	acc := a.both
+	for i := range pl[:e.np] {
 		old, cur := a.Planes[i], pl[i]
-		for p := 0; p < 2; p++ {
-			live := e.live[p][i]
-			for b := (cur &^ old) & live; b != 0; b &= b - 1 {
-				addRow(a.V[p], e.bitRow(p, i, bits.TrailingZeros64(b)))
-			}
-			for b := (old &^ cur) & live; b != 0; b &= b - 1 {
-				subRow(a.V[p], e.bitRow(p, i, bits.TrailingZeros64(b)))
-			}
+		if old == cur {
+			continue
+		}
+		add, sub := (cur&^old)&e.live[i], (old&^cur)&e.live[i]
+		for ; add != 0 && sub != 0; add, sub = add&(add-1), sub&(sub-1) {
+			addSubRow(acc, e.bitRow(i, bits.TrailingZeros64(add)), e.bitRow(i, bits.TrailingZeros64(sub)))
+		}
+		for ; add != 0; add &= add - 1 {
+			addRow(acc, e.bitRow(i, bits.TrailingZeros64(add)))
+		}
+		for ; sub != 0; sub &= sub - 1 {
+			subRow(acc, e.bitRow(i, bits.TrailingZeros64(sub)))
 		}
 	}
 	a.Planes = *pl
@@ -201,12 +226,10 @@ func (e *Evaluator) apply(pl *Planes) {
 func (e *Evaluator) Refresh(pl *Planes) {
 	e.Refreshes++
 	a := &e.Acc
-	for p := 0; p < 2; p++ {
-		copy(a.V[p], e.base[p])
-		for i := range pl {
-			for b := pl[i] & e.live[p][i]; b != 0; b &= b - 1 {
-				addRow(a.V[p], e.bitRow(p, i, bits.TrailingZeros64(b)))
-			}
+	copy(a.both, e.base)
+	for i := range pl[:e.np] {
+		for b := pl[i] & e.live[i]; b != 0; b &= b - 1 {
+			addRow(a.both, e.bitRow(i, bits.TrailingZeros64(b)))
 		}
 	}
 	a.Planes = *pl
@@ -217,15 +240,11 @@ func (e *Evaluator) Refresh(pl *Planes) {
 func (e *Evaluator) Forward(stm int) int32 {
 	n := e.Net
 	if n.L2 == 0 {
-		out := n.B3
-		for half, acc := range [2][]uint64{e.Acc.V[stm], e.Acc.V[stm^1]} {
-			w := n.W2[half*n.H : (half+1)*n.H]
-			w = w[:4*len(acc)]
-			for i, u := range acc {
-				out += clamp(u)*int32(w[4*i]) + clamp(u>>16)*int32(w[4*i+1]) +
-					clamp(u>>32)*int32(w[4*i+2]) + clamp(u>>48)*int32(w[4*i+3])
-			}
-		}
+		w := n.w2p[:n.H/2]
+		s := dot(e.Acc.V[stm], w[:n.H/4]) + dot(e.Acc.V[stm^1], w[n.H/4:])
+		// The sum's low half holds the cross terms, |·| < H·2^14 < 2^31: biased by 2^31 it
+		// borrows nothing from the high half, which is the dot product, |·| < 2^31 too.
+		out := n.B3 + int32((s+1<<31)>>32)
 		return int32(int64(out) * int64(n.Scale) / (QA * QB))
 	}
 	h2 := e.h2
@@ -254,7 +273,38 @@ func (e *Evaluator) Forward(stm int) int32 {
 	return int32(int64(out) * int64(n.Scale) / (QA * QB))
 }
 
-// clamp is the clipped ReLU of the int16 in the low 16 bits of u: 0..QA.
-func clamp(u uint64) int32 { return int32(min(max(int16(u), 0), QA)) }
+// dot returns, in its high 32 bits (modulo 2^64), the sum of clamp(v_j)·w_j over the values
+// v_j of an accumulator half, with w its output weights packed by packOut: a word's clamped
+// lanes a0..a3 as (a0 + a2·2^32) and (a1 + a3·2^32), times (w2 + w0·2^32) and (w3 + w1·2^32),
+// put a0·w0 + a2·w2 and a1·w1 + a3·w3 in the high half, and a0·w2 and a1·w3 in the low half.
+func dot(acc []uint64, w [][2]uint64) uint64 {
+	const even = 0x0000FFFF0000FFFF
+	w = w[:len(acc)]
+	var s uint64
+	for i, u := range acc {
+		u = clamp4(u)
+		s += (u&even)*w[i][0] + (u>>16&even)*w[i][1]
+	}
+	return s
+}
+
+// clamp4 is clamp of each of the four accumulator lanes of u at once (each lane 0..QA).
+func clamp4(u uint64) uint64 {
+	const (
+		over = (0x8000 - QA - 1) * 0x0001000100010001 // added to a value 0..2^15−1: top bit iff > QA
+		qa   = QA * 0x0001000100010001
+	)
+	// A lane without its bias bit holds a negative value: to 0; the others to their value
+	// (h − h>>15 is 2^15−1 in the lanes whose top bit h has).
+	h := u & hi16
+	u &= h - h>>15
+	// No carry leaves a lane: 2^15−1 + over < 2^16.
+	h = (u + over) & hi16
+	m := h - h>>15
+	return u&^m | m&qa
+}
+
+// clamp is the clipped ReLU of the accumulator lane in the low 16 bits of u: 0..QA.
+func clamp(u uint64) int32 { return int32(min(max(unbias(u), 0), QA)) }
 
 func trailing(b uint64) int { return bits.TrailingZeros64(b) }

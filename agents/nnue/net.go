@@ -53,20 +53,32 @@ type Net struct {
 	W3    []int16 // L2
 	B3    int32
 	game  int
-	w1p   []uint64 // W1 packed four int16 to a word, rows of H/4 words (Accumulator.V)
-	b1p   []uint64
+	w1p   []uint64    // W1 packed four int16 to a word, rows of H/4 words (Accumulator.V)
+	b1p   []uint64    // B1 packed, each lane biased by 2^15 (an accumulator's start)
+	w2p   [][2]uint64 // with L2 = 0, W2 packed for dot: two words per accumulator word
 }
 
 // row returns feature f's packed first-layer row.
 func (n *Net) row(f int) []uint64 { return n.w1p[f*n.H/4 : (f+1)*n.H/4] }
 
-// pack fills w1p and b1p from W1 and B1.
-func pack(src []int16) []uint64 {
+// pack packs src four values to a word, word i the integer Σ (src[4i+k]+bias)·2^16k modulo
+// 2^64 (Accumulator.V).
+func pack(src []int16, bias int64) []uint64 {
 	out := make([]uint64, len(src)/4)
 	for i := range out {
 		for k := 0; k < 4; k++ {
-			out[i] |= uint64(uint16(src[4*i+k])) << (16 * k)
+			out[i] += uint64(int64(src[4*i+k])+bias) << (16 * k)
 		}
+	}
+	return out
+}
+
+// packOut packs the output weights w (2H int8, L2 = 0) for dot: for the accumulator word of
+// values 4i..4i+3, pair i is w[4i+2] + w[4i]·2^32 and w[4i+3] + w[4i+1]·2^32 (modulo 2^64).
+func packOut(w []int8) [][2]uint64 {
+	out := make([][2]uint64, len(w)/4)
+	for i := range out {
+		out[i] = [2]uint64{uint64(int64(w[4*i+2]) + int64(w[4*i])<<32), uint64(int64(w[4*i+3]) + int64(w[4*i+1])<<32)}
 	}
 	return out
 }
@@ -110,7 +122,11 @@ func (n *Net) check() error {
 	if abs(int(n.B3)) > 1<<24 {
 		return fmt.Errorf("output bias %d out of range", n.B3)
 	}
-	n.w1p, n.b1p = pack(n.W1), pack(n.B1)
+	n.w1p, n.b1p = pack(n.W1, 0), pack(n.B1, 1<<15)
+	n.w2p = nil
+	if n.L2 == 0 {
+		n.w2p = packOut(n.W2)
+	}
 	return nil
 }
 

@@ -334,3 +334,127 @@ func TestKatDistances(t *testing.T) {
 		}
 	}
 }
+
+// TestClamp4: the four-lane clamp equals clamp lane by lane, for every int16 value in every
+// lane (the other lanes holding values from both ends and the middle).
+func TestClamp4(t *testing.T) {
+	others := []uint16{0, 1, QA, QA + 1, 0x7FFF, 0x8000, 0xFFFF, 0x0080, 0xFF7F}
+	for v := 0; v < 1<<16; v++ {
+		for k := 0; k < 4; k++ {
+			o := others[v%len(others)]
+			var u uint64
+			for j := 0; j < 4; j++ {
+				x := o
+				if j == k {
+					x = uint16(v)
+				}
+				u |= uint64(x) << (16 * j)
+			}
+			got := clamp4(u)
+			for j := 0; j < 4; j++ {
+				if want := clamp(u >> (16 * j)); int32(uint16(got>>(16*j))) != want {
+					t.Fatalf("clamp4(%016x) lane %d = %d, want %d", u, j, uint16(got>>(16*j)), want)
+				}
+			}
+		}
+	}
+}
+
+// forwardRef is Evaluator.Forward written plainly from the accumulator's values and the
+// unpacked weights, one multiply per value (the reference of TestForwardExact).
+func forwardRef(e *Evaluator, stm int) int32 {
+	n := e.Net
+	act := func(half, j int) int32 {
+		return int32(min(max(e.Acc.Value(stm^half, j), 0), QA))
+	}
+	out := n.B3
+	if n.L2 == 0 {
+		for half := 0; half < 2; half++ {
+			for j := 0; j < n.H; j++ {
+				out += act(half, j) * int32(n.W2[half*n.H+j])
+			}
+		}
+		return int32(int64(out) * int64(n.Scale) / (QA * QB))
+	}
+	for k := 0; k < n.L2; k++ {
+		h := n.B2[k]
+		for half := 0; half < 2; half++ {
+			for j := 0; j < n.H; j++ {
+				h += act(half, j) * int32(n.W2[(half*n.H+j)*n.L2+k])
+			}
+		}
+		out += min(max(h/QB, 0), QA) * int32(n.W3[k])
+	}
+	return int32(int64(out) * int64(n.Scale) / (QA * QB))
+}
+
+// TestForwardExact: the packed accumulator's values are the sums of the active inputs' rows,
+// and the packed forward pass equals forwardRef exactly, after every step of random walks, in both games, with and without a second layer, with output weights drawn
+// over all of int8 (the bounds included) and large first-layer weights, so that accumulator
+// values fall below 0, inside 0..QA and above QA (all three are required to happen).
+func TestForwardExact(t *testing.T) {
+	for _, game := range []string{"baran", "katarenga"} {
+		for _, l2 := range []int{0, 8} {
+			f := randomFloat(t, game, 32, l2, 11)
+			for i := range f.W1 {
+				f.W1[i] *= 2
+			}
+			n, err := f.Quantize("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := engine.NewRand(5)
+			for i := range n.W2 {
+				n.W2[i] = int8(r.IntN(256) - 128)
+			}
+			n.W2[0], n.W2[len(n.W2)-1] = -128, 127
+			if err := n.check(); err != nil {
+				t.Fatal(err)
+			}
+			e := NewEvaluator(n)
+			var m FeatureMap
+			var seen [3]int // values below 0, in 0..QA, above QA
+			s := newGame(t, game, "", 3)
+			walk(s, r, 2000, func() {
+				stm, _ := e.Update(s)
+				if got, want := e.Forward(stm), forwardRef(e, stm); got != want {
+					t.Fatalf("%s l2=%d: Forward %d, reference %d", game, l2, got, want)
+				}
+				// The packed accumulator holds the plain sums of the active inputs' rows.
+				fm := BaranMap()
+				if game == "katarenga" {
+					fm = &m
+					cols := Colours(e.board)
+					KatarengaMap(fm, &cols)
+				}
+				for p := 0; p < 2; p++ {
+					act := fm.Active(&e.Acc.Planes, p, nil)
+					for j := 0; j < n.H; j++ {
+						want := int(n.B1[j])
+						for _, f := range act {
+							want += int(n.W1[int(f)*n.H+j])
+						}
+						if got := int(e.Acc.Value(p, j)); got != want {
+							t.Fatalf("%s l2=%d: perspective %d value %d is %d, the inputs' sum %d", game, l2, p, j, got, want)
+						}
+					}
+				}
+				for p := 0; p < 2; p++ {
+					for j := 0; j < n.H; j++ {
+						switch v := e.Acc.Value(p, j); {
+						case v < 0:
+							seen[0]++
+						case v <= QA:
+							seen[1]++
+						default:
+							seen[2]++
+						}
+					}
+				}
+			})
+			if seen[0] == 0 || seen[1] == 0 || seen[2] == 0 {
+				t.Errorf("%s l2=%d: accumulator values below 0, in range, above QA seen %v times: want all", game, l2, seen)
+			}
+		}
+	}
+}
