@@ -44,7 +44,7 @@ func Expand(a Agent) string {
 
 // Inputs returns the SHA-256 (hex) of each file agent a reads when it plays game whose content
 // its spec does not pin: the weights file (key "weights") and the network (key "net": a network
-// file, or the built-in network under net=builtin or where net=auto chooses it). Nil when it
+// file, or the built-in network that net=builtin<v> names or net=auto chooses). Nil when it
 // reads none (the built-in heuristic weights are part of the program).
 func Inputs(a Agent, game string) (map[string]string, error) {
 	var h *heuristicAgent
@@ -71,9 +71,9 @@ func Inputs(a Agent, game string) (map[string]string, error) {
 		out["weights"] = sum
 	}
 	if n != nil {
-		switch {
-		case n.netSpec == "builtin" || n.auto(timed):
-			sum, err := nnue.BuiltinSHA256(game)
+		switch v := n.builtin(game, timed); {
+		case v != 0:
+			sum, err := nnue.BuiltinVersionSHA256(game, v)
 			if err != nil {
 				return nil, err
 			}

@@ -42,7 +42,7 @@ func TestExpand(t *testing.T) {
 }
 
 // TestInputs: the files an agent reads are pinned by their content, the built-in network
-// where net=builtin names it or net=auto chooses it (Baran under a time budget), and nothing
+// the version net=builtin<v> names or net=auto chooses (the game's newest, under a time budget), and nothing
 // for an agent on the built-in heuristic.
 func TestInputs(t *testing.T) {
 	w := filepath.Join(t.TempDir(), "w.json")
@@ -56,6 +56,7 @@ func TestInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	katNet, _ := nnue.BuiltinSHA256("katarenga")
+	katNet2, _ := nnue.BuiltinVersionSHA256("katarenga", 2) // the newest, net=auto's
 	if baranNet == katNet || len(baranNet) != 64 {
 		t.Fatalf("built-in network hashes %q and %q", baranNet, katNet)
 	}
@@ -68,8 +69,10 @@ func TestInputs(t *testing.T) {
 		{"greedy:weights=" + w, "katarenga", wsum, ""},
 		{"alphabeta:depth=2,net=builtin", "katarenga", "", katNet},
 		{"alphabeta:movetime=10ms", "baran", "", baranNet}, // auto: the network at a time budget
-		{"alphabeta:movetime=10ms", "katarenga", "", katNet},
-		{"mcts:movetime=10ms", "katarenga", "", katNet},
+		{"alphabeta:movetime=10ms", "katarenga", "", katNet2},
+		{"mcts:movetime=10ms", "katarenga", "", katNet2},
+		{"alphabeta:movetime=10ms,net=builtin", "katarenga", "", katNet},
+		{"alphabeta:depth=2,net=builtin2", "katarenga", "", katNet2},
 		{"alphabeta:nodes=1000", "katarenga", "", ""}, // ... nor under a node budget
 		{"mcts:playouts=100,net=builtin", "baran", "", baranNet},
 		{"mcts:movetime=10ms,net=none", "baran", "", ""},

@@ -2,6 +2,8 @@ package agents
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fairplay-lab/fairplay/agents/nnue"
@@ -10,7 +12,7 @@ import (
 )
 
 // netParamDoc documents the net parameter of the searchers that can use a learned evaluation.
-const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the network shipped for the game, agents/nnue/nets), a network file made by 'fairplay train', or auto = builtin under a movetime budget (where it measured stronger at equal time), else none (docs/agents.md, Learned evaluation)"
+const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the first network shipped for the game, agents/nnue/nets), builtin2 ... (later ones, where the game has them), a network file made by 'fairplay train', or auto = the game's newest built-in network under a movetime budget (where it measured stronger at equal time), else none (docs/agents.md, Learned evaluation)"
 
 // netAgent holds the net=... parameter of an agent: the networks are loaded once per game at
 // the first NewPlayer (the game is known only then) and shared, read-only, by its players.
@@ -25,10 +27,16 @@ type netAgent struct {
 func (h *netAgent) parseNet(p Params) error {
 	h.netSpec = p.String("net")
 	switch h.netSpec {
-	case "none", "builtin", "auto":
+	case "none", "auto":
 		return nil
 	case "":
 		return fmt.Errorf("agent %s: net is empty: want none, builtin or a network file", p.kind)
+	}
+	if v, ok := builtinVersion(h.netSpec); ok {
+		if v < 1 || !nnue.BuiltinExists(v) {
+			return fmt.Errorf("agent %s: net=%s: no such built-in network (builtin is the first, builtin2 ... the later ones)", p.kind, h.netSpec)
+		}
+		return nil
 	}
 	n, err := nnue.Load(h.netSpec)
 	if err != nil {
@@ -48,13 +56,14 @@ func (h *netAgent) evaluator(game string, timed bool) (*nnue.Evaluator, error) {
 	defer h.mu.Unlock()
 	n, ok := h.nets[game]
 	if !ok {
-		if h.netSpec != "builtin" && h.netSpec != "auto" {
+		v := h.builtin(game, timed)
+		if v == 0 {
 			for g := range h.nets {
 				return nil, fmt.Errorf("net=%s is a %s network, not %s", h.netSpec, g, game)
 			}
 		}
 		var err error
-		if n, err = nnue.Builtin(game); err != nil {
+		if n, err = nnue.BuiltinVersion(game, v); err != nil {
 			return nil, err
 		}
 		if h.nets == nil {
@@ -65,7 +74,38 @@ func (h *netAgent) evaluator(game string, timed bool) (*nnue.Evaluator, error) {
 	return nnue.NewEvaluator(n), nil
 }
 
-// auto reports whether net=auto means the built-in network (timed: the agent has a movetime
+// builtin is the version of the game's built-in network the agent plays (timed: it has a
+// movetime budget): the one net=builtin<v> names, the newest where net=auto chooses a network,
+// 0 where it plays the heuristic or a network file.
+func (h *netAgent) builtin(game string, timed bool) int {
+	if v, ok := builtinVersion(h.netSpec); ok {
+		return v
+	}
+	if h.auto(timed) {
+		return max(1, nnue.LatestBuiltin(game))
+	}
+	return 0
+}
+
+// builtinVersion is the built-in network a net spec names: builtin is version 1, builtin<v>
+// version v (a number that names no network is refused by parseNet); ok is false for none,
+// auto and file names.
+func builtinVersion(spec string) (v int, ok bool) {
+	if spec == "builtin" {
+		return 1, true
+	}
+	rest, found := strings.CutPrefix(spec, "builtin")
+	if !found || rest == "" || strings.Trim(rest, "0123456789") != "" {
+		return 0, false
+	}
+	v, err := strconv.Atoi(rest)
+	if err != nil || v < 2 || rest[0] == '0' {
+		return -1, true
+	}
+	return v, true
+}
+
+// auto reports whether net=auto means the game's newest built-in network (timed: the agent has a movetime
 // budget). Under a movetime budget the network measured stronger than the hand-written
 // evaluation at equal time in both games and both families (docs/agents.md, "Learned
 // evaluation"); depth, node and playout budgets keep the heuristic, so that deterministic runs

@@ -1,0 +1,106 @@
+package agents
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/agents/nnue"
+)
+
+// playerNet is the network a player evaluates with (nil: the heuristic).
+func playerNet(t *testing.T, spec, game string) *nnue.Net {
+	t.Helper()
+	pl, err := mustAgent(t, spec).NewPlayer(game)
+	if err != nil {
+		t.Fatalf("%s in %s: %v", spec, game, err)
+	}
+	switch p := pl.(type) {
+	case *abPlayer:
+		if p.nn != nil {
+			return p.nn.Net
+		}
+	case *mctsPlayer:
+		if p.qs != nil && p.qs.nn != nil {
+			return p.qs.nn.Net
+		}
+	default:
+		t.Fatalf("%s: player %T", spec, pl)
+	}
+	return nil
+}
+
+// TestNetBuiltinVersions: net=builtin2 names Katarenga's second shipped network: it parses,
+// stays in the spec, round-trips through it, loads that network and is recorded by its file's
+// SHA-256; net=builtin stays the first; a game without a second network and numbers that name
+// none are refused.
+func TestNetBuiltinVersions(t *testing.T) {
+	v1, err := nnue.BuiltinVersion("katarenga", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := nnue.BuiltinVersion("katarenga", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"alphabeta:nodes=2000", "mcts:playouts=50"} {
+		spec := mustAgent(t, kind+",net=builtin2").Spec()
+		if !strings.HasSuffix(spec, ",net=builtin2") {
+			t.Errorf("spec %s: want net=builtin2 at the end", spec)
+		}
+		if again := mustAgent(t, spec).Spec(); again != spec {
+			t.Errorf("spec %s re-parsed as %s", spec, again)
+		}
+		if got := playerNet(t, spec, "katarenga"); got != v2 {
+			t.Errorf("%s: plays %p, want the second network %p", spec, got, v2)
+		}
+		if got := playerNet(t, kind+",net=builtin", "katarenga"); got != v1 {
+			t.Errorf("%s,net=builtin: not the first network", kind)
+		}
+		if _, err := mustAgent(t, spec).NewPlayer("baran"); err == nil && nnue.LatestBuiltin("baran") < 2 {
+			t.Errorf("%s accepted for Baran, which has one network", spec)
+		}
+	}
+	sum2, _ := nnue.BuiltinVersionSHA256("katarenga", 2)
+	if got, err := Inputs(mustAgent(t, "alphabeta:depth=2,net=builtin2"), "katarenga"); err != nil || got["net"] != sum2 {
+		t.Errorf("Inputs of net=builtin2: %v (%v), want %s", got, err, sum2)
+	}
+	for _, bad := range []string{"builtin0", "builtin1", "builtin02", "builtin999", "builtin-2"} {
+		if _, err := Parse("alphabeta:depth=2,net=" + bad); err == nil {
+			t.Errorf("net=%s accepted", bad)
+		}
+	}
+}
+
+// TestNetAutoNewest: net=auto under a movetime budget plays the game's newest shipped network
+// (in Katarenga the second, not the first) and records its SHA-256; under node, depth and
+// playout budgets it stays the heuristic.
+func TestNetAutoNewest(t *testing.T) {
+	if v := nnue.LatestBuiltin("katarenga"); v != 2 {
+		t.Fatalf("Katarenga's newest network is version %d, want 2", v)
+	}
+	for _, game := range []string{"baran", "katarenga"} {
+		latest := nnue.LatestBuiltin(game)
+		want, err := nnue.BuiltinVersion(game, latest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, _ := nnue.BuiltinVersionSHA256(game, latest)
+		for _, spec := range []string{"alphabeta:movetime=10ms", "mcts:movetime=10ms"} {
+			if got := playerNet(t, spec, game); got != want {
+				t.Errorf("%s in %s: plays %p, want version %d %p", spec, game, got, latest, want)
+			}
+			if got, err := Inputs(mustAgent(t, spec), game); err != nil || got["net"] != sum {
+				t.Errorf("Inputs(%s, %s) = %v (%v), want net %s", spec, game, got, err, sum)
+			}
+		}
+		for _, spec := range []string{"alphabeta:nodes=1000", "alphabeta:depth=2", "mcts:playouts=50"} {
+			if got := playerNet(t, spec, game); got != nil {
+				t.Errorf("%s in %s: plays a network", spec, game)
+			}
+		}
+	}
+	v1, _ := nnue.Builtin("katarenga")
+	if playerNet(t, "alphabeta:movetime=10ms", "katarenga") == v1 {
+		t.Error("net=auto plays Katarenga's first network")
+	}
+}

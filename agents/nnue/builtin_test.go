@@ -1,0 +1,70 @@
+package nnue
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"testing"
+)
+
+// TestBuiltinVersions: every shipped version of each game's network loads as that game's
+// network, re-encodes to its embedded file byte for byte, and is recorded by the SHA-256 of that
+// file; versions differ from each other; version 1 is net=builtin, whose file is pinned (a spec
+// naming net=builtin keeps its meaning); versions not shipped are refused.
+func TestBuiltinVersions(t *testing.T) {
+	const katV1 = "ee6635cb76503fe3e6236a35b4aae42e6b9ff1f8d374bc31e62e4297250b5f7e"
+	if got, err := BuiltinSHA256("katarenga"); err != nil || got != katV1 {
+		t.Errorf("net=builtin of Katarenga has SHA-256 %s (%v), want %s: a shipped version's file must not change", got, err, katV1)
+	}
+	for _, game := range []string{"baran", "katarenga"} {
+		latest := LatestBuiltin(game)
+		if latest < 1 {
+			t.Fatalf("%s: no built-in network", game)
+		}
+		seen := map[string]int{}
+		for v := 1; v <= latest; v++ {
+			n, err := BuiltinVersion(game, v)
+			if err != nil || n.Game != game {
+				t.Fatalf("%s version %d: %v", game, v, err)
+			}
+			raw, err := nets.ReadFile(builtinFile(game, v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := n.MarshalBinary()
+			if err != nil || !bytes.Equal(enc, raw) {
+				t.Errorf("%s version %d: does not re-encode to its file (%v)", game, v, err)
+			}
+			sum := sha256.Sum256(raw)
+			got, err := BuiltinVersionSHA256(game, v)
+			if err != nil || got != hex.EncodeToString(sum[:]) {
+				t.Errorf("%s version %d: SHA-256 %s (%v)", game, v, got, err)
+			}
+			if w, dup := seen[got]; dup {
+				t.Errorf("%s: versions %d and %d are the same file", game, w, v)
+			}
+			seen[got] = v
+			if again, _ := BuiltinVersion(game, v); again != n {
+				t.Errorf("%s version %d: loaded twice", game, v)
+			}
+			if !BuiltinExists(v) {
+				t.Errorf("BuiltinExists(%d) = false", v)
+			}
+		}
+		first, _ := Builtin(game)
+		if v1, _ := BuiltinVersion(game, 1); first != v1 {
+			t.Errorf("%s: Builtin is not version 1", game)
+		}
+		for _, v := range []int{0, -1, latest + 1} {
+			if _, err := BuiltinVersion(game, v); err == nil {
+				t.Errorf("%s: version %d loaded", game, v)
+			}
+			if _, err := BuiltinVersionSHA256(game, v); err == nil {
+				t.Errorf("%s: version %d has a SHA-256", game, v)
+			}
+		}
+	}
+	if LatestBuiltin("chess") != 0 || BuiltinExists(0) || BuiltinExists(1000) {
+		t.Error("a built-in network that is not shipped")
+	}
+}
