@@ -68,7 +68,8 @@ type AlphaBeta struct {
 	// under movetime iterations start until the time is out. Off, the unfinished iteration is
 	// dropped and under movetime no iteration starts after half the time.
 	Partial bool
-	// Hist and CM are the history options (hist, cm; history.go); Auto (-1) is off.
+	// Hist and CM are the history options (hist, cm; history.go); Auto (-1): hist as
+	// autoNetHist under movetime with the network (1 in Katarenga), else 0; cm off.
 	Hist, CM int
 	W        Weights
 	pool     sync.Pool
@@ -88,7 +89,7 @@ func init() {
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
-			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga, 0 in Baran, with depth alone 0"},
+			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga (25 under movetime with the network), 0 in Baran, with depth alone 0"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},
@@ -96,7 +97,7 @@ func init() {
 			{"qsbase", "1", "Katarenga quiescence also searches moves onto the enemy baseline: 1 on, 0 off (captures and camp entries only)"},
 			{"weights", "", "JSON file of heuristic weights"},
 			{"net", "auto", netParamDoc},
-			{"hist", "auto", "history of quiet moves: 0 one table, a depth² bonus to the move of a cutoff; 1 history gravity, one table per side, the bonus to the cutoff move and as much off the quiet moves searched before it, bounded by h += b − h·|b|/16384; 2 as 1, and a quiet move with a negative history is reduced one ply more, one above 1024 one less; auto = 0 (docs/search.md)"},
+			{"hist", "auto", "history of quiet moves: 0 one table, a depth² bonus to the move of a cutoff; 1 history gravity, one table per side, the bonus to the cutoff move and as much off the quiet moves searched before it, bounded by h += b − h·|b|/16384; 2 as 1, and a quiet move with a negative history is reduced one ply more, one above 1024 one less; auto = 1 in Katarenga under movetime with the network, else 0 (docs/search.md)"},
 			{"cm", "auto", "countermove heuristic: the quiet move that last refuted the opponent's previous move is searched right after the killers: 1 on, 0 off; auto = 0 (docs/search.md)"},
 			{"partial", "auto", "an iteration cut off by the budget counts: a root move it searched to the end that proved better than the previous best is played, and under movetime iterations start until the time is out: 1 on, 0 off (an unfinished iteration is dropped; under movetime none starts after half the time); auto = on under movetime, off under nodes or depth alone (docs/search.md, Partial iterations)"},
 		},
@@ -192,16 +193,28 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	}
 	budgeted := a.Nodes > 0 || a.Movetime > 0
 	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, budgeted), tempo: a.Tempo}
+	if p.nn, err = a.evaluator(game, a.Movetime > 0); err != nil {
+		return nil, err
+	}
 	if a.Tempo == Auto {
 		p.tempo = 0
 		if budgeted {
 			p.tempo = autoTempo[game]
 		}
+		if t, ok := autoNetTempo[game]; ok && a.Movetime > 0 && p.nn != nil {
+			p.tempo = t
+		}
 	}
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
 	}
-	p.hist, p.cm = max(a.Hist, 0), a.CM == 1 // auto: the plain history, no countermoves
+	p.hist, p.cm = a.Hist, a.CM == 1
+	if a.Hist == Auto {
+		p.hist = 0
+		if a.Movetime > 0 && p.nn != nil {
+			p.hist = autoNetHist[game]
+		}
+	}
 	if t, ok := a.pool.Get().(*table); ok {
 		t.clear()
 		t.gen = 0
@@ -211,9 +224,6 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	}
 	if game == "katarenga" {
 		p.ec = make(evalCache, evalCacheSize)
-	}
-	if p.nn, err = a.evaluator(game, a.Movetime > 0); err != nil {
-		return nil, err
 	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.scores = make([][]int32, maxPly+1)

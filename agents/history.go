@@ -18,7 +18,14 @@ import (
 //   - cm=1, the countermove heuristic: the quiet move that last refuted the opponent's
 //     previous move is searched right after the killers.
 //
-// Both are parameters, off at auto, so that every budget keeps its tree.
+// Both are parameters (cm off at auto, hist see autoNetHist), so that node and depth budgets
+// keep their trees.
+
+// autoNetHist is hist=auto by game under movetime with the network evaluating (net=builtin, or
+// auto, which chooses it there): in Katarenga 1, with tempo 25 (autoNetTempo), the two
+// together confirmed at 100,000 nodes (docs/search.md); Baran was not measured. Node and depth
+// budgets keep hist=0, whose play records pin.
+var autoNetHist = map[string]int{"katarenga": 1}
 
 // histMax bounds the gravity history's values.
 const histMax = 1 << 14

@@ -32,10 +32,13 @@ func TestHistoryParams(t *testing.T) {
 			t.Errorf("%s=1 missing from the canonical spec: %s", name, s)
 		}
 	}
-	// auto resolves by budget: node and depth budgets keep the plain history.
+	// auto resolves by budget: gravity under movetime with the network; node and depth
+	// budgets keep the plain history.
 	for spec, want := range map[string][2]any{
 		"alphabeta:nodes=100": {0, false}, "alphabeta:depth=3": {0, false},
-		"alphabeta:nodes=100,hist=1,cm=1": {1, true},
+		"alphabeta:nodes=100,hist=1,cm=1": {1, true}, "alphabeta:nodes=100,net=builtin": {0, false},
+		"alphabeta:movetime=50ms": {1, false}, "alphabeta:movetime=50ms,net=builtin": {1, false},
+		"alphabeta:movetime=50ms,net=none": {0, false}, "alphabeta:movetime=50ms,hist=0": {0, false},
 	} {
 		pl, err := mustAgent(t, spec).NewPlayer("katarenga")
 		if err != nil {
@@ -47,6 +50,16 @@ func TestHistoryParams(t *testing.T) {
 		}
 		p.Close()
 	}
+	// Baran, not measured, keeps the plain history under movetime too.
+	pl, err := mustAgent(t, "alphabeta:movetime=50ms,net=builtin").NewPlayer("baran")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pl.(*abPlayer)
+	if p.hist != 0 {
+		t.Errorf("Baran under movetime with the network: hist %d, want 0", p.hist)
+	}
+	p.Close()
 }
 
 // The gravity update: the cutoff move gains the depth's bonus, the quiet moves searched
