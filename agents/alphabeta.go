@@ -68,8 +68,11 @@ type AlphaBeta struct {
 	// under movetime iterations start until the time is out. Off, the unfinished iteration is
 	// dropped and under movetime no iteration starts after half the time.
 	Partial bool
-	W       Weights
-	pool    sync.Pool
+	// Hist and CM are the history options (hist, cm; history.go); Auto (-1): hist as
+	// autoNetHist under movetime with the network (1 in Katarenga), else 0; cm off.
+	Hist, CM int
+	W        Weights
+	pool     sync.Pool
 }
 
 func init() {
@@ -86,7 +89,7 @@ func init() {
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
-			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga, 0 in Baran, with depth alone 0"},
+			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga (25 under movetime with the network), 0 in Baran, with depth alone 0"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},
@@ -94,10 +97,12 @@ func init() {
 			{"qsbase", "1", "Katarenga quiescence also searches moves onto the enemy baseline: 1 on, 0 off (captures and camp entries only)"},
 			{"weights", "", "JSON file of heuristic weights"},
 			{"net", "auto", netParamDoc},
+			{"hist", "auto", "history of quiet moves: 0 one table, a depth² bonus to the move of a cutoff; 1 history gravity, one table per side, the bonus to the cutoff move and as much off the quiet moves searched before it, bounded by h += b − h·|b|/16384; 2 as 1, and a quiet move with a negative history is reduced one ply more, one above 1024 one less; auto = 1 in Katarenga under movetime with the network, else 0 (docs/search.md)"},
+			{"cm", "auto", "countermove heuristic: the quiet move that last refuted the opponent's previous move is searched right after the killers: 1 on, 0 off; auto = 0 (docs/search.md)"},
 			{"partial", "auto", "an iteration cut off by the budget counts: a root move it searched to the end that proved better than the previous best is played, and under movetime iterations start until the time is out: 1 on, 0 off (an unfinished iteration is dropped; under movetime none starts after half the time); auto = on under movetime, off under nodes or depth alone (docs/search.md, Partial iterations)"},
 		},
-		Late:  []string{"net", "partial"},
-		Quiet: []string{"partial"},
+		Late:  []string{"net", "partial", "hist", "cm"},
+		Quiet: []string{"partial", "hist", "cm"},
 		build: buildAlphaBeta})
 }
 
@@ -160,6 +165,9 @@ func buildAlphaBeta(p Params) (Agent, error) {
 			return nil, fmt.Errorf("%w, or auto", err)
 		}
 	}
+	if a.Hist, a.CM, err = parseHistory(p); err != nil {
+		return nil, err
+	}
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
 		p.vals["depth"] = "64"
@@ -185,14 +193,27 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	}
 	budgeted := a.Nodes > 0 || a.Movetime > 0
 	p := &abPlayer{cfg: a, w: w, ext: a.Extensions, sel: a.Sel.resolve(game, budgeted), tempo: a.Tempo}
+	if p.nn, err = a.evaluator(game, a.Movetime > 0); err != nil {
+		return nil, err
+	}
 	if a.Tempo == Auto {
 		p.tempo = 0
 		if budgeted {
 			p.tempo = autoTempo[game]
 		}
+		if t, ok := autoNetTempo[game]; ok && a.Movetime > 0 && p.nn != nil {
+			p.tempo = t
+		}
 	}
 	if a.ExtAuto {
 		p.ext = game != "katarenga"
+	}
+	p.hist, p.cm = a.Hist, a.CM == 1
+	if a.Hist == Auto {
+		p.hist = 0
+		if a.Movetime > 0 && p.nn != nil {
+			p.hist = autoNetHist[game]
+		}
 	}
 	if t, ok := a.pool.Get().(*table); ok {
 		t.clear()
@@ -203,9 +224,6 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	}
 	if game == "katarenga" {
 		p.ec = make(evalCache, evalCacheSize)
-	}
-	if p.nn, err = a.evaluator(game, a.Movetime > 0); err != nil {
-		return nil, err
 	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.scores = make([][]int32, maxPly+1)
@@ -227,6 +245,11 @@ type abPlayer struct {
 	found     []engine.Action // partial: what the current iteration proved so far (see rootSearch)
 	killers   [maxPly][2]engine.Action
 	history   [4096]int32
+	hist1     [2][4096]int32         // hist=1: the gravity history, by side (ply parity)
+	cmTab     [2][4096]engine.Action // cm=1: countermoves, by side and the previous move's slot
+	path      [maxPly]engine.Action  // the move played at each ply of the current path
+	hist      int                    // the history option, resolved
+	cm        bool                   // the countermove option, resolved
 	rootDepth int
 	exts      int       // threat extensions on the current path
 	ext       bool      // whether threat extensions are on (ext, resolved for the game)
@@ -271,9 +294,7 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 	p.root = append(p.root[:0], legal...)
 	p.best = append(p.best[:0], legal[0])
 	p.killers = [maxPly][2]engine.Action{}
-	for i := range p.history {
-		p.history[i] /= 8
-	}
+	p.ageHistory()
 	p.Depth, p.Score, p.exts = 0, 0, 0
 	prev := int32(0)
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
@@ -357,6 +378,7 @@ func (p *abPlayer) rootSearch(s engine.State, depth int, alpha, beta int32) int3
 		}
 		ext := p.extension(a)
 		p.exts += ext
+		p.path[0] = a
 		s.Apply(a)
 		var v int32
 		if i == 0 || !p.cfg.PVS {
@@ -469,6 +491,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			static, haveStatic = p.eval(s), true
 		}
 		if static >= beta {
+			p.path[ply] = katarenga.Pass
 			s.Apply(katarenga.Pass)
 			v := -p.search(s, depth-3, -beta, -beta+1, ply+1, false)
 			s.Undo()
@@ -512,6 +535,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			}
 		}
 		p.exts += ext
+		p.path[ply] = a
 		s.Apply(a)
 		nd := depth - 1 + ext
 		var v int32
@@ -521,6 +545,9 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			red := 0
 			if p.sel.LMR > 0 && quiet && ext == 0 {
 				red = p.reduction(depth, i, pv)
+				if red > 0 && p.hist == 2 {
+					red = p.histReduction(red, depth, ply, a)
+				}
 			}
 			if p.cfg.PVS {
 				v = -p.search(s, nd-red, -alpha-1, -alpha, ply+1, true)
@@ -549,7 +576,9 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			alpha = v
 		}
 		if alpha >= beta {
-			if quiet {
+			if p.hist >= 1 || p.cm {
+				p.cutoffGravity(moves, i, ply, depth, quiet)
+			} else if quiet {
 				p.cutoff(a, ply, depth)
 			}
 			break

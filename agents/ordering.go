@@ -49,8 +49,9 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 	if p.tx.kat != nil {
 		opp, base = katMasks(p.tx.kat)
 	}
+	cmv := p.counter(ply)
 	for _, a := range moves {
-		v := p.history[histIndex(a)]
+		v := p.historyScore(a, ply)
 		var tac, capt bool
 		if p.tx.kat != nil {
 			tac, capt = katTactical(a, opp, base)
@@ -69,6 +70,8 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 			v = orderKiller
 		case a == p.killers[ply][1]:
 			v = orderKiller - 1
+		case p.cm && a == cmv:
+			v = orderCounter
 		}
 		sc = append(sc, v)
 	}

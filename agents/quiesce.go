@@ -90,6 +90,12 @@ func (p *abPlayer) eval(s engine.State) int32 {
 // keeps 0, the evaluation the depth ladders and studies were measured with.
 var autoTempo = map[string]int32{"katarenga": 50}
 
+// autoNetTempo is tempo=auto's credit under a movetime budget with the network evaluating
+// (net=builtin, or auto, which chooses it there): in Katarenga 25 against 50 led at 30,000
+// nodes, and with hist=1 (autoNetHist) confirmed at 100,000 (docs/search.md). Node budgets
+// keep autoTempo, whose play records pin.
+var autoNetTempo = map[string]int32{"katarenga": 25}
+
 // Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
 // entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set
 // is certain: there is no such move. qsUnknown, alone, says that the hints of a Katarenga

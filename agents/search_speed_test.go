@@ -334,7 +334,8 @@ func TestKatarengaEvalCacheSameTree(t *testing.T) {
 	}
 }
 
-// tempo=auto is 50 in Katarenga under a budget and 0 otherwise; tempo is refused outside
+// tempo=auto is 50 in Katarenga under a budget (25 under movetime with the network) and 0
+// otherwise; tempo is refused outside
 // 0..300, with the value named.
 func TestTempoAuto(t *testing.T) {
 	for _, c := range []struct {
@@ -342,7 +343,12 @@ func TestTempoAuto(t *testing.T) {
 		want       int32
 	}{
 		{"alphabeta:nodes=1000", "katarenga", 50},
-		{"alphabeta:movetime=50ms", "katarenga", 50},
+		{"alphabeta:movetime=50ms", "katarenga", 25},
+		{"alphabeta:movetime=50ms,net=builtin", "katarenga", 25},
+		{"alphabeta:movetime=50ms,net=none", "katarenga", 50},
+		{"alphabeta:movetime=50ms,tempo=50", "katarenga", 50},
+		{"alphabeta:nodes=1000,net=builtin", "katarenga", 50},
+		{"alphabeta:movetime=50ms", "baran", 0},
 		{"alphabeta:depth=3", "katarenga", 0},
 		{"alphabeta:nodes=1000", "baran", 0},
 		{"alphabeta:nodes=1000,tempo=0", "katarenga", 0},

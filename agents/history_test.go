@@ -1,0 +1,213 @@
+package agents
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
+
+// hist (0..2) and cm (0..1) parse their values and auto, refuse other values naming the parameter, and stay out of
+// the canonical spec at auto.
+func TestHistoryParams(t *testing.T) {
+	for spec, want := range map[string][2]int{
+		"alphabeta:nodes=100": {Auto, Auto}, "alphabeta:nodes=100,hist=1": {1, Auto},
+		"alphabeta:nodes=100,cm=1,hist=0": {0, 1}, "alphabeta:nodes=100,hist=2": {2, Auto}, "alphabeta:movetime=50ms,hist=auto,cm=0": {Auto, 0},
+	} {
+		a := mustAgent(t, spec).(*AlphaBeta)
+		if a.Hist != want[0] || a.CM != want[1] {
+			t.Errorf("%s: hist %d cm %d, want %v", spec, a.Hist, a.CM, want)
+		}
+	}
+	for name, over := range map[string]string{"hist": "3", "cm": "2"} {
+		for _, bad := range []string{over, "-1", "x", ""} {
+			if _, err := Parse("alphabeta:" + name + "=" + bad); err == nil || !strings.Contains(err.Error(), name+"=") {
+				t.Errorf("%s=%q: error %v, want one naming %s", name, bad, err, name)
+			}
+		}
+		if s := mustAgent(t, "alphabeta:nodes=100,"+name+"=auto").Spec(); s != mustAgent(t, "alphabeta:nodes=100").Spec() || strings.Contains(s, name+"=") {
+			t.Errorf("%s=auto in the canonical spec: %s", name, s)
+		}
+		if s := mustAgent(t, "alphabeta:nodes=100,"+name+"=1").Spec(); !strings.Contains(s, ","+name+"=1") {
+			t.Errorf("%s=1 missing from the canonical spec: %s", name, s)
+		}
+	}
+	// auto resolves by budget: gravity under movetime with the network; node and depth
+	// budgets keep the plain history.
+	for spec, want := range map[string][2]any{
+		"alphabeta:nodes=100": {0, false}, "alphabeta:depth=3": {0, false},
+		"alphabeta:nodes=100,hist=1,cm=1": {1, true}, "alphabeta:nodes=100,net=builtin": {0, false},
+		"alphabeta:movetime=50ms": {1, false}, "alphabeta:movetime=50ms,net=builtin": {1, false},
+		"alphabeta:movetime=50ms,net=none": {0, false}, "alphabeta:movetime=50ms,hist=0": {0, false},
+	} {
+		pl, err := mustAgent(t, spec).NewPlayer("katarenga")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl.(*abPlayer)
+		if p.hist != want[0] || p.cm != want[1] {
+			t.Errorf("%s: resolved hist %d cm %v, want %v", spec, p.hist, p.cm, want)
+		}
+		p.Close()
+	}
+	// Baran, not measured, keeps the plain history under movetime too.
+	pl, err := mustAgent(t, "alphabeta:movetime=50ms,net=builtin").NewPlayer("baran")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pl.(*abPlayer)
+	if p.hist != 0 {
+		t.Errorf("Baran under movetime with the network: hist %d, want 0", p.hist)
+	}
+	p.Close()
+}
+
+// The gravity update: the cutoff move gains the depth's bonus, the quiet moves searched
+// before it lose as much, a tactical one is left alone, and values stay within ±histMax.
+func TestHistoryGravity(t *testing.T) {
+	pl, _ := mustAgent(t, "alphabeta:nodes=1000,hist=1,cm=1").NewPlayer("katarenga")
+	p := pl.(*abPlayer)
+	defer p.Close()
+	var quiet []engine.Action
+	var tac engine.Action
+	slots := map[int]bool{}
+	for _, s := range katPositions(20) {
+		p.tx = newTactics(s)
+		quiet, tac = quiet[:0], 0
+		clear(slots)
+		for _, a := range s.Legal(nil) {
+			switch {
+			case !p.quietMove(a):
+				tac = a
+			case !slots[histIndex(a)] && len(quiet) < 3:
+				slots[histIndex(a)] = true
+				quiet = append(quiet, a)
+			}
+		}
+		if len(quiet) == 3 && tac != 0 {
+			break
+		}
+	}
+	if len(quiet) < 3 || tac == 0 {
+		t.Fatalf("no position with 3 quiet moves and a tactical one: %v %v", quiet, tac)
+	}
+	moves := []engine.Action{quiet[0], tac, quiet[1], quiet[2]}
+	p.path[1] = 77 // the opponent's previous move, as the search records it
+	p.cutoffGravity(moves, 3, 2, 4, true)
+	b := histBonus(4)
+	h := &p.hist1[0]
+	if got := [3]int32{h[histIndex(quiet[0])], h[histIndex(quiet[1])], h[histIndex(quiet[2])]}; got != [3]int32{-b, -b, b} {
+		t.Errorf("after one cutoff: %v, want [%d %d %d]", got, -b, -b, b)
+	}
+	if v := h[histIndex(tac)]; v != 0 && !slots[histIndex(tac)] {
+		t.Errorf("the tactical move's history moved to %d", v)
+	}
+	if p.killers[2][0] != quiet[2] {
+		t.Errorf("killer %v, want %v", p.killers[2][0], quiet[2])
+	}
+	// Ordering reads the tables: at another node of the same side (ply 4, the killers cleared)
+	// the history scores order the quiet moves, and the move that refuted the same previous
+	// move is the countermove.
+	p.killers[4] = [2]engine.Action{}
+	p.path[3] = 77
+	p.order(moves, 4, 0, false)
+	if sc := p.scores[4]; sc[0] != -b || sc[1] < orderTactical || sc[2] != -b || sc[3] != orderCounter {
+		t.Errorf("ordering scores %v, want [%d tactical %d %d]", sc, -b, -b, orderCounter)
+	}
+	p.path[3] = 78
+	p.order(moves, 4, 0, false)
+	if sc := p.scores[4]; sc[3] != b {
+		t.Errorf("ordering score %d after another previous move, want the history's %d", sc[3], b)
+	}
+	for range 1000 {
+		p.cutoffGravity(moves, 3, 2, 20, true)
+	}
+	if v := h[histIndex(quiet[2])]; v > histMax || v < histMax*9/10 {
+		t.Errorf("after many cutoffs: %d, want near %d and at most it", v, histMax)
+	}
+	if v := h[histIndex(quiet[0])]; v < -histMax || v > -histMax*9/10 {
+		t.Errorf("after many maluses: %d, want near %d and at least it", v, -histMax)
+	}
+}
+
+// A search with hist=1 or cm=1 fills its tables (the malus leaves negative values, refutations
+// leave countermoves) and searches another tree than the plain history: both fail when the
+// options are not connected to the search.
+func TestHistorySearch(t *testing.T) {
+	differ, filled := map[string]int{}, [3][2]int{}
+	for i, s := range katPositions(6) {
+		var nodes [3]int64
+		for k, spec := range []string{"alphabeta:depth=5", "alphabeta:depth=5,hist=1", "alphabeta:depth=5,cm=1"} {
+			pl, _ := mustAgent(t, spec).NewPlayer("katarenga")
+			p := pl.(*abPlayer)
+			if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(uint64(i))); err != nil {
+				t.Fatal(err)
+			}
+			nodes[k] = p.Nodes
+			neg, cms := 0, 0
+			for side := range p.hist1 {
+				for j := range p.hist1[side] {
+					if p.hist1[side][j] < 0 {
+						neg++
+					}
+					if p.cmTab[side][j] != 0 {
+						cms++
+					}
+				}
+			}
+			filled[k] = [2]int{filled[k][0] + min(neg, 1), filled[k][1] + min(cms, 1)}
+			p.Close()
+		}
+		if nodes[1] != nodes[0] {
+			differ["hist"]++
+		}
+		if nodes[2] != nodes[0] {
+			differ["cm"]++
+		}
+	}
+	// positions whose search left negative history values / countermoves, by option
+	if want := [3][2]int{{0, 0}, {filled[1][0], 0}, {0, filled[2][1]}}; filled != want || filled[1][0] < 3 || filled[2][1] < 3 {
+		t.Errorf("positions with negative history values and countermoves (none, hist=1, cm=1): %v", filled)
+	}
+	if differ["hist"] < 3 || differ["cm"] < 3 {
+		t.Errorf("searches of another tree in 6 positions: %v, want some for each option", differ)
+	}
+}
+
+// hist=2 reduces a quiet move with a bad history one ply more (keeping a ply), one with a good
+// history one less, and searches another tree than hist=1.
+func TestHistoryReduction(t *testing.T) {
+	pl, _ := mustAgent(t, "alphabeta:nodes=1000,hist=2").NewPlayer("katarenga")
+	p := pl.(*abPlayer)
+	defer p.Close()
+	const bad, good, plain = engine.Action(1), engine.Action(2), engine.Action(3)
+	p.hist1[1][histIndex(bad)] = -1
+	p.hist1[1][histIndex(good)] = histMax/16 + 1
+	for _, c := range []struct {
+		a                     engine.Action
+		red, depth, ply, want int
+	}{{bad, 2, 8, 1, 3}, {bad, 2, 4, 1, 2}, {good, 2, 8, 1, 1}, {plain, 2, 8, 1, 2}, {bad, 2, 8, 2, 2}} {
+		if got := p.histReduction(c.red, c.depth, c.ply, c.a); got != c.want {
+			t.Errorf("move %d ply %d depth %d: reduction %d → %d, want %d", c.a, c.ply, c.depth, c.red, got, c.want)
+		}
+	}
+	differ := 0
+	for i, s := range katPositions(4) {
+		var nodes [2]int64
+		for k, spec := range []string{"alphabeta:depth=5,lmr=3,hist=1", "alphabeta:depth=5,lmr=3,hist=2"} {
+			pl, _ := mustAgent(t, spec).NewPlayer("katarenga")
+			p := pl.(*abPlayer)
+			if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(uint64(i))); err != nil {
+				t.Fatal(err)
+			}
+			nodes[k] = p.Nodes
+			p.Close()
+		}
+		if nodes[0] != nodes[1] {
+			differ++
+		}
+	}
+	if differ < 2 {
+		t.Errorf("hist=2 searched the same tree as hist=1 in %d of 4 positions", 4-differ)
+	}
+}
