@@ -135,6 +135,23 @@ func TestSearchFingerprintNet(t *testing.T) {
 	checkFingerprint(t, "alpha-beta net=builtin", sum, searchNetFingerprint)
 }
 
+// TestSearchFingerprintDefaults pins, under node budgets, the Katarenga search that
+// alphabeta:movetime=... plays by default: the newest network (net=builtin2), tempo 25 and
+// history gravity (hist=1). A movetime search is not reproducible, so its tree is pinned
+// through the same options at fixed node budgets.
+func TestSearchFingerprintDefaults(t *testing.T) {
+	sum, total := searchFingerprintOf(t, fingerprintPlan{
+		specs:  []string{"alphabeta:nodes=30000,partial=1", "alphabeta:depth=3"},
+		kat:    8,
+		games:  2,
+		plies:  40,
+		game:   "alphabeta:nodes=10000,partial=1",
+		suffix: ",net=builtin2,tempo=25,hist=1",
+	})
+	t.Logf("fingerprint %016x over %d nodes", sum, total)
+	checkFingerprint(t, "alpha-beta movetime defaults", sum, searchDefaultsFingerprint)
+}
+
 // fingerprintPlan is the set of searches a fingerprint covers: each of specs on kat Katarenga
 // positions (a fresh player each), games self-play games of up to plies moves with the agent
 // game (one player, its table kept), and bspec on baran Baran positions; suffix is appended
@@ -197,14 +214,16 @@ func searchFingerprintOf(t *testing.T, fp fingerprintPlan) (uint64, int64) {
 	return h.Sum64(), total
 }
 
-// The pinned fingerprints (amd64): alpha-beta's (heuristic, then network), MCTS's under the old
-// defaults (oldMCTSDefaults), under today's, and under today's with the network.
+// The pinned fingerprints (amd64): alpha-beta's (heuristic, network, and the movetime defaults
+// at node budgets), MCTS's under the old defaults (oldMCTSDefaults), under today's, and under
+// today's with the network.
 const (
-	searchFingerprint      = 0xbcea7841e6ca916f
-	searchNetFingerprint   = 0x81a026ccc693ce76
-	mctsOldFingerprint     = 0xdcabd0ceeb1347f8
-	mctsDefaultFingerprint = 0xde183c914d7c45d6
-	mctsNetFingerprint     = 0x46e65bdf7e11913d
+	searchFingerprint         = 0xbcea7841e6ca916f
+	searchNetFingerprint      = 0x81a026ccc693ce76
+	searchDefaultsFingerprint = 0xeccb95f07a6a6bb0
+	mctsOldFingerprint        = 0xdcabd0ceeb1347f8
+	mctsDefaultFingerprint    = 0xde183c914d7c45d6
+	mctsNetFingerprint        = 0x46e65bdf7e11913d
 )
 
 // checkFingerprint fails when got is not the pinned fingerprint want. Elsewhere than on amd64
