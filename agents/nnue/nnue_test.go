@@ -412,7 +412,6 @@ func TestForwardExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := NewEvaluator(n)
-			var m FeatureMap
 			var seen [3]int // values below 0, in 0..QA, above QA
 			s := newGame(t, game, "", 3)
 			walk(s, r, 2000, func() {
@@ -420,25 +419,7 @@ func TestForwardExact(t *testing.T) {
 				if got, want := e.Forward(stm), forwardRef(e, stm); got != want {
 					t.Fatalf("%s l2=%d: Forward %d, reference %d", game, l2, got, want)
 				}
-				// The packed accumulator holds the plain sums of the active inputs' rows.
-				fm := BaranMap()
-				if game == "katarenga" {
-					fm = &m
-					cols := Colours(e.board)
-					KatarengaMap(fm, &cols)
-				}
-				for p := 0; p < 2; p++ {
-					act := fm.Active(&e.Acc.Planes, p, nil)
-					for j := 0; j < n.H; j++ {
-						want := int(n.B1[j])
-						for _, f := range act {
-							want += int(n.W1[int(f)*n.H+j])
-						}
-						if got := int(e.Acc.Value(p, j)); got != want {
-							t.Fatalf("%s l2=%d: perspective %d value %d is %d, the inputs' sum %d", game, l2, p, j, got, want)
-						}
-					}
-				}
+				checkSums(t, e, fmt.Sprintf("%s l2=%d", game, l2))
 				for p := 0; p < 2; p++ {
 					for j := 0; j < n.H; j++ {
 						switch v := e.Acc.Value(p, j); {
