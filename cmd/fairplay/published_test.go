@@ -109,7 +109,9 @@ func TestPublishedStudies(t *testing.T) {
 			t.Errorf("%s (%s): its runs name the agents %q, the record %q: the study file changed since it was recorded; re-run it, update the pages, then re-record (-record-published)", paths[i], quotedBy(ps.Docs), g, w)
 		}
 		for _, r := range ps.Agents {
-			if r.Fingerprint == "" || (testing.Short() && r.Work > shortWork[r.WorkUnit]) {
+			// Agents without a fingerprint (time budgets, external programs) are checked too:
+			// their expanded spec and the files they read (a network chosen by net=auto).
+			if testing.Short() && r.Work > shortWork[r.WorkUnit] {
 				continue
 			}
 			checks = append(checks, check{ps, r})
