@@ -61,7 +61,8 @@ type AlphaBeta struct {
 	// Margin is the futility margin per ply of rfp and fut, in evaluation units.
 	Margin int32
 	// Tempo is added to every evaluation for the side to move (evaluation units): with it the
-	// evaluations of odd and even plies compare. Auto (-1) is the game's default (autoTempo).
+	// evaluations of odd and even plies compare. Auto (-1) is the game's default: autoTempo
+	// under a budget, autoNetTempo under movetime with a network (NewPlayer).
 	Tempo int32
 	// Partial: a search cut off by its budget plays what its unfinished last iteration proved
 	// (a root move searched completely at the new depth that beat the previous best), and

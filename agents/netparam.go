@@ -30,7 +30,7 @@ func (h *netAgent) parseNet(p Params) error {
 	case "none", "auto":
 		return nil
 	case "":
-		return fmt.Errorf("agent %s: net is empty: want none, builtin or a network file", p.kind)
+		return fmt.Errorf("agent %s: net is empty: want none, auto, builtin, builtin2 ... or a network file", p.kind)
 	}
 	if v, ok := builtinVersion(h.netSpec); ok {
 		if v < 1 || !nnue.BuiltinExists(v) {
