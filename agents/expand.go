@@ -101,3 +101,31 @@ func fileSHA256(path string) (string, error) {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
 }
+
+// Resolved returns, for a time-budgeted alpha-beta agent, the values its auto options take
+// when it plays game (tempo, hist, cm, the selective-search depths, threat extensions,
+// partial): a time budget has no fingerprint, and these defaults depend on the budget and the
+// evaluation, so a record keeps them to show when the same spec came to play differently.
+// Empty for every other agent, whose options a fingerprint pins or do not depend on the game.
+func Resolved(a Agent, game string) (string, error) {
+	ab, ok := a.(*AlphaBeta)
+	if !ok || ab.Movetime <= 0 {
+		return "", nil
+	}
+	pl, err := ab.NewPlayer(game)
+	if err != nil {
+		return "", err
+	}
+	p := pl.(*abPlayer)
+	defer p.Close()
+	return fmt.Sprintf("tempo=%d,hist=%d,cm=%d,lmr=%d,rfp=%d,fut=%d,lmp=%d,ext=%d,partial=%d",
+		p.tempo, p.hist, b2i(p.cm), p.sel.LMR, p.sel.RFP, p.sel.Fut, p.sel.LMP, b2i(p.ext), b2i(ab.Partial)), nil
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

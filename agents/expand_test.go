@@ -112,3 +112,21 @@ func TestSearches(t *testing.T) {
 		}
 	}
 }
+
+// Resolved gives a movetime alpha-beta's auto options as they resolve for the game and its
+// evaluation, and nothing for the agents a fingerprint pins or whose options do not depend on
+// the budget.
+func TestResolved(t *testing.T) {
+	for _, c := range []struct{ spec, game, want string }{
+		{"alphabeta:movetime=100ms", "katarenga", "tempo=25,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1"},
+		{"alphabeta:movetime=100ms,net=none", "katarenga", "tempo=50,hist=0,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1"},
+		{"alphabeta:movetime=100ms,partial=0,cm=1", "baran", "tempo=0,hist=0,cm=1,lmr=1,rfp=0,fut=0,lmp=0,ext=1,partial=0"},
+		{"alphabeta:nodes=30000", "katarenga", ""},
+		{"mcts:movetime=100ms", "katarenga", ""},
+	} {
+		got, err := Resolved(mustAgent(t, c.spec), c.game)
+		if err != nil || got != c.want {
+			t.Errorf("Resolved(%s, %s) = %q, %v; want %q", c.spec, c.game, got, err, c.want)
+		}
+	}
+}

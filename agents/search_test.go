@@ -81,13 +81,6 @@ var composed = []struct {
 	{"baran", "5Kk/7/7/3w3/7/7/7 r - 60", 1},
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // endgames returns positions a few plies before the end of decisive random games whose side to
 // move has a forced win within maxPlies (checked exhaustively), with the distance.
 func endgames(t *testing.T, game string, want, maxPlies int) (out []engine.State, dist []int) {

@@ -77,6 +77,8 @@ type AgentPin struct {
 	Fingerprint string            `json:"fingerprint,omitempty"`
 	Unpinned    string            `json:"unpinned,omitempty"`
 	Files       map[string]string `json:"files,omitempty"`
+	// Resolved: a time-budgeted alpha-beta's auto options as it played them (agents.Resolved).
+	Resolved string `json:"resolved,omitempty"`
 }
 
 // Checkpoint is a complete prefix of a running session's temporary output file: its first

@@ -65,15 +65,23 @@ func PinAgentsStop(man *gamefile.Manifest, s Session, game string, stop func() b
 }
 
 // SamePins checks that the agents pinned in now play as those of the same spec and game
-// pinned in old: the same fingerprint and the same files. An agent in only one of them (a
+// pinned in old: the same fingerprint, the same files and, for a time-budgeted alpha-beta
+// whose old pin records them, the same resolved options. An agent in only one of them (a
 // manifest of an older version pins none) is not checked. The error names old and now by
 // oldName and nowName.
 func SamePins(old, now []gamefile.AgentPin, oldName, nowName string) error {
 	for _, p := range now {
 		for _, q := range old {
-			if q.Spec == p.Spec && q.Game == p.Game && (q.Fingerprint != p.Fingerprint || !maps.Equal(q.Files, p.Files)) {
+			if q.Spec != p.Spec || q.Game != p.Game {
+				continue
+			}
+			if q.Fingerprint != p.Fingerprint || !maps.Equal(q.Files, p.Files) {
 				return fmt.Errorf("agent %s plays differently: fingerprint %s %s, %s %s%s",
 					agents.ShortSpec(p.Spec), orNone(q.Fingerprint), oldName, orNone(p.Fingerprint), nowName, filesDiff(q.Files, p.Files, oldName, nowName))
+			}
+			if q.Resolved != "" && q.Resolved != p.Resolved {
+				return fmt.Errorf("agent %s plays differently: its options resolve to %s %s, %s %s",
+					agents.ShortSpec(p.Spec), q.Resolved, oldName, orNone(p.Resolved), nowName)
 			}
 		}
 	}

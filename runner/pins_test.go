@@ -79,8 +79,8 @@ func TestResumeRefusesChangedAgent(t *testing.T) {
 	}
 }
 
-// TestSamePins compares pins by spec and game: another fingerprint or other files differ,
-// an agent only one side pins does not.
+// TestSamePins compares pins by spec and game: another fingerprint, other files or other
+// resolved options (where the old pin records them) differ, an agent only one side pins does not.
 func TestSamePins(t *testing.T) {
 	a := gamefile.AgentPin{Game: "baran", Spec: "greedy:weights=", Fingerprint: "v1:aa"}
 	b := a
@@ -88,6 +88,11 @@ func TestSamePins(t *testing.T) {
 	c := a
 	c.Files = map[string]string{"weights": "cc"}
 	other := gamefile.AgentPin{Game: "katarenga", Spec: "greedy:weights=", Fingerprint: "v1:dd"}
+	timed := gamefile.AgentPin{Game: "katarenga", Spec: "alphabeta:movetime=100ms", Resolved: "tempo=50,hist=0"}
+	retimed := timed
+	retimed.Resolved = "tempo=25,hist=1"
+	unresolved := timed // a manifest written before resolved options were recorded
+	unresolved.Resolved = ""
 	for _, x := range []struct {
 		old, now []gamefile.AgentPin
 		differ   bool
@@ -97,6 +102,9 @@ func TestSamePins(t *testing.T) {
 		{[]gamefile.AgentPin{a}, []gamefile.AgentPin{c}, true},
 		{[]gamefile.AgentPin{a}, []gamefile.AgentPin{other}, false},
 		{nil, []gamefile.AgentPin{b}, false},
+		{[]gamefile.AgentPin{timed}, []gamefile.AgentPin{timed}, false},
+		{[]gamefile.AgentPin{timed}, []gamefile.AgentPin{retimed}, true},
+		{[]gamefile.AgentPin{unresolved}, []gamefile.AgentPin{retimed}, false},
 	} {
 		err := SamePins(x.old, x.now, "then", "now")
 		if (err != nil) != x.differ {

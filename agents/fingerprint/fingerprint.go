@@ -61,6 +61,9 @@ type Pin struct {
 	// Files are the SHA-256 of the files the agent reads whose content its spec does not pin,
 	// by parameter: "weights", "net" (agents.Inputs).
 	Files map[string]string `json:"files,omitempty"`
+	// Resolved is, for a time-budgeted alpha-beta agent (no fingerprint), the values its auto
+	// options take in Game (agents.Resolved): what shows that one spec came to play otherwise.
+	Resolved string `json:"resolved,omitempty"`
 }
 
 // Record is a pin with the moves behind the fingerprint, one per position in the order of the
@@ -133,6 +136,9 @@ func play(game, spec string, n, workers int, stop func() bool) (*Record, error) 
 	}
 	if !a.Reproducible() { // before Check, which starts an external program
 		rec.Unpinned = unpinned(rec.Expanded)
+		if rec.Resolved, err = agents.Resolved(a, game); err != nil {
+			return nil, fmt.Errorf("agent %s: %w", a.Spec(), err)
+		}
 		return rec, nil
 	}
 	if err := agents.Check(a, game); err != nil {

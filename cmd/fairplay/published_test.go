@@ -181,6 +181,9 @@ func playDiff(rec, now fingerprint.Record) string {
 	if rec.Expanded != now.Expanded {
 		diffs = append(diffs, fmt.Sprintf("its parameters are now %s (recorded %s)", now.Expanded, rec.Expanded))
 	}
+	if rec.Resolved != now.Resolved {
+		diffs = append(diffs, fmt.Sprintf("its options now resolve to %s (recorded %s)", orNone(now.Resolved), orNone(rec.Resolved)))
+	}
 	if !maps.Equal(rec.Files, now.Files) {
 		diffs = append(diffs, fmt.Sprintf("the files it reads are now %v (recorded %v)", now.Files, rec.Files))
 	}
@@ -426,4 +429,12 @@ func TestPlayDiff(t *testing.T) {
 	if d := playDiff(params, *rec); !strings.Contains(d, "its parameters are now greedy:weights= (recorded greedy:weights=x)") {
 		t.Errorf("changed parameters: %q", d)
 	}
+}
+
+// orNone names an empty resolved-options string.
+func orNone(s string) string {
+	if s == "" {
+		return "(none recorded)"
+	}
+	return s
 }
