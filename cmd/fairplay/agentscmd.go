@@ -81,6 +81,9 @@ func printFingerprint(game, spec string, asJSON bool, workers int, stdout io.Wri
 		}
 	} else {
 		fmt.Fprintf(stdout, "fingerprint  none: %s\n", rec.Unpinned)
+		if rec.Resolved != "" {
+			fmt.Fprintf(stdout, "resolved     %s\n", rec.Resolved)
+		}
 	}
 	for _, k := range []string{"weights", "net"} {
 		if sum, ok := rec.Files[k]; ok {
