@@ -31,10 +31,19 @@ func TestBenchProcs(t *testing.T) {
 			math.Abs(rd.Ratio-rd.InProcessPliesPerSec/rd.ProcsPliesPerSec) > 1e-9*rd.Ratio || rd.LateSeconds < 0 {
 			t.Errorf("round %d: %+v", i+1, rd)
 		}
-		for _, v := range rd.PerProcess { // each process played for about the window, not longer
-			if !(v > 0) || v > 1.5*rd.ProcsPliesPerSec {
-				t.Errorf("round %d: a process at %.0f plies/s, all together %.0f", i+1, v, rd.ProcsPliesPerSec)
+		// Each process's rate is its plies over its own time, which lies within the common
+		// time of the total rate, so the rates add up to at least the total (a bound that
+		// holds under any load; a process's own rate may exceed the total when the other
+		// was descheduled).
+		perProc := 0.0
+		for _, v := range rd.PerProcess {
+			if !(v > 0) {
+				t.Errorf("round %d: a process at %.0f plies/s", i+1, v)
 			}
+			perProc += v
+		}
+		if perProc < rd.ProcsPliesPerSec*(1-1e-9) {
+			t.Errorf("round %d: the processes' own rates %v add up to less than all together, %.0f plies/s", i+1, rd.PerProcess, rd.ProcsPliesPerSec)
 		}
 		sum := 0.0 // the workers' own rates add up to the in-process total (one common time)
 		for _, v := range rd.PerWorker {
