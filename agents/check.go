@@ -45,3 +45,29 @@ func (e *External) Check(game string) error {
 	extChecks.Store(key, true)
 	return nil
 }
+
+// Check checks the weights file and the network for game before any game is played: a network
+// of another game, or a built-in version the game does not have, is refused here.
+func (a *AlphaBeta) Check(game string) error {
+	if err := a.heuristicAgent.Check(game); err != nil {
+		return err
+	}
+	return a.checkNet(game, a.Movetime > 0)
+}
+
+// Check checks the weights file and the network for game, as AlphaBeta's.
+func (m *MCTS) Check(game string) error {
+	if err := m.heuristicAgent.Check(game); err != nil {
+		return err
+	}
+	return m.checkNet(game, m.Movetime > 0)
+}
+
+// checkNet loads the network the agent plays in game (timed: under a movetime budget); its
+// error names the net value.
+func (h *netAgent) checkNet(game string, timed bool) error {
+	if _, err := h.evaluator(game, timed); err != nil {
+		return fmt.Errorf("net=%s: %w", h.netSpec, err)
+	}
+	return nil
+}

@@ -154,3 +154,23 @@ func TestAutoWithNetwork(t *testing.T) {
 		p.Close()
 	}
 }
+
+// Checking an agent for a game loads the network it would play there, so that a built-in
+// version the game does not have is refused before any game, naming the value.
+func TestCheckNetForGame(t *testing.T) {
+	for _, c := range []struct {
+		spec, game string
+		ok         bool
+	}{
+		{"alphabeta:movetime=10ms,net=builtin2", "katarenga", true},
+		{"alphabeta:movetime=10ms,net=builtin2", "baran", false},
+		{"mcts:playouts=10,net=builtin2", "baran", false},
+		{"mcts:movetime=10ms", "baran", true},
+		{"alphabeta:nodes=100,net=builtin", "baran", true},
+	} {
+		err := Check(mustAgent(t, c.spec), c.game)
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "net=builtin2")) {
+			t.Errorf("Check(%s, %s) = %v, want ok %v", c.spec, c.game, err, c.ok)
+		}
+	}
+}
