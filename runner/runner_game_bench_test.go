@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkWorkerGame is a worker's own share of a run of random games with move records, on
-// one goroutine with no collector: Match.play in chunks of 64 (endChunk with a recycled arena)
+// one goroutine with no collector: Match.PlayInto in chunks of 64 (endChunk with a recycled arena)
 // and, for +prepare, play's row and hash (prepareGames). One op is one game; compare with
 // `fairplay bench` games (BenchmarkRandomPlayout per ply times the mean plies).
 func BenchmarkWorkerGame(b *testing.B) {
@@ -44,9 +44,9 @@ func BenchmarkWorkerGame(b *testing.B) {
 				cpu0, cpuOK := threadCPU()
 				for i := int64(0); i < n; {
 					recs = recs[:0]
-					for ; i < n && len(recs) < 64; i++ {
-						r, _ := m.Play(w, i, stop)
-						recs = append(recs, r)
+					for ; i < n && len(recs) < 64; i++ { // into the chunk's slots, as a run plays them
+						recs = recs[:len(recs)+1]
+						m.PlayInto(w, i, stop, &recs[len(recs)-1])
 					}
 					m.EndChunk(w, recs, a)
 					if prep {
