@@ -2,6 +2,7 @@ package agents
 
 import (
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/baran"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
@@ -66,7 +67,6 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 	k0, k1 := p.killers[ply][0], p.killers[ply][1]
 	cmv := p.counter(ply)
 	if kat := p.tx.kat; kat != nil {
-		// No Katarenga action is noAction: it stands for no table move and no countermove.
 		if !hasTT {
 			ttMove = noAction
 		}
@@ -75,6 +75,17 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 		}
 		opp, base := katMasks(kat)
 		katKeys(moves, keys, hist, opp, base, [4]engine.Action{ttMove, k0, k1, cmv})
+		return
+	}
+	if bar := p.tx.bar; bar != nil {
+		if !hasTT {
+			ttMove = noAction
+		}
+		if !p.cm {
+			cmv = noAction
+		}
+		me := bar.ToMove()
+		barKeys(moves, keys, hist, bar.King(me), baranTab.threatZone[me], [4]engine.Action{ttMove, k0, k1, cmv})
 		return
 	}
 	for j, a := range moves {
@@ -101,7 +112,8 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 // orderKey is the key of the move of score v at index j.
 func orderKey(v int32, j int) int64 { return int64(v)<<keyShift | int64(keyPos-j) }
 
-// noAction is no Katarenga action (they are below 1<<21).
+// noAction is no action of either game (Katarenga's are below 1<<21, and of Baran's only the
+// pass has bit 63): in katKeys and barKeys it stands for no table move and no countermove.
 const noAction = ^engine.Action(0)
 
 // katKeys is order's loop in Katarenga: the keys of moves, from the history hist, the enemy
@@ -121,18 +133,51 @@ func katKeys(moves []engine.Action, keys []int64, hist *[4096]int32, opp, base u
 			v = orderTT
 		case tac[to>>6]>>(to&63)&1 != 0 && a != katarenga.Pass:
 			v = orderTactical + int32(capt[to>>6]>>(to&63)&1)
-		case a == special[1]:
-			v = orderKiller
-		case a == special[2]:
-			v = orderKiller - 1
-		case a == special[3]:
-			v = orderCounter
 		default:
-			v = hist[histIndex(a)]
+			v = quietScore(a, hist, &special)
 		}
 		keys[j] = int64(v)<<keyShift | pos // orderKey(v, j)
 		pos--
 	}
+}
+
+// barKeys is order's loop in Baran: the keys of moves, from the history hist, the square king
+// of the mover's king and the threat zone of its throne (tactics.tactical and capture,
+// inline), and the table move, the two killers and the countermove (noAction for none).
+func barKeys(moves []engine.Action, keys []int64, hist *[4096]int32, king int, zone uint64, special [4]engine.Action) {
+	const captures = 1<<45 - 1 // a capture's bits (baran.State.IsCapture)
+	keys = keys[:len(moves)]
+	pos := int64(keyPos)
+	for j, a := range moves {
+		var v int32
+		switch {
+		case a == special[0]:
+			v = orderTT
+		case a != baran.Pass && (a&captures != 0 || a>>57&63 != 0 || int(a>>45&63) == king && zone>>(a>>51&63)&1 != 0):
+			v = orderTactical
+			if a&captures != 0 {
+				v++
+			}
+		default:
+			v = quietScore(a, hist, &special)
+		}
+		keys[j] = int64(v)<<keyShift | pos // orderKey(v, j)
+		pos--
+	}
+}
+
+// quietScore is the score of a move neither the table move special[0] nor tactical: a
+// killer's (special[1], special[2]), the countermove's (special[3]) or its history.
+func quietScore(a engine.Action, hist *[4096]int32, special *[4]engine.Action) int32 {
+	switch a {
+	case special[1]:
+		return orderKiller
+	case special[2]:
+		return orderKiller - 1
+	case special[3]:
+		return orderCounter
+	}
+	return hist[histIndex(a)]
 }
 
 // pickNext moves the best-keyed of moves[i:] to position i (selection sort, done lazily) and
