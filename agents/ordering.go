@@ -64,52 +64,26 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 	if p.hist >= 1 {
 		hist = &p.hist1[ply&1]
 	}
-	k0, k1 := p.killers[ply][0], p.killers[ply][1]
 	cmv := p.counter(ply)
+	if !hasTT {
+		ttMove = noAction
+	}
+	if !p.cm {
+		cmv = noAction
+	}
+	special := [4]engine.Action{ttMove, p.killers[ply][0], p.killers[ply][1], cmv}
 	if kat := p.tx.kat; kat != nil {
-		if !hasTT {
-			ttMove = noAction
-		}
-		if !p.cm {
-			cmv = noAction
-		}
 		opp, base := katMasks(kat)
-		katKeys(moves, keys, hist, opp, base, [4]engine.Action{ttMove, k0, k1, cmv})
+		katKeys(moves, keys, hist, opp, base, special)
 		return
 	}
-	if bar := p.tx.bar; bar != nil {
-		if !hasTT {
-			ttMove = noAction
-		}
-		if !p.cm {
-			cmv = noAction
-		}
-		me := bar.ToMove()
-		barKeys(moves, keys, hist, bar.King(me), baranTab.threatZone[me], [4]engine.Action{ttMove, k0, k1, cmv})
-		return
-	}
-	for j, a := range moves {
-		v := hist[histIndex(a)]
-		switch tac := p.tx.tactical(a); {
-		case hasTT && a == ttMove:
-			v = orderTT
-		case tac:
-			v = orderTactical
-			if p.tx.capture(a) {
-				v++
-			}
-		case a == k0:
-			v = orderKiller
-		case a == k1:
-			v = orderKiller - 1
-		case p.cm && a == cmv:
-			v = orderCounter
-		}
-		keys[j] = orderKey(v, j)
-	}
+	bar := p.tx.bar // the other game
+	me := bar.ToMove()
+	barKeys(moves, keys, hist, bar.King(me), baranTab.threatZone[me], special)
 }
 
-// orderKey is the key of the move of score v at index j.
+// orderKey is the key of the move of score v at index j (katKeys and barKeys count the index
+// down in the low bits instead).
 func orderKey(v int32, j int) int64 { return int64(v)<<keyShift | int64(keyPos-j) }
 
 // noAction is no action of either game (Katarenga's are below 1<<21, and of Baran's only the
