@@ -227,7 +227,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 		p.ec = make(evalCache, evalCacheSize)
 	}
 	p.bufs = make([][]engine.Action, maxPly+1)
-	p.scores = make([][]int32, maxPly+1)
+	p.keys = make([][]int64, maxPly+1)
 	p.b = budget{nodes: a.Nodes, movetime: a.Movetime}
 	return p, nil
 }
@@ -239,7 +239,7 @@ type abPlayer struct {
 	b         budget
 	tx        tactics
 	bufs      [][]engine.Action
-	scores    [][]int32
+	keys      [][]int64 // ordering keys by ply (order)
 	root      []engine.Action
 	ties      []engine.Action
 	best      []engine.Action // ties of the last completed iteration

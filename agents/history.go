@@ -75,23 +75,14 @@ func gravity(h *int32, b int32) {
 	*h += b - *h*ab/histMax
 }
 
-// quietMove reports whether a is neither a capture nor otherwise tactical (the moves the
-// history tables score).
-func (p *abPlayer) quietMove(a engine.Action) bool {
+// quietIn reports whether a is neither a capture nor otherwise tactical (the moves the
+// history tables score), given the Katarenga masks of katMasks (unused in Baran).
+func (p *abPlayer) quietIn(a engine.Action, opp, base uint64) bool {
 	if p.tx.kat != nil {
-		opp, base := katMasks(p.tx.kat)
 		tac, _ := katTactical(a, opp, base)
 		return !tac
 	}
 	return !p.tx.tactical(a)
-}
-
-// historyScore is the ordering score of a quiet move at ply.
-func (p *abPlayer) historyScore(a engine.Action, ply int) int32 {
-	if p.hist >= 1 {
-		return p.hist1[ply&1][histIndex(a)]
-	}
-	return p.history[histIndex(a)]
 }
 
 // counter returns the countermove of the move that led to ply (0 for none).
@@ -108,7 +99,11 @@ func (p *abPlayer) counter(ply int) engine.Action {
 // the moves hist=0 records.
 func (p *abPlayer) cutoffGravity(moves []engine.Action, i, ply, depth int, ordered bool) {
 	a := moves[i]
-	if !p.quietMove(a) {
+	var opp, base uint64 // Katarenga: the masks of every quietIn below
+	if p.tx.kat != nil {
+		opp, base = katMasks(p.tx.kat)
+	}
+	if !p.quietIn(a, opp, base) {
 		return
 	}
 	if p.cm && ply > 0 {
@@ -127,7 +122,7 @@ func (p *abPlayer) cutoffGravity(moves []engine.Action, i, ply, depth int, order
 	b := histBonus(depth)
 	gravity(&t[histIndex(a)], b)
 	for _, q := range moves[:i] {
-		if p.quietMove(q) {
+		if p.quietIn(q, opp, base) {
 			gravity(&t[histIndex(q)], -b)
 		}
 	}

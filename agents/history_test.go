@@ -111,12 +111,12 @@ func TestHistoryGravity(t *testing.T) {
 	p.killers[4] = [2]engine.Action{}
 	p.path[3] = 77
 	p.order(moves, 4, 0, false)
-	if sc := p.scores[4]; sc[0] != -b || sc[1] < orderTactical || sc[2] != -b || sc[3] != orderCounter {
+	if sc := p.orderScores(4); sc[0] != -b || sc[1] < orderTactical || sc[2] != -b || sc[3] != orderCounter {
 		t.Errorf("ordering scores %v, want [%d tactical %d %d]", sc, -b, -b, orderCounter)
 	}
 	p.path[3] = 78
 	p.order(moves, 4, 0, false)
-	if sc := p.scores[4]; sc[3] != b {
+	if sc := p.orderScores(4); sc[3] != b {
 		t.Errorf("ordering score %d after another previous move, want the history's %d", sc[3], b)
 	}
 	for range 1000 {
@@ -128,6 +128,24 @@ func TestHistoryGravity(t *testing.T) {
 	if v := h[histIndex(quiet[0])]; v < -histMax || v > -histMax*9/10 {
 		t.Errorf("after many maluses: %d, want near %d and at least it", v, -histMax)
 	}
+}
+
+// quietMove is quietIn with the position's masks.
+func (p *abPlayer) quietMove(a engine.Action) bool {
+	var opp, base uint64
+	if p.tx.kat != nil {
+		opp, base = katMasks(p.tx.kat)
+	}
+	return p.quietIn(a, opp, base)
+}
+
+// orderScores returns the ordering scores of the moves order scored at ply, in their order.
+func (p *abPlayer) orderScores(ply int) []int32 {
+	var sc []int32
+	for _, k := range p.keys[ply] {
+		sc = append(sc, int32(k>>keyShift))
+	}
+	return sc
 }
 
 // A search with hist=1 or cm=1 fills its tables (the malus leaves negative values, refutations

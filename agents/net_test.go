@@ -211,6 +211,21 @@ func BenchmarkAlphaBetaNetNodesKatarenga(b *testing.B) { benchAlphaBetaNet(b, "k
 // node budgets' ratio at equal time. One op = one search.
 func benchSearchMix(b *testing.B, game, net string) {
 	r := engine.NewRand(99)
+	pos := searchMixPositions(game, r)
+	ag, err := Parse("alphabeta:nodes=20000,net=" + net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var nodes int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		nodes += searchOnce(ag, game, pos[i%len(pos)], r)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+}
+
+// searchMixPositions returns benchSearchMix's 16 positions of game.
+func searchMixPositions(game string, r *engine.Rand) []engine.State {
 	var pos []engine.State
 	for len(pos) < 16 {
 		lay := ""
@@ -227,21 +242,53 @@ func benchSearchMix(b *testing.B, game, net string) {
 			pos = append(pos, s)
 		}
 	}
-	ag, err := Parse("alphabeta:nodes=20000,net=" + net)
+	return pos
+}
+
+// searchOnce searches s with a fresh player of ag and returns the nodes searched.
+func searchOnce(ag Agent, game string, s engine.State, r *engine.Rand) int64 {
+	pl, _ := ag.NewPlayer(game)
+	p := pl.(*abPlayer)
+	p.Choose(s, s.Legal(nil), r)
+	p.Close()
+	return p.Nodes
+}
+
+// BenchmarkSearchMixDefaults searches BenchmarkSearchMix's 16 Katarenga positions with the
+// options alphabeta:movetime=... plays by default (net=builtin2, tempo=25, hist=1, partial=1)
+// at nodes=20000, a fresh player for each; one op = the 16 searches (-benchtime 1x for
+// callgrind: its instructions over nodes/op are the instructions per node).
+func BenchmarkSearchMixDefaults(b *testing.B) {
+	benchSearchAll(b, "katarenga", "alphabeta:nodes=20000,net=builtin2,tempo=25,hist=1,partial=1")
+}
+
+// BenchmarkSearchMixAll is BenchmarkSearchMixDefaults's measurement for the heuristic and the
+// built-in networks of both games, BenchmarkSearchMix's searches.
+func BenchmarkSearchMixAll(b *testing.B) {
+	for _, game := range []string{"baran", "katarenga"} {
+		for _, net := range []string{"none", "builtin"} {
+			b.Run(game+"/"+net, func(b *testing.B) { benchSearchAll(b, game, "alphabeta:nodes=20000,net="+net) })
+		}
+	}
+}
+
+// benchSearchAll reports ns/node and nodes/op of spec searching the 16 positions of game (one op).
+func benchSearchAll(b *testing.B, game, spec string) {
+	ag, err := Parse(spec)
 	if err != nil {
 		b.Fatal(err)
 	}
+	r := engine.NewRand(99)
+	pos := searchMixPositions(game, r)
 	var nodes int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s := pos[i%len(pos)]
-		pl, _ := ag.NewPlayer(game)
-		p := pl.(*abPlayer)
-		p.Choose(s, s.Legal(nil), r)
-		nodes += p.Nodes
-		p.Close()
+		for _, s := range pos {
+			nodes += searchOnce(ag, game, s, r)
+		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
 func BenchmarkSearchMix(b *testing.B) {

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/baran"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
@@ -42,46 +43,160 @@ func katTactical(a engine.Action, opp, base uint64) (tactical, capture bool) {
 	return capture || base>>to&1 != 0, capture
 }
 
-// order scores the moves at ply for pickNext.
+// Ordering keys: a move's key is its ordering score shifted left by keyShift, with keyPos
+// minus its current index in the move list in the low bits. Keys are distinct, and the
+// greatest key of moves[i:] is the best score's move at the lowest index: the move the
+// selection sort pickBest picks, so that picking by keys searches the moves in pickBest's
+// order, ties included (TestPickKeysOrder).
+const (
+	keyShift = 16
+	keyPos   = 1<<keyShift - 1 // > engine.MaxActions
+)
+
+// order scores the moves at ply for pickNext: p.keys[ply] gets their keys.
 func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, hasTT bool) {
-	sc := p.scores[ply][:0]
-	var opp, base uint64
-	if p.tx.kat != nil {
-		opp, base = katMasks(p.tx.kat)
+	if cap(p.keys[ply]) < len(moves) {
+		p.keys[ply] = make([]int64, len(moves), max(len(moves), 64))
+	}
+	keys := p.keys[ply][:len(moves)]
+	p.keys[ply] = keys
+	hist := &p.history
+	if p.hist >= 1 {
+		hist = &p.hist1[ply&1]
 	}
 	cmv := p.counter(ply)
-	for _, a := range moves {
-		v := p.historyScore(a, ply)
-		var tac, capt bool
-		if p.tx.kat != nil {
-			tac, capt = katTactical(a, opp, base)
-		} else if tac = p.tx.tactical(a); tac {
-			capt = p.tx.capture(a)
-		}
-		switch {
-		case hasTT && a == ttMove:
-			v = orderTT
-		case tac:
-			v = orderTactical
-			if capt {
-				v++
-			}
-		case a == p.killers[ply][0]:
-			v = orderKiller
-		case a == p.killers[ply][1]:
-			v = orderKiller - 1
-		case p.cm && a == cmv:
-			v = orderCounter
-		}
-		sc = append(sc, v)
+	if !hasTT {
+		ttMove = noAction
 	}
-	p.scores[ply] = sc
+	if !p.cm {
+		cmv = noAction
+	}
+	special := [4]engine.Action{ttMove, p.killers[ply][0], p.killers[ply][1], cmv}
+	if kat := p.tx.kat; kat != nil {
+		opp, base := katMasks(kat)
+		katKeys(moves, keys, hist, opp, base, special)
+		return
+	}
+	bar := p.tx.bar // the other game
+	me := bar.ToMove()
+	barKeys(moves, keys, hist, bar.King(me), baranTab.threatZone[me], special)
 }
 
-// pickNext moves the best-scored of moves[i:] to position i (selection sort, done lazily) and
+// orderKey is the key of the move of score v at index j (katKeys and barKeys count the index
+// down in the low bits instead).
+func orderKey(v int32, j int) int64 { return int64(v)<<keyShift | int64(keyPos-j) }
+
+// noAction is no action of either game (Katarenga's are below 1<<21, and of Baran's only the
+// pass has bit 63): in katKeys and barKeys it stands for no table move and no countermove.
+const noAction = ^engine.Action(0)
+
+// katKeys is order's loop in Katarenga: the keys of moves, from the history hist, the enemy
+// pawns opp and baseline base (katTactical, inline), and the table move, the two killers and
+// the countermove (noAction for none).
+func katKeys(moves []engine.Action, keys []int64, hist *[4096]int32, opp, base uint64, special [4]engine.Action) {
+	keys = keys[:len(moves)]
+	// By the destination's half (to>>6), whether a move there is tactical and whether a
+	// capture: a camp entry (to ≥ 64) is tactical and no capture.
+	tac, capt := [2]uint64{opp | base, ^uint64(0)}, [2]uint64{opp, 0}
+	pos := int64(keyPos)
+	for j, a := range moves {
+		var v int32
+		to := a >> 6 & 127
+		switch {
+		case a == special[0]:
+			v = orderTT
+		case tac[to>>6]>>(to&63)&1 != 0 && a != katarenga.Pass:
+			v = orderTactical + int32(capt[to>>6]>>(to&63)&1)
+		default:
+			v = quietScore(a, hist, &special)
+		}
+		keys[j] = int64(v)<<keyShift | pos // orderKey(v, j)
+		pos--
+	}
+}
+
+// barKeys is order's loop in Baran: the keys of moves, from the history hist, the square king
+// of the mover's king and the threat zone of its throne (tactics.tactical and capture,
+// inline), and the table move, the two killers and the countermove (noAction for none).
+func barKeys(moves []engine.Action, keys []int64, hist *[4096]int32, king int, zone uint64, special [4]engine.Action) {
+	const captures = 1<<45 - 1 // a capture's bits (baran.State.IsCapture)
+	keys = keys[:len(moves)]
+	pos := int64(keyPos)
+	for j, a := range moves {
+		var v int32
+		switch {
+		case a == special[0]:
+			v = orderTT
+		case a != baran.Pass && (a&captures != 0 || a>>57&63 != 0 || int(a>>45&63) == king && zone>>(a>>51&63)&1 != 0):
+			v = orderTactical
+			if a&captures != 0 {
+				v++
+			}
+		default:
+			v = quietScore(a, hist, &special)
+		}
+		keys[j] = int64(v)<<keyShift | pos // orderKey(v, j)
+		pos--
+	}
+}
+
+// quietScore is the score of a move neither the table move special[0] nor tactical: a
+// killer's (special[1], special[2]), the countermove's (special[3]) or its history.
+func quietScore(a engine.Action, hist *[4096]int32, special *[4]engine.Action) int32 {
+	switch a {
+	case special[1]:
+		return orderKiller
+	case special[2]:
+		return orderKiller - 1
+	case special[3]:
+		return orderCounter
+	}
+	return hist[histIndex(a)]
+}
+
+// pickNext moves the best-keyed of moves[i:] to position i (selection sort, done lazily) and
 // returns its score.
 func (p *abPlayer) pickNext(moves []engine.Action, ply, i int) int32 {
-	return pickBest(moves, p.scores[ply], i)
+	return pickKey(moves, p.keys[ply], i)
+}
+
+// pickKey moves the move of the greatest of keys[i:] (order's keys of moves) to position i,
+// as pickBest does with the scores, and returns its score.
+func pickKey(moves []engine.Action, keys []int64, i int) int32 {
+	m := maxKey(keys[i:len(moves)])
+	b := keyPos - int(m&keyPos)
+	moves[i], moves[b] = moves[b], moves[i]
+	keys[b] = keys[i]&^keyPos | int64(keyPos-b) // the move from i now at b
+	return int32(m >> keyShift)
+}
+
+// maxKey returns the greatest of k (not empty): four running maxima, without bounds checks
+// or branches in the loop.
+func maxKey(k []int64) int64 {
+	m0 := k[0]
+	m1, m2, m3 := m0, m0, m0
+	j := 0
+	for ; j <= len(k)-4; j += 4 {
+		q := (*[4]int64)(k[j:])
+		if q[0] > m0 {
+			m0 = q[0]
+		}
+		if q[1] > m1 {
+			m1 = q[1]
+		}
+		if q[2] > m2 {
+			m2 = q[2]
+		}
+		if q[3] > m3 {
+			m3 = q[3]
+		}
+	}
+	for ; j < len(k); j++ {
+		if x := k[j]; x > m0 {
+			m0 = x
+		}
+	}
+	return max(m0, m1, m2, m3)
 }
 
 // pickBest moves the best-scored of moves[i:] (scores sc) to position i and returns its score.
