@@ -72,8 +72,11 @@ type AlphaBeta struct {
 	// Hist and CM are the history options (hist, cm; history.go); Auto (-1): hist as
 	// autoNetHist under movetime with the network (1 in Katarenga), else 0; cm off.
 	Hist, CM int
-	W        Weights
-	pool     sync.Pool
+	// Imp is the improving flag's option (imp; improving.go): 1 on, 0 off, Auto (-1) the
+	// game's default (autoNetImp under movetime with the network, else 0).
+	Imp  int
+	W    Weights
+	pool sync.Pool
 }
 
 func init() {
@@ -101,9 +104,10 @@ func init() {
 			{"hist", "auto", "history of quiet moves: 0 one table, a depth² bonus to the move of a cutoff; 1 history gravity, one table per side, the bonus to the cutoff move and as much off the quiet moves searched before it, bounded by h += b − h·|b|/16384; 2 as 1, and a quiet move with a negative history is reduced one ply more, one above 1024 one less; auto = 1 in Katarenga under movetime with the network, else 0 (docs/search.md)"},
 			{"cm", "auto", "countermove heuristic: the quiet move that last refuted the opponent's previous move is searched right after the killers: 1 on, 0 off; auto = 0 (docs/search.md)"},
 			{"partial", "auto", "an iteration cut off by the budget counts: a root move it searched to the end that proved better than the previous best is played, and under movetime iterations start until the time is out: 1 on, 0 off (an unfinished iteration is dropped; under movetime none starts after half the time); auto = on under movetime, off under nodes or depth alone (docs/search.md, Partial iterations)"},
+			{"imp", "auto", impDoc},
 		},
-		Late:  []string{"net", "partial", "hist", "cm"},
-		Quiet: []string{"partial", "hist", "cm"},
+		Late:  []string{"net", "partial", "hist", "cm", "imp"},
+		Quiet: []string{"partial", "hist", "cm", "imp"},
 		build: buildAlphaBeta})
 }
 
@@ -169,6 +173,9 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if a.Hist, a.CM, err = parseHistory(p); err != nil {
 		return nil, err
 	}
+	if a.Imp, err = parseImproving(p); err != nil {
+		return nil, err
+	}
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
 		p.vals["depth"] = "64"
@@ -216,6 +223,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 			p.hist = autoNetHist[game]
 		}
 	}
+	p.imp = a.resolveImp(game, p.nn != nil)
 	if t, ok := a.pool.Get().(*table); ok {
 		t.clear()
 		t.gen = 0
@@ -251,6 +259,8 @@ type abPlayer struct {
 	path      [maxPly]engine.Action  // the move played at each ply of the current path
 	hist      int                    // the history option, resolved
 	cm        bool                   // the countermove option, resolved
+	imp       bool                   // the improving flag's option, resolved
+	stat      [maxPly]int32          // imp: the static evaluation of each ply's node on the current path
 	rootDepth int
 	exts      int       // threat extensions on the current path
 	ext       bool      // whether threat extensions are on (ext, resolved for the game)
@@ -296,6 +306,9 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 	p.best = append(p.best[:0], legal[0])
 	p.killers = [maxPly][2]engine.Action{}
 	p.ageHistory()
+	if p.imp {
+		p.stat[0] = p.eval(s)
+	}
 	p.Depth, p.Score, p.exts = 0, 0, 0
 	prev := int32(0)
 	for depth := 1; depth <= p.cfg.Depth; depth++ {
@@ -479,10 +492,18 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	}
 	pv := beta-alpha > 1
 	static, haveStatic := int32(0), false
-	// Reverse futility: a non-PV node whose evaluation beats beta by the margin of its depth.
-	if !pv && depth <= p.sel.RFP && inEval(beta) {
+	imp := 0 // 1 when improving (imp=1): the static evaluation beats the one two plies up
+	if p.imp {
 		static, haveStatic = p.eval(s), true
-		if v := static - p.cfg.Margin*int32(depth); v >= beta {
+		imp = p.improving(static, ply)
+	}
+	// Reverse futility: a non-PV node whose evaluation beats beta by the margin of its depth
+	// (one ply less of margin when improving).
+	if !pv && depth <= p.sel.RFP && inEval(beta) {
+		if !haveStatic {
+			static, haveStatic = p.eval(s), true
+		}
+		if v := static - p.cfg.Margin*int32(depth-imp); v >= beta {
 			return v
 		}
 	}
@@ -522,7 +543,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		quiet := sc < orderKiller-1
 		if i > 0 && quiet && ext == 0 && !pv && best > -Win+maxPly {
 			// The moves left are all quiet (they are ordered): prune them all, or none.
-			if depth <= p.sel.LMP && i >= lmpCount(depth) {
+			if depth <= p.sel.LMP && i >= p.lmpLimit(depth, imp) {
 				break
 			}
 			if depth <= p.sel.Fut && inEval(alpha) {

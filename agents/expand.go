@@ -104,8 +104,9 @@ func fileSHA256(path string) (string, error) {
 
 // Resolved returns, for a time-budgeted alpha-beta agent, the values its auto options take
 // when it plays game (tempo, hist, cm, the selective-search depths, threat extensions,
-// partial): a time budget has no fingerprint, and these defaults depend on the budget and the
-// evaluation, so a record keeps them to show when the same spec came to play differently.
+// partial, and imp when it is on): a time budget has no fingerprint, and these defaults depend
+// on the budget and the evaluation, so a record keeps them to show when the same spec came to
+// play differently.
 // Empty for every other agent, whose options a fingerprint pins or do not depend on the game.
 func Resolved(a Agent, game string) (string, error) {
 	ab, ok := a.(*AlphaBeta)
@@ -118,8 +119,12 @@ func Resolved(a Agent, game string) (string, error) {
 	}
 	p := pl.(*abPlayer)
 	defer p.Close()
-	return fmt.Sprintf("tempo=%d,hist=%d,cm=%d,lmr=%d,rfp=%d,fut=%d,lmp=%d,ext=%d,partial=%d",
-		p.tempo, p.hist, b2i(p.cm), p.sel.LMR, p.sel.RFP, p.sel.Fut, p.sel.LMP, b2i(p.ext), b2i(ab.Partial)), nil
+	r := fmt.Sprintf("tempo=%d,hist=%d,cm=%d,lmr=%d,rfp=%d,fut=%d,lmp=%d,ext=%d,partial=%d",
+		p.tempo, p.hist, b2i(p.cm), p.sel.LMR, p.sel.RFP, p.sel.Fut, p.sel.LMP, b2i(p.ext), b2i(ab.Partial))
+	if p.imp { // only when on, so that records made before the option existed still compare
+		r += ",imp=1"
+	}
+	return r, nil
 }
 
 // b2i is 1 for true, 0 for false.

@@ -105,9 +105,6 @@ func (p *abPlayer) reduction(depth, i int, pv bool) int {
 	return max(0, min(red, depth-2)) // the reduced search keeps at least one ply
 }
 
-// lmpCount is the number of moves late-move pruning searches at depth (lmp ≥ depth): 3 + 2d².
-func lmpCount(depth int) int { return 3 + 2*depth*depth }
-
 // inEval reports whether v is an evaluation-range bound (not a win or loss score), where the
 // futility margins make sense.
 func inEval(v int32) bool { return v > -evalBound && v < evalBound }

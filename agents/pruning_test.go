@@ -58,14 +58,14 @@ func contains(l []engine.Action, a engine.Action) bool {
 }
 
 // The search allocates nothing per node with every pruning option on, nor with the history
-// options and the network (whose Katarenga tactical hints the quiescence search computes). (Its per-ply buffers grow
+// options, the improving flag and the network (whose Katarenga tactical hints the quiescence search computes). (Its per-ply buffers grow
 // when a search first reaches a ply or a longer move list, a few times per search while the
 // table lets repeated searches go deeper: fewer than one allocation per 1,000 nodes.)
 func TestPruningAllocatesNothing(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
 		s := midgame(game)
 		legal := s.Legal(nil)
-		for _, spec := range []string{"alphabeta:nodes=20000,null=1," + selective, "alphabeta:nodes=20000,partial=1", "alphabeta:nodes=20000,hist=2,cm=1,net=builtin"} {
+		for _, spec := range []string{"alphabeta:nodes=20000,null=1," + selective, "alphabeta:nodes=20000,partial=1", "alphabeta:nodes=20000,hist=2,cm=1,net=builtin", "alphabeta:nodes=20000,imp=1,net=builtin,hist=1," + selective} {
 			pl, _ := mustAgent(t, spec).NewPlayer(game)
 			r := engine.NewRand(1)
 			pl.Choose(s, legal, r) // grow the buffers
