@@ -18,6 +18,7 @@ func TestBuiltinVersions(t *testing.T) {
 		"katarenga": {
 			"ee6635cb76503fe3e6236a35b4aae42e6b9ff1f8d374bc31e62e4297250b5f7e",
 			"fef45926a75d7fc6da594f9f090a7b2ea11a76ebdc2ab845e73c003fee3a43d9",
+			"fbf05008c324262538d84005d6c911e3cfe9147d94a168e78316da13cbfd381e",
 		},
 		"baran": {"07e14944bb6d34583056b50a7b73e263e915c6ddecb18dfa43eac52ed0fa4040"},
 	}
