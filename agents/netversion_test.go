@@ -32,14 +32,18 @@ func playerNet(t *testing.T, spec, game string) *nnue.Net {
 
 // TestNetBuiltinVersions: net=builtin2 names Katarenga's second shipped network: it parses,
 // stays in the spec, round-trips through it, loads that network and is recorded by its file's
-// SHA-256; net=builtin stays the first; a game without a second network and numbers that name
-// none are refused.
+// SHA-256; net=builtin stays the first and net=builtin3 the third; a game without a second
+// network and numbers that name none are refused.
 func TestNetBuiltinVersions(t *testing.T) {
 	v1, err := nnue.BuiltinVersion("katarenga", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	v2, err := nnue.BuiltinVersion("katarenga", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3, err := nnue.BuiltinVersion("katarenga", 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +61,9 @@ func TestNetBuiltinVersions(t *testing.T) {
 		if got := playerNet(t, kind+",net=builtin", "katarenga"); got != v1 {
 			t.Errorf("%s,net=builtin: not the first network", kind)
 		}
+		if got := playerNet(t, kind+",net=builtin3", "katarenga"); got != v3 {
+			t.Errorf("%s,net=builtin3: not the third network", kind)
+		}
 		if _, err := mustAgent(t, spec).NewPlayer("baran"); err == nil && nnue.LatestBuiltin("baran") < 2 {
 			t.Errorf("%s accepted for Baran, which has one network", spec)
 		}
@@ -73,11 +80,11 @@ func TestNetBuiltinVersions(t *testing.T) {
 }
 
 // TestNetAutoNewest: net=auto under a movetime budget plays the game's newest shipped network
-// (in Katarenga the second, not the first) and records its SHA-256; under node, depth and
-// playout budgets it stays the heuristic.
+// (in Katarenga the third, not the first or second) and records its SHA-256; under node, depth
+// and playout budgets it stays the heuristic.
 func TestNetAutoNewest(t *testing.T) {
-	if v := nnue.LatestBuiltin("katarenga"); v != 2 {
-		t.Fatalf("Katarenga's newest network is version %d, want 2", v)
+	if v := nnue.LatestBuiltin("katarenga"); v != 3 {
+		t.Fatalf("Katarenga's newest network is version %d, want 3", v)
 	}
 	for _, game := range []string{"baran", "katarenga"} {
 		latest := nnue.LatestBuiltin(game)
@@ -100,9 +107,13 @@ func TestNetAutoNewest(t *testing.T) {
 			}
 		}
 	}
-	v1, _ := nnue.Builtin("katarenga")
-	if playerNet(t, "alphabeta:movetime=10ms", "katarenga") == v1 {
-		t.Error("net=auto plays Katarenga's first network")
+	for v := 1; v <= 2; v++ {
+		older, _ := nnue.BuiltinVersion("katarenga", v)
+		for _, spec := range []string{"alphabeta:movetime=10ms", "mcts:movetime=10ms"} {
+			if playerNet(t, spec, "katarenga") == older {
+				t.Errorf("%s: net=auto plays Katarenga's network %d", spec, v)
+			}
+		}
 	}
 }
 

@@ -9,16 +9,30 @@ import (
 
 // TestBuiltinVersions: every shipped version of each game's network loads as that game's
 // network, re-encodes to its embedded file byte for byte, and is recorded by the SHA-256 of that
-// file; versions differ from each other; version 1 is net=builtin, whose file is pinned in both games (a spec
-// naming net=builtin keeps its meaning); versions not shipped are refused.
+// file; versions differ from each other; every shipped version's file is pinned, and a new
+// version must be pinned (a spec naming net=builtin or net=builtin<v> keeps its meaning);
+// version 1 is net=builtin; versions not shipped are refused.
 func TestBuiltinVersions(t *testing.T) {
-	// The files of net=builtin as docs/studies/published.json records them.
-	for game, v1 := range map[string]string{
-		"katarenga": "ee6635cb76503fe3e6236a35b4aae42e6b9ff1f8d374bc31e62e4297250b5f7e",
-		"baran":     "07e14944bb6d34583056b50a7b73e263e915c6ddecb18dfa43eac52ed0fa4040",
-	} {
-		if got, err := BuiltinSHA256(game); err != nil || got != v1 {
-			t.Errorf("net=builtin of %s has SHA-256 %s (%v), want %s: a shipped version's file must not change", game, got, err, v1)
+	// The shipped files, version 1 first, as docs/studies/published.json records them.
+	pinned := map[string][]string{
+		"katarenga": {
+			"ee6635cb76503fe3e6236a35b4aae42e6b9ff1f8d374bc31e62e4297250b5f7e",
+			"fef45926a75d7fc6da594f9f090a7b2ea11a76ebdc2ab845e73c003fee3a43d9",
+			"fbf05008c324262538d84005d6c911e3cfe9147d94a168e78316da13cbfd381e",
+		},
+		"baran": {"07e14944bb6d34583056b50a7b73e263e915c6ddecb18dfa43eac52ed0fa4040"},
+	}
+	for game, sums := range pinned {
+		if got, err := BuiltinSHA256(game); err != nil || got != sums[0] {
+			t.Errorf("net=builtin of %s has SHA-256 %s (%v), want %s: a shipped version's file must not change", game, got, err, sums[0])
+		}
+		for i, want := range sums {
+			if got, err := BuiltinVersionSHA256(game, i+1); err != nil || got != want {
+				t.Errorf("version %d of %s has SHA-256 %s (%v), want %s: a shipped version's file must not change", i+1, game, got, err, want)
+			}
+		}
+		if latest := LatestBuiltin(game); latest != len(sums) {
+			t.Errorf("%s ships %d versions, %d are pinned: pin the new one's SHA-256 here", game, latest, len(sums))
 		}
 	}
 	for _, game := range []string{"baran", "katarenga"} {
