@@ -12,6 +12,7 @@
 set -eu
 dir=${1:?usage: katarenga-net2.sh DIR}
 fp=${FAIRPLAY:-fairplay}
+case $fp in */*) fp=$(cd "$(dirname "$fp")" && pwd)/$(basename "$fp") ;; esac # a relative path survives the cd below
 mkdir -p "$dir"
 cd "$dir"
 gen() { # seed agent games name

@@ -15,6 +15,7 @@
 set -eu
 dir=${1:?usage: katarenga-net3.sh DIR}
 fp=${FAIRPLAY:-fairplay}
+case $fp in */*) fp=$(cd "$(dirname "$fp")" && pwd)/$(basename "$fp") ;; esac # a relative path survives the cd below
 FAIRPLAY=$fp "$(dirname "$0")/katarenga-net2.sh" "$dir"
 cd "$dir"
 for s in 21 22 23; do
