@@ -12,7 +12,7 @@ import (
 )
 
 // netParamDoc documents the net parameter of the searchers that can use a learned evaluation.
-const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the first network shipped for the game, agents/nnue/nets), builtin2 ... (later ones, where the game has them), a network file made by 'fairplay train', or auto = the game's newest built-in network under a movetime budget (where it measured stronger at equal time), else none (docs/agents.md, Learned evaluation)"
+const netParamDoc = "evaluation: none (the hand-written heuristic), builtin (the first network shipped for the game, agents/nnue/nets), builtin2 ... (later ones, where the game has them), a network file made by 'fairplay train' (one named like a built-in: ./builtin2), or auto = the game's newest built-in network under a movetime budget, else none (docs/agents.md, Learned evaluation)"
 
 // netAgent holds the net=... parameter of an agent: the networks are loaded once per game at
 // the first NewPlayer (the game is known only then) and shared, read-only, by its players.
