@@ -82,10 +82,6 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 	barKeys(moves, keys, hist, bar.King(me), baranTab.threatZone[me], special)
 }
 
-// orderKey is the key of the move of score v at index j (katKeys and barKeys count the index
-// down in the low bits instead).
-func orderKey(v int32, j int) int64 { return int64(v)<<keyShift | int64(keyPos-j) }
-
 // noAction is no action of either game (Katarenga's are below 1<<21, and of Baran's only the
 // pass has bit 63): in katKeys and barKeys it stands for no table move and no countermove.
 const noAction = ^engine.Action(0)

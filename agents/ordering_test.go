@@ -184,3 +184,7 @@ func TestOrderSameMoves(t *testing.T) {
 		}
 	}
 }
+
+// orderKey is the key of the move of score v at index j, as katKeys and barKeys compute it
+// (counting the index down in the low bits).
+func orderKey(v int32, j int) int64 { return int64(v)<<keyShift | int64(keyPos-j) }
