@@ -111,6 +111,9 @@ func plotCaption(name string) string {
 	if c, ok := plotCaptions[name]; ok {
 		return c
 	}
+	if k, ok := strings.CutPrefix(name, "curve_"); ok {
+		return "Strength curves: each family's Elo against its " + k + " (doubling scale), with 95% bootstrap intervals"
+	}
 	if m, ok := strings.CutPrefix(name, "variants_"); ok {
 		return m + " against agent strength, one line and 95% band per variant"
 	}

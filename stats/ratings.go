@@ -213,6 +213,9 @@ type RatingTable struct {
 	// Failed counts bootstrap resamples without finite ratings (possible only with Prior 0);
 	// the intervals are taken over the others.
 	Failed int
+	// boot holds each agent's ratings over the successful bootstrap resamples, resample by
+	// resample (boot[i][b] and boot[j][b] come from one resample), for Gap.
+	boot [][]float64
 }
 
 // Ratings fits the ratings of the named agents and, with opt.Bootstrap > 0, their 95%
@@ -258,14 +261,36 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 			samples[i] = append(samples[i], e[i])
 		}
 	}
+	t.boot = samples
 	for i := range t.Ratings {
 		if len(samples[i]) == 0 || t.Ratings[i].Unbounded != 0 { // no interval for a rating set by the prior
 			continue
 		}
-		slices.Sort(samples[i])
-		t.Ratings[i].Low, t.Ratings[i].High = Quantile(samples[i], 0.025), Quantile(samples[i], 0.975)
+		sorted := slices.Clone(samples[i])
+		slices.Sort(sorted)
+		t.Ratings[i].Low, t.Ratings[i].High = Quantile(sorted, 0.025), Quantile(sorted, 0.975)
 	}
 	return t, nil
+}
+
+// Gap returns agent a's rating minus agent b's with its 95% bootstrap percentile interval,
+// taken over the differences within each resample (so the two ratings' shared noise, the
+// anchor's included, cancels). The interval is NaN without a bootstrap, and when the gap is
+// not measured by the games: either rating is set by the prior (Unbounded), or the two are in
+// different measured groups (MeasuredGroups). Gap(i, 0) has agent i's own interval.
+func (t *RatingTable) Gap(a, b int) Interval {
+	ra, rb := t.Ratings[a], t.Ratings[b]
+	iv := Interval{Value: ra.Elo - rb.Elo, Low: math.NaN(), High: math.NaN(), Method: "bootstrap percentile"}
+	if len(t.boot) == 0 || len(t.boot[a]) == 0 || ra.Unbounded != 0 || rb.Unbounded != 0 || ra.Group != rb.Group {
+		return iv
+	}
+	d := make([]float64, len(t.boot[a]))
+	for k := range d {
+		d[k] = t.boot[a][k] - t.boot[b][k]
+	}
+	slices.Sort(d)
+	iv.Low, iv.High = Quantile(d, 0.025), Quantile(d, 0.975)
+	return iv
 }
 
 // Unbounded says, for each of n agents, whether its Bradley–Terry rating relative to agent 0

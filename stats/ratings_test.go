@@ -342,3 +342,64 @@ func randomRoundRobin(rng *rand.Rand, n, pairs int, draws bool) []PairingResult 
 	}
 	return res
 }
+
+// TestRatingsGapChain: in a chain (0–1 and 1–2 only, no cycle) the fitted gap r2 − r1 depends on
+// the 1–2 pairing alone: with p virtual draws it is exactly EloFromScore((S + p/2)/(N + p)) for
+// S points of N games, in the fit and in every resample. So Gap(2, 1) is checked against that
+// closed form, and its interval against the delta method's on the pentanomial variance
+// (fastchess's: SE of the score = √(var/pairs), dElo/ds = 400/(ln 10 · s(1 − s))), within 15%
+// of the width at 400 pairs. The gap's interval must be much narrower than agent 2's own,
+// which carries the 0–1 pairing's noise as well, and Gap(i, 0) must be agent i's interval.
+func TestRatingsGapChain(t *testing.T) {
+	p12 := Penta{30, 70, 150, 90, 60} // 400 pairs, agent 1 against agent 2
+	res := []PairingResult{
+		{A: 0, B: 1, Penta: Penta{20, 60, 180, 90, 50}},
+		{A: 1, B: 2, Penta: p12},
+	}
+	const prior = 1.0
+	tab, err := Ratings([]string{"a", "b", "c"}, res, RatingOptions{Prior: prior, Bootstrap: 2000, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := tab.Gap(1, 2)
+	s, games := res[1].Points()
+	want := EloFromScore((s + prior/2) / (games + prior))
+	if math.Abs(g.Value-want) > 1e-6 {
+		t.Errorf("Gap(1, 2) = %.6f, closed form %.6f", g.Value, want)
+	}
+	score, v := p12.ScoreVar()
+	se := math.Sqrt(v/float64(p12.Pairs())) * 400 / (math.Ln10 * score * (1 - score))
+	if w, dw := g.High-g.Low, 2*1.959964*se; math.Abs(w-dw) > 0.15*dw {
+		t.Errorf("Gap(1, 2) interval [%.1f, %.1f] (width %.1f), delta method width %.1f", g.Low, g.High, w, dw)
+	}
+	if !(g.Low < g.Value && g.Value < g.High) {
+		t.Errorf("Gap(1, 2) = %.1f outside its interval [%.1f, %.1f]", g.Value, g.Low, g.High)
+	}
+	if r := tab.Ratings[2]; g.High-g.Low > 0.8*(r.High-r.Low) {
+		t.Errorf("Gap(1, 2) width %.1f not below agent 2's own %.1f: the shared noise did not cancel", g.High-g.Low, r.High-r.Low)
+	}
+	if back := tab.Gap(2, 1); math.Abs(back.Value+g.Value) > 1e-9 || math.Abs(back.Low+g.High) > 1e-9 || math.Abs(back.High+g.Low) > 1e-9 {
+		t.Errorf("Gap(2, 1) = %+v, not the mirror of Gap(1, 2) = %+v", back, g)
+	}
+	for i, r := range tab.Ratings {
+		if a := tab.Gap(i, 0); a.Value != r.Elo || a.Low != r.Low || a.High != r.High {
+			t.Errorf("Gap(%d, 0) = %+v, agent's own rating %v [%v, %v]", i, a, r.Elo, r.Low, r.High)
+		}
+	}
+	// Without a bootstrap, and across a gap the prior sets, there is no interval.
+	plain, err := Ratings([]string{"a", "b", "c"}, res, RatingOptions{Prior: prior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv := plain.Gap(1, 2); !math.IsNaN(iv.Low) || !math.IsNaN(iv.High) {
+		t.Errorf("no bootstrap: Gap(1, 2) = %+v, want a NaN interval", iv)
+	}
+	swept := []PairingResult{{A: 0, B: 1, Penta: Penta{20, 60, 180, 90, 50}}, {A: 1, B: 2, Penta: Penta{0, 0, 0, 0, 40}}}
+	st, err := Ratings([]string{"a", "b", "c"}, swept, RatingOptions{Prior: prior, Bootstrap: 200, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv := st.Gap(1, 2); !math.IsNaN(iv.Low) {
+		t.Errorf("a swept pairing: Gap(1, 2) = %+v, want a NaN interval (the prior sets it)", iv)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/tournament"
@@ -118,7 +119,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "interrupted with %d of %d pairings complete (every finished game kept); finish with: fairplay tournament -resume %s\n", len(out.Summaries), len(cfg.Pairings()), dir)
 		return errInterrupted
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv, pairings.csv, report.md, ratings.png/.svg, pairings/*/games.csv\n", out.Report, dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv, pairings.csv, report.md, ratings.png/.svg%s, pairings/*/games.csv\n", out.Report, dir, curveFiles(out))
 	if shard.Count > 1 {
 		fmt.Fprintf(stdout, "This is shard %d/%d: its ratings use only its own games; join the shards with fairplay merge -out DIR SHARD_DIR...\n", shard.Index, shard.Count)
 	}
@@ -179,6 +180,21 @@ func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, arg
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv (the rating list: specs, fingerprints, steps), pairings.csv, report.md, ratings.png/.svg\n", out.Report, dir)
+	fmt.Fprintf(stdout, "%s\nResults in %s: ratings.csv (the rating list: specs, fingerprints, steps), pairings.csv, report.md, ratings.png/.svg%s\n", out.Report, dir, curveFiles(out))
 	return nil
+}
+
+// curveFiles names the strength-curve outputs of a tournament for its closing line ("" when
+// no agents differ in one budget alone).
+func curveFiles(out *tournament.TournamentOutcome) string {
+	if len(out.Curves) == 0 {
+		return ""
+	}
+	var plots []string
+	for _, f := range out.Outputs {
+		if strings.HasPrefix(f, "curve_") && strings.HasSuffix(f, ".png") {
+			plots = append(plots, strings.TrimSuffix(f, ".png")+".png/.svg")
+		}
+	}
+	return ", curve.csv (strength curves), " + strings.Join(plots, ", ")
 }

@@ -142,6 +142,9 @@ type TournamentOutcome struct {
 	DistinctTotal int64
 	// Steps are the steps between agents next to each other in the fitted ratings.
 	Steps []AdjacentStep
+	// Curves are the strength curves among the agents: families that differ in one budget
+	// (Curves; none when no family has two budgets).
+	Curves []tally.Curve
 	// Pins are the agents' pins (spec with every parameter, fingerprint) from the manifest,
 	// for ratings.csv's rating-list columns.
 	Pins        []gamefile.AgentPin

@@ -48,11 +48,29 @@ func writeTournamentReports(dir string, cfg TournamentConfig, out *TournamentOut
 	if err != nil {
 		return err
 	}
+	out.Outputs = []string{"ratings.csv", "pairings.csv", "report.md"}
+	if out.Curves = Curves(cfg.Agents, cfg.Labels, tab); len(out.Curves) > 0 {
+		b.Reset()
+		if err := tally.WriteCurveCSV(&b, out.Curves); err != nil {
+			return err
+		}
+		if err := gamefile.WriteFileAtomic(filepath.Join(dir, "curve.csv"), b.Bytes()); err != nil {
+			return err
+		}
+		out.Outputs = append(out.Outputs, "curve.csv")
+		for _, key := range CurveKeys {
+			files, err := report.PlotCurves(dir, "curve_"+key, cfg.Game+": strength curves", key, out.Curves)
+			if err != nil {
+				return err
+			}
+			plots = append(plots, files...)
+		}
+	}
 	out.Report = tournamentReport(cfg, res, outcomes, out)
 	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(out.Report)); err != nil {
 		return err
 	}
-	out.Outputs = append([]string{"ratings.csv", "pairings.csv", "report.md"}, plots...)
+	out.Outputs = append(out.Outputs, plots...)
 	page, err := writeTournamentPage(dir, cfg, out, plots)
 	if err != nil {
 		return err
@@ -86,7 +104,11 @@ func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcom
 	if err := rep.AddPlots(dir, plots); err != nil {
 		return "", err
 	}
-	for _, f := range []struct{ file, caption string }{{"ratings.csv", "Ratings (ratings.csv)"}, {"pairings.csv", "Pairings (pairings.csv)"}} {
+	csvs := []struct{ file, caption string }{{"ratings.csv", "Ratings (ratings.csv)"}, {"pairings.csv", "Pairings (pairings.csv)"}}
+	if len(out.Curves) > 0 {
+		csvs = append(csvs, struct{ file, caption string }{"curve.csv", "Strength curves: the Elo each step of a budget bought (curve.csv)"})
+	}
+	for _, f := range csvs {
 		if err := rep.AddCSV(dir, f.file, f.caption, 200); err != nil {
 			return "", err
 		}
@@ -167,6 +189,9 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 	b.WriteString("\n" + pt.String())
 	fmt.Fprintf(&b, "\nSteps between agents next to each other in the ratings (a step is measured when the two played each other and the upper scored %g–%g, or both scored so against a common opponent, and the gap moves by at most %.0f%% (or %g Elo) when the prior is halved):\n\n", SweepLow, SweepHigh, 100*PriorShare, PriorFloor)
 	b.WriteString(adjacentTable(cfg.Labels, out.Steps))
+	if len(out.Curves) > 0 {
+		b.WriteString("\n" + curveSection(out.Curves))
+	}
 	return b.String()
 }
 

@@ -1,0 +1,151 @@
+package tournament
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"bytes"
+	"github.com/fairplay-lab/fairplay/runner"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fairplay-lab/fairplay/stats"
+	"github.com/fairplay-lab/fairplay/tally"
+)
+
+// TestCurves: the families are found by canonical spec with one budget taken out, points are
+// ordered by budget whatever the list's order, a gain is the difference of the two ratings
+// (with Gap's interval), and a step over two doublings counts as two.
+func TestCurves(t *testing.T) {
+	specs := []string{
+		"alphabeta:depth=64,nodes=0,movetime=25ms,net=",     // 0: anchor
+		"alphabeta:depth=64,nodes=0,movetime=100ms,net=",    // 1: listed before 50ms
+		"alphabeta:depth=64,nodes=0,movetime=50ms,net=",     // 2
+		"alphabeta:depth=64,nodes=0,movetime=25ms,net=none", // 3
+		"alphabeta:depth=64,nodes=0,movetime=1s,net=none",   // 4: 40 times 25 ms
+		"mcts:playouts=0,movetime=25ms",                     // 5: alone in its family
+		"alphabeta:depth=3,nodes=0,movetime=0,net=",         // 6: no movetime; alone at depth
+	}
+	labels := []string{"ab:movetime=25ms", "ab:movetime=100ms", "ab:movetime=50ms", "ab:movetime=25ms,net=none", "ab:net=none,movetime=1s", "mcts:movetime=25ms", "ab:depth=3"}
+	truth := []float64{0, 180, 100, -50, 300, -20, 40}
+	var res []stats.PairingResult
+	for i := range specs {
+		for j := i + 1; j < len(specs); j++ {
+			e := stats.Expected(truth[i], truth[j])
+			// 100 pairs split as the expectation says: e² won twice, (1−e)² lost twice.
+			w2, l2 := int64(math.Round(100*e*e)), int64(math.Round(100*(1-e)*(1-e)))
+			res = append(res, stats.PairingResult{A: i, B: j, Penta: stats.Penta{l2, 0, 100 - w2 - l2, 0, w2}})
+		}
+	}
+	tab, err := stats.Ratings(labels, res, stats.RatingOptions{Prior: 1, Bootstrap: 200, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	curves := Curves(specs, labels, tab)
+	if len(curves) != 2 {
+		t.Fatalf("%d curves, want 2: %+v", len(curves), curves)
+	}
+	ab, none := curves[0], curves[1]
+	if ab.Family != "ab" || ab.Key != "movetime" || none.Family != "ab:net=none" {
+		t.Errorf("families %q (%s) and %q, want ab (movetime) and ab:net=none", ab.Family, ab.Key, none.Family)
+	}
+	var got []string
+	for _, p := range ab.Points {
+		got = append(got, p.Value)
+	}
+	if strings.Join(got, " ") != "25ms 50ms 100ms" {
+		t.Errorf("ab's budgets %v, want 25ms 50ms 100ms", got)
+	}
+	if p := ab.Points[2]; p.Budget != 100 || p.Doublings != 1 || p.Agent != "ab:movetime=100ms" {
+		t.Errorf("ab's last point %+v", p)
+	}
+	g := ab.Points[2].Gain
+	if want := tab.Gap(1, 2); g != want || math.Abs(g.Value-(tab.Ratings[1].Elo-tab.Ratings[2].Elo)) > 1e-9 || !(g.Low < g.Value && g.Value < g.High) {
+		t.Errorf("gain 50→100 ms %+v, want Gap(1, 2) = %+v", g, want)
+	}
+	if !math.IsNaN(ab.Points[0].Gain.Value) || !math.IsNaN(ab.Points[0].Doublings) {
+		t.Errorf("the first point has a gain: %+v", ab.Points[0])
+	}
+	p := none.Points[1]
+	if p.Budget != 1000 || math.Abs(p.Doublings-math.Log2(40)) > 1e-12 {
+		t.Errorf("1s point: budget %v, doublings %v", p.Budget, p.Doublings)
+	}
+	if d := p.PerDoubling(); math.Abs(d.Value*p.Doublings-p.Gain.Value) > 1e-9 || math.Abs(d.Low*p.Doublings-p.Gain.Low) > 1e-9 {
+		t.Errorf("per doubling %+v for gain %+v over %v doublings", d, p.Gain, p.Doublings)
+	}
+	var b bytes.Buffer
+	if err := tally.WriteCurveCSV(&b, curves); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[1], "ab,movetime,25ms,25,ab:movetime=25ms,0,0,0,,,,,,,") {
+		t.Errorf("curve.csv:\n%s", b.String())
+	}
+	if md := curveSection(curves); !strings.Contains(md, "| `ab:net=none` | movetime=1s |") {
+		t.Errorf("report section:\n%s", md)
+	}
+}
+
+// TestCutParam: the budget is cut out wherever it stands, and only a whole key matches.
+func TestCutParam(t *testing.T) {
+	for _, c := range []struct{ spec, key, rest, value string }{
+		{"alphabeta:depth=64,nodes=0,movetime=25ms,net=", "movetime", "alphabeta:depth=64,nodes=0,net=", "25ms"},
+		{"mcts:playouts=800", "playouts", "mcts:", "800"},
+		{"alphabeta:xnodes=5,nodes=7", "nodes", "alphabeta:xnodes=5", "7"},
+		{"random", "depth", "", ""},
+	} {
+		rest, value, ok := cutParam(c.spec, c.key)
+		if c.value == "" {
+			if ok {
+				t.Errorf("cutParam(%q, %s) found %q", c.spec, c.key, value)
+			}
+			continue
+		}
+		if !ok || rest != c.rest || value != c.value {
+			t.Errorf("cutParam(%q, %s) = %q, %q, %v; want %q, %q", c.spec, c.key, rest, value, ok, c.rest, c.value)
+		}
+	}
+}
+
+// TestTournamentWritesCurves: a tournament with a depth ladder writes curve.csv, the plot in
+// PNG and SVG, the report's table and the page's CSV; one without a family writes none of them.
+func TestTournamentWritesCurves(t *testing.T) {
+	cfg, err := NewTournamentConfig(TournamentConfig{Game: "katarenga", Agents: []string{"alphabeta:depth=1", "greedy", "alphabeta:depth=2"},
+		Games: 4, Seed: 3, RandomLayouts: true, Prior: 1, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "t")
+	out := runT(t, context.Background(), cfg, runner.Session{Dir: dir, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}})
+	if len(out.Curves) != 1 || out.Curves[0].Family != "alphabeta" || out.Curves[0].Key != "depth" || len(out.Curves[0].Points) != 2 {
+		t.Fatalf("curves %+v", out.Curves)
+	}
+	for _, f := range []string{"curve.csv", "curve_depth.png", "curve_depth.svg"} {
+		if !slices.Contains(out.Outputs, f) {
+			t.Errorf("outputs %v lack %s", out.Outputs, f)
+		}
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	csv := string(readBytes(t, filepath.Join(dir, "curve.csv")))
+	if !strings.Contains(csv, "\nalphabeta,depth,2,2,alphabeta:depth=2,") {
+		t.Errorf("curve.csv:\n%s", csv)
+	}
+	if !strings.Contains(out.Report, "Strength curves") || !strings.Contains(string(readBytes(t, filepath.Join(dir, "report.html"))), "curve.csv") {
+		t.Error("the report or the page has no strength curve")
+	}
+	plain := filepath.Join(t.TempDir(), "p")
+	if cfg, err = NewTournamentConfig(TournamentConfig{Game: "katarenga", Agents: []string{"random", "greedy"}, Games: 2, Seed: 3, RandomLayouts: true, Prior: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if out := runT(t, context.Background(), cfg, runner.Session{Dir: plain, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}}); len(out.Curves) != 0 || strings.Contains(out.Report, "Strength curves") {
+		t.Errorf("curves without a family: %+v", out.Curves)
+	}
+	if _, err := os.Stat(filepath.Join(plain, "curve.csv")); !os.IsNotExist(err) {
+		t.Errorf("curve.csv without a family: %v", err)
+	}
+}
