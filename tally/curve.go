@@ -22,6 +22,10 @@ type CurvePoint struct {
 	// difference (stats.RatingTable.Gap; NaN for the first point, and an interval of NaN when
 	// the games do not measure the gap).
 	Gain stats.Interval
+	// FromFirst is this point's rating minus the family's first point's, with the interval of
+	// that difference (NaN for the first point); over FromFirst's doublings it is the average
+	// Elo a doubling bought along the whole curve.
+	FromFirst stats.Interval
 }
 
 // PerDoubling is the gain divided by the doublings (the Elo one doubling bought on this
@@ -41,16 +45,18 @@ type Curve struct {
 
 // WriteCurveCSV writes curve.csv, one row per point: family, key, value, budget, agent, elo,
 // elo_low, elo_high, doublings, gain, gain_low, gain_high, gain_per_doubling,
-// gain_per_doubling_low, gain_per_doubling_high (docs/formats.md). Missing values are empty.
+// gain_per_doubling_low, gain_per_doubling_high, from_first, from_first_low, from_first_high
+// (docs/formats.md). Missing values are empty.
 func WriteCurveCSV(w io.Writer, curves []Curve) error {
 	var b strings.Builder
-	b.WriteString("family,key,value,budget,agent,elo,elo_low,elo_high,doublings,gain,gain_low,gain_high,gain_per_doubling,gain_per_doubling_low,gain_per_doubling_high\n")
+	b.WriteString("family,key,value,budget,agent,elo,elo_low,elo_high,doublings,gain,gain_low,gain_high,gain_per_doubling,gain_per_doubling_low,gain_per_doubling_high,from_first,from_first_low,from_first_high\n")
 	f := stats.FormatFloat
 	for _, c := range curves {
 		for _, p := range c.Points {
 			d := p.PerDoubling()
-			fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", csvField(c.Family), c.Key, csvField(p.Value), f(p.Budget), csvField(p.Agent),
-				f(p.Elo.Value), f(p.Elo.Low), f(p.Elo.High), f(p.Doublings), f(p.Gain.Value), f(p.Gain.Low), f(p.Gain.High), f(d.Value), f(d.Low), f(d.High))
+			fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", csvField(c.Family), c.Key, csvField(p.Value), f(p.Budget), csvField(p.Agent),
+				f(p.Elo.Value), f(p.Elo.Low), f(p.Elo.High), f(p.Doublings), f(p.Gain.Value), f(p.Gain.Low), f(p.Gain.High), f(d.Value), f(d.Low), f(d.High),
+				f(p.FromFirst.Value), f(p.FromFirst.Low), f(p.FromFirst.High))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

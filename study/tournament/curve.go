@@ -67,6 +67,7 @@ func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 				p := tally.CurvePoint{Agent: labels[m.agent], Value: m.value, Budget: m.budget,
 					Elo:       stats.Interval{Value: r.Elo, Low: r.Low, High: r.High, Method: "bootstrap percentile"},
 					Doublings: math.NaN(), Gain: stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN()}}
+				p.FromFirst = p.Gain
 				if r.Unbounded != 0 {
 					p.Elo.Low, p.Elo.High = math.NaN(), math.NaN()
 				}
@@ -76,6 +77,7 @@ func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 						p.Doublings = math.Log2(m.budget / prev.budget)
 					}
 					p.Gain = tab.Gap(m.agent, prev.agent)
+					p.FromFirst = tab.Gap(m.agent, ms[0].agent)
 				}
 				c.Points = append(c.Points, p)
 			}
@@ -139,7 +141,7 @@ func familyLabel(label, key string) string {
 // curveSection is report.md's table of the strength curves.
 func curveSection(curves []tally.Curve) string {
 	var b strings.Builder
-	b.WriteString("Strength curves: agents that differ only in one budget, by budget. The gain is the rating over the previous budget's, with the 95% bootstrap interval of the difference itself (the two ratings' shared noise cancels); per doubling divides it by log2 of the budgets' ratio (none for depth). An interval is missing where the games do not measure the gap (a rating set by the prior).\n\n")
+	b.WriteString("Strength curves: agents that differ only in one budget, by budget. The gain is the rating over the previous budget's, with the 95% bootstrap interval of the difference itself (the two ratings' shared noise cancels); per doubling divides it by log2 of the budgets' ratio (none for depth). A family's last row gives its whole curve: the last budget's rating over the first's, and that gain per doubling on average. An interval is missing where the games do not measure the gap (a rating set by the prior).\n\n")
 	t := markdown.NewTable("family", "budget", "Elo", "95% interval", "gain", "95% interval", "per doubling").Right(2, 4, 6)
 	for _, c := range curves {
 		for k, p := range c.Points {
@@ -151,6 +153,19 @@ func curveSection(curves []tally.Curve) string {
 				}
 			}
 			t.Row("`"+c.Family+"`", c.Key+"="+p.Value, fmt.Sprintf("%+.0f", p.Elo.Value), intervalText(p.Elo), gain, giv, per)
+		}
+		if n := len(c.Points); n > 2 {
+			first, last := c.Points[0], c.Points[n-1]
+			per := ""
+			if c.Key != "depth" {
+				d := math.Log2(last.Budget / first.Budget)
+				iv := last.FromFirst
+				per = fmt.Sprintf("%+.0f [%+.0f, %+.0f] on average", iv.Value/d, iv.Low/d, iv.High/d)
+				if math.IsNaN(iv.Low) {
+					per = fmt.Sprintf("%+.0f — on average", iv.Value/d)
+				}
+			}
+			t.Row("`"+c.Family+"`", "whole curve", "", "", fmt.Sprintf("%+.0f", last.FromFirst.Value), intervalText(last.FromFirst), per)
 		}
 	}
 	b.WriteString(t.String())

@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,7 +67,10 @@ func TestCurves(t *testing.T) {
 	if want := tab.Gap(1, 2); g != want || math.Abs(g.Value-(tab.Ratings[1].Elo-tab.Ratings[2].Elo)) > 1e-9 || !(g.Low < g.Value && g.Value < g.High) {
 		t.Errorf("gain 50→100 ms %+v, want Gap(1, 2) = %+v", g, want)
 	}
-	if !math.IsNaN(ab.Points[0].Gain.Value) || !math.IsNaN(ab.Points[0].Doublings) {
+	if f, want := ab.Points[2].FromFirst, tab.Gap(1, 0); f != want {
+		t.Errorf("100 ms over 25 ms: %+v, want Gap(1, 0) = %+v", f, want)
+	}
+	if !math.IsNaN(ab.Points[0].Gain.Value) || !math.IsNaN(ab.Points[0].Doublings) || !math.IsNaN(ab.Points[0].FromFirst.Value) {
 		t.Errorf("the first point has a gain: %+v", ab.Points[0])
 	}
 	p := none.Points[1]
@@ -84,8 +88,10 @@ func TestCurves(t *testing.T) {
 	if len(lines) != 6 || !strings.HasPrefix(lines[1], "ab,movetime,25ms,25,ab:movetime=25ms,0,0,0,,,,,,,") {
 		t.Errorf("curve.csv:\n%s", b.String())
 	}
-	if md := curveSection(curves); !strings.Contains(md, "| `ab:net=none` | movetime=1s |") {
-		t.Errorf("report section:\n%s", md)
+	f := ab.Points[2].FromFirst
+	whole := fmt.Sprintf("| `ab` | whole curve |  |  | %+.0f | [%+.0f, %+.0f] | %+.0f [%+.0f, %+.0f] on average |", f.Value, f.Low, f.High, f.Value/2, f.Low/2, f.High/2)
+	if md := curveSection(curves); !strings.Contains(md, "| `ab:net=none` | movetime=1s |") || !strings.Contains(md, whole) || strings.Count(md, "| whole curve |") != 1 {
+		t.Errorf("report section (want %q):\n%s", whole, md)
 	}
 }
 
