@@ -139,7 +139,7 @@ func familyLabel(label, key string) string {
 // curveSection is report.md's table of the strength curves.
 func curveSection(curves []tally.Curve) string {
 	var b strings.Builder
-	b.WriteString("Strength curves: agents that differ only in one budget, by budget. The gain is the rating over the previous budget's, with the 95% bootstrap interval of the difference itself (the two ratings' shared noise cancels); per doubling divides it by log2 of the budgets' ratio (none for depth). An interval is missing where the games do not measure the gap (a rating set by the prior).\n\n")
+	b.WriteString("Strength curves: agents that differ only in one budget, by budget. The gain is the rating over the previous budget's, with the 95% bootstrap interval of the difference itself (the two ratings' shared noise cancels); per doubling divides it by log2 of the budgets' ratio (none for depth). An interval is missing where the games do not measure the gap (one of the two swept the other, directly or through others: the prior sets it).\n\n")
 	t := markdown.NewTable("family", "budget", "Elo", "95% interval", "gain", "95% interval", "per doubling").Right(2, 4, 6)
 	for _, c := range curves {
 		for k, p := range c.Points {
