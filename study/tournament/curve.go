@@ -21,8 +21,9 @@ var CurveKeys = []string{"movetime", "nodes", "playouts", "depth"}
 // of two or more agents whose canonical specs (specs) differ in that key alone, each with a
 // positive budget. Points are ordered by budget; each point's gain is its rating minus the
 // previous point's, with the interval of the difference (stats.RatingTable.Gap), so the Elo a
-// doubling of the budget buys is read off directly. Families and keys keep the order of their
-// first agent. Labels name the agents as the user wrote them.
+// doubling of the budget buys is read off directly. The curves come key by key (CurveKeys'
+// order), each key's in the order of their first agent. Labels name the agents as the user
+// wrote them.
 func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 	var curves []tally.Curve
 	for _, key := range CurveKeys {
