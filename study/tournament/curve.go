@@ -73,7 +73,9 @@ func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 				}
 				if k > 0 {
 					prev := ms[k-1]
-					if key != "depth" { // a ply more is not a doubling of the effort
+					// A ply more is not a doubling of the effort; one budget written two ways
+					// (nodes=020000, nodes=20000: two specs) is no step up at all.
+					if key != "depth" && m.budget > prev.budget {
 						p.Doublings = math.Log2(m.budget / prev.budget)
 					}
 					p.Gain = tab.Gap(m.agent, prev.agent)
