@@ -123,20 +123,8 @@ func budgetOf(key, value string) (float64, bool) {
 // familyLabel is an agent's label without its budget parameter: "alphabeta:movetime=25ms,net=none"
 // is the family "alphabeta:net=none", and "mcts:movetime=25ms" is "mcts".
 func familyLabel(label, key string) string {
-	kind, params, found := strings.Cut(label, ":")
-	if !found {
-		return label
-	}
-	var kept []string
-	for _, kv := range strings.Split(params, ",") {
-		if !strings.HasPrefix(kv, key+"=") {
-			kept = append(kept, kv)
-		}
-	}
-	if len(kept) == 0 {
-		return kind
-	}
-	return kind + ":" + strings.Join(kept, ",")
+	rest, _, _ := cutParam(label, key)
+	return strings.TrimSuffix(rest, ":")
 }
 
 // curveSection is report.md's table of the strength curves.
