@@ -9,9 +9,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // curveAxis names a budget key's axis.
@@ -56,20 +54,9 @@ func PlotCurves(dir, name, title, key string, curves []tally.Curve) ([]string, e
 			pts.XYs = append(pts.XYs, plotter.XY{X: x + shift, Y: pt.Elo.Value})
 			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{lo, hi})
 		}
-		col := plotutil.Color(si)
-		lp, sc, err := plotter.NewLinePoints(pts.XYs)
-		if err != nil {
+		if err := addErrLine(p, pts, si, c.Family); err != nil {
 			return nil, err
 		}
-		lp.Color, lp.Dashes = col, plotutil.Dashes(si)
-		sc.Color, sc.Shape = col, draw.CircleGlyph{}
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return nil, err
-		}
-		eb.Color = col
-		p.Add(lp, sc, eb)
-		p.Legend.Add(c.Family, lp, sc)
 	}
 	slices.Sort(budgets)
 	budgets = slices.Compact(budgets)

@@ -6,9 +6,7 @@ import (
 	"github.com/fairplay-lab/fairplay/stats"
 
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // RatingSeries is one series of PlotAgainstRating: an estimate with its 95% interval at each of
@@ -63,20 +61,9 @@ func PlotAgainstRating(dir, name, title, ylabel string, rated bool, series []Rat
 		if len(pts.XYs) == 0 {
 			continue
 		}
-		col := plotutil.Color(si)
-		lp, sc, err := plotter.NewLinePoints(pts.XYs)
-		if err != nil {
+		if err := addErrLine(p, pts, si, s.Label); err != nil {
 			return nil, err
 		}
-		lp.Color, lp.Dashes = col, plotutil.Dashes(si)
-		sc.Color, sc.Shape = col, draw.CircleGlyph{}
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return nil, err
-		}
-		eb.Color = col
-		p.Add(lp, sc, eb)
-		p.Legend.Add(s.Label, lp, sc)
 		drawn++
 	}
 	if drawn == 0 {

@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -22,6 +23,26 @@ import (
 type errPoints struct {
 	plotter.XYs
 	plotter.YErrors
+}
+
+// addErrLine adds series number si of a plot: its points joined by a line, with their error
+// bars, in the series' colour and dashes, and a legend entry.
+func addErrLine(p *plot.Plot, pts errPoints, si int, label string) error {
+	col := plotutil.Color(si)
+	lp, sc, err := plotter.NewLinePoints(pts.XYs)
+	if err != nil {
+		return err
+	}
+	lp.Color, lp.Dashes = col, plotutil.Dashes(si)
+	sc.Color, sc.Shape = col, draw.CircleGlyph{}
+	eb, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	eb.Color = col
+	p.Add(lp, sc, eb)
+	p.Legend.Add(label, lp, sc)
+	return nil
 }
 
 // savePlot writes p as name.png and name.svg in dir (each atomically: never a truncated plot

@@ -112,7 +112,11 @@ func plotCaption(name string) string {
 		return c
 	}
 	if k, ok := strings.CutPrefix(name, "curve_"); ok {
-		return "Strength curves: each family's Elo against its " + k + " (doubling scale), with 95% bootstrap intervals"
+		scale := "doubling scale"
+		if k == "depth" {
+			scale = "plies"
+		}
+		return "Strength curves: each family's Elo against its " + k + " (" + scale + "), with 95% bootstrap intervals"
 	}
 	if m, ok := strings.CutPrefix(name, "variants_"); ok {
 		return m + " against agent strength, one line and 95% band per variant"

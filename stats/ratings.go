@@ -276,12 +276,15 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 // Gap returns agent a's rating minus agent b's with its 95% bootstrap percentile interval,
 // taken over the differences within each resample (so the two ratings' shared noise, the
 // anchor's included, cancels). The interval is NaN without a bootstrap, and when the gap is
-// not measured by the games: either rating is set by the prior (Unbounded), or the two are in
-// different measured groups (MeasuredGroups). Gap(i, 0) has agent i's own interval.
+// not measured by the games: the two are in different measured groups (MeasuredGroups), so
+// the prior sets it. Two agents of one group have a measured gap even when the group's
+// ratings are set by the prior (Unbounded: both swept the anchor, say): the resamples keep
+// the perfect scores that set them, and vary the games between the two. Gap(i, 0) has agent
+// i's own interval.
 func (t *RatingTable) Gap(a, b int) Interval {
 	ra, rb := t.Ratings[a], t.Ratings[b]
 	iv := Interval{Value: ra.Elo - rb.Elo, Low: math.NaN(), High: math.NaN(), Method: "bootstrap percentile"}
-	if len(t.boot) == 0 || len(t.boot[a]) == 0 || ra.Unbounded != 0 || rb.Unbounded != 0 || ra.Group != rb.Group {
+	if len(t.boot) == 0 || len(t.boot[a]) == 0 || ra.Group != rb.Group {
 		return iv
 	}
 	d := make([]float64, len(t.boot[a]))

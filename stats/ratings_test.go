@@ -350,6 +350,7 @@ func randomRoundRobin(rng *rand.Rand, n, pairs int, draws bool) []PairingResult 
 // (fastchess's: SE of the score = √(var/pairs), dElo/ds = 400/(ln 10 · s(1 − s))), within 15%
 // of the width at 400 pairs. The gap's interval must be much narrower than agent 2's own,
 // which carries the 0–1 pairing's noise as well, and Gap(i, 0) must be agent i's interval.
+// The same holds when agents 1 and 2 both swept the anchor (their ratings set by the prior).
 func TestRatingsGapChain(t *testing.T) {
 	p12 := Penta{30, 70, 150, 90, 60} // 400 pairs, agent 1 against agent 2
 	res := []PairingResult{
@@ -401,5 +402,22 @@ func TestRatingsGapChain(t *testing.T) {
 	}
 	if iv := st.Gap(1, 2); !math.IsNaN(iv.Low) {
 		t.Errorf("a swept pairing: Gap(1, 2) = %+v, want a NaN interval (the prior sets it)", iv)
+	}
+	// Agents 1 and 2 both above a swept anchor: their ratings are set by the prior, their gap
+	// is measured by their own games, and still has the closed form and the delta method's width.
+	above := []PairingResult{{A: 0, B: 1, Penta: Penta{40, 0, 0, 0, 0}}, {A: 1, B: 2, Penta: p12}}
+	up, err := Ratings([]string{"a", "b", "c"}, above, RatingOptions{Prior: prior, Bootstrap: 2000, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Ratings[1].Unbounded != 1 || up.Ratings[2].Unbounded != 1 {
+		t.Fatalf("swept anchor: Unbounded %d, %d; want 1, 1", up.Ratings[1].Unbounded, up.Ratings[2].Unbounded)
+	}
+	ug := up.Gap(1, 2)
+	if w := ug.High - ug.Low; math.Abs(ug.Value-want) > 1e-6 || math.IsNaN(w) || math.Abs(w-2*1.959964*se) > 0.15*2*1.959964*se {
+		t.Errorf("above a swept anchor: Gap(1, 2) = %+v, want %.1f with the delta method's width %.1f", ug, want, 2*1.959964*se)
+	}
+	if iv := up.Gap(1, 0); !math.IsNaN(iv.Low) {
+		t.Errorf("above a swept anchor: Gap(1, 0) = %+v, want a NaN interval (the prior sets it)", iv)
 	}
 }

@@ -16,7 +16,8 @@ type CurvePoint struct {
 	Budget float64 // the budget in its key's unit: milliseconds for movetime, else the count
 	Elo    stats.Interval
 	// Doublings is log2 of the budget over the previous point's (NaN for the first point,
-	// and for depth, where a ply more is not a doubling of the effort).
+	// for a step between two specs of one budget, and for depth, where a ply more is not a
+	// doubling of the effort).
 	Doublings float64
 	// Gain is this point's rating minus the previous point's, with the interval of the
 	// difference (stats.RatingTable.Gap; NaN for the first point, and an interval of NaN when

@@ -21,8 +21,9 @@ var CurveKeys = []string{"movetime", "nodes", "playouts", "depth"}
 // of two or more agents whose canonical specs (specs) differ in that key alone, each with a
 // positive budget. Points are ordered by budget; each point's gain is its rating minus the
 // previous point's, with the interval of the difference (stats.RatingTable.Gap), so the Elo a
-// doubling of the budget buys is read off directly. Families and keys keep the order of their
-// first agent. Labels name the agents as the user wrote them.
+// doubling of the budget buys is read off directly. The curves come key by key (CurveKeys'
+// order), each key's in the order of their first agent. Labels name the agents as the user
+// wrote them.
 func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 	var curves []tally.Curve
 	for _, key := range CurveKeys {
@@ -73,7 +74,9 @@ func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 				}
 				if k > 0 {
 					prev := ms[k-1]
-					if key != "depth" { // a ply more is not a doubling of the effort
+					// A ply more is not a doubling of the effort; one budget written two ways
+					// (nodes=020000, nodes=20000: two specs) is no step up at all.
+					if key != "depth" && m.budget > prev.budget {
 						p.Doublings = math.Log2(m.budget / prev.budget)
 					}
 					p.Gain = tab.Gap(m.agent, prev.agent)
@@ -122,26 +125,14 @@ func budgetOf(key, value string) (float64, bool) {
 // familyLabel is an agent's label without its budget parameter: "alphabeta:movetime=25ms,net=none"
 // is the family "alphabeta:net=none", and "mcts:movetime=25ms" is "mcts".
 func familyLabel(label, key string) string {
-	kind, params, found := strings.Cut(label, ":")
-	if !found {
-		return label
-	}
-	var kept []string
-	for _, kv := range strings.Split(params, ",") {
-		if !strings.HasPrefix(kv, key+"=") {
-			kept = append(kept, kv)
-		}
-	}
-	if len(kept) == 0 {
-		return kind
-	}
-	return kind + ":" + strings.Join(kept, ",")
+	rest, _, _ := cutParam(label, key)
+	return strings.TrimSuffix(rest, ":")
 }
 
 // curveSection is report.md's table of the strength curves.
 func curveSection(curves []tally.Curve) string {
 	var b strings.Builder
-	b.WriteString("Strength curves: agents that differ only in one budget, by budget. The gain is the rating over the previous budget's, with the 95% bootstrap interval of the difference itself (the two ratings' shared noise cancels); per doubling divides it by log2 of the budgets' ratio (none for depth). A family's last row gives its whole curve: the last budget's rating over the first's, and that gain per doubling on average. An interval is missing where the games do not measure the gap (a rating set by the prior).\n\n")
+	b.WriteString("Strength curves: agents that differ only in one budget, by budget. The gain is the rating over the previous budget's, with the 95% bootstrap interval of the difference itself (the two ratings' shared noise cancels); per doubling divides it by log2 of the budgets' ratio (none for depth). A family's last row gives its whole curve: the last budget's rating over the first's, and that gain per doubling on average. An interval is missing where the games do not measure the gap (one of the two swept the other, directly or through others: the prior sets it).\n\n")
 	t := markdown.NewTable("family", "budget", "Elo", "95% interval", "gain", "95% interval", "per doubling").Right(2, 4, 6)
 	for _, c := range curves {
 		for k, p := range c.Points {
@@ -157,8 +148,7 @@ func curveSection(curves []tally.Curve) string {
 		if n := len(c.Points); n > 2 {
 			first, last := c.Points[0], c.Points[n-1]
 			per := ""
-			if c.Key != "depth" {
-				d := math.Log2(last.Budget / first.Budget)
+			if d := math.Log2(last.Budget / first.Budget); c.Key != "depth" && d > 0 {
 				iv := last.FromFirst
 				per = fmt.Sprintf("%+.0f [%+.0f, %+.0f] on average", iv.Value/d, iv.Low/d, iv.High/d)
 				if math.IsNaN(iv.Low) {

@@ -155,3 +155,24 @@ func TestTournamentWritesCurves(t *testing.T) {
 		t.Errorf("curve.csv without a family: %v", err)
 	}
 }
+
+// TestCurvesEqualBudgets: one budget written two ways makes two specs of one family, and a
+// step of no doublings, which has no gain per doubling (not an infinite one).
+func TestCurvesEqualBudgets(t *testing.T) {
+	specs := []string{"alphabeta:depth=64,nodes=20000", "alphabeta:depth=64,nodes=020000", "alphabeta:depth=64,nodes=40000"}
+	res := []stats.PairingResult{{A: 0, B: 1, Penta: stats.Penta{5, 10, 20, 10, 5}}, {A: 1, B: 2, Penta: stats.Penta{10, 10, 20, 5, 5}}}
+	tab, err := stats.Ratings(specs, res, stats.RatingOptions{Prior: 1, Bootstrap: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	curves := Curves(specs, specs, tab)
+	if len(curves) != 1 || len(curves[0].Points) != 3 {
+		t.Fatalf("curves %+v", curves)
+	}
+	if p := curves[0].Points[1]; !math.IsNaN(p.Doublings) || !math.IsNaN(p.PerDoubling().Value) || math.IsNaN(p.Gain.Value) {
+		t.Errorf("a step of equal budgets: doublings %v, per doubling %v, gain %v; want NaN, NaN and a gain", p.Doublings, p.PerDoubling().Value, p.Gain.Value)
+	}
+	if p := curves[0].Points[2]; p.Doublings != 1 {
+		t.Errorf("20000 to 40000 nodes: %v doublings", p.Doublings)
+	}
+}
