@@ -169,3 +169,19 @@ func intervalText(iv stats.Interval) string {
 	}
 	return fmt.Sprintf("[%+.0f, %+.0f]", iv.Low, iv.High)
 }
+
+// curveFinding is a curve in one line for the report page: the family's gain from its first
+// budget to its last, and per doubling on average (not for depth).
+func curveFinding(c tally.Curve) string {
+	first, last := c.Points[0], c.Points[len(c.Points)-1]
+	iv := last.FromFirst
+	s := fmt.Sprintf("strength curve %s, %s %s → %s: %+.0f %s Elo", c.Family, c.Key, first.Value, last.Value, iv.Value, intervalText(iv))
+	if d := math.Log2(last.Budget / first.Budget); c.Key != "depth" && d > 0 {
+		s += fmt.Sprintf(" over %.3g doublings, %+.0f", d, iv.Value/d)
+		if !math.IsNaN(iv.Low) {
+			s += " " + intervalText(stats.Interval{Low: iv.Low / d, High: iv.High / d})
+		}
+		s += " a doubling on average"
+	}
+	return s + " (bootstrap over pairs; curve.csv)"
+}

@@ -141,6 +141,9 @@ func TestTournamentWritesCurves(t *testing.T) {
 	if !strings.Contains(csv, "\nalphabeta,depth,2,2,alphabeta:depth=2,") {
 		t.Errorf("curve.csv:\n%s", csv)
 	}
+	if f := curveFinding(out.Curves[0]); !strings.HasPrefix(f, "strength curve alphabeta, depth 1 → 2: ") || !strings.Contains(string(readBytes(t, filepath.Join(dir, "report.html"))), "strength curve alphabeta") {
+		t.Errorf("finding %q not on the page", f)
+	}
 	if !strings.Contains(out.Report, "Strength curves") || !strings.Contains(string(readBytes(t, filepath.Join(dir, "report.html"))), "curve.csv") {
 		t.Error("the report or the page has no strength curve")
 	}

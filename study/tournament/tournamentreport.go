@@ -93,6 +93,9 @@ func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcom
 			r := t.Ratings[i]
 			rep.Findings = append(rep.Findings, fmt.Sprintf("%s: %s (%d games, score %.3f)", r.Agent, ratingText(r, cfg.Prior, i == 0), r.Games, r.Score))
 		}
+		for _, c := range out.Curves {
+			rep.Findings = append(rep.Findings, curveFinding(c))
+		}
 		res, _ := out.Results()
 		if k := PerfectScores(res); k > 0 {
 			rep.Warnings = append(rep.Warnings, perfectScoreWarning(k))
