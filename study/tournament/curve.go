@@ -40,7 +40,7 @@ func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 				continue
 			}
 			budget, ok := budgetOf(key, value)
-			if !ok {
+			if !ok || limitedElsewhere(spec, key) {
 				continue
 			}
 			if _, seen := families[rest]; !seen {
@@ -184,4 +184,27 @@ func curveFinding(c tally.Curve) string {
 		s += " a doubling on average"
 	}
 	return s + " (bootstrap over pairs; curve.csv)"
+}
+
+// limitedElsewhere says whether another budget limits an agent too, so that key's value is not
+// its budget: a positive movetime under nodes, playouts or depth (with movetime set, MCTS's
+// playouts and alpha-beta's depth hold stand-ins for "no limit"), and a node budget under depth
+// (alpha-beta then deepens to the stand-in depth 64).
+func limitedElsewhere(spec, key string) bool {
+	if key == "movetime" {
+		return false
+	}
+	if _, v, ok := cutParam(spec, "movetime"); ok {
+		if _, limited := budgetOf("movetime", v); limited {
+			return true
+		}
+	}
+	if key == "depth" {
+		if _, v, ok := cutParam(spec, "nodes"); ok {
+			if _, limited := budgetOf("nodes", v); limited {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -179,3 +179,31 @@ func TestCurvesEqualBudgets(t *testing.T) {
 		t.Errorf("20000 to 40000 nodes: %v doublings", p.Doublings)
 	}
 }
+
+// TestCurvesSkipStandIns: with movetime set, MCTS's playouts and alpha-beta's depth hold
+// stand-ins for "no limit", and a node budget makes alpha-beta's depth 64: none of these is a
+// budget to draw a curve along, while the same agents do form their movetime family.
+func TestCurvesSkipStandIns(t *testing.T) {
+	specs := []string{
+		"mcts:playouts=10000000,movetime=100ms,c=1",
+		"mcts:playouts=5000,movetime=100ms,c=1",
+		"alphabeta:depth=64,nodes=20000,movetime=0",
+		"alphabeta:depth=5,nodes=20000,movetime=0",
+		"mcts:playouts=10000000,movetime=200ms,c=1",
+	}
+	labels := []string{"mcts:movetime=100ms", "mcts:movetime=100ms,playouts=5000", "alphabeta:nodes=20000", "alphabeta:nodes=20000,depth=5", "mcts:movetime=200ms"}
+	var res []stats.PairingResult
+	for i := range specs {
+		for j := i + 1; j < len(specs); j++ {
+			res = append(res, stats.PairingResult{A: i, B: j, Penta: stats.Penta{2, 3, 10, 3, 2}})
+		}
+	}
+	tab, err := stats.Ratings(labels, res, stats.RatingOptions{Prior: 1, Bootstrap: 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	curves := Curves(specs, labels, tab)
+	if len(curves) != 1 || curves[0].Key != "movetime" || curves[0].Family != "mcts" || len(curves[0].Points) != 2 {
+		t.Errorf("curves %+v: want only mcts along movetime (100 and 200 ms)", curves)
+	}
+}
