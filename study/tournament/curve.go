@@ -2,14 +2,13 @@ package tournament
 
 import (
 	"fmt"
-
-	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/stats"
 	"github.com/fairplay-lab/fairplay/tally"
 )
