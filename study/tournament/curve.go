@@ -18,11 +18,12 @@ var CurveKeys = []string{"movetime", "nodes", "playouts", "depth"}
 
 // Curves finds the strength curves of a fitted tournament: for each budget key, the families
 // of two or more agents whose canonical specs (specs) differ in that key alone, each with a
-// positive budget. Points are ordered by budget; each point's gain is its rating minus the
-// previous point's, with the interval of the difference (stats.RatingTable.Gap), so the Elo a
-// doubling of the budget buys is read off directly. The curves come key by key (CurveKeys'
-// order), each key's in the order of their first agent. Labels name the agents as the user
-// wrote them.
+// positive budget that no other budget overrides (limitedElsewhere: nodes, playouts or depth
+// beside a positive movetime, depth beside a node budget). Points are ordered by budget; each
+// point's gain is its rating minus the previous point's, with the interval of the difference
+// (stats.RatingTable.Gap), so the Elo a doubling of the budget buys is read off directly. The
+// curves come key by key (CurveKeys' order), each key's in the order of their first agent.
+// Labels name the agents as the user wrote them.
 func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 	var curves []tally.Curve
 	for _, key := range CurveKeys {
