@@ -3,6 +3,7 @@ package tally
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/stats"
@@ -62,4 +63,16 @@ func WriteCurveCSV(w io.Writer, curves []Curve) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Whole is the curve from its first point to its last: the gain with its interval, and that
+// gain per doubling on average (NaN for depth, and when the budgets do not grow).
+func (c Curve) Whole() (gain, perDoubling stats.Interval) {
+	first, last := c.Points[0], c.Points[len(c.Points)-1]
+	gain = last.FromFirst
+	d := math.Log2(last.Budget / first.Budget)
+	if c.Key == "depth" || !(d > 0) {
+		d = math.NaN()
+	}
+	return gain, stats.Interval{Value: gain.Value / d, Low: gain.Low / d, High: gain.High / d, Method: gain.Method}
 }

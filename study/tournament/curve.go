@@ -145,17 +145,13 @@ func curveSection(curves []tally.Curve) string {
 			}
 			t.Row("`"+c.Family+"`", c.Key+"="+p.Value, fmt.Sprintf("%+.0f", p.Elo.Value), intervalText(p.Elo), gain, giv, per)
 		}
-		if n := len(c.Points); n > 2 {
-			first, last := c.Points[0], c.Points[n-1]
+		if len(c.Points) > 2 {
+			gain, avg := c.Whole()
 			per := ""
-			if d := math.Log2(last.Budget / first.Budget); c.Key != "depth" && d > 0 {
-				iv := last.FromFirst
-				per = fmt.Sprintf("%+.0f [%+.0f, %+.0f] on average", iv.Value/d, iv.Low/d, iv.High/d)
-				if math.IsNaN(iv.Low) {
-					per = fmt.Sprintf("%+.0f — on average", iv.Value/d)
-				}
+			if !math.IsNaN(avg.Value) {
+				per = fmt.Sprintf("%+.0f %s on average", avg.Value, intervalText(avg))
 			}
-			t.Row("`"+c.Family+"`", "whole curve", "", "", fmt.Sprintf("%+.0f", last.FromFirst.Value), intervalText(last.FromFirst), per)
+			t.Row("`"+c.Family+"`", "whole curve", "", "", fmt.Sprintf("%+.0f", gain.Value), intervalText(gain), per)
 		}
 	}
 	b.WriteString(t.String())
@@ -174,12 +170,12 @@ func intervalText(iv stats.Interval) string {
 // budget to its last, and per doubling on average (not for depth).
 func curveFinding(c tally.Curve) string {
 	first, last := c.Points[0], c.Points[len(c.Points)-1]
-	iv := last.FromFirst
-	s := fmt.Sprintf("strength curve %s, %s %s → %s: %+.0f %s Elo", c.Family, c.Key, first.Value, last.Value, iv.Value, intervalText(iv))
-	if d := math.Log2(last.Budget / first.Budget); c.Key != "depth" && d > 0 {
-		s += fmt.Sprintf(" over %.3g doublings, %+.0f", d, iv.Value/d)
-		if !math.IsNaN(iv.Low) {
-			s += " " + intervalText(stats.Interval{Low: iv.Low / d, High: iv.High / d})
+	gain, avg := c.Whole()
+	s := fmt.Sprintf("strength curve %s, %s %s → %s: %+.0f %s Elo", c.Family, c.Key, first.Value, last.Value, gain.Value, intervalText(gain))
+	if !math.IsNaN(avg.Value) {
+		s += fmt.Sprintf(" over %.3g doublings, %+.0f", math.Log2(last.Budget/first.Budget), avg.Value)
+		if !math.IsNaN(avg.Low) {
+			s += " " + intervalText(avg)
 		}
 		s += " a doubling on average"
 	}
