@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 )
 
 // Section is a captioned part of a page read from a Markdown file (a run's report.md): its
@@ -33,14 +35,14 @@ func (r *Report) AddMarkdownFile(dir, name, caption string) error {
 
 // markdownBlocks splits the toolkit's Markdown into blocks: "#" lines are headings, runs of
 // "|" lines are tables (header, separator, rows), and other runs of lines are paragraphs.
-// Code quotes and bold marks are dropped: the page shows the words.
+// Code quotes and bold marks are dropped: the page shows the words (markdown.Plain).
 func markdownBlocks(md string) []Block {
 	var out []Block
 	var para []string
 	var table *Table
 	flush := func() {
 		if len(para) > 0 {
-			out = append(out, Block{Text: plainMarkdown(strings.Join(para, " "))})
+			out = append(out, Block{Text: markdown.Plain(strings.Join(para, " "))})
 			para = nil
 		}
 		if table != nil {
@@ -55,14 +57,14 @@ func markdownBlocks(md string) []Block {
 			flush()
 		case strings.HasPrefix(line, "#"):
 			flush()
-			out = append(out, Block{Heading: plainMarkdown(strings.TrimSpace(strings.TrimLeft(line, "#")))})
+			out = append(out, Block{Heading: markdown.Plain(strings.TrimSpace(strings.TrimLeft(line, "#")))})
 		case strings.HasPrefix(line, "|"):
 			if len(para) > 0 {
 				flush()
 			}
-			cells := strings.Split(strings.Trim(line, "|"), "|")
+			cells := markdown.SplitRow(line)
 			for i, c := range cells {
-				cells[i] = plainMarkdown(strings.TrimSpace(c))
+				cells[i] = markdown.Plain(c)
 			}
 			switch {
 			case table == nil:
@@ -80,9 +82,4 @@ func markdownBlocks(md string) []Block {
 	}
 	flush()
 	return out
-}
-
-// plainMarkdown drops the code quotes and bold marks of a Markdown line.
-func plainMarkdown(s string) string {
-	return strings.NewReplacer("`", "", "**", "").Replace(s)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/internal/reporttest"
 	"github.com/fairplay-lab/fairplay/tally"
 
@@ -181,6 +182,19 @@ func TestMarkdownBlocks(t *testing.T) {
 		{Table: &Table{Header: []string{"level", "capture=huff"}, Rows: [][]string{{"random", "0.15 [0.05, 0.36]"}}}}, {Text: "None."}}
 	if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
 		t.Errorf("blocks\n%+v\nwant\n%+v", deref(got), deref(want))
+	}
+}
+
+// A label holding a pipe or backticks stays one cell, shown as it is.
+func TestMarkdownBlocksCodeCells(t *testing.T) {
+	tab := markdown.NewTable("agent", "n")
+	tab.Row(markdown.Code("ext:./bot `x` | tee"), 3)
+	got := markdownBlocks(tab.String())
+	if len(got) != 1 || got[0].Table == nil || len(got[0].Table.Rows) != 1 {
+		t.Fatalf("blocks %+v", deref(got))
+	}
+	if row := got[0].Table.Rows[0]; len(row) != 2 || row[0] != "ext:./bot `x` | tee" || row[1] != "3" {
+		t.Errorf("row %q", row)
 	}
 }
 

@@ -273,6 +273,11 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 	return t, nil
 }
 
+// MethodBootstrapPercentile names the 95% interval of a rating or rating gap: the 2.5% and
+// 97.5% quantiles of its values over the bootstrap resamples (Efron and Tibshirani, "An
+// Introduction to the Bootstrap", 1993, §13.3).
+const MethodBootstrapPercentile = "bootstrap-percentile"
+
 // Gap returns agent a's rating minus agent b's with its 95% bootstrap percentile interval,
 // taken over the differences within each resample (so the two ratings' shared noise, the
 // anchor's included, cancels). The interval is NaN without a bootstrap, and when the gap is
@@ -283,10 +288,11 @@ func Ratings(names []string, res []PairingResult, opt RatingOptions) (*RatingTab
 // i's own interval.
 func (t *RatingTable) Gap(a, b int) Interval {
 	ra, rb := t.Ratings[a], t.Ratings[b]
-	iv := Interval{Value: ra.Elo - rb.Elo, Low: math.NaN(), High: math.NaN(), Method: "bootstrap percentile"}
+	iv := Interval{Value: ra.Elo - rb.Elo, Low: math.NaN(), High: math.NaN()}
 	if len(t.boot) == 0 || len(t.boot[a]) == 0 || ra.Group != rb.Group {
-		return iv
+		return iv // no interval, so no method
 	}
+	iv.Method = MethodBootstrapPercentile
 	d := make([]float64, len(t.boot[a]))
 	for k := range d {
 		d[k] = t.boot[a][k] - t.boot[b][k]

@@ -387,13 +387,16 @@ func TestRatingsGapChain(t *testing.T) {
 			t.Errorf("Gap(%d, 0) = %+v, agent's own rating %v [%v, %v]", i, a, r.Elo, r.Low, r.High)
 		}
 	}
+	if g.Method != MethodBootstrapPercentile {
+		t.Errorf("Gap(1, 2) method %q, want %q", g.Method, MethodBootstrapPercentile)
+	}
 	// Without a bootstrap, and across a gap the prior sets, there is no interval.
 	plain, err := Ratings([]string{"a", "b", "c"}, res, RatingOptions{Prior: prior})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if iv := plain.Gap(1, 2); !math.IsNaN(iv.Low) || !math.IsNaN(iv.High) {
-		t.Errorf("no bootstrap: Gap(1, 2) = %+v, want a NaN interval", iv)
+	if iv := plain.Gap(1, 2); !math.IsNaN(iv.Low) || !math.IsNaN(iv.High) || iv.Method != "" {
+		t.Errorf("no bootstrap: Gap(1, 2) = %+v, want a NaN interval and no method", iv)
 	}
 	swept := []PairingResult{{A: 0, B: 1, Penta: Penta{20, 60, 180, 90, 50}}, {A: 1, B: 2, Penta: Penta{0, 0, 0, 0, 40}}}
 	st, err := Ratings([]string{"a", "b", "c"}, swept, RatingOptions{Prior: prior, Bootstrap: 200, Seed: 3})

@@ -11,7 +11,9 @@ import (
 // Z95 is the two-sided 95% standard normal quantile.
 const Z95 = 1.959963984540054
 
-// Interval is a point estimate with a 95% confidence interval and the method that made it.
+// Interval is a point estimate with a 95% confidence interval and the method that made it
+// (where an estimate has no interval, Low and High are NaN and some functions leave Method
+// empty).
 type Interval struct {
 	Value, Low, High float64
 	Method           string

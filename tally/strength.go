@@ -260,7 +260,7 @@ func WriteStrengthReport(w io.Writer, levels []string, cells []VariantCell, tren
 		if c.EloPrior {
 			iv = "none: set by the prior (perfect scores)"
 		}
-		rt.Row("`"+levels[c.Level]+"`", fmt.Sprintf("%+.0f", c.Elo), iv, distinct[c.Level])
+		rt.Row(markdown.Code(levels[c.Level]), fmt.Sprintf("%+.0f", c.Elo), iv, distinct[c.Level])
 	}
 	rt.WriteTo(w)
 	lv := CellLevels(cells)

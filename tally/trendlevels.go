@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 )
 
 // MinTrendLevels is the fewest levels with measured ratings a strength trend is fitted over:
@@ -55,7 +57,7 @@ func TrendLevels(levels []LevelRating) []bool {
 
 // TrendNote is the report's sentence on the levels a strength trend leaves out (TrendLevels)
 // and why, or, with fewer than MinTrendLevels levels left, that no trend is fitted and file is
-// not written; "" when every level is used. Labels are as `label`.
+// not written; "" when every level is used. Labels are code spans (markdown.Code).
 func TrendNote(levels []LevelRating, file string) string {
 	use := TrendLevels(levels)
 	var prior, unrated []string
@@ -65,9 +67,9 @@ func TrendNote(levels []LevelRating, file string) string {
 		case use[i]:
 			n++
 		case math.IsNaN(lv.Elo):
-			unrated = append(unrated, "`"+lv.Label+"`")
+			unrated = append(unrated, markdown.Code(lv.Label))
 		default:
-			prior = append(prior, "`"+lv.Label+"`")
+			prior = append(prior, markdown.Code(lv.Label))
 		}
 	}
 	// Each reason names only its own levels: a gap set by the prior, or no rating at all.

@@ -306,7 +306,7 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 		fmt.Fprintf(w, "\n### %s\n\n", name)
 		t := byLevel()
 		for l, lv := range levels {
-			row := []any{"`" + lv + "`"}
+			row := []any{markdown.Code(lv)}
 			for _, v := range variants {
 				cell := ""
 				if m, ok := byKey[fmt.Sprintf("%d|%s|%s", l, v, name)]; ok {
@@ -321,7 +321,7 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 	fmt.Fprintf(w, "\n### distinct games\n\n")
 	t := byLevel()
 	for l, lv := range levels {
-		row := []any{"`" + lv + "`"}
+		row := []any{markdown.Code(lv)}
 		for _, v := range variants {
 			d, n := int64(-1), int64(0)
 			for _, c := range cells {
@@ -357,7 +357,7 @@ func WriteVariantsReport(w io.Writer, levels []string, cells []VariantCell, diff
 		if !d.Significant() {
 			continue
 		}
-		lv := "`" + levels[d.Level] + "`"
+		lv := markdown.Code(levels[d.Level])
 		a, b, diff := d.Text()
 		if d.Metric == "outcomes" {
 			dt.Row(lv, "outcomes", d.A, "", "", "", "", diff, pShort(d.PHolm))

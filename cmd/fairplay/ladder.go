@@ -132,7 +132,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		rep.Findings = append(rep.Findings, fmt.Sprintf("Step %d, %s over %s: Elo %s; %d pairs, LOS %.4f: the step %s.",
 			k+1, pairs[k][0], pairs[k][1], elo, s.Penta.Pairs(), los, map[string]string{"yes": "holds", "no": "does not hold (LOS ≤ 0.99 or sign-test p ≥ 0.01)"}[holds]))
 		rep.Links = append(rep.Links, report.Link{Text: fmt.Sprintf("step %d: %s vs %s", k+1, pairs[k][0], pairs[k][1]), Href: fmt.Sprintf("step-%d/report.html", k+1)})
-		table.Row(k+1, "`"+pairs[k][0]+"`", "`"+pairs[k][1]+"`", s.N, distinct, fmt.Sprintf("%d / %d / %d", s.AWins, s.N-s.AWins-s.BWins, s.BWins),
+		table.Row(k+1, markdown.Code(pairs[k][0]), markdown.Code(pairs[k][1]), s.N, distinct, fmt.Sprintf("%d / %d / %d", s.AWins, s.N-s.AWins-s.BWins, s.BWins),
 			fmt.Sprintf("%d-%d-%d-%d-%d", s.Penta[0], s.Penta[1], s.Penta[2], s.Penta[3], s.Penta[4]), fmt.Sprintf("%.3f", sc), stats.FormatElo(e), fmt.Sprintf("%.4f", los), holds)
 	}
 	if err := gamefile.WriteFileAtomic(filepath.Join(dir, "ladder.md"), []byte(table.String())); err != nil {
@@ -145,15 +145,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := rep.AddPlots(dir, files); err != nil {
 		return err
 	}
-	var rows [][]string // the Markdown table's, without its code quotes
-	for _, r := range table.Rows() {
-		row := make([]string, len(r))
-		for i, c := range r {
-			row[i] = strings.Trim(c, "`")
-		}
-		rows = append(rows, row)
-	}
-	rep.Tables = append(rep.Tables, report.Table{Caption: "Steps (ladder.md)", Header: table.Columns(), Rows: rows})
+	rep.Tables = append(rep.Tables, report.Table{Caption: "Steps (ladder.md)", Header: table.Columns(), Rows: table.PlainRows()})
 	if _, err := report.WriteReportHTML(dir, rep); err != nil {
 		return err
 	}

@@ -1,4 +1,5 @@
-// Package markdown writes Markdown pipe tables, the tables of the studies' report.md files.
+// Package markdown writes the Markdown of the studies' report.md files: pipe tables, code spans
+// that quote any label, and the plain text a reader sees of them (for the HTML pages).
 package markdown
 
 import (
@@ -8,7 +9,8 @@ import (
 )
 
 // Table is a pipe table: a header row, an alignment row and the rows added. Cells are written
-// as given (a caller quotes code with backticks itself), each between "| " and " |".
+// as given (a caller quotes code with Code), each between "| " and " |", with their pipes
+// escaped ("\|") so that a cell holding one stays one cell.
 type Table struct {
 	header []string
 	right  []bool
@@ -41,12 +43,25 @@ func (t *Table) Row(cells ...any) {
 	t.rows = append(t.rows, row)
 }
 
-// Columns is the header; Rows the rows added (each as long as the header). For an HTML table of
-// the same content.
+// Columns is the header; Rows the rows added (each as long as the header), as given (not
+// escaped). For an HTML table of the same content.
 func (t *Table) Columns() []string { return t.header }
 
 // Rows returns the rows added.
 func (t *Table) Rows() [][]string { return t.rows }
+
+// PlainRows are the rows as a reader sees them (Plain of each cell: code spans' contents, no
+// bold marks), for an HTML table.
+func (t *Table) PlainRows() [][]string {
+	out := make([][]string, len(t.rows))
+	for i, r := range t.rows {
+		out[i] = make([]string, len(r))
+		for j, c := range r {
+			out[i][j] = Plain(c)
+		}
+	}
+	return out
+}
 
 // Len is the number of rows added.
 func (t *Table) Len() int { return len(t.rows) }
@@ -58,7 +73,7 @@ func (t *Table) String() string {
 		b.WriteByte('|')
 		for _, c := range cells {
 			b.WriteByte(' ')
-			b.WriteString(c)
+			b.WriteString(escapePipes(c))
 			b.WriteString(" |")
 		}
 		b.WriteByte('\n')

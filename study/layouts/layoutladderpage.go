@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/study/tournament"
 	"github.com/fairplay-lab/fairplay/tally"
@@ -38,7 +39,7 @@ func writeLadderPage(dir string, cfg LayoutLadderConfig, out *LayoutLadderOutcom
 			trendText(st.WhiteTrend), st.WhiteTrend.Verdict, trendText(st.BenefitTrend), st.BenefitTrend.Verdict))
 	}
 	if note := ladderTrendNote(cfg, out); note != "" {
-		rep.Warnings = append(rep.Warnings, strings.ReplaceAll(note, "`", "")) // plain text on the page
+		rep.Warnings = append(rep.Warnings, markdown.Plain(note)) // plain text on the page
 	}
 	if out.Rated == nil && len(cfg.RatingList) == 0 {
 		rep.Warnings = append(rep.Warnings, "The levels are not rated (no rating games): the plots' x axis is the level's number, not its Elo.")

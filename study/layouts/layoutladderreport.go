@@ -178,7 +178,7 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 	st := out.Stats
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Katarenga layouts across strength\n\nLadder (weakest first): %s. Every level plays the same %d boards (%s), %d games per board in self-play",
-		"`"+strings.Join(cfg.Labels, "`, `")+"`", st.Levels[0].Boards, boardSetName(cfg), cfg.Sweep.Games)
+		markdown.CodeList(cfg.Labels), st.Levels[0].Boards, boardSetName(cfg), cfg.Sweep.Games)
 	if cfg.Sweep.RandomOpening > 0 {
 		fmt.Fprintf(&b, " after %d random opening plies", cfg.Sweep.RandomOpening)
 	}
@@ -192,7 +192,7 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 	} else if len(cfg.RatingList) > 0 {
 		b.WriteString("Level ratings: from a rating list, each level the entry with its spec (every parameter) and the fingerprint it plays with here:")
 		for l, lv := range st.Levels {
-			fmt.Fprintf(&b, " %d `%s`", l+1, lv.RatedAs)
+			fmt.Fprintf(&b, " %d %s", l+1, markdown.Code(lv.RatedAs))
 			if l < len(st.Levels)-1 {
 				b.WriteString(",")
 			}
@@ -217,7 +217,7 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 		"Black's choice: per choice, the seating with the lower White rate on the selection half (even pairs) is picked and both seatings are measured on the held-out half; benefit = mean |dealt − ½| − mean |chosen − ½|, normal interval over choices, averaged over replicates. " +
 		fmt.Sprintf("Fair at every level: the %d boards whose selection-half White rate is closest to ½ at the worst level and replicate, reported on the held-out half (fair-at-every-level.csv), band %.2f–%.2f.\n\n", len(st.Top), cfg.Sweep.BandLow, cfg.Sweep.BandHigh))
 	if cfg.Compare != "" {
-		fmt.Fprintf(&b, "Reference sweep: `%s`, %d boards in common, split-half reliability %s.\n\n", cfg.Compare, st.CompareBoards, fcsvOr(st.CompareReliability))
+		fmt.Fprintf(&b, "Reference sweep: %s, %d boards in common, split-half reliability %s.\n\n", markdown.Code(cfg.Compare), st.CompareBoards, fcsvOr(st.CompareReliability))
 	}
 	lt := markdown.NewTable("level", "agent", "Elo", "games (distinct)", "White", "board sd", "ρ prev", "ρ prev corrected", "ρ reference", "ρ reference corrected", "noise ceiling ρ", "Black's choice: dealt → chosen, benefit", "top list held out", "top inside band").Right(0, 5, 13)
 	for _, lv := range st.Levels {
@@ -231,7 +231,7 @@ func ladderReport(cfg LayoutLadderConfig, out *LayoutLadderOutcome) string {
 				elo += " (prior: perfect scores)"
 			}
 		}
-		lt.Row(lv.Level+1, "`"+lv.Agent+"`", elo, fmt.Sprintf("%d (%d)", lv.Games, lv.Distinct), fmtIv(lv.White, 3), fmt.Sprintf("%.3f", lv.SD),
+		lt.Row(lv.Level+1, markdown.Code(lv.Agent), elo, fmt.Sprintf("%d (%d)", lv.Games, lv.Distinct), fmtIv(lv.White, 3), fmt.Sprintf("%.3f", lv.SD),
 			fmtIv(lv.Prev, 2), fmtIv(lv.PrevCorrected, 2), fmtIv(lv.Compare, 2), fmtIv(lv.CompareCorrected, 2), fmtIv(lv.Ceiling, 2),
 			fmt.Sprintf("%.3f → %.3f, %s", lv.Dealt, lv.Chosen, fmtIv(lv.Benefit, 3)), fmtIv(lv.TopWhite, 3), fmt.Sprintf("%d/%d", lv.TopInsideBand, len(st.Top)))
 	}

@@ -132,12 +132,12 @@ func inside(score float64) bool { return score >= SweepLow && score <= SweepHigh
 func adjacentWarning(labels []string, steps []AdjacentStep) string {
 	var sweeps, unpaired []string
 	for _, s := range steps {
-		name := fmt.Sprintf("`%s` over `%s`", labels[s.Upper], labels[s.Lower])
+		name := markdown.Code(labels[s.Upper]) + " over " + markdown.Code(labels[s.Lower])
 		switch {
 		case s.Games == 0 && s.Via < 0:
 			unpaired = append(unpaired, name)
 		case s.Games == 0 && s.PriorSet: // measured through a common opponent, and the prior sets it
-			sweeps = append(sweeps, fmt.Sprintf("%s (never paired; through `%s`)", name, labels[s.Via]))
+			sweeps = append(sweeps, fmt.Sprintf("%s (never paired; through %s)", name, markdown.Code(labels[s.Via])))
 		case s.Sweep || s.PriorSet:
 			sweeps = append(sweeps, fmt.Sprintf("%s (score %.3f in %d games)", name, s.Score, s.Games))
 		}
@@ -163,7 +163,7 @@ func adjacentTable(labels []string, steps []AdjacentStep) string {
 		if s.Via < 0 {
 			return ""
 		}
-		return " through `" + labels[s.Via] + "`"
+		return " through " + markdown.Code(labels[s.Via])
 	}
 	for _, s := range steps {
 		score, half := "", ""
@@ -190,7 +190,7 @@ func adjacentTable(labels []string, steps []AdjacentStep) string {
 				v += " (never paired;" + via(s) + ")"
 			}
 		}
-		t.Row("`"+labels[s.Upper]+"`", "`"+labels[s.Lower]+"`", s.Games, score, fmt.Sprintf("%+.0f", s.Gap), half, v)
+		t.Row(markdown.Code(labels[s.Upper]), markdown.Code(labels[s.Lower]), s.Games, score, fmt.Sprintf("%+.0f", s.Gap), half, v)
 	}
 	return t.String()
 }

@@ -66,11 +66,14 @@ func Curves(specs, labels []string, tab *stats.RatingTable) []tally.Curve {
 			for k, m := range ms {
 				r := tab.Ratings[m.agent]
 				p := tally.CurvePoint{Agent: labels[m.agent], Value: m.value, Budget: m.budget,
-					Elo:       stats.Interval{Value: r.Elo, Low: r.Low, High: r.High, Method: "bootstrap percentile"},
+					Elo:       stats.Interval{Value: r.Elo, Low: r.Low, High: r.High},
 					Doublings: math.NaN(), Gain: stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN()}}
 				p.FromFirst = p.Gain
 				if r.Unbounded != 0 {
 					p.Elo.Low, p.Elo.High = math.NaN(), math.NaN()
+				}
+				if !math.IsNaN(p.Elo.Low) && !math.IsNaN(p.Elo.High) {
+					p.Elo.Method = stats.MethodBootstrapPercentile
 				}
 				if k > 0 {
 					prev := ms[k-1]
@@ -143,7 +146,7 @@ func curveSection(curves []tally.Curve) string {
 					per = fmt.Sprintf("%+.0f %s", d.Value, intervalText(d))
 				}
 			}
-			t.Row("`"+c.Family+"`", c.Key+"="+p.Value, fmt.Sprintf("%+.0f", p.Elo.Value), intervalText(p.Elo), gain, giv, per)
+			t.Row(markdown.Code(c.Family), c.Key+"="+p.Value, fmt.Sprintf("%+.0f", p.Elo.Value), intervalText(p.Elo), gain, giv, per)
 		}
 		if len(c.Points) > 2 {
 			gain, avg := c.Whole()
@@ -151,7 +154,7 @@ func curveSection(curves []tally.Curve) string {
 			if !math.IsNaN(avg.Value) {
 				per = fmt.Sprintf("%+.0f %s on average", avg.Value, intervalText(avg))
 			}
-			t.Row("`"+c.Family+"`", "whole curve", "", "", fmt.Sprintf("%+.0f", gain.Value), intervalText(gain), per)
+			t.Row(markdown.Code(c.Family), "whole curve", "", "", fmt.Sprintf("%+.0f", gain.Value), intervalText(gain), per)
 		}
 	}
 	b.WriteString(t.String())

@@ -67,6 +67,9 @@ func TestCurves(t *testing.T) {
 	if want := tab.Gap(1, 2); g != want || math.Abs(g.Value-(tab.Ratings[1].Elo-tab.Ratings[2].Elo)) > 1e-9 || !(g.Low < g.Value && g.Value < g.High) {
 		t.Errorf("gain 50→100 ms %+v, want Gap(1, 2) = %+v", g, want)
 	}
+	if m := ab.Points[1].Elo.Method; m != stats.MethodBootstrapPercentile {
+		t.Errorf("50 ms rating's method %q, want %q", m, stats.MethodBootstrapPercentile)
+	}
 	if f, want := ab.Points[2].FromFirst, tab.Gap(1, 0); f != want {
 		t.Errorf("100 ms over 25 ms: %+v, want Gap(1, 0) = %+v", f, want)
 	}

@@ -101,7 +101,7 @@ func writeTournamentPage(dir string, cfg TournamentConfig, out *TournamentOutcom
 			rep.Warnings = append(rep.Warnings, perfectScoreWarning(k))
 		}
 		if w := adjacentWarning(cfg.Labels, out.Steps); w != "" {
-			rep.Warnings = append(rep.Warnings, strings.ReplaceAll(w, "`", "")) // plain text on the page
+			rep.Warnings = append(rep.Warnings, markdown.Plain(w)) // plain text on the page
 		}
 	}
 	if err := rep.AddPlots(dir, plots); err != nil {
@@ -134,7 +134,7 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 	}
 	if cfg.Kind == CombinedKind {
 		fmt.Fprintf(&b, "## %s ratings from %d tournaments\n\n%d agents, %d pairings from the tournaments in %s (see their report.md for their set-up), rules `%s`",
-			cfg.Game, len(cfg.Sources), len(cfg.Agents), len(res), "`"+strings.Join(cfg.Sources, "`, `")+"`", report.RulesText(cfg.Rules))
+			cfg.Game, len(cfg.Sources), len(cfg.Agents), len(res), markdown.CodeList(cfg.Sources), report.RulesText(cfg.Rules))
 	} else {
 		fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
 			cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, report.RulesText(cfg.Rules))
@@ -148,7 +148,7 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
 	}
 	b.WriteString(".\n\nRatings: joint maximum likelihood, Bradley–Terry on the logistic Elo scale with a draw as half a win (Ordo's model), anchored at ")
-	fmt.Fprintf(&b, "`%s` = 0", cfg.Labels[0])
+	fmt.Fprintf(&b, "%s = 0", markdown.Code(cfg.Labels[0]))
 	if cfg.Prior > 0 {
 		fmt.Fprintf(&b, ", with %g virtual draw(s) added to every pairing", cfg.Prior)
 	}
@@ -177,14 +177,14 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 		if r.Unbounded != 0 {
 			elo += " (prior)"
 		}
-		rt.Row(k+1, "`"+r.Agent+"`", elo, ratingInterval(r), r.Games, out.Distinct[i], fmt.Sprintf("%.3f", r.Score))
+		rt.Row(k+1, markdown.Code(r.Agent), elo, ratingInterval(r), r.Games, out.Distinct[i], fmt.Sprintf("%.3f", r.Score))
 	}
 	b.WriteString("\n" + rt.String())
 	pt := markdown.NewTable("A", "B", "games", "A wins / draws / B wins", "A score", "model score", "Elo A−B (pairing alone)").Right(2, 4, 5)
 	for k, p := range res {
 		e := p.Penta.Elo()
 		s, _ := p.Penta.ScoreVar()
-		pt.Row("`"+cfg.Labels[p.A]+"`", "`"+cfg.Labels[p.B]+"`", 2*p.Penta.Pairs(),
+		pt.Row(markdown.Code(cfg.Labels[p.A]), markdown.Code(cfg.Labels[p.B]), 2*p.Penta.Pairs(),
 			fmt.Sprintf("%d / %d / %d", outcomes[k][0], outcomes[k][1], outcomes[k][2]), fmt.Sprintf("%.3f", s),
 			fmt.Sprintf("%.3f", stats.Expected(tab.Ratings[p.A].Elo, tab.Ratings[p.B].Elo)),
 			stats.FormatElo(e))

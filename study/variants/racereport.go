@@ -107,7 +107,7 @@ func raceText(cfg VariantsConfig, out *RaceOutcome, alpha float64) (md string, f
 		}
 	}
 	fmt.Fprintf(&b, "## %s: race over %s (%s)\n\nRules besides the varied switches: `%s`. Ladder (weakest first): %s. At each level separately, %s: self-play in rounds of %d games per setting still racing, up to %d games per setting (the cap), seed %d",
-		cfg.Game, varyNames(cfg), cfg.Race, report.RulesText(cfg.Rules), "`"+strings.Join(cfg.Labels, "`, `")+"`", question, cfg.Batch, cfg.Games, cfg.Seed)
+		cfg.Game, varyNames(cfg), cfg.Race, report.RulesText(cfg.Rules), markdown.CodeList(cfg.Labels), question, cfg.Batch, cfg.Games, cfg.Seed)
 	if cfg.RandomOpening > 0 {
 		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
 	}
@@ -121,10 +121,10 @@ func raceText(cfg VariantsConfig, out *RaceOutcome, alpha float64) (md string, f
 	b.WriteString(". The intervals are those sequences where each setting stopped (" + stats.MethodRace + ").\n\n")
 	mt := markdown.NewTable("level", "setting", "games", "distinct", "first score [sequence]", "answer", "rounds").Right(2, 3, 6)
 	for _, r := range out.Settings {
-		mt.Row(r.Agent, r.Variant, r.N, r.Distinct, stats.FormatCI(stats.Interval{Value: r.Score(), Low: r.CS.Low, High: r.CS.High}), r.State, r.Rounds)
+		mt.Row(markdown.Code(r.Agent), r.Variant, r.N, r.Distinct, stats.FormatCI(stats.Interval{Value: r.Score(), Low: r.CS.Low, High: r.CS.High}), r.State, r.Rounds)
 	}
 	b.WriteString(mt.String())
-	t = report.Table{Caption: "Each setting's answer (races.csv)", Header: mt.Columns(), Rows: mt.Rows()}
+	t = report.Table{Caption: "Each setting's answer (races.csv)", Header: mt.Columns(), Rows: mt.PlainRows()}
 	b.WriteString("\n")
 	for l := range out.Settled {
 		findings = append(findings, levelFinding(cfg, out, l))

@@ -22,6 +22,7 @@ import (
 
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 	"github.com/fairplay-lab/fairplay/internal/config"
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 )
 
 // DefaultRatingGames is the default number of games per pairing of the ladder's rating
@@ -164,11 +165,11 @@ func removeStrengthTrends(dir string) error {
 	return nil
 }
 
-// listEntries are the rating-list entries that rate the levels, as `entry`.
+// listEntries are the rating-list entries that rate the levels, as code spans (markdown.Code).
 func listEntries(listed []stats.Rating) []string {
 	var out []string
 	for _, r := range listed {
-		out = append(out, "`"+r.Agent+"`")
+		out = append(out, markdown.Code(r.Agent))
 	}
 	return out
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/fairplay-lab/fairplay/engine/games"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 	"github.com/fairplay-lab/fairplay/internal/config"
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 )
 
 // Vary is one rule switch and the values a variant study compares.
@@ -326,7 +327,7 @@ func writeVariantReports(dir string, cfg VariantsConfig, out *VariantsOutcome) (
 	}
 	b.Reset()
 	fmt.Fprintf(&b, "## %s: %s\n\nRules besides the varied switches: `%s`. Ladder (weakest first): %s. %d games per cell (colour-swapped self-play pairs), seed %d",
-		cfg.Game, strings.Join(vary, " × "), report.RulesText(cfg.Rules), "`"+strings.Join(cfg.Labels, "`, `")+"`", cfg.Games, cfg.Seed)
+		cfg.Game, strings.Join(vary, " × "), report.RulesText(cfg.Rules), markdown.CodeList(cfg.Labels), cfg.Games, cfg.Seed)
 	if cfg.RandomOpening > 0 {
 		fmt.Fprintf(&b, ", first %d plies random", cfg.RandomOpening)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/internal/markdown"
 	"github.com/fairplay-lab/fairplay/report"
 	"github.com/fairplay-lab/fairplay/tally"
 )
@@ -37,7 +38,7 @@ func writeVariantsPage(dir string, cfg VariantsConfig, out *VariantsOutcome, out
 	rep.Tables = append(rep.Tables, t)
 	if cfg.Rated() {
 		if note := tally.TrendNote(tally.CellLevels(out.Cells), "strength_trend.csv"); note != "" {
-			rep.Warnings = append(rep.Warnings, strings.ReplaceAll(note, "`", "")) // plain text on the page
+			rep.Warnings = append(rep.Warnings, markdown.Plain(note)) // plain text on the page
 		}
 	}
 	for _, c := range out.Cells {
