@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,29 +111,38 @@ func TestKillResume(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	args := []string{"play", "-game", "baran", "-a", "greedy", "-b", "greedy", "-games", "3000", "-workers", "1", "-progress", "never"}
-	dir := filepath.Join(tmp, "killed")
-	cmd := exec.Command(bin, append(args, "-out", dir)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	// A checkpoint is recorded every 2 s (durable.DefaultCheckpointEvery): a run that ends
+	// sooner has none. 3000 greedy games took about 2 s on a 2-core machine, so each try plays
+	// four times the games of the last until one is still running at its first checkpoint.
+	var args []string
+	var dir string
+	var cmd *exec.Cmd
+	var exited chan struct{} // closed when cmd has exited
 	var man *gamefile.Manifest
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no checkpoint within 30s")
+	for games := 3000; man == nil; games *= 4 {
+		if games > 3000*4*4*4 {
+			t.Fatal("no run was still going at its first checkpoint")
 		}
-		m, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
-		if err == nil && m.Checkpoint != nil && m.Checkpoint.Items > 0 {
-			man = m
-			break
+		args = []string{"play", "-game", "baran", "-a", "greedy", "-b", "greedy", "-games", strconv.Itoa(games), "-workers", "1", "-progress", "never"}
+		dir = filepath.Join(tmp, "killed-"+strconv.Itoa(games))
+		cmd = exec.Command(bin, append(args, "-out", dir)...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited = make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		man = firstCheckpoint(t, dir, exited)
+		if man == nil {
+			<-exited
+		} else {
+			defer func() { cmd.Process.Kill(); <-exited }()
 		}
 	}
 	if _, _, err := runCmd(t, "play", "-resume", dir); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("resume while the run goes on: %v, want an error saying the directory is in use", err)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	<-exited
 	if _, err := os.Stat(filepath.Join(dir, "games.csv")); err == nil {
 		t.Fatal("games.csv exists after kill -9 mid-run")
 	}
@@ -155,6 +165,25 @@ func TestKillResume(t *testing.T) {
 		t.Errorf("manifest after resume: %+v %v", after, err)
 	}
 	t.Logf("killed after a checkpoint of %d games", man.Checkpoint.Items)
+}
+
+// firstCheckpoint waits for the run in dir to record a checkpoint and returns its manifest; nil
+// when the run exited first (exited closed) without one.
+func firstCheckpoint(t *testing.T, dir string, exited <-chan struct{}) *gamefile.Manifest {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		m, err := gamefile.ReadManifest(filepath.Join(dir, "manifest.json"))
+		if err == nil && m.Checkpoint != nil && m.Checkpoint.Items > 0 {
+			return m
+		}
+		select {
+		case <-exited:
+			return nil
+		default:
+		}
+	}
+	t.Fatal("no checkpoint within 60s")
+	return nil
 }
 
 // Stopped before the first game finishes, every playing command exits 130 (interrupted, not a
