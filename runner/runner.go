@@ -219,6 +219,13 @@ func runBatched[W, R any](ctx context.Context, gp ItemPlayer[W, R], plan PlanOf[
 				case tokens <- struct{}{}:
 				default: // the collector holds every token: wake it, then wait
 					out.signal()
+					if holding {
+						// A shared slot would idle while this worker waits for its collector:
+						// it goes back, to a worker of another run or to the free slots, and
+						// is asked for again below once a token comes.
+						slots.release()
+						holding = false
+					}
 					if tokenWait != nil {
 						tokenWait()
 					}

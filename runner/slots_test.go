@@ -221,3 +221,58 @@ func TestSlotsNoWorkerAfterLastChunk(t *testing.T) {
 		t.Errorf("%d items, %d workers made: want 2 items by 1 worker", len(got), made.Load())
 	}
 }
+
+// A worker that must wait for its collector (every token held) gives its slot back first, so
+// that another run can play meanwhile: while the one worker of a run sharing one slot waits
+// behind its held-up collector, the slot can be taken (before, it stayed with the idle worker
+// until the collector moved). The run still delivers every item in order.
+func TestSlotReleasedWhileWaitingForTokens(t *testing.T) {
+	slots := NewSlots(1)
+	defer func() { tokenWait = nil }()
+	taken := make(chan bool, 1)
+	var once sync.Once
+	tokenWait = func() {
+		once.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			ok := slots.acquire(ctx, newSlotWaiter(0))
+			if ok {
+				slots.release()
+			}
+			taken <- ok
+		})
+	}
+	var now, most atomic.Int64
+	gp := sharedPlayer{now: &now, most: &most, start: time.Now()}
+	plan := PlanOf[int64]{Start: 0, End: 40, chunk: 2, share: share{slots: slots}}
+	release := make(chan struct{})
+	go func() {
+		select {
+		case ok := <-taken:
+			if !ok {
+				t.Error("the slot stayed with a worker waiting for its collector")
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("the worker never waited for a token")
+		}
+		close(release)
+	}()
+	var got []int64
+	if _, err := runBatched(context.Background(), gp, plan, 1, nil, perItem(func(x *int64) error {
+		if len(got) == 0 {
+			<-release
+		}
+		got = append(got, *x)
+		return nil
+	}), func(x *int64) int64 { return *x }); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		if int64(i) != v {
+			t.Fatalf("item %d is %d", i, v)
+		}
+	}
+	if len(got) != 40 {
+		t.Errorf("%d items, want 40", len(got))
+	}
+}
