@@ -32,7 +32,7 @@ func playerNet(t *testing.T, spec, game string) *nnue.Net {
 
 // TestNetBuiltinVersions: net=builtin2 names Katarenga's second shipped network: it parses,
 // stays in the spec, round-trips through it, loads that network and is recorded by its file's
-// SHA-256; net=builtin stays the first and net=builtin3 the third; a game without a second
+// SHA-256; net=builtin stays the first, net=builtin3 the third and net=builtin4 the fourth; a game without a second
 // network and numbers that name none are refused.
 func TestNetBuiltinVersions(t *testing.T) {
 	v1, err := nnue.BuiltinVersion("katarenga", 1)
@@ -44,6 +44,10 @@ func TestNetBuiltinVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	v3, err := nnue.BuiltinVersion("katarenga", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v4, err := nnue.BuiltinVersion("katarenga", 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +68,9 @@ func TestNetBuiltinVersions(t *testing.T) {
 		if got := playerNet(t, kind+",net=builtin3", "katarenga"); got != v3 {
 			t.Errorf("%s,net=builtin3: not the third network", kind)
 		}
+		if got := playerNet(t, kind+",net=builtin4", "katarenga"); got != v4 {
+			t.Errorf("%s,net=builtin4: not the fourth network", kind)
+		}
 		if _, err := mustAgent(t, spec).NewPlayer("baran"); err == nil && nnue.LatestBuiltin("baran") < 2 {
 			t.Errorf("%s accepted for Baran, which has one network", spec)
 		}
@@ -80,11 +87,11 @@ func TestNetBuiltinVersions(t *testing.T) {
 }
 
 // TestNetAutoNewest: net=auto under a movetime budget plays the game's newest shipped network
-// (in Katarenga the third, not the first or second) and records its SHA-256; under node, depth
+// (in Katarenga the fourth, not the first, second or third) and records its SHA-256; under node, depth
 // and playout budgets it stays the heuristic.
 func TestNetAutoNewest(t *testing.T) {
-	if v := nnue.LatestBuiltin("katarenga"); v != 3 {
-		t.Fatalf("Katarenga's newest network is version %d, want 3", v)
+	if v := nnue.LatestBuiltin("katarenga"); v != 4 {
+		t.Fatalf("Katarenga's newest network is version %d, want 4", v)
 	}
 	for _, game := range []string{"baran", "katarenga"} {
 		latest := nnue.LatestBuiltin(game)
@@ -107,7 +114,7 @@ func TestNetAutoNewest(t *testing.T) {
 			}
 		}
 	}
-	for v := 1; v <= 2; v++ {
+	for v := 1; v <= 3; v++ {
 		older, _ := nnue.BuiltinVersion("katarenga", v)
 		for _, spec := range []string{"alphabeta:movetime=10ms", "mcts:movetime=10ms"} {
 			if playerNet(t, spec, "katarenga") == older {

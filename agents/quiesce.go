@@ -91,7 +91,7 @@ func (p *abPlayer) eval(s engine.State) int32 {
 var autoTempo = map[string]int32{"katarenga": 50}
 
 // autoNetTempo is tempo=auto's credit under a movetime budget with a network evaluating (any:
-// net=auto chooses the game's newest there, in Katarenga builtin3): in Katarenga 25 against 50
+// net=auto chooses the game's newest there, in Katarenga builtin4): in Katarenga 25 against 50
 // led at 30,000 nodes, and with hist=1 (autoNetHist) confirmed at 100,000, both with the first
 // network, net=builtin (docs/search.md; not measured with the later ones). Node budgets
 // keep autoTempo, whose play records pin.
