@@ -62,6 +62,9 @@ func TestInputs(t *testing.T) {
 	if baranNet == katNet || len(baranNet) != 64 {
 		t.Fatalf("built-in network hashes %q and %q", baranNet, katNet)
 	}
+	if hs := map[string]bool{katNet: true, katNet2: true, katNet3: true, katNet4: true}; len(hs) != 4 || hs[""] {
+		t.Fatalf("Katarenga's built-in network hashes %q, %q, %q, %q: want four distinct", katNet, katNet2, katNet3, katNet4)
+	}
 	for _, c := range []struct {
 		spec, game       string
 		weights, network string

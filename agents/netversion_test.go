@@ -114,8 +114,11 @@ func TestNetAutoNewest(t *testing.T) {
 			}
 		}
 	}
-	for v := 1; v <= 3; v++ {
-		older, _ := nnue.BuiltinVersion("katarenga", v)
+	for v := 1; v < nnue.LatestBuiltin("katarenga"); v++ {
+		older, err := nnue.BuiltinVersion("katarenga", v)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, spec := range []string{"alphabeta:movetime=10ms", "mcts:movetime=10ms"} {
 			if playerNet(t, spec, "katarenga") == older {
 				t.Errorf("%s: net=auto plays Katarenga's network %d", spec, v)

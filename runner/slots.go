@@ -12,7 +12,8 @@ import (
 // counts. A freed slot goes to the waiting worker of the lowest rank (Session.Rank; first come,
 // first served within a rank), and a worker hands its slot over between chunks when a worker of
 // a lower rank waits: the runs of lower ranks go first, later ones take the slots they leave
-// idle. Slots only decide when a chunk is played, never what it holds: a game stays a function
+// idle, also the slot of a worker that waits for its own run's collector (it gives the slot
+// back while it waits). Slots only decide when a chunk is played, never what it holds: a game stays a function
 // of (configuration, seed, index).
 type Slots struct {
 	mu    sync.Mutex

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Rebuilds Katarenga's third built-in network, agents/nnue/nets/katarenga-3.nnue (net=builtin3,
-# and net=auto under a movetime budget): docs/agents.md, "The shipped networks".
+# net=auto's choice under a movetime budget until the fourth): docs/agents.md, "The shipped networks".
 # Eight self-play sets, generated single-threaded (the data do not depend on -workers; about
 # 20 CPU-minutes in all), then one fit (minutes). The first five are the second network's, made
 # by docs/studies/katarenga-net2.sh (which also refits the second network, DIR/katarenga-2.nnue);
