@@ -8,8 +8,18 @@
 #
 #   sh docs/studies/katarenga-fair-top.sh > docs/studies/katarenga-fair-top/candidates.txt
 set -eu
+export LC_ALL=C # sort -n and awk's printf read and write decimal points
 cd "$(dirname "$0")"
 keep=${KEEP:-12}
+files="katarenga-layouts-strength/ladder/level-2/boards.csv.gz katarenga-layouts-strength/ladder/level-2-rep-2/boards.csv.gz
+katarenga-layouts-strength/ladder/level-3/boards.csv.gz katarenga-layouts-strength/ladder/level-3-rep-2/boards.csv.gz
+katarenga-layouts-strength/ladder/level-4/boards.csv.gz katarenga-layouts-strength/ladder/level-4-rep-2/boards.csv.gz
+katarenga-layouts-top/ladder/level-1/boards.csv.gz katarenga-layouts-top/ladder/level-2/boards.csv.gz
+katarenga-layouts-top/ladder/level-3/boards.csv.gz katarenga-layouts-top/ladder/level-4/boards.csv.gz
+katarenga-layouts-top/families/level-1-rep-2/boards.csv.gz katarenga-layouts-top/families/level-2-rep-2/boards.csv.gz"
+for f in $files; do
+	[ -f "$f" ] || { echo "katarenga-fair-top.sh: $f is missing" >&2; exit 1; }
+done
 cat <<HEAD
 # Katarenga layouts raced for fairness near the top of the rating list (docs/studies/katarenga-fair-top.json).
 # The $keep of katarenga-layouts-top's 100 sampled layouts (sample:100, seed 1) whose nearer seating's White rate,
@@ -17,16 +27,15 @@ cat <<HEAD
 # and katarenga-layouts-top (ladder and families), 156 games a board, lies nearest 1/2 (ties: layout order).
 # Made by docs/studies/katarenga-fair-top.sh; one colour grid a line, in the sample's order (White's seating first).
 HEAD
-for f in katarenga-layouts-strength/ladder/level-2*/boards.csv.gz \
-	katarenga-layouts-strength/ladder/level-3*/boards.csv.gz \
-	katarenga-layouts-strength/ladder/level-4*/boards.csv.gz \
-	katarenga-layouts-top/ladder/level-*/boards.csv.gz \
-	katarenga-layouts-top/families/level-*/boards.csv.gz; do
+# A layout's distance, as "k distance grid" lines; the assignment fails (set -e) when awk does.
+pooled=$(for f in $files; do
 	gzip -dc "$f" | tail -n +2
 done | awk -F, -v keep="$keep" '
 # boards.csv columns: board, key, grid, n, white_wins, ...
 { n[$1] += $4; w[$1] += $5; grid[$1] = $3; if ($1 > last) last = $1 }
 END {
+	for (b = 0; b <= last; b++)
+		if (n[b] != 156) { print "katarenga-fair-top.sh: board " b " has " n[b] " games, want 156" > "/dev/stderr"; exit 1 }
 	for (b = 0; b <= last; b += 2) {
 		d = -1
 		for (s = 0; s < 2; s++) {
@@ -35,4 +44,5 @@ END {
 		}
 		printf "%d %.9f %s\n", b/2, d, grid[b]
 	}
-}' | sort -k2,2n -k1,1n | head -n "$keep" | sort -k1,1n | cut -d' ' -f3
+}')
+printf '%s\n' "$pooled" | sort -k2,2n -k1,1n | head -n "$keep" | sort -k1,1n | cut -d' ' -f3
