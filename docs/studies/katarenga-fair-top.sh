@@ -30,7 +30,7 @@ HEAD
 # A layout's distance, as "k distance grid" lines; the assignment fails (set -e) when awk does.
 pooled=$(for f in $files; do
 	gzip -dc "$f" | tail -n +2
-done | awk -F, -v keep="$keep" '
+done | awk -F, '
 # boards.csv columns: board, key, grid, n, white_wins, ...
 { n[$1] += $4; w[$1] += $5; grid[$1] = $3; if ($1 > last) last = $1 }
 END {
