@@ -113,36 +113,22 @@ func TestKillResume(t *testing.T) {
 	}
 	// A checkpoint is recorded every 2 s (durable.DefaultCheckpointEvery): a run that ends
 	// sooner has none. 3000 greedy games took about 2 s on a 2-core machine, so each try plays
-	// four times the games of the last until one is still running at its first checkpoint.
+	// twice the games of the last until one has played at most half of its games at its first
+	// checkpoint and is still running when it is killed (a run near its end may finish between
+	// the two).
 	var args []string
 	var dir string
-	var cmd *exec.Cmd
-	var exited chan struct{} // closed when cmd has exited
 	var man *gamefile.Manifest
-	for games := 3000; man == nil; games *= 4 {
-		if games > 3000*4*4*4 {
-			t.Fatal("no run was still going at its first checkpoint")
+	for games := 3000; ; games *= 2 {
+		if games > 3000<<6 {
+			t.Fatal("no run was still going at its first checkpoint and its kill")
 		}
 		args = []string{"play", "-game", "baran", "-a", "greedy", "-b", "greedy", "-games", strconv.Itoa(games), "-workers", "1", "-progress", "never"}
 		dir = filepath.Join(tmp, "killed-"+strconv.Itoa(games))
-		cmd = exec.Command(bin, append(args, "-out", dir)...)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited = make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		man = firstCheckpoint(t, dir, exited)
-		if man == nil {
-			<-exited
-		} else {
-			defer func() { cmd.Process.Kill(); <-exited }()
+		if man = killAfterCheckpoint(t, bin, append(args, "-out", dir), games/2); man != nil {
+			break
 		}
 	}
-	if _, _, err := runCmd(t, "play", "-resume", dir); err == nil || !strings.Contains(err.Error(), "in use") {
-		t.Errorf("resume while the run goes on: %v, want an error saying the directory is in use", err)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	<-exited
 	if _, err := os.Stat(filepath.Join(dir, "games.csv")); err == nil {
 		t.Fatal("games.csv exists after kill -9 mid-run")
 	}
@@ -165,6 +151,38 @@ func TestKillResume(t *testing.T) {
 		t.Errorf("manifest after resume: %+v %v", after, err)
 	}
 	t.Logf("killed after a checkpoint of %d games", man.Checkpoint.Items)
+}
+
+// killAfterCheckpoint starts bin with args, waits for its first checkpoint, checks that the
+// run's directory is locked against a second run, and kills the process with SIGKILL. It returns
+// the checkpoint's manifest, or nil (after the process has exited) when the run ended without a
+// checkpoint, had played more than most games at it, or ended on its own before the kill.
+func killAfterCheckpoint(t *testing.T, bin string, args []string, most int) *gamefile.Manifest {
+	t.Helper()
+	dir := args[len(args)-1]
+	cmd := exec.Command(bin, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	man := firstCheckpoint(t, dir, exited)
+	if man == nil || man.Checkpoint.Items > int64(most) {
+		<-exited
+		return nil
+	}
+	_, _, lockErr := runCmd(t, "play", "-resume", dir)
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-exited
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		t.Logf("%s ended on its own before the kill; trying a longer run", dir)
+		return nil
+	}
+	if lockErr == nil || !strings.Contains(lockErr.Error(), "in use") {
+		t.Errorf("resume while the run goes on: %v, want an error saying the directory is in use", lockErr)
+	}
+	return man
 }
 
 // firstCheckpoint waits for the run in dir to record a checkpoint and returns its manifest; nil
