@@ -107,6 +107,7 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 	var done atomic.Int64
 	stop := s.StartProgress(end-start-already, "boards", done.Load)
 	t0 := time.Now()
+	sw.lend.reset(s.Workers, end-start-already)
 	_, err = runner.RunItems(runCtx, sw, plan, s.Workers, &done, sink, func(r *gamefile.BoardResult) int64 { return r.Board })
 	interrupted := ctx.Err() != nil
 	stop()

@@ -96,6 +96,8 @@ type Sweep struct {
 	// decided, or once it can no longer be decided before the cap (futility).
 	looks      *stats.BandLooks
 	noFutility bool // tests: play an undecided board to the cap
+	// lend lends the run's idle workers to its boards still playing.
+	lend *lender
 	// reportRunLen, when positive, replaces defaultReportRunLen (tests make it tiny).
 	reportRunLen int
 	// reportWrap, when set (tests), wraps the run files of the reports' external sorts: a
@@ -201,7 +203,7 @@ func NewSweep(cfg LayoutsConfig) (*Sweep, error) {
 		return nil, err
 	}
 	cfg.Rules = rules.String()
-	sw := &Sweep{rules: rules}
+	sw := &Sweep{rules: rules, lend: &lender{}}
 	if sw.a, err = agents.Parse(cfg.A); err != nil {
 		return nil, err
 	}
@@ -477,55 +479,46 @@ func (sw *Sweep) Play(sk *sweepWorker, i int64, stop func() bool) (gamefile.Boar
 	return res, ok
 }
 
-// playGames plays games from..to−1 of board i into res with sk's reused buffers, which holds the board's games before
-// from, and gives each game's moves to seen; an adaptive sweep stops at the first whole batch
-// after which the board is decided, or can no longer be decided before the cap
-// (stats.BandLooks.Futile: it would reach the cap undecided whatever its games). Game j is a pure function of (configuration, seed, board,
-// j), so a board played in pieces plays the same games as in one go.
+// playGames plays games from..to−1 of board i into res with sk's reused buffers, which holds the
+// board's games before from, and gives each game's moves to seen; an adaptive sweep stops at the
+// first whole batch after which the board is decided, or can no longer be decided before the cap
+// (stats.BandLooks.Futile: it would reach the cap undecided whatever its games). Game j is a pure
+// function of (configuration, seed, board, j), so a board played in pieces plays the same games
+// as in one go. At each batch (a fixed sweep: every lendStep games) the board borrows the run's
+// idle workers (lender) and plays the step's games on them too.
 func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.BoardResult, seen func(moves []byte), stop func() bool) bool {
+	sw.lend.begin()
+	defer sw.lend.end()
 	l := sw.Board(int(i))
 	m := runner.PreparedMatch(runner.MatchConfig{Game: "katarenga", Rules: sw.Cfg.Rules, Layout: l.Name(), A: sw.Cfg.A, B: sw.Cfg.B,
 		Games: sw.Cfg.Games, Seed: boardSeed(sw.Cfg.Seed, sw.game.Rules(), l), RandomOpening: sw.Cfg.RandomOpening, NoBranching: sw.Cfg.NoBranching}, sw.game.WithLayout(l), sw.a, sw.b)
 	sk.w = m.NewWorkerFrom(sk.w)
 	w := sk.w
-	for j := from; j < to; j++ {
-		if sw.looks != nil && j > 0 && j%sw.Cfg.Batch == 0 && (sw.decided(res) || !sw.noFutility && sw.futile(res.WhiteWins, res.N)) {
-			break
-		}
-		rec, moves, ok := m.PlayView(w, j, stop)
-		if !ok {
-			return false
-		}
-		res.N++
-		res.PliesSum += int64(rec.Plies)
-		seen(moves)
-		sel := (j/2)%2 == 0 // the selection half: whole pairs
-		if sel {
-			res.NSelect++
-		}
-		switch rec.Winner {
-		case "first":
-			res.WhiteWins++
-			if sel {
-				res.WhiteWinsSelect++
+	for j := from; j < to; {
+		step := int64(lendStep)
+		if sw.looks != nil {
+			step = sw.Cfg.Batch
+			if j > 0 && j%step == 0 && (sw.decided(res) || !sw.noFutility && sw.futile(res.WhiteWins, res.N)) {
+				break
 			}
-		case "second":
-			res.BlackWins++
-		default:
-			res.Draws++
 		}
-		switch rec.WinnerAgent() {
-		case "a":
-			res.AWins++
-		case "b":
-			res.BWins++
+		end := min(to, (j/step+1)*step)
+		if n := sw.lend.take(min(end-j-1, sw.lend.workers-1)); n > 0 {
+			ok := sw.playShared(m, w, n, j, end, res, seen, stop)
+			sw.lend.give(n)
+			if !ok {
+				return false
+			}
+			j = end
+			continue
 		}
-		if rec.Reason == engine.Cap {
-			res.Caps++
-		}
-		if len(rec.Counters) == 5 {
-			res.CampsWhite += rec.Counters[2]
-			res.FirstMoveCaptures += rec.Counters[4]
+		for ; j < end; j++ {
+			rec, moves, ok := m.PlayView(w, j, stop)
+			if !ok {
+				return false
+			}
+			seen(moves)
+			count(res, &rec, j)
 		}
 	}
 	return true

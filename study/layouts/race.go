@@ -125,9 +125,10 @@ func (sw *Sweep) playRound(ctx context.Context, active []int, res []gamefile.Boa
 		h  hash.Hash64
 		sk *sweepWorker
 	}
+	sw.lend.reset(workers, int64(len(active)))
 	ok := runner.Parallel(len(active), workers, func() local { return local{fnv.New64a(), &sweepWorker{}} }, func(l local, j int) bool {
 		k := active[j]
-		return sw.playGames(l.sk, int64(k), from, to, &res[k], func(moves []byte) {
+		return sw.playGames(l.sk, int64(k), from, to, &res[k], func(moves []byte) { // under a lock when helped
 			l.h.Reset()
 			l.h.Write(moves)
 			seen[k][l.h.Sum64()] = struct{}{}

@@ -281,3 +281,41 @@ func TestRaceFairestInterrupted(t *testing.T) {
 		t.Error("RunRace of a fair race: no error")
 	}
 }
+
+// A board left alone borrows the idle workers (lender): a fixed sweep of fewer boards than
+// workers and a fair race whose last boards play on alone give the same boards.csv (and
+// race.csv) at one worker and at four, the four-worker runs lent workers, and no run ever had
+// more goroutines playing than workers.
+func TestLendingPlaysTheSameGames(t *testing.T) {
+	fixed := sweep(t, LayoutsConfig{Layouts: "random:2", Games: 300, Seed: 4})
+	for _, c := range []struct {
+		name  string
+		sw    *Sweep
+		files []string
+	}{
+		{"fixed", fixed, []string{"boards.csv", "layouts.csv"}},
+		{"fair race", raceSweep(t, stats.RaceFair, 0, "3", 2000, 0.40, 0.60), []string{"boards.csv", "race.csv"}},
+	} {
+		dirs := []string{t.TempDir(), t.TempDir()}
+		for i, w := range []int{1, 4} {
+			lent := c.sw.lend.lent.Load()
+			c.sw.lend.peak.Store(0)
+			if _, err := RunLayouts(context.Background(), c.sw, runner.Session{Dir: dirs[i], Workers: w, Shard: runner.Shard{Index: 0, Count: 1}}); err != nil {
+				t.Fatal(err)
+			}
+			if got := c.sw.lend.lent.Load() - lent; (w == 1) != (got == 0) {
+				t.Errorf("%s at %d workers: %d steps lent", c.name, w, got)
+			}
+			if p := c.sw.lend.peak.Load(); p > int64(w) || p == 0 {
+				t.Errorf("%s at %d workers: %d goroutines played at once", c.name, w, p)
+			}
+		}
+		for _, f := range c.files {
+			a, _ := os.ReadFile(filepath.Join(dirs[0], f))
+			b, _ := os.ReadFile(filepath.Join(dirs[1], f))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s: %s differs between 1 and 4 workers (or is empty)", c.name, f)
+			}
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package layouts
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/runner"
+)
+
+// lender lends a run's idle workers to the boards still playing, so that a sweep whose last
+// boards play long (an adaptive sweep's or a race's undecided boards, or a fixed sweep of fewer
+// boards than workers) keeps every worker busy: such a board plays each step's games on its own
+// worker and on the idle ones it borrowed.
+//
+// A worker counts as idle only once every board of the run has begun (none is left for it to
+// take) and it plays no board and helps none, so a run never has more goroutines playing than
+// workers: a time budget's games get the cores they would have had. Game j of a board is the
+// same game whichever goroutine plays it, and a board's tallies are sums, so the results do not
+// depend on the lending (TestLendingPlaysTheSameGames).
+type lender struct {
+	workers int64
+	toStart atomic.Int64 // boards of the run that have not begun
+	playing atomic.Int64 // boards being played
+	helping atomic.Int64 // workers lent to a board
+	// lent counts the steps played with borrowed workers and peak is the most goroutines that
+	// played at once, over the lender's life (tests read them).
+	lent, peak atomic.Int64
+
+	mu   sync.Mutex
+	free []*runner.Worker // helpers' buffers, reused from step to step
+}
+
+// reset prepares the lender for a run (or a race's round) of boards on workers goroutines (0:
+// GOMAXPROCS).
+func (l *lender) reset(workers int, boards int64) {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	l.workers = int64(workers)
+	l.toStart.Store(boards)
+	l.playing.Store(0)
+	l.helping.Store(0)
+}
+
+// begin and end bracket the play of one board.
+func (l *lender) begin() {
+	l.playing.Add(1)
+	l.toStart.Add(-1)
+	l.busy()
+}
+
+// busy records the goroutines playing now in peak.
+func (l *lender) busy() {
+	n := l.playing.Load() + l.helping.Load()
+	for p := l.peak.Load(); n > p && !l.peak.CompareAndSwap(p, n); p = l.peak.Load() {
+	}
+}
+
+func (l *lender) end() { l.playing.Add(-1) }
+
+// take borrows up to most idle workers and returns how many it got (0 while a board is still
+// to begin: its worker is not idle). playing only falls once every board has begun, so a stale
+// read of it borrows fewer, never more.
+func (l *lender) take(most int64) int64 {
+	if most <= 0 || l.toStart.Load() > 0 {
+		return 0
+	}
+	for {
+		h := l.helping.Load()
+		n := min(l.workers-l.playing.Load()-h, most)
+		if n <= 0 {
+			return 0
+		}
+		if l.helping.CompareAndSwap(h, h+n) {
+			l.lent.Add(1)
+			l.busy()
+			return n
+		}
+	}
+}
+
+// give returns n borrowed workers.
+func (l *lender) give(n int64) { l.helping.Add(-n) }
+
+// worker returns a helper's buffers for match m.
+func (l *lender) worker(m *runner.Match) *runner.Worker {
+	l.mu.Lock()
+	var w *runner.Worker
+	if k := len(l.free); k > 0 {
+		w, l.free = l.free[k-1], l.free[:k-1]
+	}
+	l.mu.Unlock()
+	return m.NewWorkerFrom(w)
+}
+
+func (l *lender) put(w *runner.Worker) {
+	l.mu.Lock()
+	l.free = append(l.free, w)
+	l.mu.Unlock()
+}
+
+// lendStep is the number of games a fixed sweep's board plays between two looks for idle
+// workers (an adaptive board looks at each batch).
+const lendStep = 32
+
+// playShared plays games from..to−1 of a board with match m on its own worker w and n borrowed
+// ones, each goroutine taking the next game as it finishes one, and adds their tallies to res.
+// seen is called under a lock. It returns false when stop said so.
+func (sw *Sweep) playShared(m *runner.Match, w *runner.Worker, n, from, to int64, res *gamefile.BoardResult, seen func(moves []byte), stop func() bool) bool {
+	var next atomic.Int64
+	next.Store(from)
+	var failed atomic.Bool
+	var mu sync.Mutex
+	play := func(w *runner.Worker) {
+		var d gamefile.BoardResult
+		for {
+			j := next.Add(1) - 1
+			if j >= to || failed.Load() {
+				break
+			}
+			rec, moves, ok := m.PlayView(w, j, stop)
+			if !ok {
+				failed.Store(true)
+				break
+			}
+			mu.Lock()
+			seen(moves)
+			mu.Unlock()
+			count(&d, &rec, j)
+		}
+		mu.Lock()
+		addCounts(res, &d)
+		mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hw := sw.lend.worker(m)
+			play(hw)
+			sw.lend.put(hw)
+		}()
+	}
+	play(w)
+	wg.Wait()
+	return !failed.Load()
+}
+
+// count adds game j's record to a board's tallies.
+func count(res *gamefile.BoardResult, rec *gamefile.Record, j int64) {
+	res.N++
+	res.PliesSum += int64(rec.Plies)
+	sel := (j/2)%2 == 0 // the selection half: whole pairs
+	if sel {
+		res.NSelect++
+	}
+	switch rec.Winner {
+	case "first":
+		res.WhiteWins++
+		if sel {
+			res.WhiteWinsSelect++
+		}
+	case "second":
+		res.BlackWins++
+	default:
+		res.Draws++
+	}
+	switch rec.WinnerAgent() {
+	case "a":
+		res.AWins++
+	case "b":
+		res.BWins++
+	}
+	if rec.Reason == engine.Cap {
+		res.Caps++
+	}
+	if len(rec.Counters) == 5 {
+		res.CampsWhite += rec.Counters[2]
+		res.FirstMoveCaptures += rec.Counters[4]
+	}
+}
+
+// addCounts adds d's game tallies (not its identity or distinct games) to res.
+func addCounts(res, d *gamefile.BoardResult) {
+	res.N += d.N
+	res.WhiteWins += d.WhiteWins
+	res.BlackWins += d.BlackWins
+	res.Draws += d.Draws
+	res.Caps += d.Caps
+	res.AWins += d.AWins
+	res.BWins += d.BWins
+	res.PliesSum += d.PliesSum
+	res.FirstMoveCaptures += d.FirstMoveCaptures
+	res.CampsWhite += d.CampsWhite
+	res.NSelect += d.NSelect
+	res.WhiteWinsSelect += d.WhiteWinsSelect
+}
