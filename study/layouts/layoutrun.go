@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"time"
 
 	"github.com/fairplay-lab/fairplay/internal/durable"
@@ -76,6 +75,11 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 			return nil, err
 		}
 	}
+	if sw.sequential() {
+		// One board at a time: a board's games are many, and a board waiting in another
+		// worker's chunk would keep the idle workers from being lent (lender).
+		plan.Chunk = 1
+	}
 	defer closeOld()
 	tf, err := durable.CreateTemp(path, s.Durable)
 	if err != nil {
@@ -104,11 +108,17 @@ func RunLayouts(ctx context.Context, sw *Sweep, s runner.Session) (*LayoutsOutco
 		}
 		return nil
 	}
-	var done atomic.Int64
-	stop := s.StartProgress(end-start-already, "boards", done.Load)
-	t0 := time.Now()
+	// Progress counts games, so that a board playing long still shows them; an adaptive
+	// sweep's boards stop early, so their caps' sum is a cap on the games, not a goal.
 	sw.lend.reset(s.Workers, end-start-already)
-	_, err = runner.RunItems(runCtx, sw, plan, s.Workers, &done, sink, func(r *gamefile.BoardResult) int64 { return r.Board })
+	defer sw.lend.close()
+	total := (end - start - already) * sw.Cfg.Games
+	if sw.sequential() {
+		total = -total
+	}
+	stop := s.StartProgress(total, "games", sw.lend.played.Load)
+	t0 := time.Now()
+	_, err = runner.RunItems(runCtx, sw, plan, s.Workers, nil, sink, func(r *gamefile.BoardResult) int64 { return r.Board })
 	interrupted := ctx.Err() != nil
 	stop()
 	if err != nil {

@@ -509,17 +509,18 @@ func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.Boa
 			if !ok {
 				return false
 			}
-			j = end
-			continue
-		}
-		for ; j < end; j++ {
-			rec, moves, ok := m.PlayView(w, j, stop)
-			if !ok {
-				return false
+		} else {
+			for k := j; k < end; k++ {
+				rec, moves, ok := m.PlayView(w, k, stop)
+				if !ok {
+					return false
+				}
+				seen(moves)
+				count(res, &rec, k)
 			}
-			seen(moves)
-			count(res, &rec, j)
 		}
+		sw.lend.played.Add(end - j)
+		j = end
 	}
 	return true
 }

@@ -28,6 +28,8 @@ type lender struct {
 	// lent counts the steps played with borrowed workers and peak is the most goroutines that
 	// played at once, over the lender's life (tests read them).
 	lent, peak atomic.Int64
+	// played counts the run's games as its boards play them (the progress display).
+	played atomic.Int64
 
 	mu   sync.Mutex
 	free []*runner.Worker // helpers' buffers, reused from step to step
@@ -43,6 +45,14 @@ func (l *lender) reset(workers int, boards int64) {
 	l.toStart.Store(boards)
 	l.playing.Store(0)
 	l.helping.Store(0)
+	l.played.Store(0)
+}
+
+// close ends a run: outside one, nothing is lent (a board played on its own, Sweep.Play called
+// directly, keeps to its goroutine).
+func (l *lender) close() {
+	l.workers = 0
+	l.toStart.Store(0)
 }
 
 // begin and end bracket the play of one board.
@@ -102,8 +112,8 @@ func (l *lender) put(w *runner.Worker) {
 	l.mu.Unlock()
 }
 
-// lendStep is the number of games a fixed sweep's board plays between two looks for idle
-// workers (an adaptive board looks at each batch).
+// lendStep is the number of games a board plays between two looks for idle workers, except
+// on an adaptive sweep's boards, which look at each batch.
 const lendStep = 32
 
 // playShared plays games from..to−1 of a board with match m on its own worker w and n borrowed

@@ -126,6 +126,7 @@ func (sw *Sweep) playRound(ctx context.Context, active []int, res []gamefile.Boa
 		sk *sweepWorker
 	}
 	sw.lend.reset(workers, int64(len(active)))
+	defer sw.lend.close()
 	ok := runner.Parallel(len(active), workers, func() local { return local{fnv.New64a(), &sweepWorker{}} }, func(l local, j int) bool {
 		k := active[j]
 		return sw.playGames(l.sk, int64(k), from, to, &res[k], func(moves []byte) { // under a lock when helped

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -282,19 +283,20 @@ func TestRaceFairestInterrupted(t *testing.T) {
 	}
 }
 
-// A board left alone borrows the idle workers (lender): a fixed sweep of fewer boards than
-// workers and a fair race whose last boards play on alone give the same boards.csv (and
-// race.csv) at one worker and at four, the four-worker runs lent workers, and no run ever had
-// more goroutines playing than workers.
+// A board left alone borrows the idle workers (lender): a fixed sweep and fair races of fewer
+// boards than workers, and a fair race whose last boards play on alone, give the same
+// boards.csv (and race.csv) at one worker and at four; the runs of fewer boards than workers
+// lent workers, and by the lender's count no run had more goroutines playing than workers.
 func TestLendingPlaysTheSameGames(t *testing.T) {
-	fixed := sweep(t, LayoutsConfig{Layouts: "random:2", Games: 300, Seed: 4})
 	for _, c := range []struct {
 		name  string
 		sw    *Sweep
+		lends bool // fewer boards than workers: lending is certain
 		files []string
 	}{
-		{"fixed", fixed, []string{"boards.csv", "layouts.csv"}},
-		{"fair race", raceSweep(t, stats.RaceFair, 0, "3", 2000, 0.40, 0.60), []string{"boards.csv", "race.csv"}},
+		{"fixed", sweep(t, LayoutsConfig{Layouts: "random:1", Games: 300, Seed: 4}), true, []string{"boards.csv", "layouts.csv"}},
+		{"fair race of one layout", raceSweep(t, stats.RaceFair, 0, "1", 2000, 0.45, 0.55), true, []string{"boards.csv", "race.csv"}},
+		{"fair race", raceSweep(t, stats.RaceFair, 0, "3", 2000, 0.40, 0.60), false, []string{"boards.csv", "race.csv"}},
 	} {
 		dirs := []string{t.TempDir(), t.TempDir()}
 		for i, w := range []int{1, 4} {
@@ -303,7 +305,7 @@ func TestLendingPlaysTheSameGames(t *testing.T) {
 			if _, err := RunLayouts(context.Background(), c.sw, runner.Session{Dir: dirs[i], Workers: w, Shard: runner.Shard{Index: 0, Count: 1}}); err != nil {
 				t.Fatal(err)
 			}
-			if got := c.sw.lend.lent.Load() - lent; (w == 1) != (got == 0) {
+			if got := c.sw.lend.lent.Load() - lent; (w == 1 && got != 0) || (w > 1 && c.lends && got == 0) {
 				t.Errorf("%s at %d workers: %d steps lent", c.name, w, got)
 			}
 			if p := c.sw.lend.peak.Load(); p > int64(w) || p == 0 {
@@ -317,5 +319,34 @@ func TestLendingPlaysTheSameGames(t *testing.T) {
 				t.Errorf("%s: %s differs between 1 and 4 workers (or is empty)", c.name, f)
 			}
 		}
+		// Outside a run nothing is lent.
+		lent := c.sw.lend.lent.Load()
+		c.sw.Play(c.sw.NewWorker(), 0, func() bool { return false })
+		if c.sw.lend.lent.Load() != lent {
+			t.Errorf("%s: a board played outside a run borrowed workers", c.name)
+		}
+	}
+}
+
+// A board stopped during a step played with borrowed workers reports itself unfinished and
+// gives every worker back.
+func TestLentStepStops(t *testing.T) {
+	sw := sweep(t, LayoutsConfig{Layouts: "random:1", Games: 400, Seed: 4})
+	sw.lend.reset(4, 1)
+	defer sw.lend.close()
+	var calls atomic.Int64
+	stop := func() bool { return calls.Add(1) > 200 }
+	var res gamefile.BoardResult
+	if sw.playGames(sw.NewWorker(), 0, 0, 400, &res, func([]byte) {}, stop) {
+		t.Fatal("a stopped board reported itself finished")
+	}
+	if sw.lend.lent.Load() == 0 {
+		t.Fatal("the board borrowed no worker")
+	}
+	if h, p := sw.lend.helping.Load(), sw.lend.playing.Load(); h != 0 || p != 0 {
+		t.Errorf("after the stop: %d workers still lent, %d boards playing", h, p)
+	}
+	if res.N >= 400 {
+		t.Errorf("%d games played after a stop", res.N)
 	}
 }
