@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/fairplay-lab/fairplay/engine"
-	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/runner"
 )
 
@@ -110,102 +108,4 @@ func (l *lender) put(w *runner.Worker) {
 	l.mu.Lock()
 	l.free = append(l.free, w)
 	l.mu.Unlock()
-}
-
-// lendStep is the number of games a board plays between two looks for idle workers, except
-// on an adaptive sweep's boards, which look at each batch.
-const lendStep = 32
-
-// playShared plays games from..to−1 of a board with match m on its own worker w and n borrowed
-// ones, each goroutine taking the next game as it finishes one, and adds their tallies to res.
-// seen is called under a lock. It returns false when stop said so.
-func (sw *Sweep) playShared(m *runner.Match, w *runner.Worker, n, from, to int64, res *gamefile.BoardResult, seen func(moves []byte), stop func() bool) bool {
-	var next atomic.Int64
-	next.Store(from)
-	var failed atomic.Bool
-	var mu sync.Mutex
-	play := func(w *runner.Worker) {
-		var d gamefile.BoardResult
-		for {
-			j := next.Add(1) - 1
-			if j >= to || failed.Load() {
-				break
-			}
-			rec, moves, ok := m.PlayView(w, j, stop)
-			if !ok {
-				failed.Store(true)
-				break
-			}
-			mu.Lock()
-			seen(moves)
-			mu.Unlock()
-			count(&d, &rec, j)
-		}
-		mu.Lock()
-		addCounts(res, &d)
-		mu.Unlock()
-	}
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			hw := sw.lend.worker(m)
-			play(hw)
-			sw.lend.put(hw)
-		}()
-	}
-	play(w)
-	wg.Wait()
-	return !failed.Load()
-}
-
-// count adds game j's record to a board's tallies.
-func count(res *gamefile.BoardResult, rec *gamefile.Record, j int64) {
-	res.N++
-	res.PliesSum += int64(rec.Plies)
-	sel := (j/2)%2 == 0 // the selection half: whole pairs
-	if sel {
-		res.NSelect++
-	}
-	switch rec.Winner {
-	case "first":
-		res.WhiteWins++
-		if sel {
-			res.WhiteWinsSelect++
-		}
-	case "second":
-		res.BlackWins++
-	default:
-		res.Draws++
-	}
-	switch rec.WinnerAgent() {
-	case "a":
-		res.AWins++
-	case "b":
-		res.BWins++
-	}
-	if rec.Reason == engine.Cap {
-		res.Caps++
-	}
-	if len(rec.Counters) == 5 {
-		res.CampsWhite += rec.Counters[2]
-		res.FirstMoveCaptures += rec.Counters[4]
-	}
-}
-
-// addCounts adds d's game tallies (not its identity or distinct games) to res.
-func addCounts(res, d *gamefile.BoardResult) {
-	res.N += d.N
-	res.WhiteWins += d.WhiteWins
-	res.BlackWins += d.BlackWins
-	res.Draws += d.Draws
-	res.Caps += d.Caps
-	res.AWins += d.AWins
-	res.BWins += d.BWins
-	res.PliesSum += d.PliesSum
-	res.FirstMoveCaptures += d.FirstMoveCaptures
-	res.CampsWhite += d.CampsWhite
-	res.NSelect += d.NSelect
-	res.WhiteWinsSelect += d.WhiteWinsSelect
 }
