@@ -43,8 +43,8 @@ func (sw *Sweep) Play(sk *sweepWorker, i int64, stop func() bool) (gamefile.Boar
 // first whole batch after which the board is decided, or can no longer be decided before the cap
 // (stats.BandLooks.Futile: it would reach the cap undecided whatever its games). Game j is a pure
 // function of (configuration, seed, board, j), so a board played in pieces plays the same games
-// as in one go. At each batch (a fixed sweep: every lendStep games) the board borrows the run's
-// idle workers (lender) and plays the step's games on them too.
+// as in one go. At each step (an adaptive sweep's batch, otherwise lendStep games) the board
+// borrows the run's idle workers (lender) and plays the step's games on them too.
 func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.BoardResult, seen func(moves []byte), stop func() bool) bool {
 	sw.lend.begin()
 	defer sw.lend.end()
