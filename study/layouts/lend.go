@@ -8,10 +8,11 @@ import (
 	"github.com/fairplay-lab/fairplay/runner"
 )
 
-// lender lends a run's idle workers to the boards still playing, so that a sweep whose last
-// boards play long (an adaptive sweep's or a race's undecided boards, or a fixed sweep of fewer
-// boards than workers) keeps every worker busy: such a board plays each step's games on its own
-// worker and on the idle ones it borrowed.
+// lender lends a run's idle workers to the boards still playing, so that the workers of a
+// sweep whose last boards play long (an adaptive sweep's or a race's undecided boards, or a
+// fixed sweep of fewer boards than workers) do not sit idle: such a board plays each step's
+// games on its own worker and on the idle ones it borrowed (a worker freed during a step waits
+// for a board's next step).
 //
 // A worker counts as idle only once every board of the run has begun (none is left for it to
 // take) and it plays no board and helps none, so a run never has more goroutines playing than
