@@ -89,33 +89,30 @@ func (sw *Sweep) playGames(sk *sweepWorker, i, from, to int64, res *gamefile.Boa
 const lendStep = 32
 
 // playShared plays games from..to−1 of a board with match m on its own worker w and n borrowed
-// ones, each goroutine taking the next game as it finishes one, and adds their tallies to res.
-// seen is called under a lock. It returns false when stop said so.
+// ones, each goroutine taking the next game as it finishes one, and counts each game into res
+// and seen under a lock (the tallies are sums, so their order does not matter). It returns
+// false when stop said so.
 func (sw *Sweep) playShared(m *runner.Match, w *runner.Worker, n, from, to int64, res *gamefile.BoardResult, seen func(moves []byte), stop func() bool) bool {
 	var next atomic.Int64
 	next.Store(from)
 	var failed atomic.Bool
 	var mu sync.Mutex
 	play := func(w *runner.Worker) {
-		var d gamefile.BoardResult
 		for {
 			j := next.Add(1) - 1
 			if j >= to || failed.Load() {
-				break
+				return
 			}
 			rec, moves, ok := m.PlayView(w, j, stop)
 			if !ok {
 				failed.Store(true)
-				break
+				return
 			}
 			mu.Lock()
 			seen(moves)
+			count(res, &rec, j)
 			mu.Unlock()
-			count(&d, &rec, j)
 		}
-		mu.Lock()
-		addCounts(res, &d)
-		mu.Unlock()
 	}
 	var wg sync.WaitGroup
 	for range n {
@@ -164,20 +161,4 @@ func count(res *gamefile.BoardResult, rec *gamefile.Record, j int64) {
 		res.CampsWhite += rec.Counters[2]
 		res.FirstMoveCaptures += rec.Counters[4]
 	}
-}
-
-// addCounts adds d's game tallies (not its identity or distinct games) to res.
-func addCounts(res, d *gamefile.BoardResult) {
-	res.N += d.N
-	res.WhiteWins += d.WhiteWins
-	res.BlackWins += d.BlackWins
-	res.Draws += d.Draws
-	res.Caps += d.Caps
-	res.AWins += d.AWins
-	res.BWins += d.BWins
-	res.PliesSum += d.PliesSum
-	res.FirstMoveCaptures += d.FirstMoveCaptures
-	res.CampsWhite += d.CampsWhite
-	res.NSelect += d.NSelect
-	res.WhiteWinsSelect += d.WhiteWinsSelect
 }
