@@ -241,6 +241,15 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 			}
 		}
 	}
+	reuse := reuseOf(ctx)
+	if reuse != nil {
+		man.BuildSHA256 = buildID()
+	}
+	if reused, err := startReuse(ctx, reuse, s, man, format); err != nil {
+		return nil, err
+	} else if reused {
+		s.Resume = true // the copy is read as a resumed run's games are; nothing is left to play
+	}
 	gamesPath := filepath.Join(s.Dir, format.FileName())
 	codec := s.Codec
 	if s.Resume {
@@ -339,7 +348,7 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.StoppedEarly = stopped
 	man.Ended = time.Now().UTC()
 	man.Seconds = elapsed
-	if elapsed > 0 {
+	if elapsed > 0 && man.ReusedFrom == "" {
 		man.GamesPerSecond = float64(done.Load()) / elapsed
 		man.PliesPerSecond = math.Round(float64(gs.plies) / elapsed) // includes resumed games' plies
 	}
@@ -354,6 +363,9 @@ func RunMatch(ctx context.Context, m *Match, s Session) (*Outcome, error) {
 	man.PeakRSSBytes = gamefile.PeakRSS()
 	if err := gamefile.WriteManifest(filepath.Join(s.Dir, "manifest.json"), man); err != nil {
 		return nil, ReportsFailed(s.Dir, err)
+	}
+	if reuse != nil && man.Status == "complete" && !stopped {
+		reuse.add(cfgHash, filepath.Clean(s.Dir))
 	}
 	return &Outcome{Summary: sum, Manifest: man, Interrupted: interrupted || man.Status != "complete", Stopped: stopped}, nil
 }

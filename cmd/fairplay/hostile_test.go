@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/reporttest"
 )
 
 // copyRun copies the files of a run directory (one level) into a new directory.
@@ -35,20 +36,6 @@ func copyRun(t *testing.T, from, to string) {
 	}
 }
 
-// editManifest rewrites a run's manifest.json through edit.
-func editManifest(t *testing.T, dir string, edit func(*gamefile.Manifest)) {
-	t.Helper()
-	path := filepath.Join(dir, "manifest.json")
-	man, err := gamefile.ReadManifest(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit(man)
-	if err := gamefile.WriteManifest(path, man); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // checkpointRun turns a complete run into one killed after a checkpoint of all its games:
 // games.csv.tmp holds them and the manifest's checkpoint says so.
 func checkpointRun(t *testing.T, dir string) {
@@ -62,7 +49,7 @@ func checkpointRun(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	os.Remove(games)
-	editManifest(t, dir, func(m *gamefile.Manifest) {
+	reporttest.EditManifest(t, dir, func(m *gamefile.Manifest) {
 		m.Status = "running"
 		m.Checkpoint = gamefile.NewCheckpoint("games.csv.tmp", b, m.Completed)
 	})
@@ -100,7 +87,7 @@ func TestPlantedLinks(t *testing.T) {
 			dir := filepath.Join(tmp, "run-"+name)
 			os.RemoveAll(dir)
 			copyRun(t, base, dir)
-			editManifest(t, dir, func(m *gamefile.Manifest) { m.Status = "interrupted" })
+			reporttest.EditManifest(t, dir, func(m *gamefile.Manifest) { m.Status = "interrupted" })
 			if ckpt {
 				checkpointRun(t, dir)
 			}
@@ -174,7 +161,7 @@ func TestTamperedRuns(t *testing.T) {
 	}
 
 	seed := fresh("seed")
-	editManifest(t, seed, func(m *gamefile.Manifest) {
+	reporttest.EditManifest(t, seed, func(m *gamefile.Manifest) {
 		m.Status = "interrupted"
 		m.Config = bytes.Replace(m.Config, []byte(`"seed": 1,`), []byte(`"seed": 2,`), 1)
 		if !bytes.Contains(m.Config, []byte(`"seed": 2,`)) {
@@ -194,7 +181,7 @@ func TestTamperedRuns(t *testing.T) {
 	mid := fresh("mid")
 	checkpointRun(t, mid)
 	b, _ = os.ReadFile(filepath.Join(mid, "games.csv.tmp"))
-	editManifest(t, mid, func(m *gamefile.Manifest) {
+	reporttest.EditManifest(t, mid, func(m *gamefile.Manifest) {
 		m.Checkpoint = gamefile.NewCheckpoint("games.csv.tmp", b[:len(b)-5], m.Completed)
 	})
 	refused(mid, "ends inside a row", "play", "-resume", mid, "-progress", "never")
@@ -208,7 +195,7 @@ func TestTamperedRuns(t *testing.T) {
 
 	short := fresh("items")
 	checkpointRun(t, short)
-	editManifest(t, short, func(m *gamefile.Manifest) { m.Checkpoint.Items = 25 })
+	reporttest.EditManifest(t, short, func(m *gamefile.Manifest) { m.Checkpoint.Items = 25 })
 	refused(short, "the checkpoint says 25", "play", "-resume", short, "-progress", "never")
 
 	// The untouched checkpoint resumes to the bytes of the complete run.
@@ -232,7 +219,7 @@ func TestReportsFailedHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
-	editManifest(t, dir, func(m *gamefile.Manifest) { m.Status = "interrupted" })
+	reporttest.EditManifest(t, dir, func(m *gamefile.Manifest) { m.Status = "interrupted" })
 	blocker := filepath.Join(dir, "summary.csv")
 	os.Remove(blocker)
 	os.MkdirAll(filepath.Join(blocker, "x"), 0o755) // renaming over a non-empty directory fails

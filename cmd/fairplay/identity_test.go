@@ -300,8 +300,8 @@ func identityRun(t *testing.T, tmp string, c identityCase, seen map[string]strin
 const identityMaxText = 16 << 10
 
 // manifestVolatile are the manifest keys that depend on the time, the host, the toolchain,
-// the source revision or the worker count, not on what was played.
-var manifestVolatile = []string{"go_version", "vcs_revision", "started", "ended", "seconds", "games_per_second", "plies_per_second",
+// the source revision and build or the worker count, not on what was played.
+var manifestVolatile = []string{"go_version", "vcs_revision", "build_sha256", "started", "ended", "seconds", "games_per_second", "plies_per_second",
 	"workers", "gomaxprocs", "peak_rss_bytes", "host"}
 
 var (

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/internal/reporttest"
 )
 
 // blockFile makes writing path fail: a non-empty directory in its place (a rename over it
@@ -59,9 +60,9 @@ func TestReportsFailedHintEveryCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			unfinished := func(m *gamefile.Manifest) { m.Status = "interrupted" }
-			editManifest(t, dir, unfinished)
+			reporttest.EditManifest(t, dir, unfinished)
 			if c.inner != "" {
-				editManifest(t, filepath.Join(dir, c.inner), unfinished)
+				reporttest.EditManifest(t, filepath.Join(dir, c.inner), unfinished)
 			}
 			unblock := blockFile(t, path)
 			_, _, err = runCmd(t, c.args[0], "-resume", dir, "-progress", "never")
@@ -93,7 +94,7 @@ func TestSPRTReportsFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	// As the match leaves it: complete, the test's files not yet among its outputs.
-	editManifest(t, dir, func(m *gamefile.Manifest) {
+	reporttest.EditManifest(t, dir, func(m *gamefile.Manifest) {
 		m.Outputs = slices.DeleteFunc(m.Outputs, func(f string) bool { return f == "sprt.txt" })
 	})
 	unblock := blockFile(t, path)

@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
+	"github.com/fairplay-lab/fairplay/runner"
 )
 
 func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("study", "[-out DIR | -resume DIR] [-workers W] [-progress auto|always|never] [-dry-run] [-allow-programs] FILE.json",
+	fs := newFlags("study", "[-out DIR | -resume DIR] [-workers W] [-progress auto|always|never] [-dry-run] [-no-reuse] [-allow-programs] FILE.json",
 		"fairplay study -out variant-studies docs/studies/variant-studies.json   # every run, then variant-studies/index.html",
 		"fairplay study -dry-run docs/studies/variant-studies.json                # list the commands without running them",
 		"fairplay study -resume variant-studies docs/studies/variant-studies.json # finish an interrupted study")
@@ -26,6 +27,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers for every run (results do not depend on it)")
 	progress := fs.String("progress", "auto", "progress display on stderr: auto, always, never")
 	dry := fs.Bool("dry-run", false, "print each run's command line and stop")
+	noReuse := fs.Bool("no-reuse", false, "play every match, also one that another run of the study already played with the same configuration, seed, agents and build (by default its games are copied, and its manifest says reused_from)")
 	allow := fs.Bool("allow-programs", false, "run the external programs (ext:cmd=...) the study file names; without it such a study is refused (-dry-run lists them)")
 	fs.SetOutput(stderr)
 	var files []string
@@ -101,6 +103,9 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("-resume %s: %v (not a study directory?)", dir, err)
 	} else if !reflect.DeepEqual(prev, st) {
 		return usagef("-resume %s: %s differs from the study the directory was started with (%s/study.json); runs already done would be taken for its runs", dir, file, dir)
+	}
+	if !*noReuse {
+		ctx = runner.WithReuse(ctx, dir)
 	}
 	fmt.Fprintf(stderr, "fairplay study: %s, %d runs -> %s\n", st.Name, len(st.Runs), dir)
 	t0, finished := time.Now(), 0

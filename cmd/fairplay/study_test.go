@@ -237,3 +237,75 @@ func TestStudyTournamentCombine(t *testing.T) {
 		t.Errorf("resume with another study file: %v", err)
 	}
 }
+
+// TestStudyReusesMatches: a study's run that repeats a match another of its runs played (here
+// a play run twice, and a variants run whose baseline cells are another's) copies its games
+// (the manifest says from where) and ends with the files a replay writes; -no-reuse plays it.
+func TestStudyReusesMatches(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "reuse.json")
+	vary := func(v string) string {
+		return `["-game", "baran", "-vary", "` + v + `", "-ladder", "greedy;alphabeta:depth=1", "-games-per-cell", "6", "-rating-games-per-pairing", "0", "-seed", "5"]`
+	}
+	play := `["-game", "baran", "-a", "alphabeta:depth=1", "-b", "greedy", "-games", "8", "-seed", "3"]`
+	study := `{"name": "reuse", "description": "repeated matches", "runs": [
+		{"name": "one", "command": "play", "args": ` + play + `},
+		{"name": "two", "command": "play", "args": ` + play + `},
+		{"name": "capture", "command": "variants", "args": ` + vary("capture=huff,strict") + `},
+		{"name": "row", "command": "variants", "args": ` + vary("fast-row=3,4") + `}]}`
+	if err := os.WriteFile(file, []byte(study), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reused := func(dir string) string {
+		t.Helper()
+		var m struct {
+			ReusedFrom string `json:"reused_from"`
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.ToSlash(m.ReusedFrom)
+	}
+	games := func(dir string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, "games.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	with, without := filepath.Join(tmp, "with"), filepath.Join(tmp, "without")
+	if _, stderr, err := runCmd(t, "study", "-out", with, "-workers", "2", "-progress", "never", file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	} else if !strings.Contains(stderr, "its games are copied, not played again") {
+		t.Errorf("stderr does not say what was reused:\n%s", stderr)
+	}
+	if _, stderr, err := runCmd(t, "study", "-out", without, "-no-reuse", "-workers", "2", "-progress", "never", file); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	want := map[string]string{"one": "", "two": "../one", "capture/cells/1-1": "", "row/cells/1-1": "../../../capture/cells/1-1",
+		"row/cells/2-1": "../../../capture/cells/2-1", "row/cells/1-2": "", "row/cells/2-2": ""}
+	for sub, from := range want {
+		if got := reused(filepath.Join(with, sub)); got != from {
+			t.Errorf("%s: reused_from %q, want %q", sub, got, from)
+		}
+		if got := reused(filepath.Join(without, sub)); got != "" {
+			t.Errorf("-no-reuse: %s reused %q", sub, got)
+		}
+		if games(filepath.Join(with, sub)) != games(filepath.Join(without, sub)) {
+			t.Errorf("%s: the games differ from those played", sub)
+		}
+	}
+	for _, f := range []string{"variants.csv", "differences.csv"} {
+		a, _ := os.ReadFile(filepath.Join(with, "row", f))
+		b, _ := os.ReadFile(filepath.Join(without, "row", f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("row/%s differs from the replayed study's (%d and %d bytes)", f, len(a), len(b))
+		}
+	}
+}
