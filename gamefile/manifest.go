@@ -65,7 +65,8 @@ type Manifest struct {
 	// study reuses its runs' matches so), is that match's directory, relative to this run's.
 	ReusedFrom string `json:"reused_from,omitempty"`
 	// BuildSHA256 is the SHA-256 of the executable that ran a study's match (recorded under
-	// runner.WithReuse): a match is reused only from one the same executable played.
+	// runner.WithReuse, so not with study -no-reuse): a match is reused only from one the same
+	// executable played.
 	BuildSHA256 string `json:"build_sha256,omitempty"`
 	// Checkpoint, while a run is running (and after it was killed), says how much of its
 	// temporary output is complete; nil once the run ended.
@@ -148,7 +149,8 @@ func HashConfig(cfg any) (json.RawMessage, string, error) {
 }
 
 // SchemaVersion is the version of the manifest's fields. 2 added Kind; a manifest of version 1
-// (no schema_version) has its kind inferred when read (ReadManifest). 3 added Agents, 4 ReusedFrom and BuildSHA256.
+// (no schema_version) has its kind inferred when read (ReadManifest). 3 added Agents, 4
+// ReusedFrom and BuildSHA256.
 const SchemaVersion = 4
 
 // NewManifest fills the tool and host facts of a run of the given kind.

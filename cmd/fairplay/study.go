@@ -27,7 +27,7 @@ func runStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers for every run (results do not depend on it)")
 	progress := fs.String("progress", "auto", "progress display on stderr: auto, always, never")
 	dry := fs.Bool("dry-run", false, "print each run's command line and stop")
-	noReuse := fs.Bool("no-reuse", false, "play every match, also one that another run of the study already played with the same configuration, seed, agents and build (by default its games are copied, and its manifest says reused_from)")
+	noReuse := fs.Bool("no-reuse", false, "play every match, also one that another run of the study already played with the same configuration, seed, agents and executable (by default its games are copied, and its manifest says reused_from)")
 	allow := fs.Bool("allow-programs", false, "run the external programs (ext:cmd=...) the study file names; without it such a study is refused (-dry-run lists them)")
 	fs.SetOutput(stderr)
 	var files []string
