@@ -33,9 +33,10 @@ type reuseKey struct{}
 // once, at the first lookup; matches completed later in this process are added as they end.
 type reuseIndex struct {
 	roots []string
+	walk  sync.Mutex // held for the whole walk: a match looking up meanwhile waits for it
+	built bool       // under walk
 	mu    sync.Mutex
-	built bool
-	dirs  map[string][]string // config_sha256 → directories of complete matches
+	dirs  map[string][]string // config_sha256 → directories of complete matches; under mu
 }
 
 // WithReuse returns ctx under which RunMatch, before it plays a whole reproducible match into
@@ -85,14 +86,15 @@ func (x *reuseIndex) add(hash, dir string) {
 
 // build walks the roots once, indexing every complete match manifest (regular files only; the
 // roots themselves may be links, as CheckNoLinks allows). It stops early when ctx ends.
+// Matches that look up while it walks (a tournament's pairings run side by side) wait for the
+// whole index rather than search a part of it.
 func (x *reuseIndex) build(ctx context.Context) {
-	x.mu.Lock()
+	x.walk.Lock()
+	defer x.walk.Unlock()
 	if x.built {
-		x.mu.Unlock()
 		return
 	}
 	x.built = true
-	x.mu.Unlock()
 	for _, root := range x.roots {
 		_ = filepath.WalkDir(root+string(filepath.Separator), func(path string, d fs.DirEntry, err error) error {
 			if ctx.Err() != nil {
