@@ -70,8 +70,15 @@ func Kinds() []Kind {
 
 // Params are an agent's parameters after defaults, by name.
 type Params struct {
-	kind string
-	vals map[string]string
+	kind  string
+	vals  map[string]string
+	given map[string]string // the parameters the spec names, as given
+}
+
+// Given reports whether the spec named the parameter (rather than leaving it at its default).
+func (p Params) Given(name string) bool {
+	_, ok := p.given[name]
+	return ok
 }
 
 // String returns the parameter as given or defaulted.
@@ -128,6 +135,7 @@ func Parse(spec string) (Agent, error) {
 	}
 	if rest != "" {
 		given := map[string]string{}
+		p.given = given
 		for _, item := range strings.Split(rest, ",") {
 			n, v, ok := strings.Cut(item, "=")
 			if !ok {
@@ -185,8 +193,10 @@ func Searches(spec string) bool {
 
 // ShortSpec is a spec for people: the canonical spec without the parameters at their defaults
 // ("alphabeta:depth=2" for "alphabeta:depth=2,nodes=0,movetime=0,..."), the kind's name alone
-// when every parameter is at its default. A spec it cannot read (an unknown kind, a value with
-// a comma) is returned as it is.
+// when every parameter is at its default. A default whose absence would read otherwise is kept
+// (alpha-beta's margin=150 under movetime, where a spec without margin has auto), so that the
+// short spec parses to the same agent. A spec it cannot read (an unknown kind, a value with a
+// comma) is returned as it is.
 func ShortSpec(spec string) string {
 	name, rest, ok := strings.Cut(spec, ":")
 	k, known := kinds[name]
@@ -197,19 +207,43 @@ func ShortSpec(spec string) string {
 	for _, d := range k.Params {
 		def[d.Name] = d.Default
 	}
-	var kept []string
-	for _, item := range strings.Split(rest, ",") {
-		n, v, ok := strings.Cut(item, "=")
-		d, param := def[n]
-		if !ok || !param {
+	items := strings.Split(rest, ",")
+	for _, item := range items {
+		n, _, ok := strings.Cut(item, "=")
+		if _, param := def[n]; !ok || !param {
 			return spec
 		}
-		if v != d {
-			kept = append(kept, item)
+	}
+	short := func(keep map[string]bool) string {
+		var kept []string
+		for _, item := range items {
+			n, v, _ := strings.Cut(item, "=")
+			if v != def[n] || keep[n] {
+				kept = append(kept, item)
+			}
+		}
+		if len(kept) == 0 {
+			return name
+		}
+		return name + ":" + strings.Join(kept, ",")
+	}
+	s := short(nil)
+	a, err := Parse(spec)
+	if err != nil || (a.Spec() != spec && Expand(a) != spec) {
+		return s // neither a canonical nor an expanded spec: the plain rule
+	}
+	b, err := Parse(s)
+	if err != nil || b.Spec() == a.Spec() {
+		return s
+	}
+	_, got, _ := strings.Cut(Expand(b), ":")
+	_, was, _ := strings.Cut(Expand(a), ":")
+	keep := map[string]bool{}
+	for _, item := range strings.Split(got, ",") {
+		if !slices.Contains(strings.Split(was, ","), item) {
+			n, _, _ := strings.Cut(item, "=")
+			keep[n] = true // read otherwise without it: keep the spec's value
 		}
 	}
-	if len(kept) == 0 {
-		return name
-	}
-	return name + ":" + strings.Join(kept, ",")
+	return short(keep)
 }

@@ -197,7 +197,7 @@ func TestSpecs(t *testing.T) {
 		"random":                   "random",
 		"alphabeta:depth=3":        "alphabeta:depth=3,nodes=0,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
 		"alphabeta:nodes=20000":    "alphabeta:depth=64,nodes=20000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
-		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
+		"alphabeta:movetime=0.1s":  "alphabeta:depth=64,nodes=0,movetime=100ms,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=auto,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=",
 		"classic:depth=7":          "classic:depth=7,nodes=0,qs=1,tt=16,weights=",
 		"mcts:playouts=2000,c=1.4": "mcts:playouts=2000,movetime=0,c=1.4,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=auto,mm=0,pick=visits,expand=2,halving=0,qsbase=1,prune=1,refresh=1,win1=1,solver=1,reuse=1,weights=",
 		"mcts:movetime=50ms":       "mcts:playouts=10000000,movetime=50ms,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=auto,mm=0,pick=visits,expand=2,halving=0,qsbase=1,prune=1,refresh=1,win1=1,solver=1,reuse=1,weights=",

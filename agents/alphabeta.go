@@ -58,7 +58,8 @@ type AlphaBeta struct {
 	// ones, 3 logarithmic ones) and the greatest depths of reverse futility pruning, futility
 	// pruning and late-move pruning (0: off); Auto (-1) is the game's default (autoSelective).
 	Sel Selective
-	// Margin is the futility margin per ply of rfp and fut, in evaluation units.
+	// Margin is the futility margin per ply of rfp and fut, in evaluation units; Auto (-1):
+	// autoNetMargin under movetime with a network, else defaultMargin (parseMargin).
 	Margin int32
 	// Tempo is added to every evaluation for the side to move (evaluation units): with it the
 	// evaluations of odd and even plies compare. Auto (-1) is the game's default: autoTempo
@@ -92,7 +93,7 @@ func init() {
 			{"rfp", "auto", "reverse futility pruning at non-PV nodes up to this depth (0..8, 0 off): return the evaluation minus margin·depth when it is still at least beta; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
-			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran) (1..2000)"},
+			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran): 1..2000, or auto = 75 in Katarenga under movetime with the network, else 150; a movetime spec without it has auto (docs/search.md)"},
 			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga (25 under movetime with the network), 0 in Baran, with depth alone 0"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
@@ -143,11 +144,9 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if a.Sel, err = parseSelective(p); err != nil {
 		return nil, err
 	}
-	m, err := p.Int("margin", 1, 2000)
-	if err != nil {
+	if a.Margin, err = parseMargin(p, a.Movetime > 0); err != nil {
 		return nil, err
 	}
-	a.Margin = int32(m)
 	a.Tempo = Auto
 	if p.String("tempo") != "auto" {
 		t, err := p.Int("tempo", 0, 300)
@@ -224,6 +223,7 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 		}
 	}
 	p.imp = a.resolveImp(game, p.nn != nil)
+	p.margin = a.resolveMargin(game, p.nn != nil)
 	if t, ok := a.pool.Get().(*table); ok {
 		t.clear()
 		t.gen = 0
@@ -258,6 +258,7 @@ type abPlayer struct {
 	cmTab     [2][4096]engine.Action // cm=1: countermoves, by side and the previous move's slot
 	path      [maxPly]engine.Action  // the move played at each ply of the current path
 	hist      int                    // the history option, resolved
+	margin    int32                  // the futility margin, resolved
 	cm        bool                   // the countermove option, resolved
 	imp       bool                   // the improving flag's option, resolved
 	stat      [maxPly]int32          // imp: the static evaluation of each ply's node on the current path
@@ -503,7 +504,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		if !haveStatic {
 			static, haveStatic = p.eval(s), true
 		}
-		if v := static - p.cfg.Margin*int32(depth-imp); v >= beta {
+		if v := static - p.margin*int32(depth-imp); v >= beta {
 			return v
 		}
 	}
@@ -550,7 +551,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 				if !haveStatic {
 					static, haveStatic = p.eval(s), true
 				}
-				if v := static + p.cfg.Margin*int32(depth); v <= alpha {
+				if v := static + p.margin*int32(depth); v <= alpha {
 					best = max(best, v)
 					break
 				}

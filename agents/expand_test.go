@@ -21,7 +21,7 @@ func TestExpand(t *testing.T) {
 		{"mcts:playouts=300", "mcts:playouts=300,movetime=0,c=1.5,temp=100,rollout=qs,prior=eval,cutoff=8,eps=0.2,tempo=auto,mm=0,pick=visits,expand=2,halving=0,qsbase=1,prune=1,refresh=1,win1=1,solver=1,reuse=1,weights=,net=auto"},
 		{"alphabeta:nodes=5000,net=none", "alphabeta:depth=64,nodes=5000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=none"},
 		{"alphabeta:nodes=5000,partial=1", "alphabeta:depth=64,nodes=5000,movetime=0,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=auto,partial=1"},
-		{"alphabeta:movetime=50ms,partial=auto", "alphabeta:depth=64,nodes=0,movetime=50ms,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=150,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=auto"},
+		{"alphabeta:movetime=50ms,partial=auto", "alphabeta:depth=64,nodes=0,movetime=50ms,hash=16,qs=1,pvs=1,lmr=auto,rfp=auto,fut=auto,lmp=auto,margin=auto,tempo=auto,null=0,asp=1,ext=auto,exts=0,qsbase=1,weights=,net=auto"},
 	} {
 		a, err := Parse(c.spec)
 		if err != nil {

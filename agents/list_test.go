@@ -52,6 +52,29 @@ func TestShortSpec(t *testing.T) {
 			t.Errorf("%s parses to %v (%v), want %s", short, b, err, a.Spec())
 		}
 	}
+	// A default whose absence reads otherwise stays: under movetime a spec without margin has
+	// auto, so the default 150 is kept there and dropped under a node budget.
+	for spec, want := range map[string]string{
+		"alphabeta:movetime=100ms,margin=150": "alphabeta:depth=64,movetime=100ms,margin=150",
+		"alphabeta:movetime=100ms":            "alphabeta:depth=64,movetime=100ms,margin=auto",
+		"alphabeta:nodes=500,margin=150":      "alphabeta:depth=64,nodes=500",
+		"alphabeta:nodes=500,margin=auto":     "alphabeta:depth=64,nodes=500,margin=auto",
+	} {
+		a, err := Parse(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		short := ShortSpec(a.Spec())
+		if short != want {
+			t.Errorf("ShortSpec(%s) = %s, want %s", a.Spec(), short, want)
+		}
+		if s := ShortSpec(Expand(a)); s != want { // the expanded spec (net=auto shown) reads alike
+			t.Errorf("ShortSpec(%s) = %s, want %s", Expand(a), s, want)
+		}
+		if b, err := Parse(short); err != nil || b.Spec() != a.Spec() {
+			t.Errorf("%s parses to %v (%v), want %s", short, b, err, a.Spec())
+		}
+	}
 	for _, odd := range []string{`ext:cmd="./bot, x"`, "nosuch:x=1", "alphabeta:nosuch=1", "alphabeta:depth"} {
 		if got := ShortSpec(odd); got != odd {
 			t.Errorf("ShortSpec(%s) = %s, want it unchanged", odd, got)

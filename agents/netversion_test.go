@@ -127,11 +127,11 @@ func TestNetAutoNewest(t *testing.T) {
 	}
 }
 
-// TestAutoWithNetwork: tempo=auto and hist=auto resolve by game, budget and evaluation as
-// documented: under movetime with any network (auto's choice, builtin, builtin2, a file)
-// Katarenga takes tempo 25 and hist 1; under movetime with the heuristic, and under a node
-// budget with or without the network, tempo 50 and hist 0; depth alone tempo 0; Baran keeps
-// tempo 0 and hist 0 everywhere; a given value is kept.
+// TestAutoWithNetwork: tempo=auto, hist=auto and margin=auto resolve by game, budget and
+// evaluation as documented: under movetime with any network (auto's choice, builtin, builtin2,
+// a file) Katarenga takes tempo 25, hist 1 and margin 75; under movetime with the heuristic,
+// and under a node budget with or without the network, tempo 50, hist 0 and margin 150; depth
+// alone tempo 0; Baran keeps tempo 0, hist 0 and margin 150 everywhere; a given value is kept.
 func TestAutoWithNetwork(t *testing.T) {
 	n1, err := nnue.Builtin("katarenga")
 	if err != nil {
@@ -142,35 +142,39 @@ func TestAutoWithNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	type want struct {
-		tempo int32
-		hist  int
+		tempo  int32
+		hist   int
+		margin int32
 	}
 	for _, c := range []struct {
 		game, spec string
 		want       want
 	}{
-		{"katarenga", "alphabeta:depth=3", want{0, 0}},
-		{"katarenga", "alphabeta:depth=3,net=builtin", want{0, 0}},
-		{"katarenga", "alphabeta:nodes=1000", want{50, 0}},
-		{"katarenga", "alphabeta:nodes=1000,net=builtin2", want{50, 0}},
-		{"katarenga", "alphabeta:movetime=10ms", want{25, 1}},
-		{"katarenga", "alphabeta:movetime=10ms,net=none", want{50, 0}},
-		{"katarenga", "alphabeta:movetime=10ms,net=builtin", want{25, 1}},
-		{"katarenga", "alphabeta:movetime=10ms,net=builtin2", want{25, 1}},
-		{"katarenga", "alphabeta:movetime=10ms,net=" + file, want{25, 1}},
-		{"katarenga", "alphabeta:movetime=10ms,nodes=1000", want{25, 1}},
-		{"katarenga", "alphabeta:movetime=10ms,tempo=40,hist=2", want{40, 2}},
-		{"baran", "alphabeta:movetime=10ms", want{0, 0}},
-		{"baran", "alphabeta:movetime=10ms,net=none", want{0, 0}},
-		{"baran", "alphabeta:nodes=1000,net=builtin", want{0, 0}},
+		{"katarenga", "alphabeta:depth=3", want{0, 0, 150}},
+		{"katarenga", "alphabeta:depth=3,net=builtin", want{0, 0, 150}},
+		{"katarenga", "alphabeta:nodes=1000", want{50, 0, 150}},
+		{"katarenga", "alphabeta:nodes=1000,net=builtin2", want{50, 0, 150}},
+		{"katarenga", "alphabeta:nodes=1000,margin=auto", want{50, 0, 150}},
+		{"katarenga", "alphabeta:movetime=10ms", want{25, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,net=none", want{50, 0, 150}},
+		{"katarenga", "alphabeta:movetime=10ms,net=builtin", want{25, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,net=builtin2", want{25, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,net=" + file, want{25, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,nodes=1000", want{25, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,tempo=40,hist=2", want{40, 2, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,margin=150", want{25, 1, 150}},
+		{"katarenga", "alphabeta:movetime=10ms,margin=90", want{25, 1, 90}},
+		{"baran", "alphabeta:movetime=10ms", want{0, 0, 150}},
+		{"baran", "alphabeta:movetime=10ms,net=none", want{0, 0, 150}},
+		{"baran", "alphabeta:nodes=1000,net=builtin", want{0, 0, 150}},
 	} {
 		pl, err := mustAgent(t, c.spec).NewPlayer(c.game)
 		if err != nil {
 			t.Fatalf("%s in %s: %v", c.spec, c.game, err)
 		}
 		p := pl.(*abPlayer)
-		if got := (want{p.tempo, p.hist}); got != c.want {
-			t.Errorf("%s in %s: tempo %d hist %d, want %v", c.spec, c.game, got.tempo, got.hist, c.want)
+		if got := (want{p.tempo, p.hist, p.margin}); got != c.want {
+			t.Errorf("%s in %s: tempo %d hist %d margin %d, want %v", c.spec, c.game, got.tempo, got.hist, got.margin, c.want)
 		}
 		p.Close()
 	}

@@ -108,3 +108,43 @@ func (p *abPlayer) reduction(depth, i int, pv bool) int {
 // inEval reports whether v is an evaluation-range bound (not a win or loss score), where the
 // futility margins make sense.
 func inEval(v int32) bool { return v > -evalBound && v < evalBound }
+
+// defaultMargin is the futility margin per ply (margin) wherever autoNetMargin does not apply:
+// every node and depth budget, and movetime without a network.
+const defaultMargin = 150
+
+// autoNetMargin is margin=auto by game under movetime with a network evaluating (any: net=auto
+// plays one there). In Katarenga 75 beat 150 with the fourth network at 100,000 nodes, about
+// the nodes of 100 ms (docs/search.md, "Pruning options around the fourth network"). A game not
+// listed keeps defaultMargin.
+var autoNetMargin = map[string]int32{"katarenga": 75}
+
+// parseMargin reads margin: 1..2000 or auto. A movetime search whose spec does not give it has
+// auto, and its spec says so; every other spec keeps the parameter's default, 150, so that node
+// and depth budgets play and read as before.
+func parseMargin(p Params, movetime bool) (int32, error) {
+	if p.String("margin") == "auto" {
+		return Auto, nil
+	}
+	if movetime && !p.Given("margin") {
+		p.vals["margin"] = "auto"
+		return Auto, nil
+	}
+	m, err := p.Int("margin", 1, 2000)
+	if err != nil {
+		return 0, fmt.Errorf("%w, or auto", err)
+	}
+	return int32(m), nil
+}
+
+// resolveMargin is the futility margin for game: as given, or at auto autoNetMargin under
+// movetime with a network (net reports one), else defaultMargin.
+func (a *AlphaBeta) resolveMargin(game string, net bool) int32 {
+	if a.Margin != Auto {
+		return a.Margin
+	}
+	if m, ok := autoNetMargin[game]; ok && a.Movetime > 0 && net {
+		return m
+	}
+	return defaultMargin
+}
