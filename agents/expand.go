@@ -104,7 +104,7 @@ func fileSHA256(path string) (string, error) {
 
 // Resolved returns, for a time-budgeted alpha-beta agent, the values its auto options take
 // when it plays game (tempo, hist, cm, the selective-search depths, threat extensions,
-// partial, and imp when it is on): a time budget has no fingerprint, and these defaults depend
+// partial, imp when it is on, and margin when it is auto): a time budget has no fingerprint, and these defaults depend
 // on the budget and the evaluation, so a record keeps them to show when the same spec came to
 // play differently.
 // Empty for every other agent, whose options a fingerprint pins or do not depend on the game.
@@ -123,6 +123,9 @@ func Resolved(a Agent, game string) (string, error) {
 		p.tempo, p.hist, b2i(p.cm), p.sel.LMR, p.sel.RFP, p.sel.Fut, p.sel.LMP, b2i(p.ext), b2i(ab.Partial))
 	if p.imp { // only when on, so that records made before the option existed still compare
 		r += ",imp=1"
+	}
+	if ab.Margin == Auto { // only at auto: a given margin is in the spec, as before auto existed
+		r += fmt.Sprintf(",margin=%d", p.margin)
 	}
 	return r, nil
 }

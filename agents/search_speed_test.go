@@ -136,8 +136,8 @@ func TestSearchFingerprintNet(t *testing.T) {
 }
 
 // TestSearchFingerprintDefaults pins, under node budgets, the Katarenga search that
-// alphabeta:movetime=... plays by default: the newest network (net=builtin4), tempo 25 and
-// history gravity (hist=1). A movetime search is not reproducible, so its tree is pinned
+// alphabeta:movetime=... plays by default: the newest network (net=builtin4), tempo 25,
+// history gravity (hist=1) and the futility margin 75 (margin=auto). A movetime search is not reproducible, so its tree is pinned
 // through the same options at fixed node budgets.
 func TestSearchFingerprintDefaults(t *testing.T) {
 	sum, total := searchFingerprintOf(t, fingerprintPlan{
@@ -146,7 +146,7 @@ func TestSearchFingerprintDefaults(t *testing.T) {
 		games:  2,
 		plies:  40,
 		game:   "alphabeta:nodes=10000,partial=1",
-		suffix: ",net=builtin4,tempo=25,hist=1",
+		suffix: ",net=builtin4,tempo=25,hist=1,margin=75",
 	})
 	t.Logf("fingerprint %016x over %d nodes", sum, total)
 	checkFingerprint(t, "alpha-beta movetime defaults", sum, searchDefaultsFingerprint)
@@ -220,7 +220,7 @@ func searchFingerprintOf(t *testing.T, fp fingerprintPlan) (uint64, int64) {
 const (
 	searchFingerprint         = 0xbcea7841e6ca916f
 	searchNetFingerprint      = 0x81a026ccc693ce76
-	searchDefaultsFingerprint = 0x9373099448f4ebe4
+	searchDefaultsFingerprint = 0x39d7f09e07a8fa08
 	mctsOldFingerprint        = 0xdcabd0ceeb1347f8
 	mctsDefaultFingerprint    = 0xde183c914d7c45d6
 	mctsNetFingerprint        = 0x46e65bdf7e11913d

@@ -42,7 +42,7 @@ func TestAgentsFingerprint(t *testing.T) {
 		t.Errorf("a time-budgeted agent: err %v\n%s", err, out)
 	}
 	out, _, err = runCmd(t, "agents", "-fingerprint", "alphabeta:movetime=10ms,net=none", "-game", "katarenga")
-	if err != nil || !strings.Contains(out, "resolved     tempo=50,hist=0,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1\n") {
+	if err != nil || !strings.Contains(out, "resolved     tempo=50,hist=0,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,margin=150\n") {
 		t.Errorf("a time-budgeted alpha-beta's resolved options: err %v\n%s", err, out)
 	}
 	wantUsageError(t, "-fingerprint alphabeta:depth=0", "agents", "-fingerprint", "alphabeta:depth=0")
