@@ -94,7 +94,7 @@ func init() {
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"margin", "150", "futility margin per ply for rfp and fut, in evaluation units (a pawn is about 200 in Katarenga, a warrior about 120 in Baran): 1..2000, or auto = 75 in Katarenga under movetime with the network, else 150; a movetime spec without it has auto (docs/search.md)"},
-			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga (25 under movetime with the network), 0 in Baran, with depth alone 0"},
+			{"tempo", "auto", "credit for the side to move, added to every evaluation, in evaluation units (0..300); auto = under a nodes or movetime budget 50 in Katarenga (0 under movetime with the network), 0 in Baran, with depth alone 0"},
 			{"null", "0", "null-move pruning (Katarenga only; see docs/search.md): 1 on, 0 off"},
 			{"asp", "1", "aspiration windows from depth 3: 1 on, 0 off"},
 			{"ext", "auto", "extend moves that threaten an immediate win: 1 on, 0 off, auto = off in Katarenga, on in Baran"},

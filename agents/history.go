@@ -22,10 +22,10 @@ import (
 // keep their trees.
 
 // autoNetHist is hist=auto by game under movetime with a network evaluating (any: net=auto
-// chooses the game's newest there, in Katarenga builtin4): in Katarenga 1, with tempo 25
-// (autoNetTempo), the two together confirmed at 100,000 nodes with the first network,
-// net=builtin (docs/search.md; not measured with the later ones); Baran was not measured. Node and depth
-// budgets keep hist=0, whose play records pin.
+// chooses the game's newest there, in Katarenga builtin4): in Katarenga 1, confirmed at
+// 100,000 nodes with the first network, net=builtin, together with tempo 25 (autoNetTempo was
+// 25 then; docs/search.md); Baran was not measured. Node and depth budgets keep hist=0, whose
+// play records pin.
 var autoNetHist = map[string]int{"katarenga": 1}
 
 // histMax bounds the gravity history's values.

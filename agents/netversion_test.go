@@ -129,7 +129,7 @@ func TestNetAutoNewest(t *testing.T) {
 
 // TestAutoWithNetwork: tempo=auto, hist=auto and margin=auto resolve by game, budget and
 // evaluation as documented: under movetime with any network (auto's choice, builtin, builtin2,
-// a file) Katarenga takes tempo 25, hist 1 and margin 75; under movetime with the heuristic,
+// a file) Katarenga takes tempo 0, hist 1 and margin 75; under movetime with the heuristic,
 // and under a node budget with or without the network, tempo 50, hist 0 and margin 150; depth
 // alone tempo 0; Baran keeps tempo 0, hist 0 and margin 150 everywhere; a given value is kept.
 func TestAutoWithNetwork(t *testing.T) {
@@ -155,15 +155,15 @@ func TestAutoWithNetwork(t *testing.T) {
 		{"katarenga", "alphabeta:nodes=1000", want{50, 0, 150}},
 		{"katarenga", "alphabeta:nodes=1000,net=builtin2", want{50, 0, 150}},
 		{"katarenga", "alphabeta:nodes=1000,margin=auto", want{50, 0, 150}},
-		{"katarenga", "alphabeta:movetime=10ms", want{25, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms", want{0, 1, 75}},
 		{"katarenga", "alphabeta:movetime=10ms,net=none", want{50, 0, 150}},
-		{"katarenga", "alphabeta:movetime=10ms,net=builtin", want{25, 1, 75}},
-		{"katarenga", "alphabeta:movetime=10ms,net=builtin2", want{25, 1, 75}},
-		{"katarenga", "alphabeta:movetime=10ms,net=" + file, want{25, 1, 75}},
-		{"katarenga", "alphabeta:movetime=10ms,nodes=1000", want{25, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,net=builtin", want{0, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,net=builtin2", want{0, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,net=" + file, want{0, 1, 75}},
+		{"katarenga", "alphabeta:movetime=10ms,nodes=1000", want{0, 1, 75}},
 		{"katarenga", "alphabeta:movetime=10ms,tempo=40,hist=2", want{40, 2, 75}},
-		{"katarenga", "alphabeta:movetime=10ms,margin=150", want{25, 1, 150}},
-		{"katarenga", "alphabeta:movetime=10ms,margin=90", want{25, 1, 90}},
+		{"katarenga", "alphabeta:movetime=10ms,margin=150", want{0, 1, 150}},
+		{"katarenga", "alphabeta:movetime=10ms,margin=90", want{0, 1, 90}},
 		{"baran", "alphabeta:movetime=10ms", want{0, 0, 150}},
 		{"baran", "alphabeta:movetime=10ms,net=none", want{0, 0, 150}},
 		{"baran", "alphabeta:nodes=1000,net=builtin", want{0, 0, 150}},

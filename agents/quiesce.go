@@ -91,11 +91,11 @@ func (p *abPlayer) eval(s engine.State) int32 {
 var autoTempo = map[string]int32{"katarenga": 50}
 
 // autoNetTempo is tempo=auto's credit under a movetime budget with a network evaluating (any:
-// net=auto chooses the game's newest there, in Katarenga builtin4): in Katarenga 25 against 50
-// led at 30,000 nodes, and with hist=1 (autoNetHist) confirmed at 100,000, both with the first
-// network, net=builtin (docs/search.md; not measured with the later ones). Node budgets
-// keep autoTempo, whose play records pin.
-var autoNetTempo = map[string]int32{"katarenga": 25}
+// net=auto chooses the game's newest there, in Katarenga builtin4): in Katarenga none. With the
+// first network 25 beat 50 (with hist=1, autoNetHist, at 100,000 nodes); with the fourth and
+// margin=auto, 0 beat 25 at 100,000 nodes (docs/search.md, "The confirmation rounds"). Node
+// budgets keep autoTempo, whose play records pin.
+var autoNetTempo = map[string]int32{"katarenga": 0}
 
 // Tactical-move hints of evalTactics: whether the side to move may have a capture or a camp
 // entry (qsCapture) and a move onto the enemy baseline (qsBaseline). A hint that is not set

@@ -136,9 +136,10 @@ func TestSearchFingerprintNet(t *testing.T) {
 }
 
 // TestSearchFingerprintDefaults pins, under node budgets, the Katarenga search that
-// alphabeta:movetime=... plays by default: the newest network (net=builtin4), tempo 25,
-// history gravity (hist=1) and the futility margin 75 (margin=auto). A movetime search is not reproducible, so its tree is pinned
-// through the same options at fixed node budgets.
+// alphabeta:movetime=... plays by default: the newest network (net=builtin4), no tempo credit
+// (tempo=0), history gravity (hist=1) and the futility margin 75 (margin=auto). A movetime
+// search is not reproducible, so its tree is pinned through the same options at fixed node
+// budgets.
 func TestSearchFingerprintDefaults(t *testing.T) {
 	sum, total := searchFingerprintOf(t, fingerprintPlan{
 		specs:  []string{"alphabeta:nodes=30000,partial=1", "alphabeta:depth=3"},
@@ -146,7 +147,7 @@ func TestSearchFingerprintDefaults(t *testing.T) {
 		games:  2,
 		plies:  40,
 		game:   "alphabeta:nodes=10000,partial=1",
-		suffix: ",net=builtin4,tempo=25,hist=1,margin=75",
+		suffix: ",net=builtin4,tempo=0,hist=1,margin=75",
 	})
 	t.Logf("fingerprint %016x over %d nodes", sum, total)
 	checkFingerprint(t, "alpha-beta movetime defaults", sum, searchDefaultsFingerprint)
@@ -220,7 +221,7 @@ func searchFingerprintOf(t *testing.T, fp fingerprintPlan) (uint64, int64) {
 const (
 	searchFingerprint         = 0xbcea7841e6ca916f
 	searchNetFingerprint      = 0x81a026ccc693ce76
-	searchDefaultsFingerprint = 0x39d7f09e07a8fa08
+	searchDefaultsFingerprint = 0x9da067577dbebabe
 	mctsOldFingerprint        = 0xdcabd0ceeb1347f8
 	mctsDefaultFingerprint    = 0xde183c914d7c45d6
 	mctsNetFingerprint        = 0x46e65bdf7e11913d
@@ -353,7 +354,7 @@ func TestKatarengaEvalCacheSameTree(t *testing.T) {
 	}
 }
 
-// tempo=auto is 50 in Katarenga under a budget (25 under movetime with the network) and 0
+// tempo=auto is 50 in Katarenga under a budget (0 under movetime with the network) and 0
 // otherwise; tempo is refused outside
 // 0..300, with the value named.
 func TestTempoAuto(t *testing.T) {
@@ -362,8 +363,9 @@ func TestTempoAuto(t *testing.T) {
 		want       int32
 	}{
 		{"alphabeta:nodes=1000", "katarenga", 50},
-		{"alphabeta:movetime=50ms", "katarenga", 25},
-		{"alphabeta:movetime=50ms,net=builtin", "katarenga", 25},
+		{"alphabeta:movetime=50ms", "katarenga", 0},
+		{"alphabeta:movetime=50ms,net=builtin", "katarenga", 0},
+		{"alphabeta:movetime=50ms,tempo=25", "katarenga", 25},
 		{"alphabeta:movetime=50ms,net=none", "katarenga", 50},
 		{"alphabeta:movetime=50ms,tempo=50", "katarenga", 50},
 		{"alphabeta:nodes=1000,net=builtin", "katarenga", 50},
