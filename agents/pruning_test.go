@@ -98,9 +98,9 @@ func TestPruningParams(t *testing.T) {
 			t.Errorf("%s in %s resolves to %+v, want %+v", c.spec, c.game, got, c.want)
 		}
 	}
-	for _, bad := range []string{"lmr=4", "rfp=9", "fut=-1", "lmp=x", "margin=0", "margin=2001"} {
+	for _, bad := range []string{"lmr=4", "rfp=9", "fut=-1", "lmp=x", "margin=0", "margin=2001", "margin=abc", "movetime=50ms,margin=Auto"} {
 		_, err := Parse("alphabeta:" + bad)
-		if err == nil || !strings.Contains(err.Error(), strings.Split(bad, "=")[1]) {
+		if err == nil || !strings.Contains(err.Error(), bad[strings.LastIndex(bad, "=")+1:]) {
 			t.Errorf("alphabeta:%s: error %v, want one naming the value", bad, err)
 		}
 	}
