@@ -245,5 +245,11 @@ func ShortSpec(spec string) string {
 			keep[n] = true // read otherwise without it: keep the spec's value
 		}
 	}
-	return short(keep)
+	if r := short(keep); r != s {
+		if c, err := Parse(r); err == nil && c.Spec() == a.Spec() {
+			return r
+		}
+		return a.Spec() // no short form reads the same: the whole spec
+	}
+	return s
 }

@@ -58,7 +58,7 @@ func TestShortSpec(t *testing.T) {
 		"alphabeta:movetime=100ms,margin=150": "alphabeta:depth=64,movetime=100ms,margin=150",
 		"alphabeta:movetime=100ms":            "alphabeta:depth=64,movetime=100ms,margin=auto",
 		"alphabeta:nodes=500,margin=150":      "alphabeta:depth=64,nodes=500",
-		"alphabeta:nodes=500,margin=auto":     "alphabeta:depth=64,nodes=500,margin=auto",
+		"alphabeta:nodes=500,margin=auto":     "alphabeta:depth=64,nodes=500",
 	} {
 		a, err := Parse(spec)
 		if err != nil {

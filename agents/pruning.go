@@ -3,6 +3,7 @@ package agents
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Selective search: late-move reductions (lmr), reverse futility pruning (rfp), futility
@@ -115,15 +116,19 @@ const defaultMargin = 150
 
 // autoNetMargin is margin=auto by game under movetime with a network evaluating (any: net=auto
 // plays one there). In Katarenga 75 beat 150 with the fourth network at 100,000 nodes, about
-// the nodes of 100 ms (docs/search.md, "Pruning options around the fourth network"). A game not
-// listed keeps defaultMargin.
+// half the nodes of a 100 ms move (docs/search.md, "The confirmation rounds"); measured with
+// that network only. A game not listed keeps defaultMargin.
 var autoNetMargin = map[string]int32{"katarenga": 75}
 
 // parseMargin reads margin: 1..2000 or auto. A movetime search whose spec does not give it has
-// auto, and its spec says so; every other spec keeps the parameter's default, 150, so that node
-// and depth budgets play and read as before.
+// auto, and its spec says so; every other spec keeps the parameter's default, 150 (auto there
+// is 150 and reads so), so that node and depth budgets play and read as before.
 func parseMargin(p Params, movetime bool) (int32, error) {
 	if p.String("margin") == "auto" {
+		if !movetime { // auto is 150 there: one canonical spelling of that agent
+			p.vals["margin"] = strconv.Itoa(defaultMargin)
+			return defaultMargin, nil
+		}
 		return Auto, nil
 	}
 	if movetime && !p.Given("margin") {
