@@ -38,38 +38,29 @@ func TestParseList(t *testing.T) {
 // ShortSpec drops the parameters at their defaults and leaves what it cannot read alone; the
 // short spec parses to the same agent.
 func TestShortSpec(t *testing.T) {
-	for _, spec := range []string{"alphabeta:depth=2", "mcts:playouts=200", "greedy", "random", "alphabeta"} {
-		a, err := Parse(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		short := ShortSpec(a.Spec())
-		if short != spec {
-			t.Errorf("ShortSpec(%s) = %s, want %s", a.Spec(), short, spec)
-		}
-		b, err := Parse(short)
-		if err != nil || b.Spec() != a.Spec() {
-			t.Errorf("%s parses to %v (%v), want %s", short, b, err, a.Spec())
-		}
-	}
 	// A default whose absence reads otherwise stays: under movetime a spec without margin has
 	// auto, so the default 150 is kept there and dropped under a node budget.
-	for spec, want := range map[string]string{
-		"alphabeta:movetime=100ms,margin=150": "alphabeta:depth=64,movetime=100ms,margin=150",
-		"alphabeta:movetime=100ms":            "alphabeta:depth=64,movetime=100ms,margin=auto",
-		"alphabeta:nodes=500,margin=150":      "alphabeta:depth=64,nodes=500",
-		"alphabeta:nodes=500,margin=auto":     "alphabeta:depth=64,nodes=500",
+	for _, c := range []struct{ spec, want string }{
+		{"alphabeta:depth=2", "alphabeta:depth=2"},
+		{"mcts:playouts=200", "mcts:playouts=200"},
+		{"greedy", "greedy"},
+		{"random", "random"},
+		{"alphabeta", "alphabeta"},
+		{"alphabeta:movetime=100ms,margin=150", "alphabeta:depth=64,movetime=100ms,margin=150"},
+		{"alphabeta:movetime=100ms", "alphabeta:depth=64,movetime=100ms,margin=auto"},
+		{"alphabeta:nodes=500,margin=150", "alphabeta:depth=64,nodes=500"},
+		{"alphabeta:nodes=500,margin=auto", "alphabeta:depth=64,nodes=500"},
 	} {
-		a, err := Parse(spec)
+		a, err := Parse(c.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		short := ShortSpec(a.Spec())
-		if short != want {
-			t.Errorf("ShortSpec(%s) = %s, want %s", a.Spec(), short, want)
+		if short != c.want {
+			t.Errorf("ShortSpec(%s) = %s, want %s", a.Spec(), short, c.want)
 		}
-		if s := ShortSpec(Expand(a)); s != want { // the expanded spec (net=auto shown) reads alike
-			t.Errorf("ShortSpec(%s) = %s, want %s", Expand(a), s, want)
+		if s := ShortSpec(Expand(a)); s != c.want { // the expanded spec (net=auto shown) reads alike
+			t.Errorf("ShortSpec(%s) = %s, want %s", Expand(a), s, c.want)
 		}
 		if b, err := Parse(short); err != nil || b.Spec() != a.Spec() {
 			t.Errorf("%s parses to %v (%v), want %s", short, b, err, a.Spec())
