@@ -224,12 +224,13 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	}
 	p.imp = a.resolveImp(game, p.nn != nil)
 	p.margin = a.resolveMargin(game, p.nn != nil)
-	if t, ok := a.pool.Get().(*table); ok {
+	slim := game == "katarenga" // its actions are below 2^32
+	if t, ok := a.pool.Get().(*table); ok && (t.slim != nil) == slim {
 		t.clear()
 		t.gen = 0
 		p.tt = t
 	} else {
-		p.tt = newTable(a.HashMB)
+		p.tt = newTable(a.HashMB, slim)
 	}
 	if game == "katarenga" {
 		p.ec = make(evalCache, evalCacheSize)
@@ -477,7 +478,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	key := s.Hash()
 	var ttMove engine.Action
 	hasTT := false
-	if e := p.tt.probe(key); e != nil {
+	if e, ok := p.tt.probe(key); ok {
 		ttMove, hasTT = e.move, e.flag == ttExact || e.flag == ttLower
 		if int(e.depth) >= depth {
 			v := fromTT(e.score, ply)

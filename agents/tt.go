@@ -2,7 +2,8 @@ package agents
 
 import "github.com/fairplay-lab/fairplay/engine"
 
-// ttEntry is one transposition-table slot (24 bytes).
+// ttEntry is one transposition-table entry as probe returns it, and a wide table's slot (24
+// bytes: any game's actions).
 type ttEntry struct {
 	key   uint64
 	move  engine.Action
@@ -18,26 +19,68 @@ const (
 	ttUpper
 )
 
-// ttBucket holds four entries sharing one index.
+// ttBucket holds four wide entries sharing one index.
 type ttBucket [4]ttEntry
 
-// ttEntryBytes is the size of a bucket entry, for sizing the table in MB.
+// ttEntryBytes is the size of a wide entry. The number of entries of a table of hash MB is
+// reckoned in wide entries whatever its layout, so a game's searches do not depend on it.
 const ttEntryBytes = 24
 
-// table is a bucketed transposition table with depth-preferred replacement, kept for a whole
-// game (the generation counter ages the entries of earlier moves).
-type table struct {
-	b   []ttBucket
-	gen uint8
+// slimEntry is a compact slot (16 bytes) for actions below 2^32 (Katarenga's): four make a
+// 64-byte bucket, one cache line, where wide buckets span two. tag is the key with its low 12
+// bits, which the bucket's index implies (a table has at least 2^12 buckets), replaced by the
+// flag (bits 8..9) and the generation (bits 0..7); sd is the score times 256 plus the depth
+// (int8), so the score keeps 24 bits with its sign, more than the ±(Win+maxPly) it holds.
+type slimEntry struct {
+	tag  uint64
+	move uint32
+	sd   int32
 }
 
-// newTable makes a table of at most mb megabytes (a power-of-two number of buckets, at least 1).
-func newTable(mb int) *table {
-	n := 1
+// slimBucket holds four compact entries sharing one index.
+type slimBucket [4]slimEntry
+
+// slimLow masks the bits of a key that a slim bucket's index implies.
+const slimLow = 1<<12 - 1
+
+// minBuckets is the fewest buckets of a table (1 MB of wide entries), which slim tags rely on.
+const minBuckets = 1 << 12
+
+func (e *slimEntry) flag() uint8 { return uint8(e.tag>>8) & 3 }
+func (e *slimEntry) gen() uint8  { return uint8(e.tag) }
+
+// holds reports whether e is key's entry.
+func (e *slimEntry) holds(key uint64) bool {
+	return e.tag&^slimLow == key&^slimLow && e.tag>>8&3 != 0
+}
+
+// entry unpacks e for a probe of key.
+func (e *slimEntry) entry(key uint64) ttEntry {
+	return ttEntry{key: key, move: engine.Action(e.move), score: e.sd >> 8, depth: int8(e.sd),
+		flag: e.flag(), gen: e.gen()}
+}
+
+// table is a bucketed transposition table with depth-preferred replacement, kept for a whole
+// game (the generation counter ages the entries of earlier moves). Exactly one of wide and slim
+// holds its buckets: slim for a game whose actions are all below 2^32, which plays exactly as
+// wide with the same number of buckets but reads one cache line a probe, not two.
+type table struct {
+	wide []ttBucket
+	slim []slimBucket
+	gen  uint8
+}
+
+// newTable makes a table of at most mb megabytes of wide entries (a power-of-two number of
+// buckets, at least minBuckets), in the slim layout when slim is true.
+func newTable(mb int, slim bool) *table {
+	n := minBuckets
 	for n*2*4*ttEntryBytes <= mb<<20 {
 		n *= 2
 	}
-	return &table{b: make([]ttBucket, n)}
+	if slim {
+		return &table{slim: make([]slimBucket, n)}
+	}
+	return &table{wide: make([]ttBucket, n)}
 }
 
 // toTT converts a score for storage: win/loss scores become distances from this node.
@@ -62,50 +105,100 @@ func fromTT(v int32, ply int) int32 {
 	return v
 }
 
-// probe returns the entry for key, or nil.
-func (t *table) probe(key uint64) *ttEntry {
-	bk := &t.b[key&uint64(len(t.b)-1)]
+// probe returns the entry for key, if any.
+func (t *table) probe(key uint64) (ttEntry, bool) {
+	if t.slim != nil {
+		bk := &t.slim[key&uint64(len(t.slim)-1)]
+		for i := range bk {
+			if bk[i].holds(key) {
+				return bk[i].entry(key), true
+			}
+		}
+		return ttEntry{}, false
+	}
+	bk := &t.wide[key&uint64(len(t.wide)-1)]
 	for i := range bk {
 		if bk[i].key == key && bk[i].flag != 0 {
-			return &bk[i]
+			return bk[i], true
 		}
 	}
-	return nil
+	return ttEntry{}, false
 }
 
-// store records a result. The slot is the key's own entry if present, else an empty one, else
-// the shallowest entry of an older search, else the shallowest entry; the key's own entry is
-// kept when it is deeper and from this search (its move is refreshed when the new one has one).
+// The ranks of a slot for store (rank): the key's own entry, kept or taken, and an empty slot;
+// an entry of another key ranks by its depth, 256 lower when an older search stored it.
+const (
+	rankKeep  = -3 << 30 // the key's own entry, deeper and of this search: the result is not stored
+	rankOwn   = -2 << 30 // the key's own entry, replaced
+	rankEmpty = -1 << 30 // an empty slot
+)
+
+// rank ranks a slot of a bucket for storing a result of depth and flag.
+func (t *table) rank(own, used bool, eDepth int8, eGen uint8, depth int, flag uint8) int {
+	switch {
+	case own && int(eDepth) > depth && eGen == t.gen && flag != ttExact:
+		return rankKeep
+	case own:
+		return rankOwn
+	case !used:
+		return rankEmpty
+	}
+	v := int(eDepth)
+	if eGen != t.gen {
+		v -= 256
+	}
+	return v
+}
+
+// store records a result. The slot is the key's own entry if present, else the last empty one,
+// else the shallowest entry of an older search, else the shallowest entry (the first of equals);
+// the key's own entry is kept when it is deeper and from this search and the result not exact.
 func (t *table) store(key uint64, move engine.Action, score int32, depth int, flag uint8, ply int) {
-	bk := &t.b[key&uint64(len(t.b)-1)]
-	var slot *ttEntry
-	worst := 1 << 30
-	for i := range bk {
-		e := &bk[i]
-		if e.key == key && e.flag != 0 {
-			if int(e.depth) > depth && e.gen == t.gen && flag != ttExact {
+	score = toTT(score, ply)
+	slot, worst := 0, 1<<30
+	if t.slim != nil {
+		bk := &t.slim[key&uint64(len(t.slim)-1)]
+		for i := range bk {
+			e := &bk[i]
+			r := t.rank(e.holds(key), e.flag() != 0, int8(e.sd), e.gen(), depth, flag)
+			if r == rankKeep {
 				return
 			}
-			slot = e
+			if r == rankOwn {
+				slot = i
+				break
+			}
+			if r == rankEmpty || r < worst {
+				slot, worst = i, r
+			}
+		}
+		bk[slot] = slimEntry{tag: key&^slimLow | uint64(flag)<<8 | uint64(t.gen), move: uint32(move),
+			sd: score<<8 | int32(uint8(int8(depth)))}
+		return
+	}
+	bk := &t.wide[key&uint64(len(t.wide)-1)]
+	for i := range bk {
+		e := &bk[i]
+		r := t.rank(e.key == key && e.flag != 0, e.flag != 0, e.depth, e.gen, depth, flag)
+		if r == rankKeep {
+			return
+		}
+		if r == rankOwn {
+			slot = i
 			break
 		}
-		if e.flag == 0 {
-			slot, worst = e, -1<<30
-			continue
-		}
-		v := int(e.depth)
-		if e.gen != t.gen {
-			v -= 256
-		}
-		if v < worst {
-			slot, worst = e, v
+		if r == rankEmpty || r < worst {
+			slot, worst = i, r
 		}
 	}
-	*slot = ttEntry{key: key, move: move, score: toTT(score, ply), depth: int8(depth), flag: flag, gen: t.gen}
+	bk[slot] = ttEntry{key: key, move: move, score: score, depth: int8(depth), flag: flag, gen: t.gen}
 }
 
 // clear empties the table.
-func (t *table) clear() { clear(t.b) }
+func (t *table) clear() {
+	clear(t.wide)
+	clear(t.slim)
+}
 
 // evalEntry caches one position's evaluation: the heuristic's value, before the tempo credit
 // and the clamp (so that a player reading it with another tempo gets the same values as
