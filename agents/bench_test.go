@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"cmp"
+	"os"
 	"strconv"
 	"testing"
 
@@ -163,4 +165,56 @@ func BenchmarkMCTSGamesKatarenga(b *testing.B) {
 }
 func BenchmarkMCTSGames1000Katarenga(b *testing.B) {
 	benchMCTSGames(b, "katarenga", "mcts:playouts=1000")
+}
+
+// BenchmarkSearchGamesDefaults plays the first 24 plies of four Katarenga games (the layouts
+// and starts of katPositions(4)) with the options alphabeta:movetime=... plays by default at
+// 500,000 nodes a move (about a 100 ms move's), one player per side keeping its table for the
+// game as in a match; one op = the four games. It reports ns/node and the mean completed
+// depth, the cost of a node where the table is as full as in play (docs/search.md, "Speed").
+// BENCH_HASH sets the table's size in MB (default 16).
+func BenchmarkSearchGamesDefaults(b *testing.B) {
+	hash := cmp.Or(os.Getenv("BENCH_HASH"), "16")
+	ag, err := Parse("alphabeta:nodes=500000,net=builtin4,tempo=0,margin=75,hist=1,partial=1,hash=" + hash)
+	if err != nil {
+		b.Fatal(err)
+	}
+	starts := katPositions(4)
+	var nodes int64
+	var depths, moves float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, s0 := range starts {
+			s := s0.Clone()
+			var side [2]*abPlayer
+			for k := range side {
+				pl, err := ag.NewPlayer("katarenga")
+				if err != nil {
+					b.Fatal(err)
+				}
+				side[k] = pl.(*abPlayer)
+			}
+			r := engine.NewRand(5)
+			for ply := 0; ply < 24; ply++ {
+				l := s.Legal(nil)
+				if len(l) == 0 {
+					break
+				}
+				p := side[ply&1]
+				n0 := p.Nodes
+				a, err := p.Choose(s, l, r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += p.Nodes - n0
+				depths += float64(p.Depth)
+				moves++
+				s.Apply(a)
+			}
+			side[0].Close()
+			side[1].Close()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+	b.ReportMetric(depths/moves, "depth")
 }
