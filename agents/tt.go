@@ -29,8 +29,9 @@ const ttEntryBytes = 24
 // slimEntry is a compact slot (16 bytes) for actions below 2^32 (Katarenga's): four make a
 // 64-byte bucket, one cache line, where wide buckets span two. tag is the key with its low 12
 // bits, which the bucket's index implies (a table has at least 2^12 buckets), replaced by the
-// flag (bits 8..9) and the generation (bits 0..7); sd is the score times 256 plus the depth
-// (int8), so the score keeps 24 bits with its sign, more than the ±(Win+maxPly) it holds.
+// flag (bits 8..9) and the generation (bits 0..7); sd is the score times 256 plus the depth's
+// low byte (read back as an int8), so the score keeps 24 bits with its sign, more than the
+// ±(Win+maxPly) it holds.
 type slimEntry struct {
 	tag  uint64
 	move uint32
@@ -43,8 +44,13 @@ type slimBucket [4]slimEntry
 // slimLow masks the bits of a key that a slim bucket's index implies.
 const slimLow = 1<<12 - 1
 
-// minBuckets is the fewest buckets of a table (1 MB of wide entries), which slim tags rely on.
+// minBuckets is the fewest buckets of a table (hash=1 gives 2^13), which slim tags rely on:
+// the index implies the bits slimLow masks.
 const minBuckets = 1 << 12
+
+// The index must imply every bit of slimLow (a compile-time check: a negative constant does
+// not convert to uint).
+const _ = uint(minBuckets - 1 - slimLow)
 
 func (e *slimEntry) flag() uint8 { return uint8(e.tag>>8) & 3 }
 func (e *slimEntry) gen() uint8  { return uint8(e.tag) }

@@ -7,22 +7,70 @@ import (
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
-// TestSlimTableMatchesWide drives a wide and a slim table of the same size with one random
-// sequence of stores, probes and new searches and clears, on keys crowded into few buckets so that every
-// replacement rule is exercised, and requires the same answer from both at every probe: the
-// slim layout is the wide one packed, not a different table. Scores span the win and loss
-// scores and depths wrap past int8 as the wide entry's do.
+// refTable is the wide table as first written, before the slim layout and the shared rank:
+// the reference both layouts are held to (TestSlimTableMatchesWide).
+type refTable struct {
+	b   []ttBucket
+	gen uint8
+}
+
+func (t *refTable) probe(key uint64) *ttEntry {
+	bk := &t.b[key&uint64(len(t.b)-1)]
+	for i := range bk {
+		if bk[i].key == key && bk[i].flag != 0 {
+			return &bk[i]
+		}
+	}
+	return nil
+}
+
+func (t *refTable) store(key uint64, move engine.Action, score int32, depth int, flag uint8, ply int) {
+	bk := &t.b[key&uint64(len(t.b)-1)]
+	var slot *ttEntry
+	worst := 1 << 30
+	for i := range bk {
+		e := &bk[i]
+		if e.key == key && e.flag != 0 {
+			if int(e.depth) > depth && e.gen == t.gen && flag != ttExact {
+				return
+			}
+			slot = e
+			break
+		}
+		if e.flag == 0 {
+			slot, worst = e, -1<<30
+			continue
+		}
+		v := int(e.depth)
+		if e.gen != t.gen {
+			v -= 256
+		}
+		if v < worst {
+			slot, worst = e, v
+		}
+	}
+	*slot = ttEntry{key: key, move: move, score: toTT(score, ply), depth: int8(depth), flag: flag, gen: t.gen}
+}
+
+// TestSlimTableMatchesWide drives a wide and a slim table of the smallest size and the
+// reference (refTable) with one random sequence of stores, probes, new searches and clears,
+// on keys crowded into few buckets so that every replacement rule is exercised, and requires
+// the same answer from all three at every probe: the slim layout is the wide one packed, and
+// both replace as the reference does. The keys differ from bit 13 up (a hash=1 table's index
+// has 13 bits), so a slim tag that dropped more than the index's bits would be caught; scores
+// span the win and loss scores, and depths wrap past int8 as the wide entry's do.
 func TestSlimTableMatchesWide(t *testing.T) {
 	wide, slim := newTable(1, false), newTable(1, true)
-	if len(wide.wide) != len(slim.slim) || len(slim.slim) < minBuckets {
-		t.Fatalf("buckets: wide %d, slim %d (want equal, at least %d)", len(wide.wide), len(slim.slim), minBuckets)
+	ref := &refTable{b: make([]ttBucket, len(wide.wide))}
+	if len(wide.wide) != len(slim.slim) || len(slim.slim) < minBuckets || len(slim.slim) != 1<<13 {
+		t.Fatalf("buckets: wide %d, slim %d (want equal, 2^13)", len(wide.wide), len(slim.slim))
 	}
 	r := engine.NewRand(7)
 	moves := []engine.Action{0, 1, 63 | 67<<6, katarenga.Pass, 1<<32 - 1}
 	scores := []int32{0, 1, -1, evalBound, -evalBound, Win - 3, -Win + 5, -Win - 1, Win + 1}
 	pool := make([]uint64, 48) // 48 keys in 3 buckets of 4 slots
 	for i := range pool {
-		pool[i] = r.Uint64()&^(1<<20-1) | uint64(i%3)
+		pool[i] = r.Uint64()&^(1<<13-1) | uint64(i%3)
 	}
 	key := func() uint64 { return pool[r.IntN(len(pool))] }
 	probes, hits := 0, 0
@@ -32,24 +80,32 @@ func TestSlimTableMatchesWide(t *testing.T) {
 		case 0:
 			wide.gen++
 			slim.gen++
+			ref.gen++
 			if r.IntN(50) == 0 {
 				wide.clear()
 				slim.clear()
+				clear(ref.b)
 			}
 		case 1, 2, 3, 4:
 			m, sc := moves[r.IntN(len(moves))], scores[r.IntN(len(scores))]
 			d, f, ply := r.IntN(200)-2, uint8(1+r.IntN(3)), r.IntN(maxPly)
 			wide.store(k, m, sc, d, f, ply)
 			slim.store(k, m, sc, d, f, ply)
+			ref.store(k, m, sc, d, f, ply)
 		default:
 			ew, okw := wide.probe(k)
 			es, oks := slim.probe(k)
+			var er ttEntry
+			e := ref.probe(k)
+			if e != nil {
+				er = *e
+			}
 			probes++
 			if okw {
 				hits++
 			}
-			if okw != oks || ew != es {
-				t.Fatalf("step %d, key %x: wide %+v %v, slim %+v %v", i, k, ew, okw, es, oks)
+			if okw != oks || ew != es || okw != (e != nil) || ew != er {
+				t.Fatalf("step %d, key %x: wide %+v %v, slim %+v %v, reference %+v %v", i, k, ew, okw, es, oks, er, e != nil)
 			}
 		}
 	}
