@@ -75,7 +75,9 @@ type AlphaBeta struct {
 	Hist, CM int
 	// Imp is the improving flag's option (imp; improving.go): 1 on, 0 off, Auto (-1) the
 	// game's default (autoNetImp under movetime with the network, else 0).
-	Imp  int
+	Imp int
+	// IIR: internal iterative reduction (iir=1).
+	IIR  bool
 	W    Weights
 	pool sync.Pool
 }
@@ -106,9 +108,10 @@ func init() {
 			{"cm", "auto", "countermove heuristic: the quiet move that last refuted the opponent's previous move is searched right after the killers: 1 on, 0 off; auto = 0 (docs/search.md)"},
 			{"partial", "auto", "an iteration cut off by the budget counts: a root move it searched to the end that proved better than the previous best is played, and under movetime iterations start until the time is out: 1 on, 0 off (an unfinished iteration is dropped; under movetime none starts after half the time); auto = on under movetime, off under nodes or depth alone (docs/search.md, Partial iterations)"},
 			{"imp", "auto", impDoc},
+			{"iir", "0", "internal iterative reduction: a node of depth 4 or more that the table knows no move for is searched one ply shallower: 1 on, 0 off (docs/search.md)"},
 		},
-		Late:  []string{"net", "partial", "hist", "cm", "imp"},
-		Quiet: []string{"partial", "hist", "cm", "imp"},
+		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir"},
+		Quiet: []string{"partial", "hist", "cm", "imp", "iir"},
 		build: buildAlphaBeta})
 }
 
@@ -173,6 +176,9 @@ func buildAlphaBeta(p Params) (Agent, error) {
 		return nil, err
 	}
 	if a.Imp, err = parseImproving(p); err != nil {
+		return nil, err
+	}
+	if err := p.switches([]string{"iir"}, &a.IIR); err != nil {
 		return nil, err
 	}
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
@@ -491,6 +497,9 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 				return v
 			}
 		}
+	}
+	if p.cfg.IIR && ttMove == 0 && depth >= 4 {
+		depth-- // internal iterative reduction: no move known here, so a shallower search first
 	}
 	pv := beta-alpha > 1
 	static, haveStatic := int32(0), false
