@@ -165,7 +165,8 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 			t.Fatalf("%s: exhaustive search finds a win in %d plies, want %d", c.pos, d, c.plies)
 		}
 		for _, spec := range []string{"alphabeta:depth=1", "alphabeta:nodes=1", "alphabeta:depth=6", "classic:depth=3",
-			"alphabeta:depth=6," + selective, "alphabeta:depth=6,margin=1," + selective, "alphabeta:depth=6,margin=1,imp=1," + selective} {
+			"alphabeta:depth=6," + selective, "alphabeta:depth=6,margin=1," + selective, "alphabeta:depth=6,margin=1,imp=1," + selective,
+			"alphabeta:depth=6,iir=1," + selective} {
 			checkWin(t, spec, s, c.plies)
 		}
 	}
@@ -180,7 +181,8 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 			seen[dist[i]]++
 			for _, spec := range []string{"alphabeta:depth=6", "alphabeta:nodes=200000", "alphabeta:depth=6,pvs=0,lmr=0,rfp=0,fut=0,lmp=0,asp=0,ext=0", "alphabeta:movetime=300ms",
 				"alphabeta:depth=6," + selective, "alphabeta:nodes=100000," + selective, "alphabeta:depth=6,margin=1," + selective, "alphabeta:nodes=30000,partial=1",
-				"alphabeta:depth=6,imp=1," + selective, "alphabeta:depth=6,margin=1,imp=1," + selective} {
+				"alphabeta:depth=6,imp=1," + selective, "alphabeta:depth=6,margin=1,imp=1," + selective,
+				"alphabeta:depth=6,iir=1," + selective, "alphabeta:nodes=100000,iir=1," + selective} {
 				checkWin(t, spec, s, dist[i])
 			}
 		}
