@@ -115,9 +115,9 @@ func inEval(v int32) bool { return v > -evalBound && v < evalBound }
 const defaultMargin = 150
 
 // autoNetMargin is margin=auto by game under movetime with a network evaluating (any: net=auto
-// plays one there). In Katarenga 75 beat 150 with the fourth network at 100,000 nodes, about
-// half the nodes of a 100 ms move (docs/search.md, "The confirmation rounds"); measured with
-// that network only. A game not listed keeps defaultMargin.
+// plays one there). In Katarenga 75 beat 150 with the fourth network at 100,000 nodes, a
+// fifth to a half of a 100 ms move's nodes (docs/search.md, "What each part is worth");
+// measured with that network only. A game not listed keeps defaultMargin.
 var autoNetMargin = map[string]int32{"katarenga": 75}
 
 // parseMargin reads margin: 1..2000 or auto. A movetime search whose spec does not give it has

@@ -56,9 +56,10 @@ func (t *refTable) store(key uint64, move engine.Action, score int32, depth int,
 // reference (refTable) with one random sequence of stores, probes, new searches and clears,
 // on keys crowded into few buckets so that every replacement rule is exercised, and requires
 // the same answer from all three at every probe: the slim layout is the wide one packed, and
-// both replace as the reference does. The keys differ from bit 13 up (a hash=1 table's index
-// has 13 bits), so a slim tag that dropped more than the index's bits would be caught; scores
-// span the win and loss scores, and depths wrap past int8 as the wide entry's do.
+// both replace as the reference does. A hash=1 table's index has 13 bits, and the keys come in
+// pairs that differ only at bit 13, so a slim tag that dropped a bit above the index would
+// confuse them; scores span the win and loss scores, and depths wrap past int8 as the wide
+// entry's do.
 func TestSlimTableMatchesWide(t *testing.T) {
 	wide, slim := newTable(1, false), newTable(1, true)
 	ref := &refTable{b: make([]ttBucket, len(wide.wide))}
@@ -68,9 +69,10 @@ func TestSlimTableMatchesWide(t *testing.T) {
 	r := engine.NewRand(7)
 	moves := []engine.Action{0, 1, 63 | 67<<6, katarenga.Pass, 1<<32 - 1}
 	scores := []int32{0, 1, -1, evalBound, -evalBound, Win - 3, -Win + 5, -Win - 1, Win + 1}
-	pool := make([]uint64, 48) // 48 keys in 3 buckets of 4 slots
-	for i := range pool {
-		pool[i] = r.Uint64()&^(1<<13-1) | uint64(i%3)
+	pool := make([]uint64, 48) // 48 keys in 3 buckets of 4 slots, in pairs differing only at bit 13
+	for i := 0; i < len(pool); i += 2 {
+		pool[i] = r.Uint64()&^(1<<13-1) | uint64(i/2%3)
+		pool[i+1] = pool[i] ^ 1<<13
 	}
 	key := func() uint64 { return pool[r.IntN(len(pool))] }
 	probes, hits := 0, 0
