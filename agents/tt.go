@@ -84,7 +84,11 @@ func newTable(mb int, slim bool) *table {
 		n *= 2
 	}
 	if slim {
-		return &table{slim: make([]slimBucket, n)}
+		t := &table{}
+		if !hugeSlim(t, n) { // on huge pages where the system gives them (hugemem_linux.go)
+			t.slim = make([]slimBucket, n)
+		}
+		return t
 	}
 	return &table{wide: make([]ttBucket, n)}
 }

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
@@ -58,21 +59,28 @@ func (t *refTable) store(key uint64, move engine.Action, score int32, depth int,
 // the same answer from all three at every probe: the slim layout is the wide one packed, and
 // both replace as the reference does. A hash=1 table's index has 13 bits, and the keys come in
 // pairs that differ only at bit 13, so a slim tag that dropped a bit above the index would
-// confuse them; scores span the win and loss scores, and depths wrap past int8 as the wide
+// confuse them (and the same for a 16 MiB table, 2^17 buckets, on huge pages on Linux); scores span the win and loss scores, and depths wrap past int8 as the wide
 // entry's do.
 func TestSlimTableMatchesWide(t *testing.T) {
-	wide, slim := newTable(1, false), newTable(1, true)
+	for _, c := range []struct{ mb, bits int }{{1, 13}, {16, 17}} { // 16 MiB: on huge pages on Linux
+		t.Run(strconv.Itoa(c.mb), func(t *testing.T) { slimMatchesWide(t, c.mb, c.bits) })
+	}
+}
+
+// slimMatchesWide is TestSlimTableMatchesWide for tables of mb MiB, whose index has bits bits.
+func slimMatchesWide(t *testing.T, mb, bits int) {
+	wide, slim := newTable(mb, false), newTable(mb, true)
 	ref := &refTable{b: make([]ttBucket, len(wide.wide))}
-	if len(wide.wide) != len(slim.slim) || len(slim.slim) < minBuckets || len(slim.slim) != 1<<13 {
-		t.Fatalf("buckets: wide %d, slim %d (want equal, 2^13)", len(wide.wide), len(slim.slim))
+	if len(wide.wide) != len(slim.slim) || len(slim.slim) < minBuckets || len(slim.slim) != 1<<bits {
+		t.Fatalf("buckets: wide %d, slim %d (want equal, 2^%d)", len(wide.wide), len(slim.slim), bits)
 	}
 	r := engine.NewRand(7)
 	moves := []engine.Action{0, 1, 63 | 67<<6, katarenga.Pass, 1<<32 - 1}
 	scores := []int32{0, 1, -1, evalBound, -evalBound, Win - 3, -Win + 5, -Win - 1, Win + 1}
-	pool := make([]uint64, 48) // 48 keys in 3 buckets of 4 slots, in pairs differing only at bit 13
+	pool := make([]uint64, 48) // 48 keys in 3 buckets of 4 slots, in pairs differing only at the first bit above the index
 	for i := 0; i < len(pool); i += 2 {
-		pool[i] = r.Uint64()&^(1<<13-1) | uint64(i/2%3)
-		pool[i+1] = pool[i] ^ 1<<13
+		pool[i] = r.Uint64()&^(1<<bits-1) | uint64(i/2%3)<<(bits-2) // three buckets far apart
+		pool[i+1] = pool[i] ^ 1<<bits
 	}
 	key := func() uint64 { return pool[r.IntN(len(pool))] }
 	probes, hits := 0, 0
