@@ -9,9 +9,10 @@ import (
 // hugeSlim makes a slim table's n buckets in anonymous memory aligned to 2 MiB, where the
 // kernel is asked for huge pages (madvise MADV_HUGEPAGE; the default "madvise" setting of
 // transparent huge pages grants them only so): a table of several MiB probed at random then
-// needs a few TLB entries, not thousands, and a Katarenga node costs about 6% less time
+// needs a few TLB entries, not thousands, and a Katarenga node costs about 9% less time
 // (docs/search.md, "The table's layout and size"). The memory is unmapped when t becomes
-// unreachable. It returns false where the table is under 2 MiB or the kernel refuses (the
+// unreachable: the methods that read t.slim keep t alive to their end (runtime.KeepAlive),
+// since a pointer into this memory does not. It returns false where the table is under 2 MiB or the kernel refuses (the
 // caller allocates on the heap then).
 func hugeSlim(t *table, n int) bool {
 	const huge = 2 << 20

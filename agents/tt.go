@@ -1,6 +1,10 @@
 package agents
 
-import "github.com/fairplay-lab/fairplay/engine"
+import (
+	"runtime"
+
+	"github.com/fairplay-lab/fairplay/engine"
+)
 
 // ttEntry is one transposition-table entry as probe returns it, and a wide table's slot (24
 // bytes: any game's actions).
@@ -119,12 +123,15 @@ func fromTT(v int32, ply int) int32 {
 func (t *table) probe(key uint64) (ttEntry, bool) {
 	if t.slim != nil {
 		bk := &t.slim[key&uint64(len(t.slim)-1)]
+		e, ok := ttEntry{}, false
 		for i := range bk {
 			if bk[i].holds(key) {
-				return bk[i].entry(key), true
+				e, ok = bk[i].entry(key), true
+				break
 			}
 		}
-		return ttEntry{}, false
+		runtime.KeepAlive(t) // bk points outside the heap where t is on huge pages (hugeSlim)
+		return e, ok
 	}
 	bk := &t.wide[key&uint64(len(t.wide)-1)]
 	for i := range bk {
@@ -184,6 +191,7 @@ func (t *table) store(key uint64, move engine.Action, score int32, depth int, fl
 		}
 		bk[slot] = slimEntry{tag: key&^slimLow | uint64(flag)<<8 | uint64(t.gen), move: uint32(move),
 			sd: score<<8 | int32(uint8(int8(depth)))}
+		runtime.KeepAlive(t) // bk points outside the heap where t is on huge pages (hugeSlim)
 		return
 	}
 	bk := &t.wide[key&uint64(len(t.wide)-1)]
@@ -208,6 +216,7 @@ func (t *table) store(key uint64, move engine.Action, score int32, depth int, fl
 func (t *table) clear() {
 	clear(t.wide)
 	clear(t.slim)
+	runtime.KeepAlive(t)
 }
 
 // evalEntry caches one position's evaluation: the heuristic's value, before the tempo credit

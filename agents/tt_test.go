@@ -3,6 +3,7 @@ package agents
 import (
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/fairplay-lab/fairplay/engine"
 	"github.com/fairplay-lab/fairplay/engine/katarenga"
@@ -74,6 +75,8 @@ func slimMatchesWide(t *testing.T, mb, bits int) {
 	if len(wide.wide) != len(slim.slim) || len(slim.slim) < minBuckets || len(slim.slim) != 1<<bits {
 		t.Fatalf("buckets: wide %d, slim %d (want equal, 2^%d)", len(wide.wide), len(slim.slim), bits)
 	}
+	t.Logf("%d MiB: slim buckets at %#x (2 MiB aligned, as on huge pages: %v)", mb,
+		uintptr(unsafe.Pointer(&slim.slim[0])), uintptr(unsafe.Pointer(&slim.slim[0]))%(2<<20) == 0)
 	r := engine.NewRand(7)
 	moves := []engine.Action{0, 1, 63 | 67<<6, katarenga.Pass, 1<<32 - 1}
 	scores := []int32{0, 1, -1, evalBound, -evalBound, Win - 3, -Win + 5, -Win - 1, Win + 1}
