@@ -172,44 +172,46 @@ func (t *table) rank(own, used bool, eDepth int8, eGen uint8, depth int, flag ui
 // the key's own entry is kept when it is deeper and from this search and the result not exact.
 func (t *table) store(key uint64, move engine.Action, score int32, depth int, flag uint8, ply int) {
 	score = toTT(score, ply)
-	slot, worst := 0, 1<<30
+	var r [4]int
 	if t.slim != nil {
 		bk := &t.slim[key&uint64(len(t.slim)-1)]
 		for i := range bk {
 			e := &bk[i]
-			r := t.rank(e.holds(key), e.flag() != 0, int8(e.sd), e.gen(), depth, flag)
-			if r == rankKeep {
-				return
-			}
-			if r == rankOwn {
-				slot = i
-				break
-			}
-			if r == rankEmpty || r < worst {
-				slot, worst = i, r
-			}
+			r[i] = t.rank(e.holds(key), e.flag() != 0, int8(e.sd), e.gen(), depth, flag)
 		}
-		bk[slot] = slimEntry{tag: key&^slimLow | uint64(flag)<<8 | uint64(t.gen), move: uint32(move),
-			sd: score<<8 | int32(uint8(int8(depth)))}
+		if slot, ok := pick(&r); ok {
+			bk[slot] = slimEntry{tag: key&^slimLow | uint64(flag)<<8 | uint64(t.gen), move: uint32(move),
+				sd: score<<8 | int32(uint8(int8(depth)))}
+		}
 		runtime.KeepAlive(t) // bk points outside the heap where t is on huge pages (hugeSlim)
 		return
 	}
 	bk := &t.wide[key&uint64(len(t.wide)-1)]
 	for i := range bk {
 		e := &bk[i]
-		r := t.rank(e.key == key && e.flag != 0, e.flag != 0, e.depth, e.gen, depth, flag)
-		if r == rankKeep {
-			return
-		}
-		if r == rankOwn {
-			slot = i
-			break
-		}
-		if r == rankEmpty || r < worst {
-			slot, worst = i, r
+		r[i] = t.rank(e.key == key && e.flag != 0, e.flag != 0, e.depth, e.gen, depth, flag)
+	}
+	if slot, ok := pick(&r); ok {
+		bk[slot] = ttEntry{key: key, move: move, score: score, depth: int8(depth), flag: flag, gen: t.gen}
+	}
+}
+
+// pick is the slot store takes, given the ranks of a bucket's slots in order: the key's own
+// entry (or none, false, when it is kept), else the last empty slot, else the first of the
+// lowest ranks. A key has at most one entry in its bucket.
+func pick(r *[4]int) (int, bool) {
+	slot, worst := 0, 1<<30
+	for i, v := range r {
+		switch {
+		case v == rankKeep:
+			return 0, false
+		case v == rankOwn:
+			return i, true
+		case v == rankEmpty || v < worst:
+			slot, worst = i, v
 		}
 	}
-	bk[slot] = ttEntry{key: key, move: move, score: score, depth: int8(depth), flag: flag, gen: t.gen}
+	return slot, true
 }
 
 // clear empties the table.
