@@ -171,8 +171,9 @@ func BenchmarkMCTSGames1000Katarenga(b *testing.B) {
 // and starts of katPositions(4)) with the options alphabeta:movetime=... plays by default at
 // 500,000 nodes a move (about a 100 ms move's), one player per side keeping its table for the
 // game as in a match; one op = the four games. It reports ns/node and the mean completed
-// depth, the cost of a node where the table is as full as in play (docs/search.md, "Speed").
-// BENCH_HASH sets the table's size in MB (default 16).
+// depth, the cost of a node where the table is as full as in play (docs/search.md, "The
+// table's layout and size").
+// BENCH_HASH sets the table's size in MiB (default 16).
 func BenchmarkSearchGamesDefaults(b *testing.B) {
 	hash := cmp.Or(os.Getenv("BENCH_HASH"), "16")
 	ag, err := Parse("alphabeta:nodes=500000,net=builtin4,tempo=0,margin=75,hist=1,partial=1,hash=" + hash)
