@@ -20,7 +20,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progress draws a session's progress: a progressbar/v3 bar redrawn in place on a terminal, or
-// a plain line every few seconds otherwise. Workers only count (done reads their count); one
+// a plain line every few seconds otherwise (every 5 s for the first minute, then every 30 s). Workers only count (done reads their count); one
 // goroutine draws, under mu, which also guards lines other code prints while the bar is up
 // (see PrintAbove). The bar's text (count, rate, ETA) is ours, so that the rate is this
 // session's recent one and a capped run shows no ETA: progressbar's own rate and time
@@ -37,6 +37,7 @@ type progress struct {
 	samples []sample                 // recent (time, done) pairs for the rate, oldest first
 	pb      *progressbar.ProgressBar // the terminal bar, made on the first draw
 	drawn   bool                     // a bar line is on screen without its newline
+	lined   time.Time                // when the last plain line was printed
 }
 
 type sample struct {
@@ -44,13 +45,27 @@ type sample struct {
 	n int64
 }
 
-// rateWindow is how far back the displayed rate looks: long enough to be steady, short enough
-// to follow a change of speed.
-const rateWindow = 20 * time.Second
+// The displayed rate is that of the last rateWindow, long enough to be steady and short
+// enough to follow a change of speed, unless fewer than rateItems items finished in it (a run
+// of slow games): then it looks further back, to the last rateItems items, up to rateHorizon.
+const (
+	rateWindow  = 20 * time.Second
+	rateItems   = 10
+	rateHorizon = 10 * time.Minute
+)
+
+// Plain lines (not a terminal) come every lineEvery for the first lineBurst, then every
+// lineLater: a long run's log stays readable (about 120 lines an hour).
+const (
+	lineEvery = 5 * time.Second
+	lineBurst = time.Minute
+	lineLater = 30 * time.Second
+)
 
 // progressDisplay is the runs' progress display on w (stderr), the runner.Progress of the
 // -progress flag: a bar (items done, rate, ETA) when the mode is "always", or "auto" and w is a
-// terminal; a plain line every five seconds when the mode is "auto" and w is not a terminal.
+// terminal; plain lines when the mode is "auto" and w is not a terminal (lineEvery, then
+// lineLater).
 // It shows one session's progress at a time (cur, between Start and its stop).
 type progressDisplay struct {
 	w   io.Writer
@@ -102,7 +117,7 @@ func (d *progressDisplay) Start(total int64, unit string, done func() int64) (st
 	d.cur = p
 	d.mu.Unlock()
 	quit, finished := make(chan struct{}), make(chan struct{})
-	every := 5 * time.Second
+	every := lineEvery
 	if p.bar {
 		every = 200 * time.Millisecond
 	}
@@ -122,7 +137,9 @@ func (d *progressDisplay) Start(total int64, unit string, done func() int64) (st
 				return
 			case now := <-t.C:
 				p.mu.Lock()
-				p.draw(now)
+				if p.bar || p.lineDue(now) {
+					p.draw(now)
+				}
 				p.mu.Unlock()
 			}
 		}
@@ -180,17 +197,44 @@ func (p *progress) end() {
 	}
 }
 
+// lineDue reports whether a plain line is due at now: lineEvery since the last one during the
+// first lineBurst, lineLater after it (the ticker fires every lineEvery).
+func (p *progress) lineDue(now time.Time) bool {
+	if p.lined.IsZero() {
+		return true
+	}
+	gap := lineEvery
+	if now.Sub(p.start) >= lineBurst {
+		gap = lineLater
+	}
+	// Half a tick's slack, so that a ticker firing a little early does not skip a line.
+	return now.Sub(p.lined) >= gap-lineEvery/2
+}
+
+// rateFrom returns the sample the rate at now counts from (n items done at now): the newest
+// at least rateWindow old with at least rateItems items since, else the oldest kept, or the
+// start while it lies within rateHorizon. Samples older than rateHorizon are dropped.
+func (p *progress) rateFrom(now time.Time, n int64) sample {
+	for len(p.samples) > 2 && now.Sub(p.samples[1].t) > rateHorizon {
+		p.samples = p.samples[1:]
+	}
+	for i := len(p.samples) - 1; i >= 0; i-- {
+		s := p.samples[i]
+		if now.Sub(s.t) >= rateWindow && n-s.n >= rateItems {
+			return s
+		}
+	}
+	if now.Sub(p.start) <= rateHorizon {
+		return sample{p.start, 0}
+	}
+	return p.samples[0]
+}
+
 // draw shows the state at now: the bar in place, or one plain line. p.mu is held.
 func (p *progress) draw(now time.Time) {
 	n := p.done()
+	first := p.rateFrom(now, n)
 	p.samples = append(p.samples, sample{now, n})
-	for len(p.samples) > 2 && now.Sub(p.samples[1].t) > rateWindow {
-		p.samples = p.samples[1:]
-	}
-	first := p.samples[0]
-	if now.Sub(p.start) < rateWindow {
-		first = sample{p.start, 0}
-	}
 	rate, eta := "-", "-"
 	if el := now.Sub(first.t).Seconds(); el >= 1 && n > first.n {
 		r := float64(n-first.n) / el
@@ -226,6 +270,7 @@ func (p *progress) draw(now time.Time) {
 		line = fmt.Sprintf("%d/%d %s (%.1f%%), %s %s/s, ETA %s", n, p.total, p.unit, 100*frac, rate, p.unit, eta)
 	}
 	fmt.Fprintln(p.w, "progress: "+line)
+	p.lined = now
 }
 
 // humanRate prints a rate with three significant digits: 873, 12.4k, 2.61M.

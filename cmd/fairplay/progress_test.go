@@ -46,6 +46,50 @@ func TestProgressLines(t *testing.T) {
 	}
 }
 
+// TestProgressSlowRun: games of several seconds each. The rate then looks back past rateWindow
+// to the last rateItems games (a 20 s window holds two or three, and its rate swings); plain
+// lines come every 5 s for the first minute, then every 30 s.
+func TestProgressSlowRun(t *testing.T) {
+	var done atomic.Int64
+	var b bytes.Buffer
+	t0 := time.Now()
+	p := &progress{w: &b, total: 1200, unit: "games", done: done.Load, start: t0}
+	lines := 0
+	for s := 5; s <= 3600; s += 5 { // the ticker, every lineEvery
+		now := t0.Add(time.Duration(s) * time.Second)
+		// One game every 8 s, but in bursts: two games at once every 16 s.
+		done.Store(int64(s/16) * 2)
+		if !p.lineDue(now) {
+			continue
+		}
+		b.Reset()
+		p.draw(now)
+		lines++
+		if s < 120 {
+			continue
+		}
+		// After two minutes every line shows about 0.125 games/s (a 20 s window would swing
+		// between 0.067 and 0.13 with these bursts) and an ETA from it.
+		line := b.String()
+		i := strings.Index(line, "), ")
+		var rate float64
+		if i < 0 || !strings.Contains(line, "games/s, ETA ") || strings.Contains(line, "ETA -") {
+			t.Fatalf("at %d s: line %q", s, line)
+		}
+		if _, err := fmt.Sscanf(line[i+3:], "%g", &rate); err != nil || rate < 0.11 || rate > 0.14 {
+			t.Errorf("at %d s: rate %v in %q, want about 0.125", s, rate, line)
+		}
+	}
+	// 12 lines in the first minute, then one every 30 s: 12 + 118 in the hour.
+	if lines < 125 || lines > 135 {
+		t.Errorf("%d lines in an hour, want about 130", lines)
+	}
+	// Samples older than the horizon are dropped.
+	if old := t0.Add(3600*time.Second - rateHorizon - 31*time.Second); p.samples[1].t.Before(old) {
+		t.Errorf("a sample from %v kept past the horizon", p.samples[1].t.Sub(t0))
+	}
+}
+
 // screen returns what a terminal shows after out: its lines, trailing blanks trimmed. It knows
 // what the progress display writes: text, \r, \n and the erase-line sequences ESC[K, ESC[0K
 // and ESC[2K; lines do not wrap.
