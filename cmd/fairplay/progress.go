@@ -20,7 +20,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progress draws a session's progress: a progressbar/v3 bar redrawn in place on a terminal, or
-// a plain line every few seconds otherwise (every 5 s for the first minute, then every 30 s). Workers only count (done reads their count); one
+// a plain line every few seconds otherwise (every 5 s for a minute, then every 30 s). Workers only count (done reads their count); one
 // goroutine draws, under mu, which also guards lines other code prints while the bar is up
 // (see PrintAbove). The bar's text (count, rate, ETA) is ours, so that the rate is this
 // session's recent one and a capped run shows no ETA: progressbar's own rate and time
@@ -55,7 +55,7 @@ const (
 )
 
 // Plain lines (not a terminal) come every lineEvery for the first lineBurst, then every
-// lineLater: a long run's log stays readable (about 120 lines an hour).
+// lineLater: a long session's log stays readable (about 130 lines in its first hour).
 const (
 	lineEvery = 5 * time.Second
 	lineBurst = time.Minute
@@ -103,7 +103,8 @@ func (d *progressDisplay) PrintAbove(print func()) {
 // returned stop is called. A negative total is a cap rather than a goal (a sequential test
 // stops when it decides): the display then shows no ETA (and on a terminal a spinner rather
 // than a bar toward the cap). done counts only the items of this session (not those of a
-// resumed run's earlier sessions): the rate is theirs over the last rateWindow. stop ends the
+// resumed run's earlier sessions): the rate is theirs over the last rateWindow, or over the
+// last rateItems items when fewer finished in it. stop ends the
 // bar's line, so that what is printed next starts on a line of its own.
 func (d *progressDisplay) Start(total int64, unit string, done func() int64) (stop func()) {
 	if total == 0 {
@@ -137,9 +138,7 @@ func (d *progressDisplay) Start(total int64, unit string, done func() int64) (st
 				return
 			case now := <-t.C:
 				p.mu.Lock()
-				if p.bar || p.lineDue(now) {
-					p.draw(now)
-				}
+				p.tick(now)
 				p.mu.Unlock()
 			}
 		}
@@ -197,6 +196,19 @@ func (p *progress) end() {
 	}
 }
 
+// tick is the display's clock at now: the bar is redrawn; a plain line is printed when one is
+// due, and otherwise the count is only sampled, so that the rate's window is as fine as the
+// ticks. p.mu is held.
+func (p *progress) tick(now time.Time) {
+	if p.bar || p.lineDue(now) {
+		p.draw(now)
+		return
+	}
+	n := p.done()
+	p.rateFrom(now, n)
+	p.samples = append(p.samples, sample{now, n})
+}
+
 // lineDue reports whether a plain line is due at now: lineEvery since the last one during the
 // first lineBurst, lineLater after it (the ticker fires every lineEvery).
 func (p *progress) lineDue(now time.Time) bool {
@@ -224,7 +236,7 @@ func (p *progress) rateFrom(now time.Time, n int64) sample {
 			return s
 		}
 	}
-	if now.Sub(p.start) <= rateHorizon {
+	if len(p.samples) == 0 || now.Sub(p.start) <= rateHorizon {
 		return sample{p.start, 0}
 	}
 	return p.samples[0]

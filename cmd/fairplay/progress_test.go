@@ -48,45 +48,72 @@ func TestProgressLines(t *testing.T) {
 
 // TestProgressSlowRun: games of several seconds each. The rate then looks back past rateWindow
 // to the last rateItems games (a 20 s window holds two or three, and its rate swings); plain
-// lines come every 5 s for the first minute, then every 30 s.
+// lines come every 5 s for the first minute, then every 30 s. The ticks drive the display as
+// Start's ticker does.
 func TestProgressSlowRun(t *testing.T) {
 	var done atomic.Int64
 	var b bytes.Buffer
 	t0 := time.Now()
 	p := &progress{w: &b, total: 1200, unit: "games", done: done.Load, start: t0}
 	lines := 0
-	for s := 5; s <= 3600; s += 5 { // the ticker, every lineEvery
-		now := t0.Add(time.Duration(s) * time.Second)
-		// One game every 8 s, but in bursts: two games at once every 16 s.
-		done.Store(int64(s/16) * 2)
-		if !p.lineDue(now) {
-			continue
-		}
-		b.Reset()
-		p.draw(now)
-		lines++
-		if s < 120 {
-			continue
-		}
-		// After two minutes every line shows about 0.125 games/s (a 20 s window would swing
-		// between 0.067 and 0.13 with these bursts) and an ETA from it.
+	rateAt := func(s int) float64 {
+		t.Helper()
 		line := b.String()
 		i := strings.Index(line, "), ")
 		var rate float64
 		if i < 0 || !strings.Contains(line, "games/s, ETA ") || strings.Contains(line, "ETA -") {
 			t.Fatalf("at %d s: line %q", s, line)
 		}
-		if _, err := fmt.Sscanf(line[i+3:], "%g", &rate); err != nil || rate < 0.11 || rate > 0.14 {
-			t.Errorf("at %d s: rate %v in %q, want about 0.125", s, rate, line)
+		if _, err := fmt.Sscanf(line[i+3:], "%g", &rate); err != nil {
+			t.Fatalf("at %d s: line %q: %v", s, line, err)
+		}
+		return rate
+	}
+	for s := 5; s <= 3600; s += 5 { // the ticker, every lineEvery
+		// One game every 8 s, but in bursts: two games at once every 16 s.
+		done.Store(int64(s/16) * 2)
+		b.Reset()
+		p.tick(t0.Add(time.Duration(s) * time.Second))
+		if b.Len() == 0 {
+			continue
+		}
+		lines++
+		// After two minutes every line shows about 0.125 games/s (a 20 or 30 s window would
+		// swing between 0.067 and 0.13 with these bursts) and an ETA from it.
+		if s < 120 {
+			continue
+		}
+		if r := rateAt(s); r < 0.10 || r > 0.14 {
+			t.Errorf("at %d s: rate %v, want about 0.125", s, r)
 		}
 	}
-	// 12 lines in the first minute, then one every 30 s: 12 + 118 in the hour.
-	if lines < 125 || lines > 135 {
-		t.Errorf("%d lines in an hour, want about 130", lines)
+	// 11 lines in the first minute (5-55 s), then one every 30 s: 11 + 118 in the hour.
+	if lines != 129 {
+		t.Errorf("%d lines in an hour, want 129", lines)
 	}
 	// Samples older than the horizon are dropped.
-	if old := t0.Add(3600*time.Second - rateHorizon - 31*time.Second); p.samples[1].t.Before(old) {
+	if old := t0.Add(3600*time.Second - rateHorizon - 6*time.Second); p.samples[1].t.Before(old) {
 		t.Errorf("a sample from %v kept past the horizon", p.samples[1].t.Sub(t0))
+	}
+	// The run speeds up to 2 games a second: within a minute the rate follows (a rate since
+	// the start would stay near 0.2).
+	base := done.Load()
+	for s := 3605; s <= 3660; s += 5 {
+		done.Store(base + int64(s-3600)*2)
+		b.Reset()
+		p.tick(t0.Add(time.Duration(s) * time.Second))
+		if b.Len() > 0 && s >= 3630 {
+			if r := rateAt(s); r < 1.8 || r > 2.2 {
+				t.Errorf("at %d s, after the speed-up: rate %v, want about 2", s, r)
+			}
+		}
+	}
+	// A first draw long after the start, with no sample yet, does not fail.
+	q := &progress{w: &b, total: 10, unit: "games", done: done.Load, start: t0}
+	b.Reset()
+	q.draw(t0.Add(time.Hour))
+	if !strings.HasPrefix(b.String(), "progress: ") {
+		t.Errorf("late first line %q", b.String())
 	}
 }
 
