@@ -20,9 +20,9 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progress draws a session's progress: a progressbar/v3 bar redrawn in place on a terminal, or
-// a plain line every few seconds otherwise (every 5 s for a minute, then every 30 s). Workers only count (done reads their count); one
-// goroutine draws, under mu, which also guards lines other code prints while the bar is up
-// (see PrintAbove). The bar's text (count, rate, ETA) is ours, so that the rate is this
+// a plain line every few seconds otherwise (every 5 s for a minute, then every 30 s). Workers
+// only count (done reads their count); one goroutine draws, under mu, which also guards lines
+// other code prints while the bar is up (see PrintAbove). The bar's text (count, rate, ETA) is ours, so that the rate is this
 // session's recent one and a capped run shows no ETA: progressbar's own rate and time
 // prediction are off.
 type progress struct {
