@@ -103,7 +103,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		fmt.Fprintf(stderr, "step %d: %s vs %s, %d games\n", k+1, agents.ShortSpec(m.Cfg.A), agents.ShortSpec(m.Cfg.B), m.Cfg.Games)
-		out, err := runner.RunMatch(ctx, m, runner.Session{Dir: sub, Workers: rf.workers, Progress: newProgress(rf.progress, stderr),
+		out, err := runner.RunMatch(ctx, m, runner.Session{Dir: sub, Workers: rf.workers, Progress: newProgress(ctx, rf.progress, stderr),
 			Stderr: stderr, Args: append([]string{"fairplay", "ladder"}, args...), Shard: runner.Shard{Index: 0, Count: 1}})
 		if err != nil {
 			return err

@@ -160,7 +160,7 @@ func runLayoutLadder(ctx context.Context, fs *flag.FlagSet, lf *ladderFlags, rf 
 	fmt.Fprintf(stderr, "fairplay layouts -ladder: %d levels × %d replicate(s), %s, %d games per board -> %s\n",
 		len(cfg.Ladder), cfg.Replicates, orList(cfg), cfg.Sweep.Games, dir)
 	out, err := layouts.RunLayoutLadder(ctx, cfg, runner.Session{Dir: dir, Resume: rf.resume != "" || val("report") != "", Workers: rf.workers,
-		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...)})
+		Progress: newProgress(ctx, rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "layouts"}, args...)})
 	if err != nil {
 		return err
 	}

@@ -156,7 +156,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	err = c.run(ctx, args[1:], stdout, stderr)
+	// One line clock for the process: a study's runs (run again, under this ctx) and a
+	// ladder's levels print their plain progress lines at one pace.
+	err = c.run(withLineClock(ctx), args[1:], stdout, stderr)
 	if perr := stopProfiles(); err == nil {
 		err = perr
 	}

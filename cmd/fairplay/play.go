@@ -351,7 +351,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stderr, "fairplay play: %s, %d games (shard %d/%d), seed %d -> %s\n", m.Title(), m.Cfg.Games, shard.Index, shard.Count, m.Cfg.Seed, dir)
 	out, err := runner.RunMatch(ctx, m, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard, Format: gamesFormat, Codec: gamesCodec})
+		Progress: newProgress(ctx, rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "play"}, args...), Shard: shard, Format: gamesFormat, Codec: gamesCodec})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -37,7 +38,29 @@ type progress struct {
 	samples []sample                 // recent (time, done) pairs for the rate, oldest first
 	pb      *progressbar.ProgressBar // the terminal bar, made on the first draw
 	drawn   bool                     // a bar line is on screen without its newline
-	lined   time.Time                // when the last plain line was printed
+	clock   *lineClock               // when plain lines are due; nil: the session's own
+}
+
+// lineClock paces the plain lines of every session of a process (on stderr): a study's
+// runs, a ladder's levels. The first minute is counted from the first session's start, and a
+// new session waits out the gap since the last line of the one before, so that a study of
+// many short runs logs no faster than one long run.
+type lineClock struct {
+	mu    sync.Mutex
+	began time.Time // the first session's start; zero before it
+	lined time.Time // when the last plain line was printed; zero before it
+}
+
+// lineClockKey holds a process's *lineClock in a context (withLineClock).
+type lineClockKey struct{}
+
+// withLineClock gives ctx a line clock, unless it holds one: every command run under it (a
+// study's runs through run) paces its plain lines on that one clock.
+func withLineClock(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(lineClockKey{}).(*lineClock); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, lineClockKey{}, &lineClock{})
 }
 
 type sample struct {
@@ -68,18 +91,24 @@ const (
 // lineLater).
 // It shows one session's progress at a time (cur, between Start and its stop).
 type progressDisplay struct {
-	w   io.Writer
-	bar bool
-	mu  sync.Mutex
-	cur *progress // the display up now; nil between sessions
+	w     io.Writer
+	bar   bool
+	clock *lineClock // the plain lines' pace, shared with the process's other displays
+	mu    sync.Mutex
+	cur   *progress // the display up now; nil between sessions
 }
 
-// newProgress makes the display of -progress mode on w: none (nil) for "never".
-func newProgress(mode string, w io.Writer) runner.Progress {
+// newProgress makes the display of -progress mode on w: none (nil) for "never". Its plain
+// lines keep the pace of ctx's line clock (withLineClock), or of their own without one.
+func newProgress(ctx context.Context, mode string, w io.Writer) runner.Progress {
 	if mode == "never" || w == nil {
 		return nil
 	}
-	return &progressDisplay{w: w, bar: mode == "always" || (mode == "auto" && isTerminal(w))}
+	clock, ok := ctx.Value(lineClockKey{}).(*lineClock)
+	if !ok {
+		clock = &lineClock{}
+	}
+	return &progressDisplay{w: w, bar: mode == "always" || (mode == "auto" && isTerminal(w)), clock: clock}
 }
 
 // PrintAbove runs print (which writes whole lines to the terminal) with the progress bar, if
@@ -110,7 +139,7 @@ func (d *progressDisplay) Start(total int64, unit string, done func() int64) (st
 	if total == 0 {
 		return func() {}
 	}
-	p := &progress{w: d.w, bar: d.bar, total: total, unit: unit, done: done, start: time.Now(), capped: total < 0}
+	p := &progress{w: d.w, bar: d.bar, total: total, unit: unit, done: done, start: time.Now(), capped: total < 0, clock: d.clock}
 	if p.capped {
 		p.total = -total
 	}
@@ -210,17 +239,35 @@ func (p *progress) tick(now time.Time) {
 }
 
 // lineDue reports whether a plain line is due at now: lineEvery since the last one during the
-// first lineBurst, lineLater after it (the ticker fires every lineEvery).
+// first lineBurst of the line clock, lineLater after it (the ticker fires every lineEvery).
+// It starts the clock if this is its first session.
 func (p *progress) lineDue(now time.Time) bool {
-	if p.lined.IsZero() {
+	c := p.pace()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lined.IsZero() {
 		return true
 	}
 	gap := lineEvery
-	if now.Sub(p.start) >= lineBurst {
+	if now.Sub(c.began) >= lineBurst {
 		gap = lineLater
 	}
 	// Half a tick's slack, so that a ticker firing a little early does not skip a line.
-	return now.Sub(p.lined) >= gap-lineEvery/2
+	return now.Sub(c.lined) >= gap-lineEvery/2
+}
+
+// pace returns p's line clock, made (started at p's start) if p has none, and started
+// at p's start if no session has started it. p.mu is held.
+func (p *progress) pace() *lineClock {
+	if p.clock == nil {
+		p.clock = &lineClock{}
+	}
+	p.clock.mu.Lock()
+	if p.clock.began.IsZero() {
+		p.clock.began = p.start
+	}
+	p.clock.mu.Unlock()
+	return p.clock
 }
 
 // rateFrom returns the sample the rate at now counts from (n items done at now): the newest
@@ -282,7 +329,10 @@ func (p *progress) draw(now time.Time) {
 		line = fmt.Sprintf("%d/%d %s (%.1f%%), %s %s/s, ETA %s", n, p.total, p.unit, 100*frac, rate, p.unit, eta)
 	}
 	fmt.Fprintln(p.w, "progress: "+line)
-	p.lined = now
+	c := p.pace()
+	c.mu.Lock()
+	c.lined = now
+	c.mu.Unlock()
 }
 
 // humanRate prints a rate with three significant digits: 873, 12.4k, 2.61M.

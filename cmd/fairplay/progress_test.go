@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -117,6 +119,48 @@ func TestProgressSlowRun(t *testing.T) {
 	}
 }
 
+// TestProgressShortSessions: a study of twenty 20-second runs, each its own session and
+// display, on one process's line clock, logs at the pace of one long run: a line every 5 s in
+// the process's first minute, then every 30 s, and not three lines a run.
+func TestProgressShortSessions(t *testing.T) {
+	ctx := withLineClock(context.Background())
+	if withLineClock(ctx) != ctx {
+		t.Fatal("withLineClock replaced a context's line clock")
+	}
+	if a, b := newProgress(ctx, "auto", io.Discard).(*progressDisplay), newProgress(ctx, "auto", io.Discard).(*progressDisplay); a.clock != b.clock {
+		t.Fatal("two displays under one context have two line clocks")
+	}
+	if a, b := newProgress(context.Background(), "auto", io.Discard).(*progressDisplay), newProgress(context.Background(), "auto", io.Discard).(*progressDisplay); a.clock == b.clock {
+		t.Fatal("displays without a context's clock share one")
+	}
+	clock := ctx.Value(lineClockKey{}).(*lineClock)
+	var done atomic.Int64
+	var b bytes.Buffer
+	t0 := time.Now()
+	var at []int // seconds since t0 of each line
+	for k := 0; k < 20; k++ {
+		start := 20 * k
+		p := &progress{w: &b, total: 40, unit: "games", done: done.Load, start: t0.Add(time.Duration(start) * time.Second), clock: clock}
+		for s := start + 5; s < start+20; s += 5 { // the session's ticker
+			done.Store(int64(s-start) * 2)
+			b.Reset()
+			p.tick(t0.Add(time.Duration(s) * time.Second))
+			if b.Len() > 0 {
+				at = append(at, s)
+			}
+		}
+	}
+	// First minute: 5, 10, 15, 25, 30, 35, 45, 50, 55 (each run's ticks at 5, 10 and 15 s).
+	// Then 30 s after the last line, at the first tick: 85, 115, ..., 385.
+	want := []int{5, 10, 15, 25, 30, 35, 45, 50, 55}
+	for s := 85; s <= 385; s += 30 {
+		want = append(want, s)
+	}
+	if fmt.Sprint(at) != fmt.Sprint(want) {
+		t.Errorf("lines at %v s, want %v", at, want)
+	}
+}
+
 // screen returns what a terminal shows after out: its lines, trailing blanks trimmed. It knows
 // what the progress display writes: text, \r, \n and the erase-line sequences ESC[K, ESC[0K
 // and ESC[2K; lines do not wrap.
@@ -167,7 +211,7 @@ func screen(out string) []string {
 func TestProgressBarTerminal(t *testing.T) {
 	var done atomic.Int64
 	var b bytes.Buffer
-	h := newProgress("always", &b).(*progressDisplay)
+	h := newProgress(context.Background(), "always", &b).(*progressDisplay)
 	stop := h.Start(100, "games", done.Load)
 	h.mu.Lock()
 	p := h.cur
@@ -216,7 +260,7 @@ func TestProgressBarTerminal(t *testing.T) {
 func TestProgressBarCapped(t *testing.T) {
 	var done atomic.Int64
 	var b bytes.Buffer
-	h := newProgress("always", &b)
+	h := newProgress(context.Background(), "always", &b)
 	stop := h.Start(-50000, "games", done.Load)
 	for i := range 5 {
 		done.Add(7)
@@ -245,7 +289,7 @@ func TestProgressBarCapped(t *testing.T) {
 func TestProgressNever(t *testing.T) {
 	var done atomic.Int64
 	var b bytes.Buffer
-	p := newProgress("never", &b)
+	p := newProgress(context.Background(), "never", &b)
 	if p != nil {
 		t.Fatalf("-progress never: display %T", p)
 	}
@@ -256,7 +300,7 @@ func TestProgressNever(t *testing.T) {
 		t.Errorf("%q", b.String())
 	}
 	// auto on a buffer (not a terminal): plain lines, not a bar.
-	if d := newProgress("auto", &b).(*progressDisplay); d.bar {
+	if d := newProgress(context.Background(), "auto", &b).(*progressDisplay); d.bar {
 		t.Error("-progress auto draws a bar on a non-terminal")
 	}
 }

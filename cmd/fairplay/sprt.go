@@ -113,7 +113,7 @@ func runSPRT(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers, Progress: newProgress(rf.progress, stderr),
+	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers, Progress: newProgress(ctx, rf.progress, stderr),
 		Stderr: stderr, Args: append([]string{"fairplay", "sprt"}, args...), Shard: runner.Shard{Index: 0, Count: 1}}
 	st, err := sequentialTest(ctx, m, test, sess, *every, stdout, stderr)
 	if err != nil {

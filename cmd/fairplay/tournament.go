@@ -111,7 +111,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fmt.Fprintf(stderr, "fairplay tournament: %s, %d agents, %d pairings × %d games (shard %d/%d), seed %d -> %s\n",
 		cfg.Game, len(cfg.Agents), len(cfg.Pairings()), cfg.Games, shard.Index, shard.Count, cfg.Seed, dir)
 	out, err := tournament.RunTournament(ctx, cfg, ts, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "tournament"}, args...), Shard: shard})
+		Progress: newProgress(ctx, rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "tournament"}, args...), Shard: shard})
 	if err != nil {
 		return err
 	}

@@ -114,7 +114,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stderr, "fairplay tune: %s %s, %d weights, %d iterations × %d games, seed %d -> %s\n",
 		cfg.Game, agents.ShortSpec(cfg.Agent), len(cfg.Params), cfg.Iterations, cfg.GamesPerIteration, cfg.Seed, dir)
 	out, err := tune.RunTune(ctx, cfg, gm, runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "tune"}, args...)})
+		Progress: newProgress(ctx, rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "tune"}, args...)})
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func tunedSPRT(ctx context.Context, cfg tune.TuneConfig, gm *games.Game, test st
 	if err := runner.CheckDir(sub); err != nil {
 		return err
 	}
-	sess := runner.Session{Dir: sub, Workers: rf.workers, Progress: newProgress(rf.progress, stderr), Stderr: stderr,
+	sess := runner.Session{Dir: sub, Workers: rf.workers, Progress: newProgress(ctx, rf.progress, stderr), Stderr: stderr,
 		Args: []string{"fairplay", "tune", "(sprt of tuned vs start)"}, Shard: runner.Shard{Index: 0, Count: 1}}
 	st, err := sequentialTest(ctx, m, test, sess, 0, stdout, stderr)
 	if err != nil {

@@ -146,7 +146,7 @@ func runVariants(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	cells, _ := cfg.Cells()
 	sess := runner.Session{Dir: dir, Resume: rf.resume != "", Workers: rf.workers,
-		Progress: newProgress(rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)}
+		Progress: newProgress(ctx, rf.progress, stderr), Stderr: stderr, Args: append([]string{"fairplay", "variants"}, args...)}
 	if cfg.Race != "" {
 		return runVariantRace(ctx, cfg, ts, sess, len(cells), stdout, stderr)
 	}
