@@ -21,11 +21,11 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progress draws a session's progress: a progressbar/v3 bar redrawn in place on a terminal, or
-// a plain line every few seconds otherwise (every 5 s for a minute, then every 30 s). Workers
-// only count (done reads their count); one goroutine draws, under mu, which also guards lines
-// other code prints while the bar is up (see PrintAbove). The bar's text (count, rate, ETA) is ours, so that the rate is this
-// session's recent one and a capped run shows no ETA: progressbar's own rate and time
-// prediction are off.
+// a plain line every few seconds otherwise (every 5 s in the first minute of its line clock,
+// then every 30 s). Workers only count (done reads their count); one goroutine draws, under
+// mu, which also guards lines other code prints while the bar is up (see PrintAbove). The
+// bar's text (count, rate, ETA) is ours, so that the rate is this session's recent one and a
+// capped run shows no ETA: progressbar's own rate and time prediction are off.
 type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -42,9 +42,10 @@ type progress struct {
 }
 
 // lineClock paces the plain lines of every session of a process (on stderr): a study's
-// runs, a ladder's levels. The first minute is counted from the first session's start, and a
-// new session waits out the gap since the last line of the one before, so that a study of
-// many short runs logs no faster than one long run.
+// runs, a ladder's levels. The first minute is counted from the start of the first session
+// with plain lines, and a new session waits out the gap since the last line of the one
+// before, so that a study of many short runs logs no faster than one long run. The sessions
+// on a clock run one at a time (two at once could each print a line at the same tick).
 type lineClock struct {
 	mu    sync.Mutex
 	began time.Time // the first session's start; zero before it
@@ -142,6 +143,9 @@ func (d *progressDisplay) Start(total int64, unit string, done func() int64) (st
 	p := &progress{w: d.w, bar: d.bar, total: total, unit: unit, done: done, start: time.Now(), capped: total < 0, clock: d.clock}
 	if p.capped {
 		p.total = -total
+	}
+	if !p.bar {
+		p.pace() // starts the line clock if this is its first session
 	}
 	d.mu.Lock()
 	d.cur = p
@@ -256,8 +260,8 @@ func (p *progress) lineDue(now time.Time) bool {
 	return now.Sub(c.lined) >= gap-lineEvery/2
 }
 
-// pace returns p's line clock, made (started at p's start) if p has none, and started
-// at p's start if no session has started it. p.mu is held.
+// pace returns p's line clock (a new one if p has none), started at p's start if no session
+// has started it. p.mu is held, or p is not yet shared.
 func (p *progress) pace() *lineClock {
 	if p.clock == nil {
 		p.clock = &lineClock{}

@@ -135,8 +135,23 @@ func TestProgressShortSessions(t *testing.T) {
 	}
 	clock := ctx.Value(lineClockKey{}).(*lineClock)
 	var done atomic.Int64
-	var b bytes.Buffer
+	// A session of a plain display runs on the display's clock, and starts it.
+	d := newProgress(ctx, "auto", io.Discard).(*progressDisplay)
 	t0 := time.Now()
+	stop := d.Start(10, "games", done.Load)
+	d.mu.Lock()
+	cur := d.cur
+	d.mu.Unlock()
+	stop()
+	if cur.clock != clock {
+		t.Fatal("a session does not run on its display's line clock")
+	}
+	if clock.began.Before(t0) || clock.began.After(time.Now()) {
+		t.Fatalf("the first session left the clock started at %v", clock.began)
+	}
+	*clock = lineClock{} // the sessions below start it afresh, at their own times
+	var b bytes.Buffer
+	t0 = time.Now()
 	var at []int // seconds since t0 of each line
 	for k := 0; k < 20; k++ {
 		start := 20 * k
