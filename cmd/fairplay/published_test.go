@@ -318,14 +318,18 @@ func loadIfStudy(path string) (*Study, error) {
 	return LoadStudy(path)
 }
 
-// citingDocs lists the pages (README.md and docs/*.md) that link or name a study file.
+// citingDocs lists the pages (README.md, docs/*.md and docs/*/*.md) that link or name a study file.
 func citingDocs(t *testing.T, study string) []string {
 	t.Helper()
 	pages, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages = append([]string{"README.md"}, pages...)
+	sub, err := filepath.Glob("docs/*/*.md") // docs/ratings/ and the like
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(append([]string{"README.md"}, pages...), sub...)
 	re := regexp.MustCompile(`\bstudies/` + regexp.QuoteMeta(filepath.Base(study)))
 	var out []string
 	for _, p := range pages {
