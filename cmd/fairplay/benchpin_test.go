@@ -29,3 +29,19 @@ func TestBenchPin(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchAtLeast64Games: a window that closes before the workers start (here 1 µs; under
+// load, a late start) still measures 64 games a worker, never none.
+func TestBenchAtLeast64Games(t *testing.T) {
+	out, _, err := runCmd(t, "bench", "-game", "baran", "-workers", "2", "-seconds", "0.000001", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r BenchResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r.Games != 128 || r.Plies == 0 || len(r.PerWorkerPPS) != 2 {
+		t.Errorf("bench -seconds 0.000001 -workers 2: %d games, %d plies, %d workers; want 64 games a worker", r.Games, r.Plies, len(r.PerWorkerPPS))
+	}
+}
