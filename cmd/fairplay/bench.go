@@ -91,7 +91,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"fairplay bench -game baran -procs 16 -seconds 3 -rounds 5            # 16 workers in one process against 16 processes, one window")
 	var gf gameFlags
 	gf.register(fs, "0", false)
-	seconds := fs.Float64("seconds", 3, "how long to play (each worker plays at least 64 games)")
+	seconds := fs.Float64("seconds", 3, "how long to play or search (random games: each worker plays at least 64)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers, each playing its own games")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	seed := fs.Uint64("seed", 1, "master seed")

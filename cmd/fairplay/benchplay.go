@@ -244,7 +244,7 @@ func benchFor(ctx context.Context, gm *games.Game, seed uint64, w int, seconds f
 }
 
 // benchCounted runs w bench workers, worker k until stop(k, its games so far) or, for seconds
-// above 0, until they have passed (looked at every 64 games, as bench does), and returns their
+// above 0, until they have passed (looked at every 64 games from the 64th on, as bench does), and returns their
 // games and plies together and the seconds they took. A non-nil perWorker (length w) gets each
 // worker's plies.
 func benchCounted(gm *games.Game, seed uint64, w int, stop func(k int, i int64) bool, seconds float64, perWorker []int64) (benchCount, float64) {
@@ -257,7 +257,7 @@ func benchCounted(gm *games.Game, seed uint64, w int, stop func(k int, i int64) 
 		go func() {
 			defer wg.Done()
 			t := playouts(gm, seed, k, func(i int64) bool {
-				return stop(k, i) || seconds > 0 && i&63 == 0 && time.Now().After(deadline)
+				return stop(k, i) || seconds > 0 && i > 0 && i&63 == 0 && time.Now().After(deadline)
 			})
 			games.Add(t.games)
 			plies.Add(t.plies)

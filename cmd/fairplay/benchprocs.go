@@ -68,7 +68,8 @@ type benchChildResult struct {
 }
 
 // benchChild is a bench -procs child: it waits for the window's start, plays until its end
-// (the stop is checked every 64 games, as bench's workers do) and prints one JSON line.
+// (the stop is checked every 64 games from the 64th on, as bench's workers do: a child the OS
+// starts late still measures some games) and prints one JSON line.
 func benchChild(ctx context.Context, gm *games.Game, seed uint64, w benchWindow, stdout io.Writer) error {
 	select {
 	case <-time.After(time.Until(w.start)):
@@ -77,7 +78,7 @@ func benchChild(ctx context.Context, gm *games.Game, seed uint64, w benchWindow,
 	}
 	started := time.Now()
 	t := playouts(gm, seed, w.worker, func(n int64) bool {
-		return n&63 == 0 && (time.Now().After(w.end) || ctx.Err() != nil)
+		return n > 0 && n&63 == 0 && (time.Now().After(w.end) || ctx.Err() != nil)
 	})
 	stopped := time.Now()
 	if ctx.Err() != nil {
