@@ -52,7 +52,7 @@ func runLayouts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	registerOpening(fs, &opening)
 	branching := fs.Bool("branching", true, "false: random agents and openings draw by rejection sampling (other games, equally uniform, faster; a sweep records no legal counts)")
 	report := fs.String("report", "", "only re-derive the reports (layouts.csv, choices.csv, plots) of the complete sweep in this directory (of a ladder: ladder.csv, fair-at-every-level.csv, report.md)")
-	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played")
+	compare := fs.String("compare", "", "another sweep's directory: report the rank correlation of White's rates on the boards both played and the change of White's rate there, paired by board")
 	var xf raceFlags
 	xf.register(fs)
 	var lf ladderFlags

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,7 +32,7 @@ func TestLayoutsCompare(t *testing.T) {
 	}
 	rows, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(rows) != 2 || strings.Join(rows[0], ",") != "other,common_boards,spearman,ci_low,ci_high,method" ||
+	if err != nil || len(rows) != 2 || strings.Join(rows[0], ",") != "other,common_boards,spearman,ci_low,ci_high,method,white_diff,diff_low,diff_high,diff_method" ||
 		rows[1][0] != ref || rows[1][1] != "6" || rows[1][3] != "" || rows[1][4] != "" || rows[1][5] != "spearman-bootstrap-layouts" {
 		t.Fatalf("compare.csv (3 layouts: no interval): %q %v", rows, err)
 	}
@@ -72,6 +74,38 @@ func TestLayoutsCompare(t *testing.T) {
 	}
 	if string(again) != string(first) {
 		t.Errorf("compare.csv derived again differs:\n%s\nthen\n%s", first, again)
+	}
+	// The paired difference is the mean over the common boards of the two rates' difference,
+	// here recomputed from the two boards.csv files, matched by key.
+	rates := func(dir string) map[string]float64 {
+		f, err := os.Open(filepath.Join(dir, "boards.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]float64{}
+		for _, r := range rs[1:] { // board,key,grid,n,white_wins,...
+			n, _ := strconv.ParseFloat(r[3], 64)
+			w, _ := strconv.ParseFloat(r[4], 64)
+			m[r[1]] = w / n
+		}
+		return m
+	}
+	here, there := rates(cmp12), rates(ref12)
+	sum := 0.0
+	for k, v := range here {
+		sum += v - there[k]
+	}
+	d, err := strconv.ParseFloat(rows[1][6], 64)
+	lo, err2 := strconv.ParseFloat(rows[1][7], 64)
+	hi, err3 := strconv.ParseFloat(rows[1][8], 64)
+	if err != nil || err2 != nil || err3 != nil || len(here) != 24 || math.Abs(d-sum/24) > 1e-6 || !(lo < d && d < hi) ||
+		rows[1][9] != "paired-by-board-cluster-robust-layouts" {
+		t.Errorf("compare.csv's paired difference %q, want %.6f inside its interval (%v %v %v)", rows[1][6:], sum/24, err, err2, err3)
 	}
 	// Sweeps of other boards: refused up front, nothing written.
 	other := filepath.Join(tmp, "other")

@@ -186,7 +186,37 @@ func compareSweeps(thisCSV, otherCSV, tmp string, boardLayout []int32, n int, se
 		x, y, layout = append(x, m.x), append(y, m.y), append(layout, boardLayout[m.board])
 	}
 	used := numberUsed(layout, n)
-	return Comparison{Boards: int64(len(x)), Layouts: used, Spearman: spearmanByLayout(spearmanValue(x, y), x, y, layout, used, seed)}, nil
+	return Comparison{Boards: int64(len(x)), Layouts: used, Spearman: spearmanByLayout(spearmanValue(x, y), x, y, layout, used, seed),
+		Diff: pairedDiffByLayout(x, y, layout, used)}, nil
+}
+
+// MethodDiffByLayout names Comparison.Diff's interval.
+const MethodDiffByLayout = "paired-by-board-cluster-robust-layouts"
+
+// pairedDiffByLayout is the mean over the common boards of White's rate in this sweep minus
+// White's rate in the other (x − y, board by board), with a normal 95% interval whose standard
+// error treats each layout's boards as one cluster (layout: a board's layout among n): the
+// cluster-robust variance of a ratio estimator (stats.ClusterRatio) with a layout's summed
+// differences over its number of boards. With two boards in every layout it is the sample
+// variance of the layouts' summed differences times L/B² (L layouts, B boards). The mean is
+// unweighted: it is the difference of the two sweeps' pooled rates when each sweep plays every
+// board the same number of games. Empty interval with fewer than two layouts.
+func pairedDiffByLayout(x, y []float64, layout []int32, n int) stats.Interval {
+	if len(x) == 0 {
+		return stats.Interval{Value: math.NaN(), Low: math.NaN(), High: math.NaN(), Method: MethodDiffByLayout}
+	}
+	sum, boards := make([]float64, n), make([]float64, n)
+	for i, c := range layout {
+		sum[c] += x[i] - y[i]
+		boards[c]++
+	}
+	var cr stats.ClusterRatio
+	for c := range sum {
+		cr.Add(sum[c], boards[c])
+	}
+	iv := cr.Mean(0)
+	iv.Method = MethodDiffByLayout
+	return iv
 }
 
 // SharedBoards counts the boards of sw that another sweep (its boards.csv) played: the boards
@@ -222,21 +252,26 @@ func SharedBoards(sw *Sweep, otherCSV, tmp string) (int64, error) {
 var ErrNoSharedBoards = errors.New("the two sweeps share no board: a rank correlation needs boards both played")
 
 // Comparison is a sweep ranked against another (compare.csv): the rank correlation of White's
-// rate over the boards both played, its interval a bootstrap over the layouts of those boards.
+// rate over the boards both played, its interval a bootstrap over the layouts of those boards,
+// and the change of White's rate on them, paired by board.
 type Comparison struct {
 	Other    string // the other sweep's directory, as given
 	Boards   int64  // boards both played
 	Layouts  int    // the layouts those boards belong to (clusters of the bootstrap)
 	Spearman stats.Interval
+	// Diff is White's rate in this sweep minus that in the other, averaged over the common
+	// boards, with a normal interval clustered by layout (pairedDiffByLayout).
+	Diff stats.Interval
 }
 
 // WriteComparison writes compare.csv in dir: other, common_boards, spearman, ci_low, ci_high,
-// method (docs/formats.md).
+// method, white_diff, diff_low, diff_high, diff_method (docs/formats.md).
 func WriteComparison(dir string, c Comparison) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"other", "common_boards", "spearman", "ci_low", "ci_high", "method"})
-	w.Write([]string{c.Other, i64(c.Boards), f64(c.Spearman.Value), f64(c.Spearman.Low), f64(c.Spearman.High), c.Spearman.Method})
+	w.Write([]string{"other", "common_boards", "spearman", "ci_low", "ci_high", "method", "white_diff", "diff_low", "diff_high", "diff_method"})
+	w.Write([]string{c.Other, i64(c.Boards), f64(c.Spearman.Value), f64(c.Spearman.Low), f64(c.Spearman.High), c.Spearman.Method,
+		f64(c.Diff.Value), f64(c.Diff.Low), f64(c.Diff.High), c.Diff.Method})
 	w.Flush()
 	return gamefile.WriteFileAtomic(filepath.Join(dir, "compare.csv"), b.Bytes())
 }
@@ -252,6 +287,14 @@ func (c Comparison) Finding() string {
 	default:
 		why = fmt.Sprintf("; no interval: fewer than 100 of %d resamples define the correlation", LadderBootstrap)
 	}
-	return fmt.Sprintf("rank correlation of White's rate with the sweep in %s over %d common boards (%d layouts): Spearman %s (%s%s)",
+	f := fmt.Sprintf("rank correlation of White's rate with the sweep in %s over %d common boards (%d layouts): Spearman %s (%s%s)",
 		c.Other, c.Boards, c.Layouts, v, c.Spearman.Method, why)
+	if d := c.Diff; !math.IsNaN(d.Value) {
+		iv := ""
+		if !math.IsNaN(d.Low) {
+			iv = fmt.Sprintf(" [%+.3f, %+.3f]", d.Low, d.High)
+		}
+		f += fmt.Sprintf("; White's rate here minus there on those boards: %+.3f%s (%s)", d.Value, iv, d.Method)
+	}
+	return f
 }
