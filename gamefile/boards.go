@@ -162,6 +162,7 @@ type Shrink struct {
 	a0, b0 float64
 	k      float64 // boards
 	none   bool    // too few boards: each board keeps its own rate
+	capped bool    // the prior's weight is Morris's cap: the spread between boards is not resolved
 	deff   float64 // design effect: a board of n games counts as n/deff trials (FitDeff)
 }
 
@@ -241,11 +242,31 @@ func (f *ShrinkFitter) FitDeff(deff float64) Shrink {
 	mu, k := f.w/f.n, f.k
 	tau2 := f.ss/(k-3) - f.noise*deff/k   // Morris's k−3: B̂ = (k−3)V/S
 	m := k / (f.inv * deff) * (k - 3) / 2 // α + β at Morris's cap B ≤ (k−3)/(k−1), n̄ the harmonic mean
+	capped := true
 	if tau2 > 0 && mu > 0 && mu < 1 {
-		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))
+		if e := math.Max(mu*(1-mu)/tau2-1, 1e-3); e < m {
+			m, capped = e, false
+		}
 	}
-	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9), k: k, deff: deff}
+	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9), k: k, deff: deff, capped: capped}
 }
+
+// Prior returns the fitted prior's mean and standard deviation: the boards' true rates with the
+// sampling noise removed, as the method of moments estimates their spread (capped as Fit says).
+// ok is false when nothing is shrunk (too few boards, or NoShrink) and when the prior is Morris's
+// cap (Capped): its spread is then the cap's, not an estimate.
+func (s Shrink) Prior() (mean, sd float64, ok bool) {
+	if s.none || s.capped || s.a0+s.b0 == 0 {
+		return math.NaN(), math.NaN(), false
+	}
+	m := s.a0 + s.b0
+	mean = s.a0 / m
+	return mean, math.Sqrt(mean * (1 - mean) / (m + 1)), true
+}
+
+// Capped says that the prior's weight is Morris's cap: the spread of the boards' rates is within
+// what their games' noise explains (or barely above it), so no spread of true rates is resolved.
+func (s Shrink) Capped() bool { return !s.none && s.capped }
 
 // NoShrink leaves every board its own rate, with the Wilson interval at the effective n/deff:
 // for boards whose design effect is not known well enough to shrink them by.

@@ -54,8 +54,17 @@ func TestLayoutsCompare(t *testing.T) {
 	if _, errOut, err := runCmd(t, "layouts", "-layouts", "sample:12", "-games-per-board", "4", "-out", ref12, "-progress", "never"); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
-	if _, errOut, err := runCmd(t, "layouts", "-layouts", "sample:12", "-games-per-board", "4", "-rules", "first-move-capture=banned", "-compare", ref12, "-out", cmp12, "-progress", "never"); err != nil {
+	out12, errOut, err := runCmd(t, "layouts", "-layouts", "sample:12", "-games-per-board", "4", "-rules", "first-move-capture=banned", "-compare", ref12, "-out", cmp12, "-progress", "never")
+	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
+	}
+	// 24 boards: enough to say how far the true rates spread (or that the noise explains it);
+	// the 6 boards above are not.
+	if !strings.Contains(out12, "without the games' noise: sd ") && !strings.Contains(out12, "no spread of the true rates resolved") {
+		t.Errorf("24 boards: no spread of the true rates in the findings:\n%s", out12)
+	}
+	if strings.Contains(out, "without the games' noise") || strings.Contains(out, "no spread of the true rates") {
+		t.Errorf("6 boards: a spread of the true rates in the findings:\n%s", out)
 	}
 	first, err := os.ReadFile(filepath.Join(cmp12, "compare.csv"))
 	if err != nil {

@@ -186,8 +186,12 @@ func compareSweeps(thisCSV, otherCSV, tmp string, boardLayout []int32, n int, se
 		x, y, layout = append(x, m.x), append(y, m.y), append(layout, boardLayout[m.board])
 	}
 	used := numberUsed(layout, n)
+	diff := pairedDiffByLayout(x, y, layout, used)
+	if used < minIntervalLayouts { // a cluster-robust variance from a handful of clusters is far too small
+		diff.Low, diff.High = math.NaN(), math.NaN()
+	}
 	return Comparison{Boards: int64(len(x)), Layouts: used, Spearman: spearmanByLayout(spearmanValue(x, y), x, y, layout, used, seed),
-		Diff: pairedDiffByLayout(x, y, layout, used)}, nil
+		Diff: diff}, nil
 }
 
 // MethodDiffByLayout names Comparison.Diff's interval.

@@ -3,6 +3,7 @@ package layouts
 import (
 	"fmt"
 	"github.com/fairplay-lab/fairplay/stats"
+	"math"
 	"slices"
 	"strings"
 
@@ -32,9 +33,17 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 	if r.Race != nil {
 		out = append(out, raceFinding(sw, r.Race))
 	}
+	spread := "" // the spread of true rates, from enough boards to mean something
+	switch {
+	case r.Boards < 2*minIntervalLayouts:
+	case r.SpreadInNoise:
+		spread = " (no spread of the true rates resolved: the games' noise explains the boards' sd)"
+	case !math.IsNaN(r.TrueSD):
+		spread = fmt.Sprintf(" (without the games' noise: sd %.3f, the empirical-Bayes prior's, a point estimate)", r.TrueSD)
+	}
 	out = append(out,
-		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %s (%s), mean over boards %.3f, sd %.3f",
-			r.Boards, r.Games, r.Distinct, stats.FormatCI(r.Pooled), r.Pooled.Method, r.MeanRate, r.SDRate),
+		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %s (%s), mean over boards %.3f, sd %.3f%s",
+			r.Boards, r.Games, r.Distinct, stats.FormatCI(r.Pooled), r.Pooled.Method, r.MeanRate, r.SDRate, spread),
 		fmt.Sprintf("fairness band %.2f-%.2f: %d boards inside (%s), %d outside, %d undecided; %d differ from 50%% at BH q < 0.05%s",
 			sw.Cfg.BandLow, sw.Cfg.BandHigh, r.InBand, bandMethod(sw), r.OutOfBand, r.Boards-r.InBand-r.OutOfBand, r.SignificantBH, pairsNote(sw, r)),
 		choices,

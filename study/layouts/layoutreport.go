@@ -23,13 +23,17 @@ import (
 
 // LayoutReport holds the headline findings of a sweep.
 type LayoutReport struct {
-	Boards              int
-	Games               int64
-	Pooled              stats.Interval // White's win rate over all games (clustered by board)
-	Distinct            int64          // distinct games, summed over boards
-	MeanRate, SDRate    float64        // over boards
-	InBand, OutOfBand   int            // boards whose interval lies inside / outside the band
-	SignificantBH       int            // boards with BH q < 0.05 against one half
+	Boards           int
+	Games            int64
+	Pooled           stats.Interval // White's win rate over all games (clustered by board)
+	Distinct         int64          // distinct games, summed over boards
+	MeanRate, SDRate float64        // over boards
+	// TrueSD is the spread of the boards' true rates, the sampling noise removed (the
+	// empirical-Bayes prior's sd, gamefile.Shrink.Prior); NaN when nothing is shrunk.
+	TrueSD              float64
+	SpreadInNoise       bool // the boards' rates spread no more than their games' noise explains (gamefile.Shrink.Capped)
+	InBand, OutOfBand   int  // boards whose interval lies inside / outside the band
+	SignificantBH       int  // boards with BH q < 0.05 against one half
 	Choices             int
 	ImbalanceDealt      float64 // mean |White rate − ½| as dealt, over choices (held-out half)
 	ImbalanceChosen     float64 // the same after Black's best choice of seating, chosen on the selection half, measured on the held-out half
@@ -120,7 +124,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		return nil, nil, err
 	}
 	defer spill.close()
-	rep := &LayoutReport{}
+	rep := &LayoutReport{TrueSD: math.NaN()}
 	rate := func(b *boardRec) float64 { return float64(b.white) / math.Max(1, float64(b.n)) }
 	var white, total int64
 	var pooled stats.ClusterRatio
@@ -213,6 +217,8 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	}
 	shrink, pd, estimated := sw.ebShrink(&fit, &deff)
 	rep.PairDeff, rep.PairDeffEstimated = pd, estimated
+	_, rep.TrueSD, _ = shrink.Prior()
+	rep.SpreadInNoise = shrink.Capped()
 	if rep.SignificantBH, err = adjustP(spill, byP); err != nil {
 		return nil, nil, err
 	}

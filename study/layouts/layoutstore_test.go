@@ -59,9 +59,9 @@ func TestLayoutReportsUnchanged(t *testing.T) {
 		workers int
 		want    string
 	}{
-		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 1, "e3b19f4c34c0af036a34801a98d132ff9c63f467fcaadc497ed6b74046c56a75"},
-		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 5, "e3b19f4c34c0af036a34801a98d132ff9c63f467fcaadc497ed6b74046c56a75"},
-		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, 0, "371eae06313f9fb0d84b725141a4a03fc94e96b8144de2ac4e85cf88608ff0e0"},
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 1, "544d3b3028a50dafe8bdd2faacaf4623e02b4a0d0345ecd04d581fdb3166fc55"},
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 5, "544d3b3028a50dafe8bdd2faacaf4623e02b4a0d0345ecd04d581fdb3166fc55"},
+		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, 0, "0d7972a8f9769f7ec9948772d0aaa3cc602a141266bf7197972c2ad4992322ba"},
 	}
 	for _, c := range cases {
 		sw := sweep(t, c.cfg)
