@@ -162,7 +162,6 @@ type Shrink struct {
 	a0, b0 float64
 	k      float64 // boards
 	none   bool    // too few boards: each board keeps its own rate
-	capped bool    // the prior's weight is Morris's cap: the spread between boards is not resolved
 	deff   float64 // design effect: a board of n games counts as n/deff trials (FitDeff)
 }
 
@@ -185,6 +184,7 @@ type ShrinkFitter struct {
 	w, n, k, mean float64
 	inv           float64 // Σ 1/n over boards
 	ss, noise     float64
+	chi           float64 // Pearson's homogeneity statistic at design effect 1
 }
 
 // First adds a board (w of n games won by White) to the first pass: the pooled rate and the
@@ -210,6 +210,41 @@ func (f *ShrinkFitter) Second(w, n int64) {
 	p := float64(w) / float64(n)
 	f.ss += (p - mean) * (p - mean)
 	f.noise += mu * (1 - mu) / float64(n)
+	if mu > 0 && mu < 1 {
+		f.chi += float64(n) * (p - mu) * (p - mu) / (mu * (1 - mu))
+	}
+}
+
+// Spread is how far the boards' true rates spread once their games' noise is taken out, and
+// whether they differ at all beyond that noise.
+type Spread struct {
+	// SD is the boards' true rates' standard deviation by the method of moments: the variance
+	// of the rates over boards (divisor k − 1) less their mean sampling variance μ(1−μ)/n·deff,
+	// 0 when the noise explains it all. A point estimate (Kleinman 1973's moments, without
+	// Morris's k − 3, which suits the shrinkage factor but overstates the spread by (k−1)/(k−3)).
+	SD float64
+	// Chi2 is Pearson's homogeneity statistic of the k boards' counts, Σ n_i(p̂_i − μ)²/(μ(1−μ)),
+	// the χ² of the k×2 table of White's wins and non-wins, divided by deff; DF = k − 1 and P
+	// its upper tail (Cochran 1954, "Some methods for strengthening the common χ² tests",
+	// Biometrics 10(4), §3, the binomial dispersion test): a small P says the boards' rates
+	// differ beyond their games' noise.
+	Chi2 float64
+	DF   int
+	P    float64
+}
+
+// SpreadDeff returns the Spread of the boards after both passes, their games counted at
+// design effect deff (1 for independent games); ok is false with fewer than 4 boards, or when
+// White won every game or none.
+func (f *ShrinkFitter) SpreadDeff(deff float64) (sp Spread, ok bool) {
+	mu := f.w / math.Max(f.n, 1)
+	if f.none() || mu <= 0 || mu >= 1 {
+		return Spread{}, false
+	}
+	sp.SD = math.Sqrt(math.Max(0, f.ss/(f.k-1)-f.noise*deff/f.k))
+	sp.Chi2, sp.DF = f.chi/deff, int(f.k)-1
+	sp.P = distuv.ChiSquared{K: f.k - 1}.Survival(sp.Chi2)
+	return sp, true
 }
 
 // Moments returns, after both passes, the mean of the boards' true rates (the pooled rate) and
@@ -242,31 +277,11 @@ func (f *ShrinkFitter) FitDeff(deff float64) Shrink {
 	mu, k := f.w/f.n, f.k
 	tau2 := f.ss/(k-3) - f.noise*deff/k   // Morris's k−3: B̂ = (k−3)V/S
 	m := k / (f.inv * deff) * (k - 3) / 2 // α + β at Morris's cap B ≤ (k−3)/(k−1), n̄ the harmonic mean
-	capped := true
 	if tau2 > 0 && mu > 0 && mu < 1 {
-		if e := math.Max(mu*(1-mu)/tau2-1, 1e-3); e < m {
-			m, capped = e, false
-		}
+		m = math.Min(m, math.Max(mu*(1-mu)/tau2-1, 1e-3))
 	}
-	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9), k: k, deff: deff, capped: capped}
+	return Shrink{a0: math.Max(mu*m, 1e-9), b0: math.Max((1-mu)*m, 1e-9), k: k, deff: deff}
 }
-
-// Prior returns the fitted prior's mean and standard deviation: the boards' true rates with the
-// sampling noise removed, as the method of moments estimates their spread (capped as Fit says).
-// ok is false when nothing is shrunk (too few boards, or NoShrink) and when the prior is Morris's
-// cap (Capped): its spread is then the cap's, not an estimate.
-func (s Shrink) Prior() (mean, sd float64, ok bool) {
-	if s.none || s.capped || s.a0+s.b0 == 0 {
-		return math.NaN(), math.NaN(), false
-	}
-	m := s.a0 + s.b0
-	mean = s.a0 / m
-	return mean, math.Sqrt(mean * (1 - mean) / (m + 1)), true
-}
-
-// Capped says that the prior's weight is Morris's cap: the spread of the boards' rates is within
-// what their games' noise explains (or barely above it), so no spread of true rates is resolved.
-func (s Shrink) Capped() bool { return !s.none && s.capped }
 
 // NoShrink leaves every board its own rate, with the Wilson interval at the effective n/deff:
 // for boards whose design effect is not known well enough to shrink them by.

@@ -303,65 +303,92 @@ func TestCSVReaderRefusesTornLastRow(t *testing.T) {
 	}
 }
 
-// priorMass is the Beta prior's probability of a true rate in [lo, hi], from its mean and sd
-// (Prior): the share of boards inside a band that the model implies.
-func priorMass(s Shrink, lo, hi float64) float64 {
-	m, sd, ok := s.Prior()
-	if !ok {
-		return math.NaN()
+// Spread against hand computations. Four boards of 20 games with 10, 15, 5 and 10 White wins:
+// μ = ½, the rates' variance 0.125/3, less the noise 0.25/20, is 0.0291667 (sd 0.170783); the
+// k×2 table's Pearson χ² is 20·0.125/0.25 = 10 on 3 df, whose upper tail is erfc(√5) +
+// √(20/π)·e^−5 = 0.0185659. At design effect 2 the χ² halves and the noise doubles.
+func TestShrinkSpread(t *testing.T) {
+	boards := [][2]int64{{10, 20}, {15, 20}, {5, 20}, {10, 20}}
+	fit := func() *ShrinkFitter {
+		var f ShrinkFitter
+		for _, b := range boards {
+			f.First(b[0], b[1])
+		}
+		for _, b := range boards {
+			f.Second(b[0], b[1])
+		}
+		return &f
 	}
-	w := m*(1-m)/(sd*sd) - 1 // α + β
-	b := distuv.Beta{Alpha: m * w, Beta: (1 - m) * w}
-	return b.CDF(hi) - b.CDF(lo)
-}
-
-// Prior against closed forms: Beta(2, 2) has mean 1/2, sd √(1/20) and CDF 3x² − 2x³, so its
-// mass in [0.45, 0.55] is 0.57475 − 0.42525 = 0.1495; Beta(3, 2) has CDF x³(4 − 3x), 0.3125 at
-// ½. A Shrink that shrinks nothing has none.
-func TestShrinkPriorMass(t *testing.T) {
-	s := Shrink{a0: 2, b0: 2, k: 50, deff: 1}
-	if m, sd, ok := s.Prior(); !ok || math.Abs(m-0.5) > 1e-12 || math.Abs(sd-math.Sqrt(0.05)) > 1e-12 {
-		t.Errorf("Beta(2,2) prior: %v %v %v", m, sd, ok)
+	sp, ok := fit().SpreadDeff(1)
+	if !ok || math.Abs(sp.SD-0.1707825) > 1e-6 || math.Abs(sp.Chi2-10) > 1e-9 || sp.DF != 3 || math.Abs(sp.P-0.0185659) > 1e-6 {
+		t.Errorf("SpreadDeff(1) = %+v %v, want sd 0.170783, χ² 10 on 3 df, p 0.0185659", sp, ok)
 	}
-	if got := priorMass(s, 0.45, 0.55); math.Abs(got-0.1495) > 1e-9 {
-		t.Errorf("Beta(2,2) mass in [0.45, 0.55] = %v, want 0.1495", got)
+	// The same χ² from the table's cells, Σ (O − E)²/E over wins and non-wins.
+	chi := 0.0
+	for _, b := range boards {
+		e := float64(b[1]) / 2
+		chi += (float64(b[0])-e)*(float64(b[0])-e)/e + (float64(b[1]-b[0])-e)*(float64(b[1]-b[0])-e)/e
 	}
-	if got := priorMass(Shrink{a0: 3, b0: 2, k: 50, deff: 1}, 0, 0.5); math.Abs(got-0.3125) > 1e-9 {
-		t.Errorf("Beta(3,2) mass below 1/2 = %v, want 0.3125", got)
+	if math.Abs(chi-sp.Chi2) > 1e-9 {
+		t.Errorf("χ² %v, the table's cells give %v", sp.Chi2, chi)
 	}
-	if _, _, ok := NoShrink(1).Prior(); ok {
-		t.Error("NoShrink has a prior")
+	if sp2, _ := fit().SpreadDeff(2); math.Abs(sp2.Chi2-5) > 1e-9 || math.Abs(sp2.SD-math.Sqrt(0.125/3-0.025)) > 1e-9 {
+		t.Errorf("SpreadDeff(2) = %+v, want χ² 5, sd √(0.125/3 − 0.025)", sp2)
 	}
-	// Fitted to many boards of many games drawn from Beta(8, 4.6) (sd 0.1287), the prior's sd
-	// comes out near the truth.
+	// Equal rates: no spread; White winning everything: no test; three boards: too few.
+	boards = [][2]int64{{10, 20}, {10, 20}, {10, 20}, {10, 20}}
+	if sp, ok := fit().SpreadDeff(1); !ok || sp.SD != 0 || sp.Chi2 != 0 || sp.P != 1 {
+		t.Errorf("equal rates: %+v %v", sp, ok)
+	}
+	boards = [][2]int64{{20, 20}, {20, 20}, {20, 20}, {20, 20}}
+	if _, ok := fit().SpreadDeff(1); ok {
+		t.Error("White won every game, yet a spread")
+	}
+	boards = boards[:3]
+	if _, ok := fit().SpreadDeff(1); ok {
+		t.Error("three boards, yet a spread")
+	}
+	// Many boards drawn from Beta(8, 4.6) (sd 0.13055), 10 games each, so that the noise (sd
+	// about 0.15) is larger than the spread: the estimate comes out near the truth, far from the
+	// raw sd of the rates (about 0.20), and the test rejects homogeneity; boards of one true
+	// rate give a spread near 0 and no rejection (at this seed).
 	rng := rand.New(rand.NewPCG(7, 7))
 	truth := distuv.Beta{Alpha: 8, Beta: 4.6, Src: rng}
-	var f ShrinkFitter
-	ws, ns := make([]int64, 2000), make([]int64, 2000)
-	for i := range ws {
-		p := truth.Rand()
-		ns[i] = 100
-		for range ns[i] {
-			if rng.Float64() < p {
-				ws[i]++
+	draw := func(p func() float64) {
+		boards = boards[:0]
+		for range 4000 {
+			q, w := p(), int64(0)
+			for range 10 {
+				if rng.Float64() < q {
+					w++
+				}
 			}
+			boards = append(boards, [2]int64{w, 10})
 		}
-		f.First(ws[i], ns[i])
 	}
-	for i := range ws {
-		f.Second(ws[i], ns[i])
+	draw(truth.Rand)
+	if sp, ok := fit().SpreadDeff(1); !ok || math.Abs(sp.SD-0.13055) > 0.01 || sp.P > 1e-6 {
+		t.Errorf("Beta(8, 4.6) boards: %+v, want sd 0.131 ± 0.01 and homogeneity rejected", sp)
 	}
-	if m, sd, ok := f.Fit().Prior(); !ok || math.Abs(m-8/12.6) > 0.01 || math.Abs(sd-0.1287) > 0.01 {
-		t.Errorf("fitted prior %v ± %v (%v), want 0.635 ± 0.129", m, sd, ok)
+	draw(func() float64 { return 0.635 })
+	if sp, ok := fit().SpreadDeff(1); !ok || sp.SD > 0.03 || sp.P < 0.05 {
+		t.Errorf("boards of one rate: %+v, want sd near 0 and no rejection", sp)
 	}
+}
+
+// priorMass is the fitted Beta prior's probability of a true rate in [lo, hi]: the share of
+// boards inside a band that the empirical-Bayes model implies.
+func priorMass(s Shrink, lo, hi float64) float64 {
+	b := distuv.Beta{Alpha: s.a0, Beta: s.b0}
+	return b.CDF(hi) - b.CDF(lo)
 }
 
 // Why a sweep reports the spread of true rates but no share of boards inside the band: under a
 // two-mode truth (100 layouts, each one seating's true rate from Beta(16, 4), about 0.8, the
 // other's from a normal around 0.5, sd 0.08; n games a board) the unimodal Beta prior fitted to
-// the boards puts about 10 points fewer boards inside 45–55% than the truth holds (about 0.13
-// for 0.23), at 24 games a board as at 100 (20 studies each), while its sd stays near the
-// truth's.
+// the boards puts about 10 points fewer boards inside 45–55% than the truth holds (about 0.14
+// for 0.24), at 24 games a board as at 100 (20 studies each), while the spread's sd stays
+// within 0.02 of the truth's.
 func TestPriorMassBimodal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 29))
 	high := distuv.Beta{Alpha: 16, Beta: 4, Src: rng}
@@ -394,8 +421,8 @@ func TestPriorMassBimodal(t *testing.T) {
 				}
 			}
 			bias += priorMass(f.Fit(), 0.45, 0.55) - inside/float64(len(p))
-			_, sd, _ := f.Fit().Prior()
-			sdErr += sd - stdDev(p)
+			sp, _ := f.SpreadDeff(1)
+			sdErr += sp.SD - stdDev(p)
 		}
 		if sdErr /= studies; math.Abs(sdErr) > 0.02 {
 			t.Errorf("%d games a board: the prior's sd is off by %+.3f on average", c.n, sdErr)

@@ -216,7 +216,9 @@ func pairedDiffByLayout(x, y []float64, layout []int32, n int) stats.Interval {
 	}
 	var cr stats.ClusterRatio
 	for c := range sum {
-		cr.Add(sum[c], boards[c])
+		if boards[c] > 0 {
+			cr.Add(sum[c], boards[c])
+		}
 	}
 	iv := cr.Mean(0)
 	iv.Method = MethodDiffByLayout
@@ -294,11 +296,11 @@ func (c Comparison) Finding() string {
 	f := fmt.Sprintf("rank correlation of White's rate with the sweep in %s over %d common boards (%d layouts): Spearman %s (%s%s)",
 		c.Other, c.Boards, c.Layouts, v, c.Spearman.Method, why)
 	if d := c.Diff; !math.IsNaN(d.Value) {
-		iv := ""
+		iv, why := "", fmt.Sprintf("; no interval: %d layouts, fewer than %d", c.Layouts, minIntervalLayouts)
 		if !math.IsNaN(d.Low) {
-			iv = fmt.Sprintf(" [%+.3f, %+.3f]", d.Low, d.High)
+			iv, why = fmt.Sprintf(" [%+.3f, %+.3f]", d.Low, d.High), ""
 		}
-		f += fmt.Sprintf("; White's rate here minus there on those boards: %+.3f%s (%s)", d.Value, iv, d.Method)
+		f += fmt.Sprintf("; White's rate in this sweep minus that in %s on those boards: %+.3f%s (%s%s)", c.Other, d.Value, iv, d.Method, why)
 	}
 	return f
 }

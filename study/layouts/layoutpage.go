@@ -3,8 +3,8 @@ package layouts
 import (
 	"fmt"
 	"github.com/fairplay-lab/fairplay/stats"
-	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairplay-lab/fairplay/agents"
@@ -33,13 +33,18 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 	if r.Race != nil {
 		out = append(out, raceFinding(sw, r.Race))
 	}
-	spread := "" // the spread of true rates, from enough boards to mean something
-	switch {
-	case r.Boards < 2*minIntervalLayouts:
-	case r.SpreadInNoise:
-		spread = " (no spread of the true rates resolved: the games' noise explains the boards' sd)"
-	case !math.IsNaN(r.TrueSD):
-		spread = fmt.Sprintf(" (without the games' noise: sd %.3f, the empirical-Bayes prior's, a point estimate)", r.TrueSD)
+	spread := "" // the spread of the true rates, from enough boards to mean something
+	switch sp := r.Spread; {
+	case r.Boards < minSpreadBoards:
+	case sp == nil && sw.paired():
+		spread = " (the spread of the true rates is not estimated: the pairs' design effect is unknown)"
+	case sp != nil:
+		verdict := "no difference between the boards beyond their games' noise detected"
+		if sp.P < 0.05 {
+			verdict = "the boards differ beyond their games' noise"
+		}
+		spread = fmt.Sprintf(" (without the games' noise: sd %.3f, method of moments, a point estimate; homogeneity χ²(%d) = %.1f, p %s: %s)",
+			sp.SD, sp.DF, sp.Chi2, shortP(sp.P), verdict)
 	}
 	out = append(out,
 		fmt.Sprintf("%d boards, %d games (%d distinct); White's win rate: pooled %s (%s), mean over boards %.3f, sd %.3f%s",
@@ -58,6 +63,17 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 	}
 	return out
 }
+
+// shortP prints a p-value to two significant digits, never as 0.
+func shortP(p float64) string {
+	if p < 1e-300 {
+		return "<1e-300"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
+}
+
+// minSpreadBoards is the fewest boards whose findings give the spread of their true rates.
+const minSpreadBoards = 20
 
 // LayoutWarnings are a sweep's warnings, the same in the terminal and on the page: repeated
 // games, and colour effects that could not be fitted. Their advice names configuration fields
@@ -89,7 +105,7 @@ func writeLayoutsPage(dir string, sw *Sweep, r *LayoutReport, files []string) (s
 	if err := rep.AddPlots(dir, files); err != nil {
 		return "", err
 	}
-	for _, t := range []struct{ file, caption string }{{"race.csv", "The race's answers (race.csv)"}, {"compare.csv", "Rank correlation with another sweep (compare.csv)"},
+	for _, t := range []struct{ file, caption string }{{"race.csv", "The race's answers (race.csv)"}, {"compare.csv", "Comparison with another sweep (compare.csv)"},
 		{"layouts.csv", "Boards (layouts.csv)"}, {"choices.csv", "Black's choice of seating (choices.csv)"}} {
 		if slices.Contains(files, t.file) {
 			if err := rep.AddCSV(dir, t.file, t.caption, 50); err != nil {

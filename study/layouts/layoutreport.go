@@ -28,12 +28,12 @@ type LayoutReport struct {
 	Pooled           stats.Interval // White's win rate over all games (clustered by board)
 	Distinct         int64          // distinct games, summed over boards
 	MeanRate, SDRate float64        // over boards
-	// TrueSD is the spread of the boards' true rates, the sampling noise removed (the
-	// empirical-Bayes prior's sd, gamefile.Shrink.Prior); NaN when nothing is shrunk.
-	TrueSD              float64
-	SpreadInNoise       bool // the boards' rates spread no more than their games' noise explains (gamefile.Shrink.Capped)
-	InBand, OutOfBand   int  // boards whose interval lies inside / outside the band
-	SignificantBH       int  // boards with BH q < 0.05 against one half
+	// Spread is how far the boards' true rates spread beyond their games' noise, with the test
+	// of whether they differ at all (nil: fewer than 4 boards, White won every game or none, or
+	// a paired sweep whose design effect is not estimated).
+	Spread              *gamefile.Spread
+	InBand, OutOfBand   int // boards whose interval lies inside / outside the band
+	SignificantBH       int // boards with BH q < 0.05 against one half
 	Choices             int
 	ImbalanceDealt      float64 // mean |White rate − ½| as dealt, over choices (held-out half)
 	ImbalanceChosen     float64 // the same after Black's best choice of seating, chosen on the selection half, measured on the held-out half
@@ -124,7 +124,7 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 		return nil, nil, err
 	}
 	defer spill.close()
-	rep := &LayoutReport{TrueSD: math.NaN()}
+	rep := &LayoutReport{}
 	rate := func(b *boardRec) float64 { return float64(b.white) / math.Max(1, float64(b.n)) }
 	var white, total int64
 	var pooled stats.ClusterRatio
@@ -217,8 +217,11 @@ func WriteLayoutReportsFrom(dir string, sw *Sweep, next func() (*gamefile.BoardR
 	}
 	shrink, pd, estimated := sw.ebShrink(&fit, &deff)
 	rep.PairDeff, rep.PairDeffEstimated = pd, estimated
-	_, rep.TrueSD, _ = shrink.Prior()
-	rep.SpreadInNoise = shrink.Capped()
+	if !sw.paired() || estimated { // a paired sweep's noise needs its design effect
+		if sp, ok := fit.SpreadDeff(pd); ok {
+			rep.Spread = &sp
+		}
+	}
 	if rep.SignificantBH, err = adjustP(spill, byP); err != nil {
 		return nil, nil, err
 	}

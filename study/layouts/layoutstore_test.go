@@ -59,9 +59,9 @@ func TestLayoutReportsUnchanged(t *testing.T) {
 		workers int
 		want    string
 	}{
-		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 1, "544d3b3028a50dafe8bdd2faacaf4623e02b4a0d0345ecd04d581fdb3166fc55"},
-		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 5, "544d3b3028a50dafe8bdd2faacaf4623e02b4a0d0345ecd04d581fdb3166fc55"},
-		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, 0, "0d7972a8f9769f7ec9948772d0aaa3cc602a141266bf7197972c2ad4992322ba"},
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 1, "f957d3a42371cb04aadba0ebe3660cd4d0da4185ddfffffd105bd3a1f4f8e2ba"},
+		{LayoutsConfig{Layouts: "random:3000", Games: 40, Seed: 3}, 5, "f957d3a42371cb04aadba0ebe3660cd4d0da4185ddfffffd105bd3a1f4f8e2ba"},
+		{LayoutsConfig{Layouts: "sample:2000", Games: 40, Seed: 5}, 0, "3cc854a064154fb7647626bc8c4c51419ccf8669df55cc433fc687ff3c777653"},
 	}
 	for _, c := range cases {
 		sw := sweep(t, c.cfg)
