@@ -40,7 +40,7 @@ func PlotRates(rates []float64, bandLow, bandHigh float64, title, xlabel, dir, n
 // histogram of millions of boards needs no slice of them.
 func PlotRateCounts(c *tally.RateCounts, bandLow, bandHigh float64, title, xlabel, dir, name string) ([]string, error) {
 	p := newPlot()
-	p.Title.Text = title
+	p.Title.Text = wrapTitle(title, titleWidth)
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = "boards"
 	mean := c.Mean()
@@ -123,6 +123,28 @@ func wrapCaption(s string, width int) string {
 		s = s[cut+1:]
 	}
 	return strings.TrimSpace(strings.Join(append(out, s), "\n"))
+}
+
+// titleWidth is the most characters a line of a histogram's title holds at its 12-point font
+// in the 6-inch plot (longer lines ran off both edges: agent specs with every parameter).
+const titleWidth = 72
+
+// wrapTitle breaks each line of a plot title longer than width after its last ' ' or ','
+// before width (wrapCaption's rule, with commas: agent specs have no spaces).
+func wrapTitle(s string, width int) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for len(line) > width {
+			cut := strings.LastIndexAny(line[:width], " ,")
+			if cut <= 0 {
+				cut = width - 1
+			}
+			out = append(out, strings.TrimRight(line[:cut+1], " "))
+			line = line[cut+1:]
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }
 
 // saveTiles renders plots in rows×cols tiles as name.png and name.svg.
