@@ -112,39 +112,32 @@ func (b boardPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 
 // wrapCaption breaks a caption longer than width at its last '/' or ' ' before width, so that
 // long layout names (random colour grids) do not run into their neighbours.
-func wrapCaption(s string, width int) string {
-	var out []string
-	for len(s) > width {
-		cut := strings.LastIndexAny(s[:width], "/ ")
-		if cut <= 0 {
-			cut = width - 1
-		}
-		out = append(out, s[:cut+1])
-		s = s[cut+1:]
-	}
-	return strings.TrimSpace(strings.Join(append(out, s), "\n"))
-}
+func wrapCaption(s string, width int) string { return wrapAt(s, width, "/ ") }
 
 // titleWidth is the most characters a line of a histogram's title holds at its 12-point font
 // in the 6-inch plot (longer lines ran off both edges: agent specs with every parameter).
 const titleWidth = 72
 
 // wrapTitle breaks each line of a plot title longer than width after its last ' ' or ','
-// before width (wrapCaption's rule, with commas: agent specs have no spaces).
-func wrapTitle(s string, width int) string {
+// before width (agent specs have no spaces, only commas).
+func wrapTitle(s string, width int) string { return wrapAt(s, width, " ,") }
+
+// wrapAt breaks each line of s longer than width after the last of seps before width (or at
+// width when there is none), keeping every character; the result is trimmed of outer space.
+func wrapAt(s string, width int, seps string) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
 		for len(line) > width {
-			cut := strings.LastIndexAny(line[:width], " ,")
+			cut := strings.LastIndexAny(line[:width], seps)
 			if cut <= 0 {
 				cut = width - 1
 			}
-			out = append(out, strings.TrimRight(line[:cut+1], " "))
+			out = append(out, line[:cut+1])
 			line = line[cut+1:]
 		}
 		out = append(out, line)
 	}
-	return strings.Join(out, "\n")
+	return strings.TrimSpace(strings.Join(out, "\n"))
 }
 
 // saveTiles renders plots in rows×cols tiles as name.png and name.svg.

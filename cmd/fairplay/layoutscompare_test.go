@@ -26,16 +26,11 @@ func TestLayoutsCompare(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
-	f, err := os.Open(filepath.Join(banned, "compare.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil || len(rows) != 2 || strings.Join(rows[0], ",") != "other,common_boards,spearman,ci_low,ci_high,method,white_diff,diff_low,diff_high,diff_method" ||
+	rows := readCSVFile(t, filepath.Join(banned, "compare.csv"))
+	if len(rows) != 2 || strings.Join(rows[0], ",") != "other,common_boards,spearman,ci_low,ci_high,method,white_diff,diff_low,diff_high,diff_method" ||
 		rows[1][0] != ref || rows[1][1] != "6" || rows[1][3] != "" || rows[1][4] != "" || rows[1][5] != "spearman-bootstrap-layouts" ||
 		rows[1][6] == "" || rows[1][7] != "" || rows[1][8] != "" {
-		t.Fatalf("compare.csv (3 layouts: no interval): %q %v", rows, err)
+		t.Fatalf("compare.csv (3 layouts: no interval): %q", rows)
 	}
 	page, err := os.ReadFile(filepath.Join(banned, "report.html"))
 	if err != nil {
@@ -64,6 +59,13 @@ func TestLayoutsCompare(t *testing.T) {
 	if !strings.Contains(out12, "without the games' noise: sd ") || !strings.Contains(out12, "homogeneity χ²(23) = ") {
 		t.Errorf("24 boards: no spread of the true rates in the findings:\n%s", out12)
 	}
+	// A sweep of two agents on too few boards to estimate its pairs' design effect says so
+	// instead of a spread.
+	paired, errOut, err := runCmd(t, "layouts", "-layouts", "sample:12", "-a", "random", "-b", "greedy", "-games-per-board", "4",
+		"-out", filepath.Join(tmp, "paired"), "-progress", "never")
+	if err != nil || !strings.Contains(paired, "the spread of the true rates is not estimated: the pairs' design effect is unknown") {
+		t.Errorf("paired sweep of 24 boards: %v\n%s\n%s", err, paired, errOut)
+	}
 	if strings.Contains(out, "without the games' noise") {
 		t.Errorf("6 boards: a spread of the true rates in the findings:\n%s", out)
 	}
@@ -88,17 +90,8 @@ func TestLayoutsCompare(t *testing.T) {
 	// The paired difference is the mean over the common boards of the two rates' difference,
 	// here recomputed from the two boards.csv files, matched by key.
 	rates := func(dir string) map[string]float64 {
-		f, err := os.Open(filepath.Join(dir, "boards.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rs, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
 		m := map[string]float64{}
-		for _, r := range rs[1:] { // board,key,grid,n,white_wins,...
+		for _, r := range readCSVFile(t, filepath.Join(dir, "boards.csv"))[1:] { // board,key,grid,n,white_wins,...
 			n, _ := strconv.ParseFloat(r[3], 64)
 			w, _ := strconv.ParseFloat(r[4], 64)
 			m[r[1]] = w / n
@@ -136,4 +129,18 @@ func TestLayoutsCompare(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(other, "compare.csv")); err == nil {
 		t.Error("a refused -report -compare wrote compare.csv")
 	}
+}
+
+// readCSVFile reads a whole CSV file, failing the test when it cannot.
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
 }

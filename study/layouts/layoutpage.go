@@ -36,7 +36,7 @@ func LayoutFindings(sw *Sweep, r *LayoutReport) []string {
 	spread := "" // the spread of the true rates, from enough boards to mean something
 	switch sp := r.Spread; {
 	case r.Boards < minSpreadBoards:
-	case sp == nil && sw.paired():
+	case sp == nil && sw.paired() && !r.PairDeffEstimated:
 		spread = " (the spread of the true rates is not estimated: the pairs' design effect is unknown)"
 	case sp != nil:
 		verdict := "no difference between the boards beyond their games' noise detected"
