@@ -95,7 +95,7 @@ func TestRefusedFilesAndDirs(t *testing.T) {
 	if _, _, err := runCmd(t, "play", "-games", "4", "-format", "parquet", "-out", run1, "-progress", "never"); err != nil {
 		t.Fatal(err)
 	}
-	wantUsageError(t, "it holds a match run, which fairplay play makes", "tournament", "-combine", "-out", out, run1)
+	wantUsageError(t, "a match of random against itself rates nothing", "tournament", "-combine", "-out", out, run1)
 	wantUsageError(t, "its games are in games.parquet", "plan", "-elo", "5", "-pilot", run1)
 	wantUsageError(t, "-report "+run1+": it holds a match run", "layouts", "-report", run1)
 	if _, err := os.Stat(out); err == nil {

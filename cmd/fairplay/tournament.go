@@ -2,18 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/fairplay-lab/fairplay/agents"
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/study/tournament"
 )
 
 func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -neighbours K] [-games-per-pairing N] [-layout L] [-random-opening N] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_DIR...",
+	fs := newFlags("tournament", "-game G -agents 'A;B;C;...' [-gauntlet | -neighbours K] [-games-per-pairing N] [-layout L] [-random-opening N] [-prior P] [-bootstrap B] [-rules k=v,...] [-seed S] [-workers W] [-out DIR] [-shard i/M] [-resume DIR]  |  -combine [-out DIR] TOURNAMENT_OR_MATCH_DIR...",
 		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=2;mcts:playouts=1000' -games-per-pairing 100 -out kat-rr",
 		"fairplay tournament -game baran -agents 'alphabeta:depth=4;alphabeta:depth=2;greedy' -gauntlet -games-per-pairing 200",
 		"fairplay tournament -game katarenga -agents 'random;greedy;alphabeta:depth=1;alphabeta:depth=2;alphabeta:depth=3' -neighbours 2 -games-per-pairing 40",
@@ -21,7 +24,8 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 		"fairplay merge -out whole part0 part1",
 		"fairplay tournament -resume kat-rr                       # finish an interrupted tournament",
 		"fairplay tournament -combine -out all kat-rr kat-mcts    # one rating scale over both tournaments",
-		"fairplay tournament -combine -seed 2026 -out kat-list kat-low kat-ab   # a rating list: ratings.csv with every agent's spec, fingerprint and the score against the level below")
+		"fairplay tournament -combine -seed 2026 -out kat-list kat-low kat-ab   # a rating list: ratings.csv with every agent's spec, fingerprint and the score against the level below",
+		"fairplay tournament -combine -out kat-list2 kat-low kat-ab best-vs-top   # a finished match (fairplay play) counts as one pairing")
 	var gf gameFlags
 	gf.register(fs, layoutRandom, false)
 	gf.layout.aliasFixedLayout(fs)
@@ -35,7 +39,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	registerOpening(fs, &opening)
 	prior := fs.Float64("prior", 1, "virtual draws added to every pairing in the rating fit (keeps ratings finite after a perfect score; 0: plain maximum likelihood)")
 	boot := fs.Int("bootstrap", 1000, "bootstrap resamples of the pairs for the 95% rating intervals (0: none)")
-	combine := fs.Bool("combine", false, "fit one rating scale over the finished tournament directories given as arguments (with -out, -prior, -bootstrap, -seed)")
+	combine := fs.Bool("combine", false, "fit one rating scale over the finished tournament and match directories given as arguments (with -out, -prior, -bootstrap, -seed)")
 	var rf runFlags
 	rf.register(fs)
 	fs.SetOutput(stderr)
@@ -153,7 +157,7 @@ func mergeTournament(_ context.Context, job mergeJob) error {
 // combineTournaments is fairplay tournament -combine: one rating fit over finished tournaments.
 func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, args []string, stdout io.Writer) error {
 	if len(dirs) == 0 {
-		return usagef("-combine: give the directories of finished tournaments")
+		return usagef("-combine: give the directories of finished tournaments or matches")
 	}
 	if prior < 0 || boot < 0 {
 		return usagef("-prior %v, -bootstrap %d: want 0 or more", prior, boot)
@@ -164,12 +168,27 @@ func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, arg
 		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
 			return usagef("-combine: %s is not a run directory (%v)", d, err)
 		}
-		man, _, err := readRunManifest("-combine", d, tournament.TournamentKind)
+		man, k, err := readRunManifest("-combine", d, "")
 		if err != nil {
 			return err
 		}
+		if k.kind != tournament.TournamentKind && k.kind != runner.MatchKind {
+			return usagef("-combine %s: it holds a %s run; -combine fits tournaments and matches (fairplay play)", d, runName(man, k))
+		}
+		if k.kind == runner.MatchKind {
+			var m runner.MatchConfig
+			if err := json.Unmarshal(man.Config, &m); err == nil && m.A == m.B {
+				return usagef("-combine %s: a match of %s against itself rates nothing", d, agents.ShortSpec(m.A))
+			}
+			if _, _, err := gamefile.FindGames(d); err != nil {
+				return usagef("-combine %s: %v", d, err)
+			}
+		}
+		if isSPRT(man) {
+			return usagef("-combine %s: a sequential test stops when its decision is reached, so its games are not a fixed sample to rate from; combine matches of a fixed number of games (fairplay play)", d)
+		}
 		if man.Status != "complete" {
-			return usagef("-combine %s: the tournament is %s (shard %d of %d): finish it with fairplay tournament -resume %s, or merge its shards, first", d, man.Status, man.Shard, man.Shards, d)
+			return usagef("-combine %s: the %s is %s (shard %d of %d): finish it with fairplay %s -resume %s, or merge its shards, first", d, runName(man, k), man.Status, man.Shard, man.Shards, commandOf(man, k), d)
 		}
 	}
 	dir, err := outDir(rf.out, "ratings")

@@ -98,7 +98,19 @@ func TestTournamentCombineCLI(t *testing.T) {
 	if err != nil || !strings.Contains(out, "3 agents, 2 pairings") {
 		t.Errorf("combine: %v\n%s", err, out)
 	}
-	for _, args := range [][]string{{"-combine"}, {"-combine", filepath.Join(base, "nosuch")}, {"-agents", "random;greedy", a}} {
+	// A match (fairplay play) counts as one pairing; a sequential test does not.
+	m, seq := filepath.Join(base, "m"), filepath.Join(base, "seq")
+	if _, _, err := runCmd(t, "play", "-a", "classic:depth=1", "-b", "greedy", "-games", "4", "-progress", "never", "-out", m); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "sprt", "-a", "classic:depth=1", "-b", "greedy", "-elo0", "0", "-elo1", "200", "-max-pairs", "2", "-progress", "never", "-out", seq); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = runCmd(t, "tournament", "-combine", "-out", filepath.Join(base, "cm"), "-bootstrap", "20", a, m)
+	if err != nil || !strings.Contains(out, "3 agents, 2 pairings from the tournaments and matches") {
+		t.Errorf("combine with a match: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"-combine"}, {"-combine", filepath.Join(base, "nosuch")}, {"-agents", "random;greedy", a}, {"-combine", a, seq}} {
 		_, _, err := runCmd(t, append([]string{"tournament"}, args...)...)
 		var ue usageError
 		if !errors.As(err, &ue) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fairplay-lab/fairplay/agents"
 	"github.com/fairplay-lab/fairplay/runner"
 
 	"github.com/fairplay-lab/fairplay/gamefile"
@@ -20,11 +21,13 @@ import (
 // CombinedKind marks the configuration of ratings fitted over several tournaments.
 const CombinedKind = "combined-ratings"
 
-// CombineTournaments fits one rating scale over the pairings of finished tournaments (their
-// directories, in order): agents are matched by canonical spec, the first agent of the first
-// tournament is the anchor, and a pairing played in several tournaments counts all its games.
-// This extends a tournament with new agents (a second tournament pairing them with some of the
-// old ones) without replaying it. It writes the same outputs as a tournament into dir.
+// CombineTournaments fits one rating scale over the pairings of finished tournaments and
+// matches (their directories, in order): a match (fairplay play between two agents, kind
+// runner.MatchKind) counts as one pairing. Agents are matched by canonical spec, the first
+// agent of the first source is the anchor, and a pairing played in several sources counts all
+// its games. This extends a tournament with new agents (a second tournament, or a match,
+// pairing them with some of the old ones) without replaying it. It writes the same outputs as
+// a tournament into dir.
 func CombineTournaments(sources []string, prior float64, bootstrap int, seed uint64, dir string, args []string) (*TournamentOutcome, error) {
 	if len(sources) == 0 {
 		return nil, fmt.Errorf("no tournament directories given")
@@ -46,15 +49,12 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 		if err != nil {
 			return nil, err
 		}
-		var c TournamentConfig
-		if man.Kind != TournamentKind {
-			return nil, fmt.Errorf("%s: not a tournament directory (it holds a %s run)", d, man.Kind)
+		c, err := combineSource(d, man)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(man.Config, &c); err != nil {
-			return nil, fmt.Errorf("%s: manifest config: %v", d, err)
-		}
-		if man.Status != "complete" || man.Shards != 1 {
-			return nil, fmt.Errorf("%s: the tournament is %s (shard %d of %d): finish or merge it first", d, man.Status, man.Shard, man.Shards)
+		if c.Kind == runner.MatchKind {
+			cfg.Matches++
 		}
 		gm, err := games.New(c.Game, c.Rules, "", nil)
 		if err != nil {
@@ -87,18 +87,29 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	seenPairing := map[string]string{} // pairing configuration hash → where it was counted
 	for i, c := range cfgs {
 		for _, p := range c.Pairings() {
-			pm, err := gamefile.ReadManifest(filepath.Join(pairingDir(sources[i], p), "manifest.json"))
+			pd, games := sources[i], ""
+			if c.Kind == runner.MatchKind {
+				found, _, err := gamefile.FindGames(pd) // a match may write Parquet
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", pd, err)
+				}
+				games = found
+			} else {
+				pd = pairingDir(sources[i], p)
+				games = filepath.Join(pd, "games.csv")
+			}
+			pm, err := gamefile.ReadManifest(filepath.Join(pd, "manifest.json"))
 			if err != nil {
 				return nil, err
 			}
 			where := fmt.Sprintf("%s (%s vs %s)", sources[i], c.Labels[p[0]], c.Labels[p[1]])
 			if prev, ok := seenPairing[pm.ConfigSHA256]; ok {
-				return nil, config.Errorf("", "", "%s replays the games of %s (same agents, seed and rules): they would count twice; play the later tournament with another {Seed}", where, prev)
+				return nil, config.Errorf("", "", "%s replays the games of %s (same agents, seed and rules): they would count twice; play the later tournament or match with another {Seed}", where, prev)
 			}
 			seenPairing[pm.ConfigSHA256] = where
 			q := [2]int{slices.Index(cfg.Agents, c.Agents[p[0]]), slices.Index(cfg.Agents, c.Agents[p[1]])}
 			sum := tally.NewSummary(nil)
-			if err := scanPairing(filepath.Join(pairingDir(sources[i], p), "games.csv"), sum, dc, q); err != nil {
+			if err := scanPairing(games, sum, dc, q); err != nil {
 				return nil, err
 			}
 			out.Pairs, out.Summaries = append(out.Pairs, q), append(out.Summaries, sum)
@@ -115,6 +126,38 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 	man.Planned, man.EndGame, man.Completed = int64(len(out.Pairs)), int64(len(out.Pairs)), int64(len(out.Pairs))
 	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
 	return out, gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+}
+
+// combineSource reads a source of a combined fit: a finished tournament, or a finished match
+// between two agents, which stands as a tournament of one pairing (its Kind runner.MatchKind,
+// its agents labelled by their short specs).
+func combineSource(d string, man *gamefile.Manifest) (TournamentConfig, error) {
+	var c TournamentConfig
+	if man.Status != "complete" || man.Shards != 1 {
+		return c, fmt.Errorf("%s: the %s is %s (shard %d of %d): finish or merge it first", d, man.Kind, man.Status, man.Shard, man.Shards)
+	}
+	switch man.Kind {
+	case TournamentKind:
+		if err := json.Unmarshal(man.Config, &c); err != nil {
+			return c, fmt.Errorf("%s: manifest config: %v", d, err)
+		}
+		return c, nil
+	case runner.MatchKind:
+		var m runner.MatchConfig
+		if err := json.Unmarshal(man.Config, &m); err != nil {
+			return c, fmt.Errorf("%s: manifest config: %v", d, err)
+		}
+		switch {
+		case m.SPRT != nil:
+			return c, fmt.Errorf("%s: a sequential test (sprt): it stops when its decision is reached, so its games are not a fixed sample to rate from; play a match of a fixed number of games", d)
+		case m.A == m.B:
+			return c, fmt.Errorf("%s: a match of %s against itself: it rates nothing", d, agents.ShortSpec(m.A))
+		}
+		return TournamentConfig{Kind: runner.MatchKind, Game: m.Game, Rules: m.Rules, Layout: m.Layout, Tiles: m.Tiles,
+			Agents: []string{m.A, m.B}, Labels: []string{agents.ShortSpec(m.A), agents.ShortSpec(m.B)}, Band: 1,
+			Games: m.Games, Seed: m.Seed, RandomOpening: m.RandomOpening, RandomLayouts: m.RandomLayouts}, nil
+	}
+	return c, fmt.Errorf("%s: not a tournament or match directory (it holds a %s run)", d, man.Kind)
 }
 
 // pinUnion gathers the agent pins of the combined tournaments' manifests (none from a

@@ -45,8 +45,10 @@ type TournamentConfig struct {
 	Seed          uint64 `json:"seed"`
 	RandomOpening int    `json:"random_opening"`
 	RandomLayouts bool   `json:"random_layouts"` // Katarenga: each pair on a random tile placement
-	// Sources are the tournament directories of a combined fit (Kind CombinedKind).
+	// Sources are the tournament and match directories of a combined fit (Kind CombinedKind),
+	// Matches how many of them are matches.
 	Sources   []string `json:"sources,omitempty"`
+	Matches   int      `json:"matches,omitempty"`
 	Prior     float64  `json:"prior"`     // virtual draws per pairing in the rating fit
 	Bootstrap int      `json:"bootstrap"` // resamples for the rating intervals
 }

@@ -133,8 +133,16 @@ func tournamentReport(cfg TournamentConfig, res []stats.PairingResult, outcomes 
 		kind = fmt.Sprintf("band (each agent against the next %d of the list)", cfg.Band)
 	}
 	if cfg.Kind == CombinedKind {
-		fmt.Fprintf(&b, "## %s ratings from %d tournaments\n\n%d agents, %d pairings from the tournaments in %s (see their report.md for their set-up), rules `%s`",
-			cfg.Game, len(cfg.Sources), len(cfg.Agents), len(res), markdown.CodeList(cfg.Sources), report.RulesText(cfg.Rules))
+		from, in := counted(len(cfg.Sources), "tournament", "tournaments"), "the tournaments"
+		if cfg.Matches > 0 {
+			from = counted(len(cfg.Sources)-cfg.Matches, "tournament", "tournaments") + " and " + counted(cfg.Matches, "match", "matches")
+			in = "the tournaments and matches"
+			if cfg.Matches == len(cfg.Sources) {
+				from, in = counted(cfg.Matches, "match", "matches"), "the matches"
+			}
+		}
+		fmt.Fprintf(&b, "## %s ratings from %s\n\n%d agents, %d pairings from %s in %s (see their report.md for their set-up), rules `%s`",
+			cfg.Game, from, len(cfg.Agents), len(res), in, markdown.CodeList(cfg.Sources), report.RulesText(cfg.Rules))
 	} else {
 		fmt.Fprintf(&b, "## %s tournament: %s\n\n%d agents, %d pairings, %d games per pairing in colour-swapped pairs, seed %d, rules `%s`",
 			cfg.Game, kind, len(cfg.Agents), len(res), cfg.Games, cfg.Seed, report.RulesText(cfg.Rules))
@@ -284,4 +292,12 @@ func ratingText(r stats.Rating, prior float64, anchor bool) string {
 // perfectScoreWarning is the warning of a tournament with k pairings won or lost entirely.
 func perfectScoreWarning(k int) string {
 	return fmt.Sprintf("%d pairing(s) ended with a perfect score: a rating gap across one has no finite estimate; the fit's value for it is set by the prior, and the bootstrap, which cannot vary a perfect score, gives it no honest interval (such ratings are marked; the pairing's own Elo is a one-sided bound).", k)
+}
+
+// counted is n and the noun for n: "1 match", "2 matches".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
