@@ -25,7 +25,9 @@ type xErrPoints struct {
 func PlotRatings(t *stats.RatingTable, title, dir string) ([]string, error) {
 	p := newPlot()
 	p.Title.Text = title
-	p.X.Label.Text = "Elo (first agent = 0; 95% bootstrap interval)"
+	// Two lines: long agent labels narrow the data area, and the label in one line ran off
+	// the right edge under it.
+	p.X.Label.Text = "Elo (first agent = 0;\n95% bootstrap interval)"
 	order := t.Order()
 	n := len(order)
 	var pts xErrPoints
