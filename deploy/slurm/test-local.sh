@@ -124,3 +124,21 @@ fi
 "$FAIRPLAY" play "${args[@]}" -progress never -out "$tmp/single" >/dev/null
 cmp "$tmp/run/merged/games.csv" "$tmp/single/games.csv"
 echo "PASS: $(($(wc -l <"$tmp/single/games.csv") - 1)) games, merged from 3 Slurm array tasks, equal byte for byte to one run"
+
+# Another subcommand: a fair race over 6 boards (layouts -race fair), sharded by board.
+race=(-layouts sample:3 -race fair -a random -b random -games-per-board 400 -batch 50 -seed 5)
+read -r play merge < <(FAIRPLAY_COMMAND=layouts SBATCH_OPTS="--cpus-per-task=1" "$here/submit.sh" "$tmp/race" 3 "${race[@]}")
+echo "submitted array job $play and merge job $merge (layouts)"
+for _ in $(seq 240); do
+	[ -z "$(squeue -h -j "$play,$merge" 2>/dev/null)" ] && break
+	sleep 0.5
+done
+if [ ! -f "$tmp/race/merged/race.csv" ]; then
+	echo "no merged race.csv"; cat "$tmp"/race/*.out 2>/dev/null || true
+	exit 1
+fi
+"$FAIRPLAY" layouts "${race[@]}" -progress never -out "$tmp/race-single" >/dev/null
+for f in boards.csv race.csv layouts.csv; do
+	cmp "$tmp/race/merged/$f" "$tmp/race-single/$f"
+done
+echo "PASS: a fair race over $(($(wc -l <"$tmp/race-single/race.csv") - 1)) boards, merged from 3 Slurm array tasks, equal byte for byte to one run"
