@@ -190,6 +190,12 @@ func combineTournaments(dirs []string, rf runFlags, prior float64, boot int, arg
 		if man.Status != "complete" {
 			return usagef("-combine %s: the %s is %s (shard %d of %d): finish it with fairplay %s -resume %s, or merge its shards, first", d, runName(man, k), man.Status, man.Shard, man.Shards, commandOf(man, k), d)
 		}
+		if man.Shards != 1 {
+			return usagef("-combine %s: the %s is shard %d of %d: merge its shards first (fairplay merge)", d, runName(man, k), man.Shard, man.Shards)
+		}
+	}
+	if err := tournament.CheckCombine(dirs); err != nil {
+		return usageErr(fmt.Errorf("-combine: %w", err))
 	}
 	dir, err := outDir(rf.out, "ratings")
 	if err != nil {

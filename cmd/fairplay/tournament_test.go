@@ -98,19 +98,44 @@ func TestTournamentCombineCLI(t *testing.T) {
 	if err != nil || !strings.Contains(out, "3 agents, 2 pairings") {
 		t.Errorf("combine: %v\n%s", err, out)
 	}
-	// A match (fairplay play) counts as one pairing; a sequential test does not.
-	m, seq := filepath.Join(base, "m"), filepath.Join(base, "seq")
-	if _, _, err := runCmd(t, "play", "-a", "classic:depth=1", "-b", "greedy", "-games", "4", "-progress", "never", "-out", m); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runCmd(t, "sprt", "-a", "classic:depth=1", "-b", "greedy", "-elo0", "0", "-elo1", "200", "-max-pairs", "2", "-progress", "never", "-out", seq); err != nil {
+	// A match (fairplay play, here its games gzipped) counts as one pairing.
+	m := filepath.Join(base, "m")
+	if _, _, err := runCmd(t, "play", "-a", "classic:depth=1", "-b", "greedy", "-games", "4", "-format", "csv.gz", "-progress", "never", "-out", m); err != nil {
 		t.Fatal(err)
 	}
 	out, _, err = runCmd(t, "tournament", "-combine", "-out", filepath.Join(base, "cm"), "-bootstrap", "20", a, m)
 	if err != nil || !strings.Contains(out, "3 agents, 2 pairings from the tournaments and matches") {
 		t.Errorf("combine with a match: %v\n%s", err, out)
 	}
-	for _, args := range [][]string{{"-combine"}, {"-combine", filepath.Join(base, "nosuch")}, {"-agents", "random;greedy", a}, {"-combine", a, seq}} {
+	// Refused as usage errors before -out is made: a sequential test, a match shard, a
+	// tournament's own pairing beside it, a directory given twice, another game.
+	seq, shard, baran := filepath.Join(base, "seq"), filepath.Join(base, "shard"), filepath.Join(base, "baran")
+	for _, c := range [][]string{
+		{"sprt", "-a", "classic:depth=1", "-b", "greedy", "-elo0", "0", "-elo1", "200", "-max-pairs", "2", "-out", seq},
+		{"play", "-a", "classic:depth=1", "-b", "greedy", "-games", "4", "-shard", "0/2", "-out", shard},
+		{"play", "-game", "baran", "-a", "random", "-b", "greedy", "-games", "2", "-out", baran},
+	} {
+		if _, _, err := runCmd(t, append(c, "-progress", "never")...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refused := filepath.Join(base, "refused")
+	for _, c := range []struct {
+		want string
+		dirs []string
+	}{
+		{"sequential test", []string{a, seq}},
+		{"is shard 0 of 2: merge its shards first", []string{a, shard}},
+		{"replays the games of", []string{a, filepath.Join(a, "pairings", "1-2")}},
+		{"given twice", []string{a, b, a}},
+		{"with rules", []string{a, baran}},
+	} {
+		wantUsageError(t, c.want, append([]string{"tournament", "-combine", "-out", refused}, c.dirs...)...)
+		if _, err := os.Stat(refused); err == nil {
+			t.Fatalf("a refused -combine %v wrote %s", c.dirs, refused)
+		}
+	}
+	for _, args := range [][]string{{"-combine"}, {"-combine", filepath.Join(base, "nosuch")}, {"-agents", "random;greedy", a}} {
 		_, _, err := runCmd(t, append([]string{"tournament"}, args...)...)
 		var ue usageError
 		if !errors.As(err, &ue) {

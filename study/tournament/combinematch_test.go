@@ -9,12 +9,14 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine/games"
+	"github.com/fairplay-lab/fairplay/gamefile"
 	"github.com/fairplay-lab/fairplay/runner"
 	"github.com/fairplay-lab/fairplay/stats"
 )
 
-// playMatch plays a fixed-size match (fairplay play) into dir and returns its outcome.
-func playMatch(t *testing.T, dir string, cfg runner.MatchConfig) *runner.Outcome {
+// playMatch plays a fixed-size match (fairplay play) into dir, its games in the given format,
+// and returns its outcome.
+func playMatch(t *testing.T, dir string, cfg runner.MatchConfig, format gamefile.Format) *runner.Outcome {
 	t.Helper()
 	gm, err := games.New(cfg.Game, cfg.Rules, cfg.Layout, nil)
 	if err != nil {
@@ -28,7 +30,7 @@ func playMatch(t *testing.T, dir string, cfg runner.MatchConfig) *runner.Outcome
 	if err := runner.CheckDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	o, err := runner.RunMatch(context.Background(), m, runner.Session{Dir: dir, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}})
+	o, err := runner.RunMatch(context.Background(), m, runner.Session{Dir: dir, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}, Format: format})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,11 @@ func TestCombineMatches(t *testing.T) {
 	tour := filepath.Join(base, "t")
 	to := runT(t, context.Background(), cfg, runner.Session{Dir: tour, Workers: 1, Shard: runner.Shard{Index: 0, Count: 1}})
 	match := filepath.Join(base, "m")
-	mo := playMatch(t, match, runner.MatchConfig{Game: "katarenga", A: "classic:depth=1", B: "greedy", Games: 10, Seed: 5, RandomLayouts: true})
+	// In Parquet: a match's games are read in whatever format it wrote them.
+	mo := playMatch(t, match, runner.MatchConfig{Game: "katarenga", A: "classic:depth=1", B: "greedy", Games: 10, Seed: 5, RandomLayouts: true}, gamefile.Parquet)
+	if _, f, err := gamefile.FindGames(match); err != nil || f != gamefile.Parquet {
+		t.Fatalf("the match's games: %v, %v", f, err)
+	}
 
 	out, err := CombineTournaments([]string{tour, match}, 1, 0, 1, filepath.Join(base, "c"), nil)
 	if err != nil {
@@ -68,16 +74,25 @@ func TestCombineMatches(t *testing.T) {
 		t.Errorf("report:\n%s", out.Report)
 	}
 
-	// Refused: a match of an agent against itself, a sequential test, a match of another
-	// game, an unfinished match, and a match given twice.
+	// Refused, by CheckCombine as by CombineTournaments: a match of an agent against itself,
+	// a sequential test, a match of another game, an unfinished match, a match given twice,
+	// and a match that replays another's games with more of them (a game depends on the
+	// configuration, seed and index only, so the longer match holds the shorter's games).
 	self := filepath.Join(base, "self")
-	playMatch(t, self, runner.MatchConfig{Game: "katarenga", A: "random", B: "random", Games: 2, Seed: 6, RandomLayouts: true})
+	playMatch(t, self, runner.MatchConfig{Game: "katarenga", A: "random", B: "random", Games: 2, Seed: 6, RandomLayouts: true}, gamefile.CSV)
 	baran := filepath.Join(base, "baran")
-	playMatch(t, baran, runner.MatchConfig{Game: "baran", A: "random", B: "greedy", Games: 2, Seed: 7})
-	seq := copyRun(t, match, filepath.Join(base, "seq"), func(m map[string]any) {
-		m["config"].(map[string]any)["sprt"] = map[string]any{"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05, "model": "normalized"}
+	playMatch(t, baran, runner.MatchConfig{Game: "baran", A: "random", B: "greedy", Games: 2, Seed: 7}, gamefile.CSV)
+	longer := filepath.Join(base, "longer")
+	playMatch(t, longer, runner.MatchConfig{Game: "katarenga", A: "classic:depth=1", B: "greedy", Games: 12, Seed: 5, RandomLayouts: true}, gamefile.CSV)
+	seq := copyRun(t, self, filepath.Join(base, "seq"), func(m map[string]any) {
+		c := m["config"].(map[string]any)
+		c["b"] = "greedy"
+		c["sprt"] = map[string]any{"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05, "model": "normalized"}
 	})
-	part := copyRun(t, match, filepath.Join(base, "part"), func(m map[string]any) { m["status"] = "interrupted" })
+	part := copyRun(t, self, filepath.Join(base, "part"), func(m map[string]any) {
+		m["status"] = "interrupted"
+		m["config"].(map[string]any)["b"] = "greedy"
+	})
 	for _, tc := range []struct {
 		dirs []string
 		want string
@@ -88,11 +103,22 @@ func TestCombineMatches(t *testing.T) {
 		{[]string{tour, part}, "finish or merge it first"},
 		{[]string{tour, match, seq}, "sequential test"},
 		{[]string{match, tour, match}, "twice"},
+		{[]string{tour, match, longer}, "replays the games of"},
 	} {
-		_, err := CombineTournaments(tc.dirs, 1, 0, 1, filepath.Join(t.TempDir(), "c"), nil)
+		if err := CheckCombine(tc.dirs); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckCombine %v: err %v, want %q", tc.dirs, err, tc.want)
+		}
+		out := filepath.Join(t.TempDir(), "c")
+		_, err := CombineTournaments(tc.dirs, 1, 0, 1, out, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.dirs, err, tc.want)
 		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: a refused combine wrote %s", tc.dirs, out)
+		}
+	}
+	if err := CheckCombine([]string{tour, match}); err != nil {
+		t.Errorf("CheckCombine refused good sources: %v", err)
 	}
 }
 
@@ -114,7 +140,11 @@ func copyRun(t *testing.T, src, dst string, edit func(map[string]any)) string {
 	if err := os.WriteFile(filepath.Join(dst, "manifest.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dst, "games.csv"), readBytes(t, filepath.Join(src, "games.csv")), 0o644); err != nil {
+	games, _, err := gamefile.FindGames(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, filepath.Base(games)), readBytes(t, games), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dst

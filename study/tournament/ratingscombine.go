@@ -29,12 +29,69 @@ const CombinedKind = "combined-ratings"
 // pairing them with some of the old ones) without replaying it. It writes the same outputs as
 // a tournament into dir.
 func CombineTournaments(sources []string, prior float64, bootstrap int, seed uint64, dir string, args []string) (*TournamentOutcome, error) {
+	plan, err := planCombine(sources)
+	if err != nil {
+		return nil, err
+	}
+	cfg := plan.cfg
+	cfg.Prior, cfg.Bootstrap, cfg.Seed = prior, bootstrap, seed
+	man, err := runner.NewManifest(runner.Session{Args: args}, CombinedKind, cfg, seed, "pairings", 0)
+	if err != nil {
+		return nil, err
+	}
+	man.Agents = plan.pins.list
+	out := &TournamentOutcome{}
+	dc := newDistinctCounter(len(cfg.Agents))
+	for _, pg := range plan.pairings {
+		sum := tally.NewSummary(nil)
+		if err := scanPairing(pg.games, sum, dc, pg.q); err != nil {
+			return nil, err
+		}
+		out.Pairs, out.Summaries = append(out.Pairs, pg.q), append(out.Summaries, sum)
+	}
+	out.Distinct, out.DistinctTotal = dc.counts()
+	out.Pins = plan.pins.list
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeTournamentReports(dir, cfg, out); err != nil {
+		return nil, err
+	}
+	man.Planned, man.EndGame, man.Completed = int64(len(out.Pairs)), int64(len(out.Pairs)), int64(len(out.Pairs))
+	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
+	return out, gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+}
+
+// CheckCombine makes every check of CombineTournaments that the sources' manifests decide (a
+// source given twice, unfinished, of another game or rules, a sequential test, a match of an
+// agent against itself, an agent that played differently in two sources, games another source
+// holds) without reading their games or writing anything, so that a command can refuse bad
+// sources before it makes its output directory.
+func CheckCombine(sources []string) error {
+	_, err := planCombine(sources)
+	return err
+}
+
+// combinePlan is a combined fit's sources read and checked: the union configuration (agents
+// in order of first appearance), the agents' pins and every pairing's games file.
+type combinePlan struct {
+	cfg      TournamentConfig
+	pins     pinUnion
+	pairings []combinePairing
+}
+
+type combinePairing struct {
+	games string
+	q     [2]int // the two agents' indices in cfg.Agents, A first
+}
+
+func planCombine(sources []string) (*combinePlan, error) {
 	if len(sources) == 0 {
 		return nil, fmt.Errorf("no tournament directories given")
 	}
-	cfg := TournamentConfig{Kind: CombinedKind, Sources: sources, Prior: prior, Bootstrap: bootstrap, Seed: seed}
+	plan := &combinePlan{cfg: TournamentConfig{Kind: CombinedKind, Sources: sources}}
+	cfg := &plan.cfg
 	var cfgs []TournamentConfig
-	var pins pinUnion
 	seenDir := map[string]string{}
 	for i, d := range sources {
 		abs, err := filepath.Abs(d)
@@ -65,7 +122,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 		} else if c.Game != cfg.Game || gm.Rules() != cfg.Rules {
 			return nil, fmt.Errorf("%s: %s with rules %s, but %s is %s with rules %s", d, c.Game, gm.Rules(), sources[0], cfg.Game, cfg.Rules)
 		}
-		if err := pins.add(d, man.Agents); err != nil {
+		if err := plan.pins.add(d, man.Agents); err != nil {
 			return nil, err
 		}
 		cfgs = append(cfgs, c)
@@ -77,14 +134,7 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 			}
 		}
 	}
-	man, err := runner.NewManifest(runner.Session{Args: args}, CombinedKind, cfg, seed, "pairings", 0)
-	if err != nil {
-		return nil, err
-	}
-	man.Agents = pins.list
-	out := &TournamentOutcome{}
-	dc := newDistinctCounter(len(cfg.Agents))
-	seenPairing := map[string]string{} // pairing configuration hash → where it was counted
+	seenGames := map[string]string{} // games key → where they were counted
 	for i, c := range cfgs {
 		for _, p := range c.Pairings() {
 			pd, games := sources[i], ""
@@ -102,30 +152,33 @@ func CombineTournaments(sources []string, prior float64, bootstrap int, seed uin
 			if err != nil {
 				return nil, err
 			}
+			key, err := gamesKey(pm)
+			if err != nil {
+				return nil, fmt.Errorf("%s: manifest config: %v", pd, err)
+			}
 			where := fmt.Sprintf("%s (%s vs %s)", sources[i], c.Labels[p[0]], c.Labels[p[1]])
-			if prev, ok := seenPairing[pm.ConfigSHA256]; ok {
+			if prev, ok := seenGames[key]; ok {
 				return nil, config.Errorf("", "", "%s replays the games of %s (same agents, seed and rules): they would count twice; play the later tournament or match with another {Seed}", where, prev)
 			}
-			seenPairing[pm.ConfigSHA256] = where
+			seenGames[key] = where
 			q := [2]int{slices.Index(cfg.Agents, c.Agents[p[0]]), slices.Index(cfg.Agents, c.Agents[p[1]])}
-			sum := tally.NewSummary(nil)
-			if err := scanPairing(games, sum, dc, q); err != nil {
-				return nil, err
-			}
-			out.Pairs, out.Summaries = append(out.Pairs, q), append(out.Summaries, sum)
+			plan.pairings = append(plan.pairings, combinePairing{games: games, q: q})
 		}
 	}
-	out.Distinct, out.DistinctTotal = dc.counts()
-	out.Pins = pins.list
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+	return plan, nil
+}
+
+// gamesKey identifies the games a match directory holds whatever their number: a game
+// depends only on the configuration, seed and its index, so two runs that differ only in how
+// many games they play share the shorter one's games.
+func gamesKey(pm *gamefile.Manifest) (string, error) {
+	var c map[string]any
+	if err := json.Unmarshal(pm.Config, &c); err != nil {
+		return "", err
 	}
-	if err := writeTournamentReports(dir, cfg, out); err != nil {
-		return nil, err
-	}
-	man.Planned, man.EndGame, man.Completed = int64(len(out.Pairs)), int64(len(out.Pairs)), int64(len(out.Pairs))
-	man.Status, man.Ended, man.Outputs = "complete", time.Now().UTC(), out.Outputs
-	return out, gamefile.WriteManifest(filepath.Join(dir, "manifest.json"), man)
+	delete(c, "games")
+	_, h, err := gamefile.HashConfig(c)
+	return h, err
 }
 
 // combineSource reads a source of a combined fit: a finished tournament, or a finished match
