@@ -87,7 +87,7 @@ type combinePairing struct {
 
 func planCombine(sources []string) (*combinePlan, error) {
 	if len(sources) == 0 {
-		return nil, fmt.Errorf("no tournament directories given")
+		return nil, fmt.Errorf("no tournament or match directories given")
 	}
 	plan := &combinePlan{cfg: TournamentConfig{Kind: CombinedKind, Sources: sources}}
 	cfg := &plan.cfg
