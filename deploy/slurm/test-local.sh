@@ -133,6 +133,10 @@ for _ in $(seq 240); do
 	[ -z "$(squeue -h -j "$play,$merge" 2>/dev/null)" ] && break
 	sleep 0.5
 done
+if [ -n "$(squeue -h -j "$play,$merge" 2>/dev/null)" ]; then
+	echo "jobs still queued after 2 minutes:"; squeue
+	exit 1
+fi
 if [ ! -f "$tmp/race/merged/race.csv" ]; then
 	echo "no merged race.csv"; cat "$tmp"/race/*.out 2>/dev/null || true
 	exit 1
