@@ -106,17 +106,20 @@ if [ "$state" != idle ]; then
 	exit 1
 fi
 
+# wait_jobs ARRAY MERGE waits up to 2 minutes for both jobs to leave the queue.
+wait_jobs() {
+	for _ in $(seq 240); do
+		[ -z "$(squeue -h -j "$1,$2" 2>/dev/null)" ] && return 0
+		sleep 0.5
+	done
+	echo "jobs still queued after 2 minutes:"; squeue
+	exit 1
+}
+
 args=(-game katarenga -games 600 -seed 11)
 read -r play merge < <(SBATCH_OPTS="--cpus-per-task=1" "$here/submit.sh" "$tmp/run" 3 "${args[@]}")
 echo "submitted array job $play and merge job $merge"
-for _ in $(seq 240); do
-	[ -z "$(squeue -h -j "$play,$merge" 2>/dev/null)" ] && break
-	sleep 0.5
-done
-if [ -n "$(squeue -h -j "$play,$merge" 2>/dev/null)" ]; then
-	echo "jobs still queued after 2 minutes:"; squeue
-	exit 1
-fi
+wait_jobs "$play" "$merge"
 if [ ! -f "$tmp/run/merged/games.csv" ]; then
 	echo "no merged games.csv"
 	exit 1
@@ -129,14 +132,7 @@ echo "PASS: $(($(wc -l <"$tmp/single/games.csv") - 1)) games, merged from 3 Slur
 race=(-layouts sample:3 -race fair -a random -b random -games-per-board 400 -batch 50 -seed 5)
 read -r play merge < <(FAIRPLAY_COMMAND=layouts SBATCH_OPTS="--cpus-per-task=1" "$here/submit.sh" "$tmp/race" 3 "${race[@]}")
 echo "submitted array job $play and merge job $merge (layouts)"
-for _ in $(seq 240); do
-	[ -z "$(squeue -h -j "$play,$merge" 2>/dev/null)" ] && break
-	sleep 0.5
-done
-if [ -n "$(squeue -h -j "$play,$merge" 2>/dev/null)" ]; then
-	echo "jobs still queued after 2 minutes:"; squeue
-	exit 1
-fi
+wait_jobs "$play" "$merge"
 if [ ! -f "$tmp/race/merged/race.csv" ]; then
 	echo "no merged race.csv"; cat "$tmp"/race/*.out 2>/dev/null || true
 	exit 1
