@@ -112,20 +112,17 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		return p.eval(s)
 	}
 	key := s.Hash()
-	var ttMove engine.Action
-	hasTT := false
-	if e, ok := p.tt.probe(key); ok {
-		ttMove, hasTT = e.move, e.flag == ttExact || e.flag == ttLower
-		if int(e.depth) >= depth {
-			v := fromTT(e.score, ply)
-			switch {
-			case e.flag == ttExact:
-				return v
-			case e.flag == ttLower && v >= beta:
-				return v
-			case e.flag == ttUpper && v <= alpha:
-				return v
-			}
+	tt, e, ok := p.probe(key, depth) // e is zero, or holds only a move, when !ok
+	ttMove, hasTT := e.move, e.flag == ttExact || e.flag == ttLower
+	if ok && int(e.depth) >= depth {
+		v := fromTT(e.score, ply)
+		switch {
+		case e.flag == ttExact:
+			return v
+		case e.flag == ttLower && v >= beta:
+			return v
+		case e.flag == ttUpper && v <= alpha:
+			return v
 		}
 	}
 	if p.cfg.IIR && ttMove == 0 && depth >= 4 {
@@ -253,6 +250,6 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	} else if best >= beta {
 		flag = ttLower
 	}
-	p.tt.store(key, bestMove, best, depth, flag, ply)
+	tt.store(key, bestMove, best, depth, flag, ply)
 	return best
 }

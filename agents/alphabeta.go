@@ -77,9 +77,12 @@ type AlphaBeta struct {
 	// game's default (autoNetImp under movetime with the network, else 0).
 	Imp int
 	// IIR: internal iterative reduction (iir=1).
-	IIR  bool
-	W    Weights
-	pool sync.Pool
+	IIR bool
+	// Shallow is the shallow table's size in MB (shallow; shallow.go): 0 none, Auto (-1) the
+	// game's default (autoNetShallow under movetime with the network, else none).
+	Shallow int
+	W       Weights
+	pool    sync.Pool
 }
 
 func init() {
@@ -109,9 +112,10 @@ func init() {
 			{"partial", "auto", "an iteration cut off by the budget counts: a root move it searched to the end that proved better than the previous best is played, and under movetime iterations start until the time is out: 1 on, 0 off (an unfinished iteration is dropped; under movetime none starts after half the time); auto = on under movetime, off under nodes or depth alone (docs/search.md, Partial iterations)"},
 			{"imp", "auto", impDoc},
 			{"iir", "0", "internal iterative reduction: a node of depth 4 or more that the table knows no move for is searched one ply shallower: 1 on, 0 off (docs/search.md)"},
+			{"shallow", "auto", shallowDoc},
 		},
-		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir"},
-		Quiet: []string{"partial", "hist", "cm", "imp", "iir"},
+		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir", "shallow"},
+		Quiet: []string{"partial", "hist", "cm", "imp", "iir", "shallow"},
 		build: buildAlphaBeta})
 }
 
@@ -181,6 +185,9 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if err := p.switches([]string{"iir"}, &a.IIR); err != nil {
 		return nil, err
 	}
+	if a.Shallow, err = parseShallow(p); err != nil {
+		return nil, err
+	}
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
 		p.vals["depth"] = "64"
@@ -241,6 +248,9 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	if game == "katarenga" {
 		p.ec = make(evalCache, evalCacheSize)
 	}
+	if mb := a.resolveShallow(game, p.nn != nil); mb > 0 {
+		p.tt1 = newTable(mb, slim)
+	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.keys = make([][]int64, maxPly+1)
 	p.b = budget{nodes: a.Nodes, movetime: a.Movetime}
@@ -251,6 +261,7 @@ type abPlayer struct {
 	cfg       *AlphaBeta
 	w         Weights
 	tt        *table // from the agent's pool (a pointer: putting it back does not allocate)
+	tt1       *table // shallow=N: the table of the nodes of depth 1 and 2 (shallow.go); nil: none
 	b         budget
 	tx        tactics
 	bufs      [][]engine.Action
@@ -298,7 +309,7 @@ func (p *abPlayer) SetStop(stop func() bool) { p.b.stop = stop }
 func (p *abPlayer) Close() error {
 	if p.tt != nil {
 		p.cfg.pool.Put(p.tt)
-		p.tt = nil
+		p.tt, p.tt1 = nil, nil
 	}
 	return nil
 }
@@ -309,6 +320,9 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 	}
 	p.tx = newTactics(s)
 	p.tt.gen++
+	if p.tt1 != nil {
+		p.tt1.gen++
+	}
 	p.b.begin()
 	p.root = append(p.root[:0], legal...)
 	p.best = append(p.best[:0], legal[0])

@@ -166,7 +166,7 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 		}
 		for _, spec := range []string{"alphabeta:depth=1", "alphabeta:nodes=1", "alphabeta:depth=6", "classic:depth=3",
 			"alphabeta:depth=6," + selective, "alphabeta:depth=6,margin=1," + selective, "alphabeta:depth=6,margin=1,imp=1," + selective,
-			"alphabeta:depth=6,iir=1," + selective} {
+			"alphabeta:depth=6,iir=1," + selective, "alphabeta:depth=6,shallow=1," + selective} {
 			checkWin(t, spec, s, c.plies)
 		}
 	}
@@ -182,7 +182,8 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 			for _, spec := range []string{"alphabeta:depth=6", "alphabeta:nodes=200000", "alphabeta:depth=6,pvs=0,lmr=0,rfp=0,fut=0,lmp=0,asp=0,ext=0", "alphabeta:movetime=300ms",
 				"alphabeta:depth=6," + selective, "alphabeta:nodes=100000," + selective, "alphabeta:depth=6,margin=1," + selective, "alphabeta:nodes=30000,partial=1",
 				"alphabeta:depth=6,imp=1," + selective, "alphabeta:depth=6,margin=1,imp=1," + selective,
-				"alphabeta:depth=6,iir=1," + selective, "alphabeta:nodes=100000,iir=1," + selective} {
+				"alphabeta:depth=6,iir=1," + selective, "alphabeta:nodes=100000,iir=1," + selective,
+				"alphabeta:nodes=100000,shallow=1," + selective, "alphabeta:movetime=300ms,shallow=1"} {
 				checkWin(t, spec, s, dist[i])
 			}
 		}
