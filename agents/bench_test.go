@@ -173,14 +173,21 @@ func BenchmarkMCTSGames1000Katarenga(b *testing.B) {
 // game as in a match; one op = the four games. It reports ns/node and the mean completed
 // depth, the cost of a node where the table is as full as in play (docs/search.md, "The
 // table's layout and size").
-// BENCH_HASH sets the table's size in MiB (default 16).
+// BENCH_HASH sets the table's size in MiB (default 16), BENCH_SHALLOW the shallow table's
+// (default 1, as shallow=auto under movetime; 0 none), BENCH_GAMES the number of games
+// (default 4).
 func BenchmarkSearchGamesDefaults(b *testing.B) {
 	hash := cmp.Or(os.Getenv("BENCH_HASH"), "16")
-	ag, err := Parse("alphabeta:nodes=500000,net=builtin4,tempo=0,margin=75,hist=1,partial=1,hash=" + hash)
+	shallow := cmp.Or(os.Getenv("BENCH_SHALLOW"), "1")
+	ag, err := Parse("alphabeta:nodes=500000,net=builtin4,tempo=0,margin=75,hist=1,partial=1,hash=" + hash + ",shallow=" + shallow)
 	if err != nil {
 		b.Fatal(err)
 	}
-	starts := katPositions(4)
+	games, err := strconv.Atoi(cmp.Or(os.Getenv("BENCH_GAMES"), "4"))
+	if err != nil || games < 1 {
+		b.Fatalf("BENCH_GAMES=%q: want a positive number", os.Getenv("BENCH_GAMES"))
+	}
+	starts := katPositions(games)
 	var nodes int64
 	var depths, moves float64
 	b.ResetTimer()

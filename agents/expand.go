@@ -104,7 +104,7 @@ func fileSHA256(path string) (string, error) {
 
 // Resolved returns, for a time-budgeted alpha-beta agent, the values its auto options take
 // when it plays game (tempo, hist, cm, the selective-search depths, threat extensions,
-// partial, imp when it is on, and margin when it is auto): a time budget has no fingerprint,
+// partial, imp and shallow when they are on, and margin when it is auto): a time budget has no fingerprint,
 // and these defaults depend on the budget and the evaluation, so a record keeps them to show
 // when the same spec came to play differently.
 // Empty for every other agent, whose options a fingerprint pins or do not depend on the game.
@@ -126,6 +126,9 @@ func Resolved(a Agent, game string) (string, error) {
 	}
 	if ab.Margin == Auto { // only at auto: a given margin is in the spec, as before auto existed
 		r += fmt.Sprintf(",margin=%d", p.margin)
+	}
+	if mb := ab.resolveShallow(game, p.nn != nil); mb > 0 { // only when on, as imp
+		r += fmt.Sprintf(",shallow=%d", mb)
 	}
 	return r, nil
 }

@@ -125,11 +125,14 @@ func TestSearches(t *testing.T) {
 // the budget.
 func TestResolved(t *testing.T) {
 	for _, c := range []struct{ spec, game, want string }{
-		{"alphabeta:movetime=100ms", "katarenga", "tempo=0,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,margin=75"},
+		{"alphabeta:movetime=100ms", "katarenga", "tempo=0,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,margin=75,shallow=1"},
+		{"alphabeta:movetime=100ms,shallow=0", "katarenga", "tempo=0,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,margin=75"},
+		{"alphabeta:movetime=100ms", "baran", "tempo=0,hist=0,cm=0,lmr=1,rfp=0,fut=0,lmp=0,ext=1,partial=1,margin=150"},
 		{"alphabeta:movetime=100ms,net=none", "katarenga", "tempo=50,hist=0,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,margin=150"},
 		{"alphabeta:movetime=100ms,partial=0,cm=1", "baran", "tempo=0,hist=0,cm=1,lmr=1,rfp=0,fut=0,lmp=0,ext=1,partial=0,margin=150"},
-		{"alphabeta:movetime=100ms,imp=1", "katarenga", "tempo=0,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,imp=1,margin=75"},
-		{"alphabeta:movetime=100ms,margin=150", "katarenga", "tempo=0,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1"},
+		{"alphabeta:movetime=100ms,imp=1", "katarenga", "tempo=0,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,imp=1,margin=75,shallow=1"},
+		{"alphabeta:movetime=100ms,margin=150", "katarenga", "tempo=0,hist=1,cm=0,lmr=3,rfp=3,fut=2,lmp=3,ext=0,partial=1,shallow=1"},
+		{"alphabeta:movetime=100ms,shallow=2", "baran", "tempo=0,hist=0,cm=0,lmr=1,rfp=0,fut=0,lmp=0,ext=1,partial=1,margin=150,shallow=2"},
 		{"alphabeta:nodes=30000", "katarenga", ""},
 		{"mcts:movetime=100ms", "katarenga", ""},
 	} {

@@ -13,15 +13,16 @@ import "fmt"
 // a result stored there by a deeper search of the same position is not seen from those
 // depths. docs/search.md, "The table's layout and size", measures it.
 
-const shallowDoc = "a table of this many MB (1..64, 0 none) for the nodes of depth 1 and 2, which then no longer use the main table (hash); a small one stays in the core's cache: auto = none (docs/search.md)"
+const shallowDoc = "a table of this many MB (1..64, 0 none) for the nodes of depth 1 and 2, which then no longer use the main table (hash); a small one stays in the core's cache: auto = 1 in Katarenga under movetime with the network, else none (docs/search.md)"
 
 // shallowDepth is the greatest depth of a node that uses the shallow table.
 const shallowDepth = 2
 
 // autoNetShallow is shallow=auto's size in MB by game under movetime with a network
-// evaluating; a game not listed keeps none, as do node and depth budgets, whose play records
-// pin.
-var autoNetShallow = map[string]int{}
+// evaluating: in Katarenga 1 (an equal-time SPRT at 100 ms, docs/search.md, "The table's
+// layout and size"); a game not listed (Baran, not measured) keeps none, as do node and depth
+// budgets, whose play records pin.
+var autoNetShallow = map[string]int{"katarenga": 1}
 
 // parseShallow reads shallow: 0..64 or "auto" (Auto).
 func parseShallow(p Params) (int, error) {
