@@ -112,7 +112,15 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		return p.eval(s)
 	}
 	key := s.Hash()
-	tt, e, ok := p.probe(key, depth) // e is zero, or holds only a move, when !ok
+	var tt *table
+	var e ttEntry
+	var ok bool
+	if p.tt1 == nil { // one table: every budget but Katarenga's movetime default (shallow.go)
+		tt = p.tt
+		e, ok = tt.probe(key)
+	} else {
+		tt, e, ok = p.probe(key, depth) // e is zero, or holds only a move, when !ok
+	}
 	ttMove, hasTT := e.move, e.flag == ttExact || e.flag == ttLower
 	if ok && int(e.depth) >= depth {
 		v := fromTT(e.score, ply)
@@ -125,7 +133,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			return v
 		}
 	}
-	if p.cfg.IIR && ttMove == 0 && depth >= 4 {
+	if p.cfg.IIR && ttMove == 0 && depth >= iirDepth {
 		depth-- // internal iterative reduction: no move known here, so a shallower search first
 	}
 	pv := beta-alpha > 1

@@ -83,6 +83,7 @@ type AlphaBeta struct {
 	Shallow int
 	W       Weights
 	pool    sync.Pool
+	pool1   sync.Pool // the shallow tables (shallow=N), as pool
 }
 
 func init() {
@@ -249,7 +250,13 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 		p.ec = make(evalCache, evalCacheSize)
 	}
 	if mb := a.resolveShallow(game, p.nn != nil); mb > 0 {
-		p.tt1 = newTable(mb, slim)
+		if t, ok := a.pool1.Get().(*table); ok && (t.slim != nil) == slim {
+			t.clear()
+			t.gen = 0
+			p.tt1 = t
+		} else {
+			p.tt1 = newTable(mb, slim)
+		}
 	}
 	p.bufs = make([][]engine.Action, maxPly+1)
 	p.keys = make([][]int64, maxPly+1)
@@ -305,11 +312,15 @@ type abPlayer struct {
 // SetStop implements Stopper.
 func (p *abPlayer) SetStop(stop func() bool) { p.b.stop = stop }
 
-// Close returns the transposition table to the agent's pool.
+// Close returns the transposition tables to the agent's pools.
 func (p *abPlayer) Close() error {
 	if p.tt != nil {
 		p.cfg.pool.Put(p.tt)
-		p.tt, p.tt1 = nil, nil
+		p.tt = nil
+	}
+	if p.tt1 != nil {
+		p.cfg.pool1.Put(p.tt1)
+		p.tt1 = nil
 	}
 	return nil
 }

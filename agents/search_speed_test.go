@@ -137,7 +137,8 @@ func TestSearchFingerprintNet(t *testing.T) {
 
 // TestSearchFingerprintDefaults pins, under node budgets, the Katarenga search that
 // alphabeta:movetime=... plays by default: the newest network (net=builtin4), no tempo credit
-// (tempo=0), history gravity (hist=1) and the futility margin 75 (margin=auto). A movetime
+// (tempo=0), history gravity (hist=1) and the futility margin 75 (margin=auto), with one table
+// (TestSearchFingerprintShallow pins it with the shallow table, shallow=auto's). A movetime
 // search is not reproducible, so its tree is pinned through the same options at fixed node
 // budgets.
 func TestSearchFingerprintDefaults(t *testing.T) {
@@ -151,6 +152,22 @@ func TestSearchFingerprintDefaults(t *testing.T) {
 	})
 	t.Logf("fingerprint %016x over %d nodes", sum, total)
 	checkFingerprint(t, "alpha-beta movetime defaults", sum, searchDefaultsFingerprint)
+}
+
+// TestSearchFingerprintShallow pins the same searches with the shallow table (shallow=1, what
+// shallow=auto gives alphabeta:movetime=... in Katarenga), its self-play games keeping both
+// tables from move to move.
+func TestSearchFingerprintShallow(t *testing.T) {
+	sum, total := searchFingerprintOf(t, fingerprintPlan{
+		specs:  []string{"alphabeta:nodes=30000,partial=1", "alphabeta:depth=5"},
+		kat:    8,
+		games:  2,
+		plies:  40,
+		game:   "alphabeta:nodes=10000,partial=1",
+		suffix: ",net=builtin4,tempo=0,hist=1,margin=75,shallow=1",
+	})
+	t.Logf("fingerprint %016x over %d nodes", sum, total)
+	checkFingerprint(t, "alpha-beta movetime defaults with the shallow table", sum, searchShallowFingerprint)
 }
 
 // fingerprintPlan is the set of searches a fingerprint covers: each of specs on kat Katarenga
@@ -222,6 +239,7 @@ const (
 	searchFingerprint         = 0xbcea7841e6ca916f
 	searchNetFingerprint      = 0x81a026ccc693ce76
 	searchDefaultsFingerprint = 0x9da067577dbebabe
+	searchShallowFingerprint  = 0xe529c66752c3b70b
 	mctsOldFingerprint        = 0xdcabd0ceeb1347f8
 	mctsDefaultFingerprint    = 0xde183c914d7c45d6
 	mctsNetFingerprint        = 0x46e65bdf7e11913d

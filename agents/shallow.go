@@ -18,6 +18,15 @@ const shallowDoc = "a table of this many MB (1..64, 0 none) for the nodes of dep
 // shallowDepth is the greatest depth of a node that uses the shallow table.
 const shallowDepth = 2
 
+// iirDepth is the least depth internal iterative reduction (iir=1) reduces, by one ply. A
+// node's table is chosen by its depth before the reduction, and it stores its result with the
+// reduced depth, so that depth must be above shallowDepth: else the result would go to the main
+// table under a depth whose nodes probe only the shallow one (a compile-time check: a negative
+// constant does not convert to uint).
+const iirDepth = 4
+
+const _ = uint(iirDepth - 1 - (shallowDepth + 1))
+
 // autoNetShallow is shallow=auto's size in MB by game under movetime with a network
 // evaluating: in Katarenga 1 (an equal-time SPRT at 100 ms, docs/search.md, "The table's
 // layout and size"); a game not listed (Baran, not measured) keeps none, as do node and depth
@@ -48,16 +57,12 @@ func (a *AlphaBeta) resolveShallow(game string, net bool) int {
 	return 0
 }
 
-// probe looks key up for a node of depth: in the shallow table when there is one and depth is
-// at most shallowDepth, else in the main table. It returns the table the node stores its
-// result in, and the entry found. A node one ply deeper than the shallow table's that finds no
+// probe looks key up for a node of depth, with a shallow table (p.tt1 not nil): in the
+// shallow table when depth is at most shallowDepth, else in the main table. It returns the
+// table the node stores its result in, and the entry found. A node one ply deeper than the shallow table's that finds no
 // entry in the main table gets the shallow table's entry's move (e.move only: its depth is too
 // small to bound the node, and ok stays false).
 func (p *abPlayer) probe(key uint64, depth int) (tt *table, e ttEntry, ok bool) {
-	if p.tt1 == nil {
-		e, ok = p.tt.probe(key)
-		return p.tt, e, ok
-	}
 	if depth <= shallowDepth {
 		e, ok = p.tt1.probe(key)
 		return p.tt1, e, ok

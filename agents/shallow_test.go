@@ -30,16 +30,10 @@ func TestShallowSpec(t *testing.T) {
 		"alphabeta:movetime=100ms":                autoNetShallow["katarenga"],
 		"alphabeta:movetime=100ms,shallow=auto":   autoNetShallow["katarenga"],
 		"alphabeta:nodes=1000,shallow=1,net=none": 1,
+		"alphabeta:nodes=1000,net=builtin4":       0,
+		"alphabeta:depth=3,net=builtin4":          0,
 	} {
-		ag, err := Parse(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl, err := ag.NewPlayer("katarenga")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := pl.(*abPlayer)
+		p := abPlayerOf(t, spec, "katarenga")
 		got, wantBuckets := 0, 0
 		if p.tt1 != nil {
 			got = len(p.tt1.slim)
@@ -63,15 +57,7 @@ func TestShallowSpec(t *testing.T) {
 // table and the deeper ones only in the main table, in both games.
 func TestShallowTableSplit(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
-		ag, err := Parse("alphabeta:nodes=20000,shallow=1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl, err := ag.NewPlayer(game)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := pl.(*abPlayer)
+		p := abPlayerOf(t, "alphabeta:nodes=20000,shallow=1", game)
 		s := midgame(game)
 		if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(1)); err != nil {
 			t.Fatal(err)
@@ -114,4 +100,83 @@ func tableDepths(t *table) (n [64]int) {
 		}
 	}
 	return n
+}
+
+// TestShallowProbe: with a shallow table, nodes of depth 1 and 2 find only its entries, a node
+// of depth 3 finds the main table's and, when the main table has none, the shallow entry's move
+// (not its bound), and deeper nodes only the main table's; both tables age with the moves.
+func TestShallowProbe(t *testing.T) {
+	p := abPlayerOf(t, "alphabeta:nodes=1000,shallow=1", "katarenga")
+	defer p.Close()
+	const key, other = 0x1234_5678_9abc_d000, 0x0fed_cba9_8765_4000
+	p.tt1.store(key, 77, 5, 2, ttLower, 0)
+	p.tt.store(other, 88, 6, 5, ttExact, 0)
+	for _, c := range []struct {
+		key      uint64
+		depth    int
+		main, ok bool
+		move     engine.Action
+		flag     uint8
+	}{
+		{key, 1, false, true, 77, ttLower},
+		{key, 2, false, true, 77, ttLower},
+		{key, 3, true, false, 77, ttLower}, // the move only
+		{key, 4, true, false, 0, 0},
+		{other, 2, false, false, 0, 0}, // the main table is not looked at
+		{other, 3, true, true, 88, ttExact},
+		{other, 6, true, true, 88, ttExact},
+	} {
+		tt, e, ok := p.probe(c.key, c.depth)
+		if (tt == p.tt) != c.main || ok != c.ok || e.move != c.move || e.flag != c.flag {
+			t.Errorf("probe(%x, depth %d) = main %v, %+v, %v; want main %v, move %d, flag %d, %v",
+				c.key, c.depth, tt == p.tt, e, ok, c.main, c.move, c.flag, c.ok)
+		}
+	}
+	s := midgame("katarenga")
+	g0, g1 := p.tt.gen, p.tt1.gen
+	if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(1)); err != nil {
+		t.Fatal(err)
+	}
+	if p.tt.gen != g0+1 || p.tt1.gen != g1+1 {
+		t.Errorf("generations after a move: main %d, shallow %d; want %d, %d", p.tt.gen, p.tt1.gen, g0+1, g1+1)
+	}
+}
+
+// TestShallowPool: a player's shallow table goes back to the agent's pool at Close and comes
+// out cleared for the next player.
+func TestShallowPool(t *testing.T) {
+	ag, err := Parse("alphabeta:nodes=2000,shallow=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, _ := ag.NewPlayer("katarenga")
+	p := pl.(*abPlayer)
+	s := midgame("katarenga")
+	if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(1)); err != nil {
+		t.Fatal(err)
+	}
+	t1 := p.tt1
+	if n := tableDepths(t1); n[1] == 0 {
+		t.Fatal("no depth-1 entries in the shallow table after a search")
+	}
+	p.Close()
+	if p.tt1 != nil {
+		t.Fatal("Close kept the shallow table")
+	}
+	pl, _ = ag.NewPlayer("katarenga")
+	q := pl.(*abPlayer)
+	defer q.Close()
+	if q.tt1 == t1 && (tableDepths(q.tt1) != [64]int{} || q.tt1.gen != 0) {
+		t.Errorf("a reused shallow table was not cleared: depths %v, gen %d", tableDepths(q.tt1), q.tt1.gen)
+	}
+}
+
+// abPlayerOf makes a player of an alpha-beta spec for game.
+func abPlayerOf(t *testing.T, spec, game string) *abPlayer {
+	t.Helper()
+	pl, err := mustAgent(t, spec).NewPlayer(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl.(*abPlayer)
 }
