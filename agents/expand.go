@@ -104,9 +104,9 @@ func fileSHA256(path string) (string, error) {
 
 // Resolved returns, for a time-budgeted alpha-beta agent, the values its auto options take
 // when it plays game (tempo, hist, cm, the selective-search depths, threat extensions,
-// partial, imp and shallow when they are on, and margin when it is auto): a time budget has no fingerprint,
-// and these defaults depend on the budget and the evaluation, so a record keeps them to show
-// when the same spec came to play differently.
+// partial, imp and shallow when they are on, and margin when it is auto): a time budget has
+// no fingerprint, and these defaults depend on the budget and the evaluation, so a record
+// keeps them to show when the same spec came to play differently.
 // Empty for every other agent, whose options a fingerprint pins or do not depend on the game.
 func Resolved(a Agent, game string) (string, error) {
 	ab, ok := a.(*AlphaBeta)
