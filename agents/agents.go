@@ -93,6 +93,18 @@ func (p Params) Int(name string, lo, hi int) (int, error) {
 	return n, nil
 }
 
+// IntOrAuto reads an integer parameter within [lo, hi] or "auto", which it returns as Auto.
+func (p Params) IntOrAuto(name string, lo, hi int) (int, error) {
+	if p.String(name) == "auto" {
+		return Auto, nil
+	}
+	n, err := p.Int(name, lo, hi)
+	if err != nil {
+		return 0, fmt.Errorf("%w, or auto", err)
+	}
+	return n, nil
+}
+
 // Float reads a finite number parameter within [lo, hi] (NaN and infinities are refused).
 func (p Params) Float(name string, lo, hi float64) (float64, error) {
 	x, err := strconv.ParseFloat(p.vals[name], 64)

@@ -155,14 +155,11 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if a.Margin, err = parseMargin(p, a.Movetime > 0); err != nil {
 		return nil, err
 	}
-	a.Tempo = Auto
-	if p.String("tempo") != "auto" {
-		t, err := p.Int("tempo", 0, 300)
-		if err != nil {
-			return nil, fmt.Errorf("%w, or auto", err)
-		}
-		a.Tempo = int32(t)
+	t, err := p.IntOrAuto("tempo", 0, 300)
+	if err != nil {
+		return nil, err
 	}
+	a.Tempo = int32(t)
 	if a.MaxExt, err = p.Int("exts", 0, 16); err != nil {
 		return nil, err
 	}

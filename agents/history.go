@@ -1,10 +1,6 @@
 package agents
 
-import (
-	"fmt"
-
-	"github.com/fairplay-lab/fairplay/engine"
-)
+import "github.com/fairplay-lab/fairplay/engine"
 
 // History options of alphabeta beyond the plain history table (hist=0: a 4096-slot table of
 // quiet cutoff moves, depth² bonus, no penalty):
@@ -48,19 +44,13 @@ func (p *abPlayer) histReduction(red, depth, ply int, a engine.Action) int {
 
 // parseHistory reads hist (0..2) and cm (0..1), each a number or "auto" (Auto).
 func parseHistory(p Params) (hist, cm int, err error) {
-	out := [2]int{}
-	for i, name := range []string{"hist", "cm"} {
-		if p.String(name) == "auto" {
-			out[i] = Auto
-			continue
-		}
-		v, err := p.Int(name, 0, 2-i)
-		if err != nil {
-			return 0, 0, fmt.Errorf("%w, or auto", err)
-		}
-		out[i] = v
+	if hist, err = p.IntOrAuto("hist", 0, 2); err != nil {
+		return 0, 0, err
 	}
-	return out[0], out[1], nil
+	if cm, err = p.IntOrAuto("cm", 0, 1); err != nil {
+		return 0, 0, err
+	}
+	return hist, cm, nil
 }
 
 // histBonus is the gravity history's bonus (and malus) for a cutoff at depth.

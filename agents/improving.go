@@ -1,7 +1,5 @@
 package agents
 
-import "fmt"
-
 // The improving flag (imp=1), as strong chess engines use it: a node is *improving* when its
 // static evaluation (the side to move's view, tempo included) is above that of the node two
 // plies up the path, where the same side was to move. An improving node's reverse-futility
@@ -19,16 +17,7 @@ const impDoc = "improving flag: a node whose static evaluation is above the one 
 var autoNetImp = map[string]int{}
 
 // parseImproving reads imp: 0, 1 or "auto" (Auto).
-func parseImproving(p Params) (int, error) {
-	if p.String("imp") == "auto" {
-		return Auto, nil
-	}
-	v, err := p.Int("imp", 0, 1)
-	if err != nil {
-		return 0, fmt.Errorf("%w, or auto", err)
-	}
-	return v, nil
-}
+func parseImproving(p Params) (int, error) { return p.IntOrAuto("imp", 0, 1) }
 
 // resolveImp is the improving flag's option for game: as given, or at auto autoNetImp under
 // movetime with a network (net says whether one evaluates), else off.

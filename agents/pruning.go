@@ -36,13 +36,9 @@ func parseSelective(p Params) (Selective, error) {
 		max  int
 		dst  *int
 	}{{"lmr", 3, &s.LMR}, {"rfp", 8, &s.RFP}, {"fut", 8, &s.Fut}, {"lmp", 8, &s.LMP}} {
-		if p.String(f.name) == "auto" {
-			*f.dst = Auto
-			continue
-		}
-		v, err := p.Int(f.name, 0, f.max)
+		v, err := p.IntOrAuto(f.name, 0, f.max)
 		if err != nil {
-			return s, fmt.Errorf("%w, or auto", err)
+			return s, err
 		}
 		*f.dst = v
 	}

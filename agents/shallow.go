@@ -1,7 +1,5 @@
 package agents
 
-import "fmt"
-
 // The shallow table (shallow=N): the nodes of depth 1 and 2 keep their results in a table of
 // their own, N MB, small enough to stay in the core's cache, and the table of hash= keeps
 // only the deeper ones. Most probes are at those depths (in Katarenga about 85% of them, at
@@ -34,16 +32,7 @@ const _ = uint(iirDepth - 1 - (shallowDepth + 1))
 var autoNetShallow = map[string]int{"katarenga": 1}
 
 // parseShallow reads shallow: 0..64 or "auto" (Auto).
-func parseShallow(p Params) (int, error) {
-	if p.String("shallow") == "auto" {
-		return Auto, nil
-	}
-	v, err := p.Int("shallow", 0, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%w, or auto", err)
-	}
-	return v, nil
-}
+func parseShallow(p Params) (int, error) { return p.IntOrAuto("shallow", 0, 64) }
 
 // resolveShallow is the shallow table's size in MB for game (0: none): as given, or at auto
 // autoNetShallow under movetime with a network (net says whether one evaluates), else none.

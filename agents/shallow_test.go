@@ -166,7 +166,10 @@ func TestShallowPool(t *testing.T) {
 	pl, _ = ag.NewPlayer("katarenga")
 	q := pl.(*abPlayer)
 	defer q.Close()
-	if q.tt1 == t1 && (tableDepths(q.tt1) != [64]int{} || q.tt1.gen != 0) {
+	if q.tt1 != t1 {
+		t.Skip("the pool dropped the table (sync.Pool may), so there is no reuse to check")
+	}
+	if tableDepths(q.tt1) != [64]int{} || q.tt1.gen != 0 {
 		t.Errorf("a reused shallow table was not cleared: depths %v, gen %d", tableDepths(q.tt1), q.tt1.gen)
 	}
 }
