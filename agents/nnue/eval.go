@@ -239,6 +239,10 @@ func (e *Evaluator) Refresh(pl *Planes) {
 // Forward runs the layers after the accumulator for side to move stm.
 func (e *Evaluator) Forward(stm int) int32 {
 	n := e.Net
+	if n.w2s != nil {
+		out := n.B3 + dotSSE2(e.Acc.V[stm], e.Acc.V[stm^1], n.w2s)
+		return int32(int64(out) * int64(n.Scale) / (QA * QB))
+	}
 	if n.L2 == 0 {
 		w := n.w2p[:n.H/2]
 		s := dot(e.Acc.V[stm], w[:n.H/4]) + dot(e.Acc.V[stm^1], w[n.H/4:])

@@ -389,13 +389,17 @@ func forwardRef(e *Evaluator, stm int) int32 {
 }
 
 // TestForwardExact: the packed accumulator's values are the sums of the active inputs' rows,
-// and the packed forward pass equals forwardRef exactly, after every step of random walks, in both games, with and without a second layer, with output weights drawn
-// over all of int8 (the bounds included) and large first-layer weights, so that accumulator
-// values fall below 0, inside 0..QA and above QA (all three are required to happen).
+// and the forward pass equals forwardRef exactly, after every step of random walks, in both
+// games, with and without a second layer, with output weights drawn over all of int8 (the
+// bounds included) and large first-layer weights, so that accumulator values fall below 0,
+// inside 0..QA and above QA (all three are required to happen). Without a second layer both
+// output paths are checked: dotSSE2 (H = 32, on amd64) and the packed dot (H = 12, and H = 32
+// with the SIMD weights taken away).
 func TestForwardExact(t *testing.T) {
 	for _, game := range []string{"baran", "katarenga"} {
-		for _, l2 := range []int{0, 8} {
-			f := randomFloat(t, game, 32, l2, 11)
+		for _, d := range [][2]int{{32, 0}, {12, 0}, {32, 8}} {
+			h, l2 := d[0], d[1]
+			f := randomFloat(t, game, h, l2, 11)
 			for i := range f.W1 {
 				f.W1[i] *= 2
 			}
@@ -411,15 +415,27 @@ func TestForwardExact(t *testing.T) {
 			if err := n.check(); err != nil {
 				t.Fatal(err)
 			}
+			if want := haveSIMD && l2 == 0 && h%8 == 0; (n.w2s != nil) != want {
+				t.Fatalf("%s h=%d l2=%d: SIMD output weights %v, want %v", game, h, l2, n.w2s != nil, want)
+			}
 			e := NewEvaluator(n)
 			var seen [3]int // values below 0, in 0..QA, above QA
 			s := newGame(t, game, "", 3)
 			walk(s, r, 2000, func() {
 				stm, _ := e.Update(s)
-				if got, want := e.Forward(stm), forwardRef(e, stm); got != want {
-					t.Fatalf("%s l2=%d: Forward %d, reference %d", game, l2, got, want)
+				want := forwardRef(e, stm)
+				if got := e.Forward(stm); got != want {
+					t.Fatalf("%s h=%d l2=%d: Forward %d, reference %d", game, h, l2, got, want)
 				}
-				checkSums(t, e, fmt.Sprintf("%s l2=%d", game, l2))
+				if w2s := n.w2s; w2s != nil {
+					n.w2s = nil
+					got := e.Forward(stm)
+					n.w2s = w2s
+					if got != want {
+						t.Fatalf("%s h=%d l2=%d: packed Forward %d, reference %d", game, h, l2, got, want)
+					}
+				}
+				checkSums(t, e, fmt.Sprintf("%s h=%d l2=%d", game, h, l2))
 				for p := 0; p < 2; p++ {
 					for j := 0; j < n.H; j++ {
 						switch v := e.Acc.Value(p, j); {
@@ -434,7 +450,7 @@ func TestForwardExact(t *testing.T) {
 				}
 			})
 			if seen[0] == 0 || seen[1] == 0 || seen[2] == 0 {
-				t.Errorf("%s l2=%d: accumulator values below 0, in range, above QA seen %v times: want all", game, l2, seen)
+				t.Errorf("%s h=%d l2=%d: accumulator values below 0, in range, above QA seen %v times: want all", game, h, l2, seen)
 			}
 		}
 	}
