@@ -53,7 +53,12 @@ type Evaluator struct {
 	// that have any in either perspective.
 	cr   []uint64
 	live Planes
-	np   int // planes the game uses (the others are always empty)
+	// lanes: cr holds each row's values lane by lane (value j in lane j%4 of word j/4, modulo
+	// 2^16, no borrow between lanes) and the accumulator is updated by the SSE2 routines, lane
+	// by lane; otherwise cr holds packed rows, added as 64-bit words. Both give the same
+	// accumulator: its lanes are in range (Net.check), so the packed sum has no borrow either.
+	lanes bool
+	np    int // planes the game uses (the others are always empty)
 	// Updates and Refreshes count incremental updates and full recomputations (benchmarks).
 	Updates, Refreshes int64
 }
@@ -61,7 +66,7 @@ type Evaluator struct {
 // NewEvaluator makes an evaluator for a network.
 func NewEvaluator(n *Net) *Evaluator {
 	w := n.H / 4
-	e := &Evaluator{Net: n, h2: make([]int32, n.L2), base: make([]uint64, 2*w), np: NumPlanes}
+	e := &Evaluator{Net: n, h2: make([]int32, n.L2), base: make([]uint64, 2*w), np: NumPlanes, lanes: useLanes}
 	e.Acc.both = make([]uint64, 2*w)
 	e.Acc.V = [2][]uint64{e.Acc.both[:w:w], e.Acc.both[w:]}
 	copy(e.base, n.b1p)
@@ -80,6 +85,10 @@ func NewEvaluator(n *Net) *Evaluator {
 // katPlanes is the number of planes Katarenga uses (pawns of each player, camps).
 const katPlanes = 3
 
+// useLanes: new evaluators update their accumulators lane by lane with the SSE2 routines
+// (Evaluator.lanes). A variable so that tests can check the packed path too.
+var useLanes = haveSIMD
+
 // buildRows fills cr and live from the feature map.
 func (e *Evaluator) buildRows() {
 	n, m, w := e.Net, e.m, e.Net.H/4
@@ -90,13 +99,53 @@ func (e *Evaluator) buildRows() {
 			clear(r)
 			for p := 0; p < 2; p++ {
 				for _, f := range [2]int16{m.Row[p][pl][sq], m.Row2[p][pl][sq]} {
-					if f >= 0 {
-						addRow(r[p*w:(p+1)*w], n.row(int(f)))
-						e.live[pl] |= 1 << sq
+					if f < 0 {
+						continue
 					}
+					if e.lanes {
+						addLaneValues(r[p*w:(p+1)*w], n.W1[int(f)*n.H:(int(f)+1)*n.H])
+					} else {
+						addRow(r[p*w:(p+1)*w], n.row(int(f)))
+					}
+					e.live[pl] |= 1 << sq
 				}
 			}
 		}
+	}
+}
+
+// addLaneValues adds the values v to the lanes of words (value j to lane j%4 of word j/4),
+// each lane modulo 2^16.
+func addLaneValues(words []uint64, v []int16) {
+	for j, x := range v {
+		sh := 16 * uint(j%4)
+		lane := uint16(words[j/4]>>sh) + uint16(x)
+		words[j/4] = words[j/4]&^(0xFFFF<<sh) | uint64(lane)<<sh
+	}
+}
+
+// add, sub and addSub update acc by cr's rows in cr's layout.
+func (e *Evaluator) add(acc, row []uint64) {
+	if e.lanes {
+		addLanes(acc, row)
+	} else {
+		addRow(acc, row)
+	}
+}
+
+func (e *Evaluator) sub(acc, row []uint64) {
+	if e.lanes {
+		subLanes(acc, row)
+	} else {
+		subRow(acc, row)
+	}
+}
+
+func (e *Evaluator) addSub(acc, add, sub []uint64) {
+	if e.lanes {
+		addSubLanes(acc, add, sub)
+	} else {
+		addSubRow(acc, add, sub)
 	}
 }
 
@@ -210,13 +259,13 @@ func (e *Evaluator) apply(pl *Planes) {
 		}
 		add, sub := (cur&^old)&e.live[i], (old&^cur)&e.live[i]
 		for ; add != 0 && sub != 0; add, sub = add&(add-1), sub&(sub-1) {
-			addSubRow(acc, e.bitRow(i, bits.TrailingZeros64(add)), e.bitRow(i, bits.TrailingZeros64(sub)))
+			e.addSub(acc, e.bitRow(i, bits.TrailingZeros64(add)), e.bitRow(i, bits.TrailingZeros64(sub)))
 		}
 		for ; add != 0; add &= add - 1 {
-			addRow(acc, e.bitRow(i, bits.TrailingZeros64(add)))
+			e.add(acc, e.bitRow(i, bits.TrailingZeros64(add)))
 		}
 		for ; sub != 0; sub &= sub - 1 {
-			subRow(acc, e.bitRow(i, bits.TrailingZeros64(sub)))
+			e.sub(acc, e.bitRow(i, bits.TrailingZeros64(sub)))
 		}
 	}
 	a.Planes = *pl
@@ -229,7 +278,7 @@ func (e *Evaluator) Refresh(pl *Planes) {
 	copy(a.both, e.base)
 	for i := range pl[:e.np] {
 		for b := pl[i] & e.live[i]; b != 0; b &= b - 1 {
-			addRow(a.both, e.bitRow(i, bits.TrailingZeros64(b)))
+			e.add(a.both, e.bitRow(i, bits.TrailingZeros64(b)))
 		}
 	}
 	a.Planes = *pl

@@ -56,7 +56,7 @@ type Net struct {
 	w1p   []uint64    // W1 packed four int16 to a word, rows of H/4 words (Accumulator.V)
 	b1p   []uint64    // B1 packed, each lane biased by 2^15 (an accumulator's start)
 	w2p   [][2]uint64 // with L2 = 0, W2 packed for dot: two words per accumulator word
-	w2s   []int16     // with L2 = 0 and simdDot(H), W2 widened for dotSSE2; else nil
+	w2s   []int16     // with L2 = 0, H a multiple of 8 and haveSIMD, W2 widened for dotSSE2; else nil
 }
 
 // row returns feature f's packed first-layer row.
@@ -127,7 +127,7 @@ func (n *Net) check() error {
 	n.w2p, n.w2s = nil, nil
 	if n.L2 == 0 {
 		n.w2p = packOut(n.W2)
-		if simdDot(n.H) {
+		if haveSIMD && n.H%8 == 0 {
 			n.w2s = make([]int16, len(n.W2))
 			for i, w := range n.W2 {
 				n.w2s[i] = int16(w)

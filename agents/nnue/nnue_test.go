@@ -97,10 +97,28 @@ func newGame(t testing.TB, game, rules string, layout int) engine.State {
 	return g.Start(g.FirstColours()[layout%len(g.FirstColours())])
 }
 
+// lanePaths are the accumulator paths of this build: packed rows, and the SSE2 lanes where
+// the build has them.
+func lanePaths() []bool {
+	if haveSIMD {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// newEvaluator is NewEvaluator with the accumulator path chosen.
+func newEvaluator(n *Net, lanes bool) *Evaluator {
+	defer func(u bool) { useLanes = u }(useLanes)
+	useLanes = lanes
+	return NewEvaluator(n)
+}
+
 // TestIncrementalEqualsRefresh: after every step of long random apply/undo walks, under every
 // rule variant of both games (Katarenga on several layouts), the incrementally updated
-// accumulator equals a full recomputation, and so does the evaluation.
+// accumulator equals a full recomputation, and so does the evaluation. Where the build has
+// the SSE2 lanes, one path is updated and the other refreshed, both ways round.
 func TestIncrementalEqualsRefresh(t *testing.T) {
+	paths := lanePaths()
 	for gi, game := range []string{"baran", "katarenga", "baran", "katarenga"} {
 		n, err := randomFloat(t, game, 16, 8*(1-gi/2), 1).Quantize("")
 		if err != nil {
@@ -109,7 +127,8 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 		for vi, rules := range variantRules(t, game) {
 			for layout := 0; layout < 3; layout++ {
 				s := newGame(t, game, rules, layout*7919+vi)
-				inc, ref := NewEvaluator(n), NewEvaluator(n)
+				lanes := paths[layout%len(paths)]
+				inc, ref := newEvaluator(n, lanes), newEvaluator(n, paths[len(paths)-1-layout%len(paths)])
 				r := engine.NewRand(uint64(vi*10 + layout))
 				steps := 0
 				walk(s, r, 3000, func() {
@@ -396,6 +415,12 @@ func forwardRef(e *Evaluator, stm int) int32 {
 // output paths are checked: dotSSE2 (H = 32, on amd64) and the packed dot (H = 12, and H = 32
 // with the SIMD weights taken away).
 func TestForwardExact(t *testing.T) {
+	for _, lanes := range lanePaths() {
+		forwardExact(t, lanes)
+	}
+}
+
+func forwardExact(t *testing.T, lanes bool) {
 	for _, game := range []string{"baran", "katarenga"} {
 		for _, d := range [][2]int{{32, 0}, {12, 0}, {32, 8}} {
 			h, l2 := d[0], d[1]
@@ -418,7 +443,7 @@ func TestForwardExact(t *testing.T) {
 			if want := haveSIMD && l2 == 0 && h%8 == 0; (n.w2s != nil) != want {
 				t.Fatalf("%s h=%d l2=%d: SIMD output weights %v, want %v", game, h, l2, n.w2s != nil, want)
 			}
-			e := NewEvaluator(n)
+			e := newEvaluator(n, lanes)
 			var seen [3]int // values below 0, in 0..QA, above QA
 			s := newGame(t, game, "", 3)
 			walk(s, r, 2000, func() {
