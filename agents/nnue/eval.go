@@ -47,8 +47,8 @@ type Evaluator struct {
 	Acc   Accumulator
 	h2    []int32
 	pl    Planes
-	// cr holds one packed row for every (plane, square), both perspectives' halves side by
-	// side (as Acc.both): the sum of the rows of that bit's features (Katarenga's
+	// cr holds one row for every (plane, square), both perspectives' halves side by side (as
+	// Acc.both), packed or in lanes (below): the sum of the rows of that bit's features (Katarenga's
 	// pawn-on-coloured-square and its distance input are one addition); live marks the bits
 	// that have any in either perspective.
 	cr   []uint64

@@ -110,7 +110,11 @@ func lanePaths() []bool {
 func newEvaluator(n *Net, lanes bool) *Evaluator {
 	defer func(u bool) { useLanes = u }(useLanes)
 	useLanes = lanes
-	return NewEvaluator(n)
+	e := NewEvaluator(n)
+	if e.lanes != lanes {
+		panic("nnue: the evaluator ignored useLanes")
+	}
+	return e
 }
 
 // TestIncrementalEqualsRefresh: after every step of long random apply/undo walks, under every
@@ -294,11 +298,14 @@ func FuzzUnmarshal(f *testing.F) {
 	})
 }
 
-// TestNoAllocation: an evaluation, incremental or refreshed, allocates nothing.
+// TestNoAllocation: an evaluation, incremental or refreshed, allocates nothing, with and
+// without a second layer (without one, on amd64, the SSE2 output layer), on every
+// accumulator path.
 func TestNoAllocation(t *testing.T) {
-	for _, game := range []string{"baran", "katarenga"} {
-		n, _ := randomFloat(t, game, 32, 16, 9).Quantize("")
-		e := NewEvaluator(n)
+	for c := 0; c < 4; c++ {
+		game := []string{"baran", "katarenga"}[c%2]
+		n, _ := randomFloat(t, game, 32, 16*(c/2), 9).Quantize("")
+		e := newEvaluator(n, lanePaths()[c/2%len(lanePaths())])
 		s := newGame(t, game, "", 2)
 		var buf []engine.Action
 		buf = s.Legal(buf)
@@ -312,7 +319,7 @@ func TestNoAllocation(t *testing.T) {
 			i++
 		})
 		if allocs != 0 {
-			t.Errorf("%s: %v allocations per evaluation", game, allocs)
+			t.Errorf("%s l2=%d lanes=%v: %v allocations per evaluation", game, n.L2, e.lanes, allocs)
 		}
 	}
 }

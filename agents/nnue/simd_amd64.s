@@ -3,7 +3,9 @@
 #include "textflag.h"
 
 // SSE2 only, which every amd64 processor has. Each loop step takes two words (eight 16-bit
-// lanes, one XMM register), so every slice's length is even and at least 2.
+// lanes, one XMM register), so every slice's length must be even and at least 2; nothing here
+// checks it. The callers pass Acc.both and cr's rows (H/2 words, H a multiple of 4) and, to
+// dotSSE2, the accumulator's halves (H/4 words) only where H is a multiple of 8.
 
 // DOTSTEP adds to X0 the clipped lanes of the two words at R times the eight int16 weights at
 // DX, and advances both pointers (X5 zero, X6 QA, X7 the lanes' bias).

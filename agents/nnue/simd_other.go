@@ -2,8 +2,8 @@
 
 package nnue
 
-// Without assembly the evaluator keeps the packed rows and the packed dot (simd is false), so
-// none of these is called.
+// Without assembly the evaluator keeps the packed rows and the packed dot (haveSIMD and
+// useLanes are false, Net.w2s is nil), so none of these is called.
 
 func dotSSE2(a, b []uint64, w []int16) int32 { panic("nnue: no SSE2") }
 func addLanes(acc, row []uint64)             { panic("nnue: no SSE2") }
