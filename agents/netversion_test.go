@@ -32,7 +32,7 @@ func playerNet(t *testing.T, spec, game string) *nnue.Net {
 
 // TestNetBuiltinVersions: net=builtin2 names Katarenga's second shipped network: it parses,
 // stays in the spec, round-trips through it, loads that network and is recorded by its file's
-// SHA-256; net=builtin stays the first, net=builtin3 the third and net=builtin4 the fourth; a game without a second
+// SHA-256; net=builtin stays the first, net=builtin3 the third, net=builtin4 the fourth and net=builtin5 the fifth; a game without a second
 // network and numbers that name none are refused.
 func TestNetBuiltinVersions(t *testing.T) {
 	v1, err := nnue.BuiltinVersion("katarenga", 1)
@@ -48,6 +48,10 @@ func TestNetBuiltinVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	v4, err := nnue.BuiltinVersion("katarenga", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v5, err := nnue.BuiltinVersion("katarenga", 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +75,9 @@ func TestNetBuiltinVersions(t *testing.T) {
 		if got := playerNet(t, kind+",net=builtin4", "katarenga"); got != v4 {
 			t.Errorf("%s,net=builtin4: not the fourth network", kind)
 		}
+		if got := playerNet(t, kind+",net=builtin5", "katarenga"); got != v5 || v5.H != 32 {
+			t.Errorf("%s,net=builtin5: not the fifth network (H = 32)", kind)
+		}
 		if _, err := mustAgent(t, spec).NewPlayer("baran"); err == nil && nnue.LatestBuiltin("baran") < 2 {
 			t.Errorf("%s accepted for Baran, which has one network", spec)
 		}
@@ -87,11 +94,11 @@ func TestNetBuiltinVersions(t *testing.T) {
 }
 
 // TestNetAutoNewest: net=auto under a movetime budget plays the game's newest shipped network
-// (in Katarenga the fourth, not the first, second or third) and records its SHA-256; under node, depth
+// (in Katarenga the fifth, not an earlier one) and records its SHA-256; under node, depth
 // and playout budgets it stays the heuristic.
 func TestNetAutoNewest(t *testing.T) {
-	if v := nnue.LatestBuiltin("katarenga"); v != 4 {
-		t.Fatalf("Katarenga's newest network is version %d, want 4", v)
+	if v := nnue.LatestBuiltin("katarenga"); v != 5 {
+		t.Fatalf("Katarenga's newest network is version %d, want 5", v)
 	}
 	for _, game := range []string{"baran", "katarenga"} {
 		latest := nnue.LatestBuiltin(game)
