@@ -9,7 +9,7 @@
 # network must be the one shipped as agents/nnue/nets/katarenga-4.nnue (SHA-256 c5d84d86...).
 # The data do not depend on -workers; on the 2-core machine each of the two new sets took about
 # 14 minutes at -workers 2 (963,878 and 960,328 positions, about 27 CPU-minutes each), and all
-# twelve sets about 62 minutes. The fit (4 min 30 s) is bit-reproducible, as every fit is (the
+# twelve sets about 62 minutes (63 in a later regeneration, docs/studies/katarenga-net5.sh). The fit (4 min 30 s) is bit-reproducible, as every fit is (the
 # same data, configuration and seed give the same weights); the file's SHA-256 differs only
 # through the time taken, which its metadata records (the candidate's: 12aaceb4...).
 #
