@@ -175,11 +175,13 @@ func BenchmarkMCTSGames1000Katarenga(b *testing.B) {
 // table's layout and size").
 // BENCH_HASH sets the table's size in MiB (default 16), BENCH_SHALLOW the shallow table's
 // (default 1, as shallow=auto under movetime; 0 none), BENCH_GAMES the number of games
-// (default 4).
+// (default 4), BENCH_NET the network (default builtin4, the one the measurements in
+// docs/search.md were taken with; builtin5 is what net=auto plays under movetime).
 func BenchmarkSearchGamesDefaults(b *testing.B) {
 	hash := cmp.Or(os.Getenv("BENCH_HASH"), "16")
 	shallow := cmp.Or(os.Getenv("BENCH_SHALLOW"), "1")
-	ag, err := Parse("alphabeta:nodes=500000,net=builtin4,tempo=0,margin=75,hist=1,partial=1,hash=" + hash + ",shallow=" + shallow)
+	net := cmp.Or(os.Getenv("BENCH_NET"), "builtin4")
+	ag, err := Parse("alphabeta:nodes=500000,net=" + net + ",tempo=0,margin=75,hist=1,partial=1,hash=" + hash + ",shallow=" + shallow)
 	if err != nil {
 		b.Fatal(err)
 	}
