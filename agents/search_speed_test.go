@@ -136,38 +136,33 @@ func TestSearchFingerprintNet(t *testing.T) {
 }
 
 // TestSearchFingerprintDefaults pins, under node budgets, the Katarenga search that
-// alphabeta:movetime=... plays by default: the newest network (net=builtin4), no tempo credit
-// (tempo=0), history gravity (hist=1) and the futility margin 75 (margin=auto), with one table
-// (TestSearchFingerprintShallow pins it with the shallow table, shallow=auto's). A movetime
-// search is not reproducible, so its tree is pinned through the same options at fixed node
-// budgets.
+// alphabeta:movetime=... plays by default (a movetime search is not reproducible, so its tree
+// is pinned through the same options at fixed node budgets): no tempo credit (tempo=0),
+// history gravity (hist=1) and the futility margin 75 (margin=auto), with the fourth network
+// and one table (the searches the options were measured with), with the fourth network and
+// the shallow table (shallow=1, what shallow=auto gives alphabeta:movetime=... in Katarenga;
+// its self-play games keep both tables from move to move), and with the fifth network,
+// net=auto's, and the shallow table: today's default.
 func TestSearchFingerprintDefaults(t *testing.T) {
-	sum, total := searchFingerprintOf(t, fingerprintPlan{
-		specs:  []string{"alphabeta:nodes=30000,partial=1", "alphabeta:depth=3"},
-		kat:    8,
-		games:  2,
-		plies:  40,
-		game:   "alphabeta:nodes=10000,partial=1",
-		suffix: ",net=builtin4,tempo=0,hist=1,margin=75",
-	})
-	t.Logf("fingerprint %016x over %d nodes", sum, total)
-	checkFingerprint(t, "alpha-beta movetime defaults", sum, searchDefaultsFingerprint)
-}
-
-// TestSearchFingerprintShallow pins the same searches with the shallow table (shallow=1, what
-// shallow=auto gives alphabeta:movetime=... in Katarenga), its self-play games keeping both
-// tables from move to move.
-func TestSearchFingerprintShallow(t *testing.T) {
-	sum, total := searchFingerprintOf(t, fingerprintPlan{
-		specs:  []string{"alphabeta:nodes=30000,partial=1", "alphabeta:depth=5"},
-		kat:    8,
-		games:  2,
-		plies:  40,
-		game:   "alphabeta:nodes=10000,partial=1",
-		suffix: ",net=builtin4,tempo=0,hist=1,margin=75,shallow=1",
-	})
-	t.Logf("fingerprint %016x over %d nodes", sum, total)
-	checkFingerprint(t, "alpha-beta movetime defaults with the shallow table", sum, searchShallowFingerprint)
+	for _, c := range []struct {
+		what, depth, suffix string
+		want                uint64
+	}{
+		{"alpha-beta movetime defaults", "alphabeta:depth=3", ",net=builtin4,tempo=0,hist=1,margin=75", searchDefaultsFingerprint},
+		{"alpha-beta movetime defaults with the shallow table", "alphabeta:depth=5", ",net=builtin4,tempo=0,hist=1,margin=75,shallow=1", searchShallowFingerprint},
+		{"alpha-beta movetime defaults, the fifth network", "alphabeta:depth=5", ",net=builtin5,tempo=0,hist=1,margin=75,shallow=1", searchNet5Fingerprint},
+	} {
+		sum, total := searchFingerprintOf(t, fingerprintPlan{
+			specs:  []string{"alphabeta:nodes=30000,partial=1", c.depth},
+			kat:    8,
+			games:  2,
+			plies:  40,
+			game:   "alphabeta:nodes=10000,partial=1",
+			suffix: c.suffix,
+		})
+		t.Logf("%s: fingerprint %016x over %d nodes", c.what, sum, total)
+		checkFingerprint(t, c.what, sum, c.want)
+	}
 }
 
 // fingerprintPlan is the set of searches a fingerprint covers: each of specs on kat Katarenga
@@ -240,6 +235,7 @@ const (
 	searchNetFingerprint      = 0x81a026ccc693ce76
 	searchDefaultsFingerprint = 0x9da067577dbebabe
 	searchShallowFingerprint  = 0xe529c66752c3b70b
+	searchNet5Fingerprint     = 0x17b61edd74788eab
 	mctsOldFingerprint        = 0xdcabd0ceeb1347f8
 	mctsDefaultFingerprint    = 0xde183c914d7c45d6
 	mctsNetFingerprint        = 0x46e65bdf7e11913d
