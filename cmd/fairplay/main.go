@@ -12,7 +12,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -182,35 +181,20 @@ func printUsage(w io.Writer) {
 
 // runVersion prints what a bug report needs: the toolkit's version, the module and its
 // version as the build recorded it ("(devel)" for a build in a checkout), the source revision
-// (as manifests record it: see gamefile.NewManifest), the Go release that built it and the
-// profile its build was optimised with ("off" for none: docs/performance.md, "Profile-guided
-// build"), which moves the searches' speed by about 5%.
+// (as manifests record it: see gamefile.NewManifest) and the Go release that built it.
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("version", "(no flags)", "fairplay version")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	module, modVersion, pgo := "github.com/fairplay-lab/fairplay", "unknown", "off"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Path != "" {
-			module, modVersion = bi.Main.Path, bi.Main.Version
-		}
-		pgo = pgoSetting(bi.Settings)
+	module, modVersion := "github.com/fairplay-lab/fairplay", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Path != "" {
+		module, modVersion = bi.Main.Path, bi.Main.Version
 	}
 	m := gamefile.NewManifest("version", nil)
-	fmt.Fprintf(stdout, "fairplay %s\nmodule   %s %s\nrevision %s\ngo       %s\npgo      %s\n",
-		m.ToolVersion, module, modVersion, m.VCSRevision, m.GoVersion, pgo)
+	fmt.Fprintf(stdout, "fairplay %s\nmodule   %s %s\nrevision %s\ngo       %s\n",
+		m.ToolVersion, module, modVersion, m.VCSRevision, m.GoVersion)
 	return nil
-}
-
-// pgoSetting is the base name of the profile a build recorded under -pgo, or "off".
-func pgoSetting(settings []debug.BuildSetting) string {
-	for _, s := range settings {
-		if s.Key == "-pgo" && s.Value != "" && s.Value != "off" {
-			return filepath.Base(s.Value)
-		}
-	}
-	return "off"
 }
 
 // newFlags makes a flag set whose -h prints the usage line, the flags and examples.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -404,28 +403,10 @@ func TestVersion(t *testing.T) {
 			t.Errorf("version lacks %q:\n%s", want, out)
 		}
 	}
-	masked := regexp.MustCompile(`(?m)^(revision|go      |pgo     |module   \S+) .*$`).ReplaceAllString(out, "$1 X")
+	masked := regexp.MustCompile(`(?m)^(revision|go      |module   \S+) .*$`).ReplaceAllString(out, "$1 X")
 	golden(t, "version", masked)
 	if _, _, err := runCmd(t, "version", "extra"); exitCode(err, &bytes.Buffer{}) != 2 {
 		t.Errorf("version extra: want a usage error, got %v", err)
-	}
-}
-
-// TestPGOSetting checks the pgo line's source: the base name of the build's -pgo setting, "off"
-// without one (go test and go build -pgo=off record "off" or nothing).
-func TestPGOSetting(t *testing.T) {
-	for _, c := range []struct {
-		settings []debug.BuildSetting
-		want     string
-	}{
-		{nil, "off"},
-		{[]debug.BuildSetting{{Key: "-pgo", Value: "off"}}, "off"},
-		{[]debug.BuildSetting{{Key: "-trimpath", Value: "true"}, {Key: "-pgo", Value: "/src/fairplay/cmd/fairplay/default.pgo"}}, "default.pgo"},
-		{[]debug.BuildSetting{{Key: "GOAMD64", Value: "v1"}}, "off"},
-	} {
-		if got := pgoSetting(c.settings); got != c.want {
-			t.Errorf("pgoSetting(%v) = %q, want %q", c.settings, got, c.want)
-		}
 	}
 }
 
