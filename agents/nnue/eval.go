@@ -54,9 +54,10 @@ type Evaluator struct {
 	cr   []uint64
 	live Planes
 	// lanes: cr holds each row's values lane by lane (value j in lane j%4 of word j/4, modulo
-	// 2^16, no borrow between lanes) and the accumulator is updated by the SSE2 routines, lane
-	// by lane; otherwise cr holds packed rows, added as 64-bit words. Both give the same
-	// accumulator: its lanes are in range (Net.check), so the packed sum has no borrow either.
+	// 2^16, no borrow between lanes) and the accumulator is updated by the SIMD routines (SSE2,
+	// or AVX2 where the processor has it), lane by lane; otherwise cr holds packed rows, added
+	// as 64-bit words. Both give the same accumulator: its lanes are in range (Net.check), so
+	// the packed sum has no borrow either.
 	lanes bool
 	np    int // planes the game uses (the others are always empty)
 	// Updates and Refreshes count incremental updates and full recomputations (benchmarks).
@@ -85,7 +86,7 @@ func NewEvaluator(n *Net) *Evaluator {
 // katPlanes is the number of planes Katarenga uses (pawns of each player, camps).
 const katPlanes = 3
 
-// useLanes: new evaluators update their accumulators lane by lane with the SSE2 routines
+// useLanes: new evaluators update their accumulators lane by lane with the SIMD routines
 // (Evaluator.lanes). A variable so that tests can check the packed path too.
 var useLanes = haveSIMD
 
@@ -289,7 +290,7 @@ func (e *Evaluator) Refresh(pl *Planes) {
 func (e *Evaluator) Forward(stm int) int32 {
 	n := e.Net
 	if n.w2s != nil {
-		out := n.B3 + dotSSE2(e.Acc.V[stm], e.Acc.V[stm^1], n.w2s)
+		out := n.B3 + dotLanes(e.Acc.V[stm], e.Acc.V[stm^1], n.w2s)
 		return int32(int64(out) * int64(n.Scale) / (QA * QB))
 	}
 	if n.L2 == 0 {

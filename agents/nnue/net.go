@@ -56,7 +56,7 @@ type Net struct {
 	w1p   []uint64    // W1 packed four int16 to a word, rows of H/4 words (Accumulator.V)
 	b1p   []uint64    // B1 packed, each lane biased by 2^15 (an accumulator's start)
 	w2p   [][2]uint64 // with L2 = 0, W2 packed for dot: two words per accumulator word
-	w2s   []int16     // with L2 = 0, H a multiple of 8 and haveSIMD, W2 widened for dotSSE2; else nil
+	w2s   []int16     // with L2 = 0, H a multiple of 8 and haveSIMD, W2 widened for dotLanes; else nil
 }
 
 // row returns feature f's packed first-layer row.

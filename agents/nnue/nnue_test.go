@@ -97,13 +97,29 @@ func newGame(t testing.TB, game, rules string, layout int) engine.State {
 	return g.Start(g.FirstColours()[layout%len(g.FirstColours())])
 }
 
-// lanePaths are the accumulator paths of this build: packed rows, and the SSE2 lanes where
+// lanePaths are the accumulator paths of this build: packed rows, and the SIMD lanes where
 // the build has them.
 func lanePaths() []bool {
 	if haveSIMD {
 		return []bool{false, true}
 	}
 	return []bool{false}
+}
+
+// avx2Default is useAVX2 as the package chose it: whether this machine runs the AVX2 forms.
+var avx2Default = useAVX2
+
+// eachSIMDForm runs f once with the SSE2 forms of the lane routines and, where the machine has
+// AVX2, once more with the AVX2 forms (useAVX2), restoring the package's choice after.
+func eachSIMDForm(t *testing.T, f func()) {
+	t.Helper()
+	defer func() { useAVX2 = avx2Default }()
+	useAVX2 = false
+	f()
+	if avx2Default {
+		useAVX2 = true
+		f()
+	}
 }
 
 // newEvaluator is NewEvaluator with the accumulator path chosen.
@@ -120,8 +136,13 @@ func newEvaluator(n *Net, lanes bool) *Evaluator {
 // TestIncrementalEqualsRefresh: after every step of long random apply/undo walks, under every
 // rule variant of both games (Katarenga on several layouts), the incrementally updated
 // accumulator equals a full recomputation, and so does the evaluation. Where the build has
-// the SSE2 lanes, one path is updated and the other refreshed, both ways round.
+// the SIMD lanes, one path is updated and the other refreshed, both ways round, with the SSE2
+// and (where the machine has it) the AVX2 forms of the lane routines.
 func TestIncrementalEqualsRefresh(t *testing.T) {
+	eachSIMDForm(t, func() { incrementalEqualsRefresh(t) })
+}
+
+func incrementalEqualsRefresh(t *testing.T) {
 	paths := lanePaths()
 	for gi, game := range []string{"baran", "katarenga", "baran", "katarenga"} {
 		n, err := randomFloat(t, game, 16, 8*(1-gi/2), 1).Quantize("")
@@ -419,12 +440,14 @@ func forwardRef(e *Evaluator, stm int) int32 {
 // games, with and without a second layer, with output weights drawn over all of int8 (the
 // bounds included) and large first-layer weights, so that accumulator values fall below 0,
 // inside 0..QA and above QA (all three are required to happen). Without a second layer both
-// output paths are checked: dotSSE2 (H = 32, on amd64) and the packed dot (H = 12, and H = 32
-// with the SIMD weights taken away).
+// output paths are checked: dotLanes (H = 32, on amd64, in its SSE2 and, where the machine has
+// it, AVX2 form) and the packed dot (H = 12, and H = 32 with the SIMD weights taken away).
 func TestForwardExact(t *testing.T) {
-	for _, lanes := range lanePaths() {
-		forwardExact(t, lanes)
-	}
+	eachSIMDForm(t, func() {
+		for _, lanes := range lanePaths() {
+			forwardExact(t, lanes)
+		}
+	})
 }
 
 func forwardExact(t *testing.T, lanes bool) {

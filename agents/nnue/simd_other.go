@@ -5,10 +5,13 @@ package nnue
 // Without assembly the evaluator keeps the packed rows and the packed dot (haveSIMD and
 // useLanes are false, Net.w2s is nil), so none of these is called.
 
-func dotSSE2(a, b []uint64, w []int16) int32 { panic("nnue: no SSE2") }
-func addLanes(acc, row []uint64)             { panic("nnue: no SSE2") }
-func subLanes(acc, row []uint64)             { panic("nnue: no SSE2") }
-func addSubLanes(acc, add, sub []uint64)     { panic("nnue: no SSE2") }
+func dotLanes(a, b []uint64, w []int16) int32 { panic("nnue: no SIMD") }
+func addLanes(acc, row []uint64)              { panic("nnue: no SIMD") }
+func subLanes(acc, row []uint64)              { panic("nnue: no SIMD") }
+func addSubLanes(acc, add, sub []uint64)      { panic("nnue: no SIMD") }
 
-// haveSIMD: this build has the SSE2 routines.
+// haveSIMD: this build has the SIMD routines.
 const haveSIMD = false
+
+// useAVX2: never, without assembly.
+var useAVX2 = false
