@@ -6,8 +6,9 @@
 // useAVX2 is set (the processor and the operating system support it). An SSE2 loop step takes
 // two words (eight 16-bit lanes, one XMM register), an AVX2 step four (sixteen lanes, one YMM
 // register) and, where two words are left (a length of 2 mod 4), a last step of two in an XMM
-// register. Every slice's length must be even and at least 2; nothing here checks it. The callers pass Acc.both and cr's rows (H/2 words, H a multiple of 4) and, to
-// dotSSE2, the accumulator's halves (H/4 words) only where H is a multiple of 8.
+// register. Every slice's length must be even and at least 2; nothing here checks it. The
+// callers pass Acc.both and cr's rows (H/2 words, H a multiple of 4) and, to dotLanes, the
+// accumulator's halves (H/4 words) only where H is a multiple of 8.
 
 // DOTSTEP adds to X0 the clipped lanes of the two words at R times the eight int16 weights at
 // DX, and advances both pointers (X5 zero, X6 QA, X7 the lanes' bias).
