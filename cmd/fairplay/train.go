@@ -38,7 +38,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&f.Epochs, "epochs", 20, "passes over the training positions")
 	fs.IntVar(&f.Batch, "batch-size", 256, "positions per Adam step")
 	deprecate(fs, "batch", "batch-size")
-	fs.Float64Var(&f.LR, "lr", 1e-3, "Adam step size")
+	fs.Float64Var(&f.LR, "lr", 1e-3, "Adam step size (the first step's, with -lr-end)")
+	fs.Float64Var(&f.LREnd, "lr-end", 0, "the last step's size, reached from -lr along a half cosine over the whole fit (0 < lr-end <= lr); 0: -lr throughout")
 	fs.IntVar(&f.HoldOut, "holdout", defaultHoldOut, holdoutUsage+" (the validation set: it picks the epoch kept)")
 	fs.Float64Var(&f.Decay, "decay", 0, "decoupled weight decay of the first layer (AdamW), relative to -lr (0..100)")
 	fs.BoolVar(&f.Last, "last", false, "keep the last epoch's network (default: the epoch of least validation loss)")
@@ -71,6 +72,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train: -epochs %d, -batch-size %d: want >= 1", f.Epochs, f.Batch)
 	case !(f.LR > 0 && f.LR < 1):
 		return usagef("train: -lr %g: want a number in (0, 1)", f.LR)
+	case !(f.LREnd == 0 || f.LREnd > 0 && f.LREnd <= f.LR):
+		return usagef("train: -lr-end %g: want 0 (none) or a step size in (0, -lr %g]", f.LREnd, f.LR)
 	case !(f.Decay >= 0 && f.Decay <= 100):
 		return usagef("train: -decay %g: want 0..100", f.Decay)
 	case f.HoldOut < 2:

@@ -35,7 +35,7 @@ func TestTrainCommand(t *testing.T) {
 	if _, err := agents.Parse("alphabeta:depth=2,net=" + out); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := runCmd(t, "train", "-game", "katarenga", "-data", data, "-epochs", "1", "-holdout", "4", "-save-net", out+"2"); err != nil {
+	if _, _, err := runCmd(t, "train", "-game", "katarenga", "-data", data, "-epochs", "2", "-lr-end", "0.0001", "-holdout", "4", "-save-net", out+"2"); err != nil {
 		t.Fatalf("fit from saved data: %v", err)
 	}
 	for _, c := range []struct{ args []string }{
@@ -45,6 +45,8 @@ func TestTrainCommand(t *testing.T) {
 		{[]string{"train", "-hidden", "0", "-save-net", out + "4"}},
 		{[]string{"train", "-hidden2", "-1", "-save-net", out + "5"}},
 		{[]string{"train", "-lambda", "2", "-save-net", out + "6"}},
+		{[]string{"train", "-lr", "0.001", "-lr-end", "0.002", "-save-net", out + "9"}},
+		{[]string{"train", "-lr-end", "-1", "-save-net", out + "10"}},
 		{[]string{"train", "-agent", "wizard", "-games", "4", "-save-net", out + "7"}},
 		{[]string{"train", "-game", "baran", "-data", data, "-save-net", out + "8"}},
 	} {

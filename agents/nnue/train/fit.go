@@ -16,9 +16,13 @@ type FitConfig struct {
 	Lambda     float64 // weight of the search score in the label (the rest is the result)
 	Epochs     int
 	Batch      int
-	LR         float64 // Adam's step size
-	HoldOut    int     // every HoldOut-th game is the validation set
-	Seed       uint64
+	LR         float64 // Adam's step size (the first step's, with LREnd)
+	// LREnd, when positive, is the last step's size: from LR it falls along a half cosine
+	// over every step of the fit (Loshchilov & Hutter 2017, SGDR, one cycle without
+	// restarts). 0: LR throughout.
+	LREnd   float64
+	HoldOut int // every HoldOut-th game is the validation set
+	Seed    uint64
 	// Decay is a decoupled weight decay (AdamW) on the first layer's weights, per step and
 	// relative to LR: positions of one game share their layout and their result, which the
 	// layout inputs could otherwise memorise.
@@ -57,7 +61,8 @@ type encoded struct {
 // Fit trains a network on d. It is single-threaded and deterministic: the same data,
 // configuration and seed give the same network bit for bit.
 func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
-	if cfg.HoldOut < 2 || cfg.Batch < 1 || cfg.Epochs < 1 || !(cfg.LR > 0) || !(cfg.Scale > 0) || cfg.Lambda < 0 || cfg.Lambda > 1 {
+	if cfg.HoldOut < 2 || cfg.Batch < 1 || cfg.Epochs < 1 || !(cfg.LR > 0) || !(cfg.Scale > 0) || cfg.Lambda < 0 || cfg.Lambda > 1 ||
+		cfg.LREnd < 0 || cfg.LREnd > cfg.LR {
 		return nil, fmt.Errorf("fit: bad configuration %+v", cfg)
 	}
 	f, err := nnue.NewFloat(d.Game, cfg.Hidden, cfg.L2, cfg.Scale)
@@ -103,6 +108,8 @@ func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
 	for i := range order {
 		order[i] = i
 	}
+	steps := cfg.Epochs * ((len(order) + cfg.Batch - 1) / cfg.Batch)
+	step := 0
 	for ep := 1; ep <= cfg.Epochs; ep++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -118,7 +125,11 @@ func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
 			for _, k := range order[b:end] {
 				loss += g.backprop(f, &tr[k])
 			}
+			if cfg.LREnd > 0 {
+				opt.lr = cosineStep(cfg.LR, cfg.LREnd, step, steps)
+			}
 			opt.step(f, g, float64(end-b))
+			step++
 		}
 		e := Epoch{N: ep, Train: loss / float64(len(tr)), Validate: validate(f, va)}
 		res.Curve = append(res.Curve, e)
@@ -141,6 +152,15 @@ func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
 	q := n.Dequantize()
 	res.QuantizedVal = validate(q, va)
 	return res, nil
+}
+
+// cosineStep is the step size of step t (0-based) of n: from lr at the first step to end at
+// the last along a half cosine, lr at every step when n is 1.
+func cosineStep(lr, end float64, t, n int) float64 {
+	if n <= 1 {
+		return lr
+	}
+	return end + (lr-end)*(1+math.Cos(math.Pi*float64(t)/float64(n-1)))/2
 }
 
 func sq(x float64) float64 { return x * x }

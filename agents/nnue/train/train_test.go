@@ -3,8 +3,10 @@ package train
 import (
 	"bytes"
 	"context"
+	"math"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +78,12 @@ func TestReproducible(t *testing.T) {
 			if bytes.Equal(a, fitBytes(t, d1, cfg)) {
 				t.Fatalf("%s l2=%d: another seed gave the same network", game, l2)
 			}
+			cfg.Seed, cfg.LREnd = 9, 1e-4
+			c, e := fitBytes(t, d1, cfg), fitBytes(t, d1, cfg)
+			if !bytes.Equal(c, e) || bytes.Equal(a, c) {
+				t.Fatalf("%s l2=%d: with a schedule, two fits with one seed differ (%v) or equal the fit without (%v)",
+					game, l2, !bytes.Equal(c, e), bytes.Equal(a, c))
+			}
 		}
 	}
 }
@@ -95,5 +103,31 @@ func TestFitLearns(t *testing.T) {
 	last := res.Curve[len(res.Curve)-1]
 	if !(last.Train < res.Curve[0].Train/2) {
 		t.Fatalf("no learning: curve %v, constant %.4f", res.Curve, res.ValidateBaseline)
+	}
+}
+
+// TestCosineStep: the schedule starts at lr, ends at end, passes their mean halfway and
+// end + (lr−end)·(2+√2)/4 a quarter of the way (cos π/4 = √2/2), and never rises.
+func TestCosineStep(t *testing.T) {
+	const lr, end, n = 5e-4, 1e-5, 401
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-15 }
+	for _, c := range []struct {
+		t    int
+		want float64
+	}{{0, lr}, {n - 1, end}, {200, (lr + end) / 2}, {100, end + (lr-end)*(2+math.Sqrt2)/4}} {
+		if got := cosineStep(lr, end, c.t, n); !near(got, c.want) {
+			t.Errorf("step %d of %d: %g, want %g", c.t, n, got, c.want)
+		}
+	}
+	for i := 1; i < n; i++ {
+		if cosineStep(lr, end, i, n) > cosineStep(lr, end, i-1, n) {
+			t.Fatalf("the step size rises at step %d", i)
+		}
+	}
+	if got := cosineStep(lr, end, 0, 1); got != lr {
+		t.Errorf("a one-step fit: %g, want lr", got)
+	}
+	if _, err := Fit(context.Background(), &Data{}, FitConfig{Hidden: 8, Scale: 150, Epochs: 1, Batch: 1, LR: 1e-3, LREnd: 2e-3, HoldOut: 2}); err == nil || !strings.Contains(err.Error(), "bad configuration") {
+		t.Error("a schedule that rises was accepted")
 	}
 }
