@@ -176,7 +176,7 @@ func BenchmarkMCTSGames1000Katarenga(b *testing.B) {
 // BENCH_HASH sets the table's size in MiB (default 16), BENCH_SHALLOW the shallow table's
 // (default 1, as shallow=auto under movetime; 0 none), BENCH_GAMES the number of games
 // (default 4), BENCH_NET the network (default builtin4, the one the measurements in
-// docs/search.md were taken with; builtin5 is what net=auto plays under movetime).
+// docs/search.md were taken with; builtin6 is what net=auto plays under movetime).
 func BenchmarkSearchGamesDefaults(b *testing.B) {
 	hash := cmp.Or(os.Getenv("BENCH_HASH"), "16")
 	shallow := cmp.Or(os.Getenv("BENCH_SHALLOW"), "1")

@@ -18,7 +18,7 @@ import "github.com/fairplay-lab/fairplay/engine"
 // keep their trees.
 
 // autoNetHist is hist=auto by game under movetime with a network evaluating (any: net=auto
-// chooses the game's newest there, in Katarenga builtin5): in Katarenga 1, confirmed at
+// chooses the game's newest there, in Katarenga builtin6): in Katarenga 1, confirmed at
 // 100,000 nodes with the first network, net=builtin, together with tempo 25 (autoNetTempo was
 // 25 then; docs/search.md); Baran was not measured. Node and depth budgets keep hist=0, whose
 // play records pin.

@@ -32,7 +32,7 @@ func playerNet(t *testing.T, spec, game string) *nnue.Net {
 
 // TestNetBuiltinVersions: net=builtin2 names Katarenga's second shipped network: it parses,
 // stays in the spec, round-trips through it, loads that network and is recorded by its file's
-// SHA-256; net=builtin stays the first, net=builtin3 the third, net=builtin4 the fourth and net=builtin5 the fifth; a game without a second
+// SHA-256; net=builtin stays the first, net=builtin3 the third, net=builtin4 the fourth, net=builtin5 the fifth and net=builtin6 the sixth; a game without a second
 // network and numbers that name none are refused.
 func TestNetBuiltinVersions(t *testing.T) {
 	v1, err := nnue.BuiltinVersion("katarenga", 1)
@@ -52,6 +52,10 @@ func TestNetBuiltinVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	v5, err := nnue.BuiltinVersion("katarenga", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v6, err := nnue.BuiltinVersion("katarenga", 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +82,9 @@ func TestNetBuiltinVersions(t *testing.T) {
 		if got := playerNet(t, kind+",net=builtin5", "katarenga"); got != v5 || v5.H != 32 {
 			t.Errorf("%s,net=builtin5: not the fifth network (H = 32)", kind)
 		}
+		if got := playerNet(t, kind+",net=builtin6", "katarenga"); got != v6 || v6.H != 32 || v6 == v5 {
+			t.Errorf("%s,net=builtin6: not the sixth network (H = 32)", kind)
+		}
 		if _, err := mustAgent(t, spec).NewPlayer("baran"); err == nil && nnue.LatestBuiltin("baran") < 2 {
 			t.Errorf("%s accepted for Baran, which has one network", spec)
 		}
@@ -94,11 +101,11 @@ func TestNetBuiltinVersions(t *testing.T) {
 }
 
 // TestNetAutoNewest: net=auto under a movetime budget plays the game's newest shipped network
-// (in Katarenga the fifth, not an earlier one) and records its SHA-256; under node, depth
+// (in Katarenga the sixth, not an earlier one) and records its SHA-256; under node, depth
 // and playout budgets it stays the heuristic.
 func TestNetAutoNewest(t *testing.T) {
-	if v := nnue.LatestBuiltin("katarenga"); v != 5 {
-		t.Fatalf("Katarenga's newest network is version %d, want 5", v)
+	if v := nnue.LatestBuiltin("katarenga"); v != 6 {
+		t.Fatalf("Katarenga's newest network is version %d, want 6", v)
 	}
 	for _, game := range []string{"baran", "katarenga"} {
 		latest := nnue.LatestBuiltin(game)

@@ -91,7 +91,7 @@ func (p *abPlayer) eval(s engine.State) int32 {
 var autoTempo = map[string]int32{"katarenga": 50}
 
 // autoNetTempo is tempo=auto's credit under a movetime budget with a network evaluating (any:
-// net=auto chooses the game's newest there, in Katarenga builtin5): in Katarenga none. With the
+// net=auto chooses the game's newest there, in Katarenga builtin6): in Katarenga none. With the
 // first network 25 beat 50 (with hist=1, autoNetHist, at 100,000 nodes); with the fourth and
 // margin=auto, 0 beat 25 at 100,000 nodes (docs/search.md, "The confirmation rounds"). Node
 // budgets keep autoTempo, whose play records pin.
