@@ -59,12 +59,13 @@ func TestInputs(t *testing.T) {
 	katNet2, _ := nnue.BuiltinVersionSHA256("katarenga", 2)
 	katNet3, _ := nnue.BuiltinVersionSHA256("katarenga", 3)
 	katNet4, _ := nnue.BuiltinVersionSHA256("katarenga", 4)
-	katNet5, _ := nnue.BuiltinVersionSHA256("katarenga", 5) // the newest, net=auto's
+	katNet5, _ := nnue.BuiltinVersionSHA256("katarenga", 5)
+	katNet6, _ := nnue.BuiltinVersionSHA256("katarenga", 6) // the newest, net=auto's
 	if baranNet == katNet || len(baranNet) != 64 {
 		t.Fatalf("built-in network hashes %q and %q", baranNet, katNet)
 	}
-	if hs := map[string]bool{katNet: true, katNet2: true, katNet3: true, katNet4: true, katNet5: true}; len(hs) != 5 || hs[""] {
-		t.Fatalf("Katarenga's built-in network hashes %q, %q, %q, %q, %q: want five distinct", katNet, katNet2, katNet3, katNet4, katNet5)
+	if hs := map[string]bool{katNet: true, katNet2: true, katNet3: true, katNet4: true, katNet5: true, katNet6: true}; len(hs) != 6 || hs[""] {
+		t.Fatalf("Katarenga's built-in network hashes %q, %q, %q, %q, %q, %q: want six distinct", katNet, katNet2, katNet3, katNet4, katNet5, katNet6)
 	}
 	for _, c := range []struct {
 		spec, game       string
@@ -75,13 +76,14 @@ func TestInputs(t *testing.T) {
 		{"greedy:weights=" + w, "katarenga", wsum, ""},
 		{"alphabeta:depth=2,net=builtin", "katarenga", "", katNet},
 		{"alphabeta:movetime=10ms", "baran", "", baranNet}, // auto: the network at a time budget
-		{"alphabeta:movetime=10ms", "katarenga", "", katNet5},
-		{"mcts:movetime=10ms", "katarenga", "", katNet5},
+		{"alphabeta:movetime=10ms", "katarenga", "", katNet6},
+		{"mcts:movetime=10ms", "katarenga", "", katNet6},
 		{"alphabeta:movetime=10ms,net=builtin", "katarenga", "", katNet},
 		{"alphabeta:depth=2,net=builtin2", "katarenga", "", katNet2},
 		{"alphabeta:depth=2,net=builtin3", "katarenga", "", katNet3},
 		{"alphabeta:depth=2,net=builtin4", "katarenga", "", katNet4},
 		{"alphabeta:depth=2,net=builtin5", "katarenga", "", katNet5},
+		{"alphabeta:depth=2,net=builtin6", "katarenga", "", katNet6},
 		{"alphabeta:nodes=1000", "katarenga", "", ""}, // ... nor under a node budget
 		{"mcts:playouts=100,net=builtin", "baran", "", baranNet},
 		{"mcts:movetime=10ms,net=none", "baran", "", ""},

@@ -141,8 +141,9 @@ func TestSearchFingerprintNet(t *testing.T) {
 // history gravity (hist=1) and the futility margin 75 (margin=auto), with the fourth network
 // and one table (the searches the options were measured with), with the fourth network and
 // the shallow table (shallow=1, what shallow=auto gives alphabeta:movetime=... in Katarenga;
-// its self-play games keep both tables from move to move), and with the fifth network,
-// net=auto's, and the shallow table: today's default.
+// its self-play games keep both tables from move to move), with the fifth network and the
+// shallow table, and with the sixth network, net=auto's, and the shallow table: today's
+// default.
 func TestSearchFingerprintDefaults(t *testing.T) {
 	for _, c := range []struct {
 		what, depth, suffix string
@@ -151,6 +152,7 @@ func TestSearchFingerprintDefaults(t *testing.T) {
 		{"alpha-beta movetime defaults", "alphabeta:depth=3", ",net=builtin4,tempo=0,hist=1,margin=75", searchDefaultsFingerprint},
 		{"alpha-beta movetime defaults with the shallow table", "alphabeta:depth=5", ",net=builtin4,tempo=0,hist=1,margin=75,shallow=1", searchShallowFingerprint},
 		{"alpha-beta movetime defaults, the fifth network", "alphabeta:depth=5", ",net=builtin5,tempo=0,hist=1,margin=75,shallow=1", searchNet5Fingerprint},
+		{"alpha-beta movetime defaults, the sixth network", "alphabeta:depth=5", ",net=builtin6,tempo=0,hist=1,margin=75,shallow=1", searchNet6Fingerprint},
 	} {
 		sum, total := searchFingerprintOf(t, fingerprintPlan{
 			specs:  []string{"alphabeta:nodes=30000,partial=1", c.depth},
@@ -236,6 +238,7 @@ const (
 	searchDefaultsFingerprint = 0x9da067577dbebabe
 	searchShallowFingerprint  = 0xe529c66752c3b70b
 	searchNet5Fingerprint     = 0x17b61edd74788eab
+	searchNet6Fingerprint     = 0xcde3c60c96d2820c
 	mctsOldFingerprint        = 0xdcabd0ceeb1347f8
 	mctsDefaultFingerprint    = 0xde183c914d7c45d6
 	mctsNetFingerprint        = 0x46e65bdf7e11913d

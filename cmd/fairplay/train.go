@@ -41,7 +41,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Float64Var(&f.LR, "lr", 1e-3, "Adam step size (the first step's, with -lr-end)")
 	fs.Float64Var(&f.LREnd, "lr-end", 0, "the last step's size, reached from -lr along a half cosine over the whole fit (0 < lr-end <= lr); 0: -lr throughout")
 	fs.IntVar(&f.HoldOut, "holdout", defaultHoldOut, holdoutUsage+" (the validation set: it picks the epoch kept)")
-	fs.Float64Var(&f.Decay, "decay", 0, "decoupled weight decay of the first layer (AdamW), relative to -lr (0..100)")
+	fs.Float64Var(&f.Decay, "decay", 0, "decoupled weight decay of the first layer (AdamW), relative to the step size (-lr, or its schedule with -lr-end) (0..100)")
 	fs.BoolVar(&f.Last, "last", false, "keep the last epoch's network (default: the epoch of least validation loss)")
 	seed := fs.Uint64("seed", 1, "master seed of the games and of the optimiser")
 	dataIn := fs.String("data", "", "fit on data sets saved by -save-data (comma-separated: their games are joined) instead of playing games")

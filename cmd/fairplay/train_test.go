@@ -56,6 +56,12 @@ func TestTrainCommand(t *testing.T) {
 			t.Errorf("%v: err %v, want a usage error", c.args, err)
 		}
 	}
+	for _, bad := range []string{"0.002", "-1", "NaN"} {
+		_, _, err := runCmd(t, "train", "-lr", "0.001", "-lr-end", bad, "-save-net", out+"11")
+		if err == nil || !strings.Contains(err.Error(), "-lr-end "+bad) {
+			t.Errorf("-lr-end %s: err %v, want one naming the value", bad, err)
+		}
+	}
 }
 
 // fairplay serve speaks the bot side of the protocol: an agent served plays legal moves

@@ -20,8 +20,10 @@
 #   docs/studies/katarenga-net6.sh DIR        # writes DIR/*.gob and DIR/katarenga-6.nnue
 #   WORKERS=16 docs/studies/katarenga-net6.sh DIR
 #   FIT=d14 docs/studies/katarenga-net6.sh DIR
+#   FIT=c12 docs/studies/katarenga-net6.sh DIR
 set -eu
 dir=${1:?usage: katarenga-net6.sh DIR}
+case ${FIT:-} in "" | d14 | c12) ;; *) echo "katarenga-net6.sh: FIT=$FIT: want d14, c12 or nothing" >&2; exit 2 ;; esac
 fp=${FAIRPLAY:-fairplay}
 case $fp in */*) fp=$(cd "$(dirname "$fp")" && pwd)/$(basename "$fp") ;; esac # a relative path survives the cd below
 FAIRPLAY=$fp "$(dirname "$0")/katarenga-net5-h16.sh" "$dir"
@@ -37,5 +39,4 @@ case ${FIT:-} in
 "") "$fp" train -game katarenga -data $d12,kat-d5n5s55.gob,kat-d5n5s56.gob $opts -lr-end 0.00001 -save-net katarenga-6.nnue ;;
 d14) "$fp" train -game katarenga -data $d12,kat-d5n5s55.gob,kat-d5n5s56.gob $opts -save-net katarenga-6-d14.nnue ;;
 c12) "$fp" train -game katarenga -data $d12 $opts -lr-end 0.00001 -save-net katarenga-6-c12.nnue ;;
-*) echo "katarenga-net6.sh: FIT=$FIT: want d14, c12 or nothing" >&2; exit 2 ;;
 esac

@@ -24,7 +24,7 @@ type FitConfig struct {
 	HoldOut int // every HoldOut-th game is the validation set
 	Seed    uint64
 	// Decay is a decoupled weight decay (AdamW) on the first layer's weights, per step and
-	// relative to LR: positions of one game share their layout and their result, which the
+	// relative to the step size (LR, or the schedule's with LREnd): positions of one game share their layout and their result, which the
 	// layout inputs could otherwise memorise.
 	Decay float64
 	// Last keeps the last epoch's network instead of the one of least validation loss.
@@ -38,6 +38,7 @@ type FitConfig struct {
 type Epoch struct {
 	N               int
 	Train, Validate float64
+	LR              float64 // the step size of the epoch's last step
 }
 
 // Result is a fitted network and its loss curve.
@@ -62,7 +63,7 @@ type encoded struct {
 // configuration and seed give the same network bit for bit.
 func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
 	if cfg.HoldOut < 2 || cfg.Batch < 1 || cfg.Epochs < 1 || !(cfg.LR > 0) || !(cfg.Scale > 0) || cfg.Lambda < 0 || cfg.Lambda > 1 ||
-		cfg.LREnd < 0 || cfg.LREnd > cfg.LR {
+		!(cfg.LREnd >= 0 && cfg.LREnd <= cfg.LR) {
 		return nil, fmt.Errorf("fit: bad configuration %+v", cfg)
 	}
 	f, err := nnue.NewFloat(d.Game, cfg.Hidden, cfg.L2, cfg.Scale)
@@ -131,7 +132,7 @@ func Fit(ctx context.Context, d *Data, cfg FitConfig) (*Result, error) {
 			opt.step(f, g, float64(end-b))
 			step++
 		}
-		e := Epoch{N: ep, Train: loss / float64(len(tr)), Validate: validate(f, va)}
+		e := Epoch{N: ep, Train: loss / float64(len(tr)), Validate: validate(f, va), LR: opt.lr}
 		res.Curve = append(res.Curve, e)
 		if cfg.Progress != nil {
 			cfg.Progress(e)

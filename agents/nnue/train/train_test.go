@@ -131,3 +131,37 @@ func TestCosineStep(t *testing.T) {
 		t.Error("a schedule that rises was accepted")
 	}
 }
+
+// TestScheduleSpansTheFit: with LREnd the step size falls over the whole fit, not within each
+// epoch: the first epoch ends above the schedule's midpoint, the second between, the last at
+// LREnd exactly (cos π = −1); without it every epoch keeps LR.
+func TestScheduleSpansTheFit(t *testing.T) {
+	g := GenConfig{Game: "katarenga", Agent: "alphabeta:depth=1", Games: 6, RandomOpening: 2, RandomLayouts: true, Seed: 5, Workers: 1}
+	d, err := Generate(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lr, end = 1e-3, 1e-5
+	cfg := FitConfig{Hidden: 8, Scale: 150, Lambda: 1, Epochs: 3, Batch: 16, LR: lr, LREnd: end, HoldOut: 3, Seed: 2}
+	res, err := Fit(context.Background(), d, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Curve
+	if !(c[0].LR > (lr+end)/2 && c[0].LR < lr) || !(c[1].LR < c[0].LR && c[1].LR > end) || c[2].LR != end {
+		t.Errorf("step sizes at the epochs' ends %g, %g, %g: want above %g, then lower, then %g", c[0].LR, c[1].LR, c[2].LR, (lr+end)/2, end)
+	}
+	cfg.LREnd = 0
+	if res, err = Fit(context.Background(), d, cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Curve {
+		if e.LR != lr {
+			t.Errorf("without a schedule epoch %d ends at step size %g, want %g", e.N, e.LR, lr)
+		}
+	}
+	cfg.LREnd = math.NaN()
+	if _, err := Fit(context.Background(), d, cfg); err == nil {
+		t.Error("a NaN end of the schedule was accepted")
+	}
+}
