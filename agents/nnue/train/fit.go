@@ -24,8 +24,8 @@ type FitConfig struct {
 	HoldOut int // every HoldOut-th game is the validation set
 	Seed    uint64
 	// Decay is a decoupled weight decay (AdamW) on the first layer's weights, per step and
-	// relative to the step size (LR, or the schedule's with LREnd): positions of one game share their layout and their result, which the
-	// layout inputs could otherwise memorise.
+	// relative to the step size (LR, or the schedule's with LREnd): positions of one game
+	// share their layout and their result, which the layout inputs could otherwise memorise.
 	Decay float64
 	// Last keeps the last epoch's network instead of the one of least validation loss.
 	Last bool
