@@ -10,7 +10,9 @@
 # 15 min 42 s with another fit beside it (7,208,827 positions, epoch 12 kept, validation loss
 # 0.011792 on the fourteen sets' validation games). The fit is bit-reproducible (the same data,
 # configuration and seed give the same weights); the file's SHA-256 differs from the shipped one
-# (140565d3...) only through the time taken and the names, which its metadata records.
+# (140565d3...) only through the time taken and the names, which its metadata records (a refit
+# at revision 4fb0e28 from the same sets gave the shipped weights, every field but the metadata
+# equal).
 # FIT=d14 fits the candidate without the schedule instead, DIR/katarenga-6-d14.nnue, which was
 # not shipped (docs/agents.md, "More data, not shipped"): 12 min 45 s, epoch 8 kept, validation
 # loss 0.012209 on the same validation games. FIT=c12 fits the fifth network's twelve sets with
