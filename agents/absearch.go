@@ -140,14 +140,14 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	static, haveStatic := int32(0), false
 	imp := 0 // 1 when improving (imp=1): the static evaluation beats the one two plies up
 	if p.imp {
-		static, haveStatic = p.eval(s), true
+		static, haveStatic = p.staticEval(s, e, ok, ply), true
 		imp = p.improving(static, ply)
 	}
 	// Reverse futility: a non-PV node whose evaluation beats beta by the margin of its depth
 	// (one ply less of margin when improving).
 	if !pv && depth <= p.sel.RFP && inEval(beta) {
 		if !haveStatic {
-			static, haveStatic = p.eval(s), true
+			static, haveStatic = p.staticEval(s, e, ok, ply), true
 		}
 		if v := static - p.margin*int32(depth-imp); v >= beta {
 			return v
@@ -156,7 +156,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	// Null move (Katarenga): if passing still fails high at reduced depth, so would a move.
 	if p.cfg.Null && nullOK && !pv && depth >= 3 && p.tx.kat != nil && inEval(beta) {
 		if !haveStatic {
-			static, haveStatic = p.eval(s), true
+			static, haveStatic = p.staticEval(s, e, ok, ply), true
 		}
 		if static >= beta {
 			p.path[ply] = katarenga.Pass
@@ -194,7 +194,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			}
 			if depth <= p.sel.Fut && inEval(alpha) {
 				if !haveStatic {
-					static, haveStatic = p.eval(s), true
+					static, haveStatic = p.staticEval(s, e, ok, ply), true
 				}
 				if v := static + p.margin*int32(depth); v <= alpha {
 					best = max(best, v)

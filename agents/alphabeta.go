@@ -78,6 +78,12 @@ type AlphaBeta struct {
 	Imp int
 	// IIR: internal iterative reduction (iir=1).
 	IIR bool
+	// AspDelta is the aspiration window's first half-width (aspd), in evaluation units.
+	AspDelta int32
+	// LMRLog is lmr=3's table of reductions (lmrdiv; logReductions).
+	LMRLog *[64][64]int8
+	// TTEval: the pruning's static evaluation is refined by the table's score (tteval=1).
+	TTEval bool
 	// Shallow is the shallow table's size in MB (shallow; shallow.go): 0 none, Auto (-1) the
 	// game's default (autoNetShallow under movetime with the network, else none).
 	Shallow int
@@ -114,9 +120,12 @@ func init() {
 			{"imp", "auto", impDoc},
 			{"iir", "0", "internal iterative reduction: a node of depth 4 or more that the table knows no move for is searched one ply shallower: 1 on, 0 off (docs/search.md)"},
 			{"shallow", "auto", shallowDoc},
+			{"tteval", "0", ttEvalDoc},
+			{"lmrdiv", "200", "lmr=3's divisor in hundredths: a late quiet move is reduced 0.75 + ln depth · ln i / (lmrdiv/100) plies (100..400; smaller reduces more)"},
+			{"aspd", "40", "the aspiration window of an iteration (asp=1) is first the previous score ± this, in evaluation units (5..1000); a side it fails on widens fourfold"},
 		},
-		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir", "shallow"},
-		Quiet: []string{"partial", "hist", "cm", "imp", "iir", "shallow"},
+		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "aspd", "lmrdiv"},
+		Quiet: []string{"partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "aspd", "lmrdiv"},
 		build: buildAlphaBeta})
 }
 
@@ -180,11 +189,24 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if a.Imp, err = parseImproving(p); err != nil {
 		return nil, err
 	}
-	if err := p.switches([]string{"iir"}, &a.IIR); err != nil {
+	if err := p.switches([]string{"iir", "tteval"}, &a.IIR, &a.TTEval); err != nil {
 		return nil, err
 	}
 	if a.Shallow, err = parseShallow(p); err != nil {
 		return nil, err
+	}
+	aspd, err := p.Int("aspd", 5, 1000)
+	if err != nil {
+		return nil, err
+	}
+	a.AspDelta = int32(aspd)
+	div, err := p.Int("lmrdiv", 100, 400)
+	if err != nil {
+		return nil, err
+	}
+	a.LMRLog = lmrLog
+	if div != 200 {
+		a.LMRLog = logReductions(div)
 	}
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
@@ -346,7 +368,7 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 		p.found = p.found[:0]
 		p.b.armed = depth > 1 // the first iteration always completes: never worse than one ply
 		lo, hi := int32(-Win-1), int32(Win+1)
-		delta := int32(40)
+		delta := p.cfg.AspDelta
 		if p.cfg.Aspiration && depth >= 3 && prev > -evalBound && prev < evalBound {
 			lo, hi = prev-delta, prev+delta
 		}

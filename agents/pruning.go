@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/fairplay-lab/fairplay/engine"
 )
 
 // Selective search: late-move reductions (lmr), reverse futility pruning (rfp), futility
@@ -60,16 +62,20 @@ func (s Selective) resolve(game string, budgeted bool) Selective {
 	return s
 }
 
-// lmrLog[d][i] is lmr=3's reduction of the i-th move (0-based) at depth d:
-// ⌊0.75 + ln d · ln i / 2⌋, the logarithmic form of modern chess engines.
-var lmrLog [64][64]int8
+// lmrLog[d][i] is lmr=3's reduction of the i-th move (0-based) at depth d with the default
+// divisor (lmrdiv=200): ⌊0.75 + ln d · ln i / 2⌋, the logarithmic form of modern chess engines.
+var lmrLog = logReductions(200)
 
-func init() {
+// logReductions is lmr=3's table of reductions for a divisor of div hundredths:
+// ⌊0.75 + ln d · ln i / (div/100)⌋ for depth d and the i-th move (0-based).
+func logReductions(div int) *[64][64]int8 {
+	var t [64][64]int8
 	for d := 1; d < 64; d++ {
 		for i := 1; i < 64; i++ {
-			lmrLog[d][i] = int8(0.75 + math.Log(float64(d))*math.Log(float64(i))/2)
+			t[d][i] = int8(0.75 + math.Log(float64(d))*math.Log(float64(i))/(float64(div)/100))
 		}
 	}
+	return &t
 }
 
 // reduction is the late-move reduction of the i-th move (0-based) at depth, a quiet move that
@@ -94,7 +100,7 @@ func (p *abPlayer) reduction(depth, i int, pv bool) int {
 			red = 3
 		}
 	case 3:
-		red = max(1, int(lmrLog[min(depth, 63)][min(i, 63)]))
+		red = max(1, int(p.cfg.LMRLog[min(depth, 63)][min(i, 63)]))
 		if pv && red > 1 {
 			red-- // one ply less on the principal variation
 		}
@@ -148,4 +154,31 @@ func (a *AlphaBeta) resolveMargin(game string, net bool) int32 {
 		return m
 	}
 	return defaultMargin
+}
+
+const ttEvalDoc = "the static evaluation the pruning reads (rfp, fut, null, imp) is refined by the table: an entry too shallow to decide the node whose score is a lower bound above the evaluation, an upper bound below it, or exact replaces it: 1 on, 0 off (docs/search.md)"
+
+// staticEval is s's evaluation for the pruning decisions of a node whose table probe found e
+// (ok), refined by it with tteval=1 (refineStatic).
+func (p *abPlayer) staticEval(s engine.State, e ttEntry, ok bool, ply int) int32 {
+	v := p.eval(s)
+	if !p.cfg.TTEval || !ok {
+		return v
+	}
+	return refineStatic(v, e, ply)
+}
+
+// refineStatic is the evaluation v of the node at ply refined by its table entry e: e's score
+// replaces v where e's bound says the true value lies on that side (a lower bound above v, an
+// upper bound below it, or an exact score), as Stockfish's search does ("ttValue can be used as
+// a better position evaluation"); a win or loss score does not.
+func refineStatic(v int32, e ttEntry, ply int) int32 {
+	t := fromTT(e.score, ply)
+	if !inEval(t) {
+		return v
+	}
+	if e.flag == ttExact || (e.flag == ttLower && t > v) || (e.flag == ttUpper && t < v) {
+		return t
+	}
+	return v
 }

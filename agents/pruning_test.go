@@ -19,20 +19,7 @@ func TestPruningPrunes(t *testing.T) {
 	for _, game := range []string{"katarenga", "baran"} {
 		s := midgame(game)
 		legal := s.Legal(nil)
-		nodes := func(spec string) int64 {
-			pl, err := mustAgent(t, spec).NewPlayer(game)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := pl.Choose(s, legal, engine.NewRand(1))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !contains(legal, a) {
-				t.Fatalf("%s %s: played %v, not a legal action", game, spec, a)
-			}
-			return pl.(*abPlayer).Nodes
-		}
+		nodes := func(spec string) int64 { return searchNodes(t, game, spec, s, legal) }
 		base := "alphabeta:depth=5,lmr=1,rfp=0,fut=0,lmp=0"
 		n0 := nodes(base)
 		for _, spec := range []string{
@@ -46,6 +33,24 @@ func TestPruningPrunes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// searchNodes searches s with a fresh player of spec, checks that it plays a legal action and
+// returns the nodes it searched.
+func searchNodes(t *testing.T, game, spec string, s engine.State, legal []engine.Action) int64 {
+	t.Helper()
+	pl, err := mustAgent(t, spec).NewPlayer(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := pl.Choose(s, legal, engine.NewRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(legal, a) {
+		t.Fatalf("%s %s: played %v, not a legal action", game, spec, a)
+	}
+	return pl.(*abPlayer).Nodes
 }
 
 func contains(l []engine.Action, a engine.Action) bool {
@@ -98,7 +103,8 @@ func TestPruningParams(t *testing.T) {
 			t.Errorf("%s in %s resolves to %+v, want %+v", c.spec, c.game, got, c.want)
 		}
 	}
-	for _, bad := range []string{"lmr=4", "rfp=9", "fut=-1", "lmp=x", "margin=0", "margin=2001", "margin=abc", "movetime=50ms,margin=Auto"} {
+	for _, bad := range []string{"lmr=4", "rfp=9", "fut=-1", "lmp=x", "margin=0", "margin=2001", "margin=abc", "movetime=50ms,margin=Auto",
+		"lmrdiv=99", "lmrdiv=401", "aspd=4", "aspd=1001", "tteval=2"} {
 		_, err := Parse("alphabeta:" + bad)
 		if err == nil || !strings.Contains(err.Error(), bad[strings.LastIndex(bad, "=")+1:]) {
 			t.Errorf("alphabeta:%s: error %v, want one naming the value", bad, err)
@@ -109,7 +115,7 @@ func TestPruningParams(t *testing.T) {
 // lmr=3's reductions grow with depth and move number, are at least one ply from depth 3 and
 // the fourth move, never leave less than one ply, and are at most one smaller at PV nodes.
 func TestLogReductions(t *testing.T) {
-	p := &abPlayer{sel: Selective{LMR: 3}}
+	p := &abPlayer{sel: Selective{LMR: 3}, cfg: mustAgent(t, "alphabeta").(*AlphaBeta)}
 	for d := 1; d < 40; d++ {
 		for i := 0; i < 60; i++ {
 			r := p.reduction(d, i, false)
@@ -127,6 +133,15 @@ func TestLogReductions(t *testing.T) {
 	// ⌊0.75 + ln 3 · ln 3 / 2⌋ = ⌊1.35⌋ = 1; ⌊0.75 + ln 10 · ln 30 / 2⌋ = ⌊4.67⌋ = 4.
 	if r1, r2 := p.reduction(3, 3, false), p.reduction(10, 30, false); r1 != 1 || r2 != 4 {
 		t.Errorf("reduction(3, 3) = %d, reduction(10, 30) = %d, want 1 and 4", r1, r2)
+	}
+	// lmrdiv=160: ⌊0.75 + ln 3 · ln 3 / 1.6⌋ = ⌊1.50⌋ = 1; ⌊0.75 + ln 10 · ln 30 / 1.6⌋ = ⌊5.64⌋ = 5;
+	// ⌊0.75 + ln 6 · ln 8 / 1.6⌋ = ⌊3.08⌋ = 3, where the default's /2 gives ⌊2.61⌋ = 2.
+	if r := p.reduction(6, 8, false); r != 2 {
+		t.Errorf("reduction(6, 8) = %d, want 2", r)
+	}
+	p.cfg = mustAgent(t, "alphabeta:lmrdiv=160").(*AlphaBeta)
+	if r1, r2, r3 := p.reduction(3, 3, false), p.reduction(10, 30, false), p.reduction(6, 8, false); r1 != 1 || r2 != 5 || r3 != 3 {
+		t.Errorf("lmrdiv=160: reduction(3, 3) = %d, reduction(10, 30) = %d, reduction(6, 8) = %d, want 1, 5 and 3", r1, r2, r3)
 	}
 }
 
@@ -165,5 +180,51 @@ func TestPruningDeepens(t *testing.T) {
 	}
 	if d0, d := depth["lmr=1,rfp=0,fut=0,lmp=0"], depth["lmr=auto,rfp=auto,fut=auto,lmp=auto"]; d < d0+1 {
 		t.Errorf("defaults reach depth %.2f, the standard reductions alone %.2f: want at least one ply more", d, d0)
+	}
+}
+
+// refineStatic moves the evaluation to the table's score only on the side its bound allows, and
+// never to a win or loss score (whose distance is relative to the storing node, fromTT).
+func TestRefineStatic(t *testing.T) {
+	win := int32(Win - 10)
+	for _, c := range []struct {
+		name string
+		v    int32
+		e    ttEntry
+		ply  int
+		want int32
+	}{
+		{"lower bound above", 100, ttEntry{score: 180, flag: ttLower}, 3, 180},
+		{"lower bound below", 100, ttEntry{score: 40, flag: ttLower}, 3, 100},
+		{"upper bound below", 100, ttEntry{score: 40, flag: ttUpper}, 3, 40},
+		{"upper bound above", 100, ttEntry{score: 180, flag: ttUpper}, 3, 100},
+		{"exact above", 100, ttEntry{score: 180, flag: ttExact}, 3, 180},
+		{"exact below", 100, ttEntry{score: -20, flag: ttExact}, 3, -20},
+		{"win, lower bound", 100, ttEntry{score: win, flag: ttLower}, 3, 100},
+		{"loss, upper bound", 100, ttEntry{score: -win, flag: ttUpper}, 3, 100},
+	} {
+		if got := refineStatic(c.v, c.e, c.ply); got != c.want {
+			t.Errorf("%s: refineStatic(%d, %+v) = %d, want %d", c.name, c.v, c.e, got, c.want)
+		}
+	}
+}
+
+// tteval=1, a narrower aspiration window (aspd) and stronger logarithmic reductions (lmrdiv)
+// each change the tree (the defaults' are pinned by the search fingerprints), and the search
+// still returns a legal move in both games.
+func TestSearchOptionsAct(t *testing.T) {
+	for _, game := range []string{"katarenga", "baran"} {
+		s := midgame(game)
+		legal := s.Legal(nil)
+		nodes := func(spec string) int64 { return searchNodes(t, game, spec, s, legal) }
+		base := "alphabeta:depth=7," + selective
+		n0 := nodes(base)
+		for _, opt := range []string{"tteval=1", "aspd=10", "lmrdiv=160"} {
+			if n := nodes(base + "," + opt); n == n0 {
+				t.Errorf("%s: %s searched the same %d nodes as the default", game, opt, n0)
+			} else {
+				t.Logf("%s depth 7: %d nodes, %s %d", game, n0, opt, n)
+			}
+		}
 	}
 }
