@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"fmt"
 	"sync"
 	"time"
@@ -78,10 +79,11 @@ type AlphaBeta struct {
 	Imp int
 	// IIR: internal iterative reduction (iir=1).
 	IIR bool
-	// AspDelta is the aspiration window's first half-width (aspd), in evaluation units.
+	// AspDelta is the aspiration window's first half-width (aspd), in evaluation units; 0:
+	// defaultAspDelta.
 	AspDelta int32
-	// LMRLog is lmr=3's table of reductions (lmrdiv; logReductions).
-	LMRLog *[64][64]int8
+	// LMRDiv is lmr=3's divisor in hundredths (lmrdiv; logReductions); 0: defaultLMRDiv.
+	LMRDiv int
 	// TTEval: the pruning's static evaluation is refined by the table's score (tteval=1).
 	TTEval bool
 	// Shallow is the shallow table's size in MB (shallow; shallow.go): 0 none, Auto (-1) the
@@ -101,7 +103,7 @@ func init() {
 			{"hash", "16", "transposition table size in MB (1..4096), kept for the whole game"},
 			{"qs", "1", "quiescence over tactical moves: 1 on, 0 off"},
 			{"pvs", "1", "principal-variation search: 1 on, 0 plain alpha-beta"},
-			{"lmr", "auto", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 3 logarithmic (0.75 + ln depth · ln move / 2), 0 off; auto = under a nodes or movetime budget 3 in Katarenga, 1 in Baran, with depth alone 1"},
+			{"lmr", "auto", "late-move reductions: 1 on, 2 stronger (more and deeper reductions of late quiet moves), 3 logarithmic (0.75 + ln depth · ln i / 2 for the i-th move, 0-based; lmrdiv sets the divisor), 0 off; auto = under a nodes or movetime budget 3 in Katarenga, 1 in Baran, with depth alone 1"},
 			{"rfp", "auto", "reverse futility pruning at non-PV nodes up to this depth (0..8, 0 off): return the evaluation minus margin·depth when it is still at least beta; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"fut", "auto", "futility pruning up to this depth (0..8, 0 off): skip the quiet moves of a non-PV node whose evaluation plus margin·depth is at most alpha; auto = under a nodes or movetime budget 2 in Katarenga, 0 in Baran, with depth alone 0"},
 			{"lmp", "auto", "late-move pruning up to this depth (0..8, 0 off): at a non-PV node search only the first 3+2·depth² moves and the tactical ones; auto = under a nodes or movetime budget 3 in Katarenga, 0 in Baran, with depth alone 0"},
@@ -121,11 +123,11 @@ func init() {
 			{"iir", "0", "internal iterative reduction: a node of depth 4 or more that the table knows no move for is searched one ply shallower: 1 on, 0 off (docs/search.md)"},
 			{"shallow", "auto", shallowDoc},
 			{"tteval", "0", ttEvalDoc},
-			{"lmrdiv", "200", "lmr=3's divisor in hundredths: a late quiet move is reduced 0.75 + ln depth · ln i / (lmrdiv/100) plies (100..400; smaller reduces more)"},
-			{"aspd", "40", "the aspiration window of an iteration (asp=1) is first the previous score ± this, in evaluation units (5..1000); a side it fails on widens fourfold"},
+			{"lmrdiv", "200", "lmr=3's divisor in hundredths: the i-th move (0-based) is reduced 0.75 + ln depth · ln i / (lmrdiv/100) plies (100..400; smaller: larger reductions) (docs/search.md)"},
+			{"aspd", "40", "aspiration windows (asp=1): an iteration first searches the previous score ± this, in evaluation units (5..1000); a bound that fails moves out by 4 times this, then 16 times, and so on (docs/search.md)"},
 		},
-		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "aspd", "lmrdiv"},
-		Quiet: []string{"partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "aspd", "lmrdiv"},
+		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "lmrdiv", "aspd"},
+		Quiet: []string{"partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "lmrdiv", "aspd"},
 		build: buildAlphaBeta})
 }
 
@@ -204,10 +206,7 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.LMRLog = lmrLog
-	if div != 200 {
-		a.LMRLog = logReductions(div)
-	}
+	a.LMRDiv = div
 	if (a.Nodes > 0 || a.Movetime > 0) && p.vals["depth"] == "4" {
 		a.Depth = 64 // a node or time budget alone: deepen until it runs out
 		p.vals["depth"] = "64"
@@ -256,6 +255,11 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 		}
 	}
 	p.imp = a.resolveImp(game, p.nn != nil)
+	p.aspDelta = cmp.Or(a.AspDelta, defaultAspDelta)
+	p.lmrLog = lmrLog
+	if d := cmp.Or(a.LMRDiv, defaultLMRDiv); d != defaultLMRDiv {
+		p.lmrLog = logReductions(d)
+	}
 	p.margin = a.resolveMargin(game, p.nn != nil)
 	slim := game == "katarenga" // its actions are below 2^32
 	if t, ok := a.pool.Get().(*table); ok && (t.slim != nil) == slim {
@@ -286,8 +290,10 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 type abPlayer struct {
 	cfg       *AlphaBeta
 	w         Weights
-	tt        *table // from the agent's pool (a pointer: putting it back does not allocate)
-	tt1       *table // shallow=N: the table of the nodes of depth 1 and 2 (shallow.go); nil: none
+	tt        *table        // from the agent's pool (a pointer: putting it back does not allocate)
+	tt1       *table        // shallow=N: the table of the nodes of depth 1 and 2 (shallow.go); nil: none
+	lmrLog    *[64][64]int8 // lmr=3's reductions (lmrdiv)
+	aspDelta  int32         // the aspiration window's first half-width (aspd)
 	b         budget
 	tx        tactics
 	bufs      [][]engine.Action
@@ -368,7 +374,7 @@ func (p *abPlayer) Choose(s engine.State, legal []engine.Action, r *engine.Rand)
 		p.found = p.found[:0]
 		p.b.armed = depth > 1 // the first iteration always completes: never worse than one ply
 		lo, hi := int32(-Win-1), int32(Win+1)
-		delta := p.cfg.AspDelta
+		delta := p.aspDelta
 		if p.cfg.Aspiration && depth >= 3 && prev > -evalBound && prev < evalBound {
 			lo, hi = prev-delta, prev+delta
 		}

@@ -64,7 +64,13 @@ func (s Selective) resolve(game string, budgeted bool) Selective {
 
 // lmrLog[d][i] is lmr=3's reduction of the i-th move (0-based) at depth d with the default
 // divisor (lmrdiv=200): ⌊0.75 + ln d · ln i / 2⌋, the logarithmic form of modern chess engines.
-var lmrLog = logReductions(200)
+var lmrLog = logReductions(defaultLMRDiv)
+
+// defaultLMRDiv is lmrdiv's default, and defaultAspDelta aspd's.
+const (
+	defaultLMRDiv   = 200
+	defaultAspDelta = 40
+)
 
 // logReductions is lmr=3's table of reductions for a divisor of div hundredths:
 // ⌊0.75 + ln d · ln i / (div/100)⌋ for depth d and the i-th move (0-based).
@@ -100,7 +106,7 @@ func (p *abPlayer) reduction(depth, i int, pv bool) int {
 			red = 3
 		}
 	case 3:
-		red = max(1, int(p.cfg.LMRLog[min(depth, 63)][min(i, 63)]))
+		red = max(1, int(p.lmrLog[min(depth, 63)][min(i, 63)]))
 		if pv && red > 1 {
 			red-- // one ply less on the principal variation
 		}
@@ -156,7 +162,7 @@ func (a *AlphaBeta) resolveMargin(game string, net bool) int32 {
 	return defaultMargin
 }
 
-const ttEvalDoc = "the static evaluation the pruning reads (rfp, fut, null, imp) is refined by the table: an entry too shallow to decide the node whose score is a lower bound above the evaluation, an upper bound below it, or exact replaces it: 1 on, 0 off (docs/search.md)"
+const ttEvalDoc = "the static evaluation the pruning reads (rfp, fut, null, imp) is refined by the table: the score of an entry that does not decide the node replaces it where it is a lower bound above the evaluation, an upper bound below it, or exact: 1 on, 0 off (docs/search.md)"
 
 // staticEval is s's evaluation for the pruning decisions of a node whose table probe found e
 // (ok), refined by it with tteval=1 (refineStatic).
@@ -170,8 +176,9 @@ func (p *abPlayer) staticEval(s engine.State, e ttEntry, ok bool, ply int) int32
 
 // refineStatic is the evaluation v of the node at ply refined by its table entry e: e's score
 // replaces v where e's bound says the true value lies on that side (a lower bound above v, an
-// upper bound below it, or an exact score), as Stockfish's search does ("ttValue can be used as
-// a better position evaluation"); a win or loss score does not.
+// upper bound below it, or an exact score); a win or loss score does not. Stockfish's search
+// does so for its reverse futility and null move ("ttValue can be used as a better position
+// evaluation"); here every pruning decision that reads the static evaluation gets it.
 func refineStatic(v int32, e ttEntry, ply int) int32 {
 	t := fromTT(e.score, ply)
 	if !inEval(t) {

@@ -115,7 +115,7 @@ func TestPruningParams(t *testing.T) {
 // lmr=3's reductions grow with depth and move number, are at least one ply from depth 3 and
 // the fourth move, never leave less than one ply, and are at most one smaller at PV nodes.
 func TestLogReductions(t *testing.T) {
-	p := &abPlayer{sel: Selective{LMR: 3}, cfg: mustAgent(t, "alphabeta").(*AlphaBeta)}
+	p := &abPlayer{sel: Selective{LMR: 3}, lmrLog: lmrLog}
 	for d := 1; d < 40; d++ {
 		for i := 0; i < 60; i++ {
 			r := p.reduction(d, i, false)
@@ -139,7 +139,11 @@ func TestLogReductions(t *testing.T) {
 	if r := p.reduction(6, 8, false); r != 2 {
 		t.Errorf("reduction(6, 8) = %d, want 2", r)
 	}
-	p.cfg = mustAgent(t, "alphabeta:lmrdiv=160").(*AlphaBeta)
+	pl, err := mustAgent(t, "alphabeta:lmrdiv=160").NewPlayer("katarenga")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.lmrLog = pl.(*abPlayer).lmrLog
 	if r1, r2, r3 := p.reduction(3, 3, false), p.reduction(10, 30, false), p.reduction(6, 8, false); r1 != 1 || r2 != 5 || r3 != 3 {
 		t.Errorf("lmrdiv=160: reduction(3, 3) = %d, reduction(10, 30) = %d, reduction(6, 8) = %d, want 1, 5 and 3", r1, r2, r3)
 	}
@@ -209,7 +213,7 @@ func TestRefineStatic(t *testing.T) {
 	}
 }
 
-// tteval=1, a narrower aspiration window (aspd) and stronger logarithmic reductions (lmrdiv)
+// tteval=1, a narrower aspiration window (aspd) and larger logarithmic reductions (lmrdiv)
 // each change the tree (the defaults' are pinned by the search fingerprints), and the search
 // still returns a legal move in both games.
 func TestSearchOptionsAct(t *testing.T) {
