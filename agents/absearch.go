@@ -179,8 +179,17 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	alpha0 := alpha
 	best := int32(-Win - 1)
 	var bestMove engine.Action
+	// In Katarenga each move is picked one step ahead, so that its child's table entry is on its
+	// way while the move before it is searched (prefetchChild; the order is the same, as the
+	// keys do not change during the loop). Baran has nothing to fetch and picks each in turn.
+	ahead := p.tx.kat != nil
+	next := p.pickNext(moves, ply, 0)
+	p.prefetchChild(moves[0], depth-1)
 	for i := range moves {
-		sc := p.pickNext(moves, ply, i)
+		sc := next
+		if i > 0 && !ahead {
+			sc = p.pickNext(moves, ply, i)
+		}
 		a := moves[i]
 		ext := 0
 		if ply < 2*p.rootDepth {
@@ -201,6 +210,10 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 					break
 				}
 			}
+		}
+		if ahead && i+1 < len(moves) {
+			next = p.pickNext(moves, ply, i+1)
+			p.prefetchChild(moves[i+1], depth-1)
 		}
 		p.exts += ext
 		p.path[ply] = a

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fairplay-lab/fairplay/engine"
+	"github.com/fairplay-lab/fairplay/engine/katarenga"
 )
 
 // TestShallowSpec: shallow is a quiet late parameter (specs without it keep their canonical
@@ -182,4 +183,41 @@ func abPlayerOf(t *testing.T, spec, game string) *abPlayer {
 		t.Fatal(err)
 	}
 	return pl.(*abPlayer)
+}
+
+// TestChildBucket: the bucket prefetched for a child is the one the child probes first at the
+// depth it is searched with: the shallow table's up to shallowDepth, the main table's deeper,
+// none at a leaf; with one table always the main one's; none in Baran (wide entries).
+func TestChildBucket(t *testing.T) {
+	for _, spec := range []string{"alphabeta:nodes=1000,shallow=1", "alphabeta:nodes=1000"} {
+		p := abPlayerOf(t, spec, "katarenga")
+		s := midgame("katarenga")
+		p.tx = newTactics(s)
+		for _, a := range append(s.Legal(nil), katarenga.Pass) {
+			s.Apply(a)
+			key := s.Hash()
+			s.Undo()
+			for depth := -1; depth <= 5; depth++ {
+				var want *slimBucket
+				switch {
+				case depth <= 0:
+				case p.tt1 != nil && depth <= shallowDepth:
+					want = &p.tt1.slim[key&uint64(len(p.tt1.slim)-1)]
+				default:
+					want = &p.tt.slim[key&uint64(len(p.tt.slim)-1)]
+				}
+				if got := p.childBucket(a, depth); got != want {
+					t.Fatalf("%s: childBucket(%s, %d) = %p, want %p", spec, s.FormatAction(a), depth, got, want)
+				}
+			}
+		}
+		p.Close()
+	}
+	p := abPlayerOf(t, "alphabeta:nodes=1000", "baran")
+	defer p.Close()
+	s := midgame("baran")
+	p.tx = newTactics(s)
+	if b := p.childBucket(s.Legal(nil)[0], 3); b != nil {
+		t.Errorf("baran: childBucket = %p, want nil", b)
+	}
 }

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"runtime"
+	"unsafe"
 
 	"github.com/fairplay-lab/fairplay/engine"
 )
@@ -264,4 +265,31 @@ func (e *evalEntry) get(key uint64) (raw float64, tac uint8, ok bool) {
 // put stores the value and hints of the position of hash key.
 func (e *evalEntry) put(key uint64, raw float64, tac uint8) {
 	e.tag, e.raw = key&^evalTagLow|uint64(tac)<<1|1, raw
+}
+
+// prefetchChild starts loading the bucket that the child of the node after a, to be searched
+// at depth, probes first (childBucket), so that the load overlaps the work before the probe.
+func (p *abPlayer) prefetchChild(a engine.Action, depth int) {
+	if b := p.childBucket(a, depth); b != nil {
+		prefetch(unsafe.Pointer(b))
+	}
+}
+
+// childBucket is the bucket that the child after a probes first when searched at depth: in
+// Katarenga with slim tables the shallow table's up to shallowDepth, else the main one's; nil
+// where there is none to fetch (a leaf, the other game). A child searched deeper or shallower
+// than depth (an extension, a reduction) may probe another.
+func (p *abPlayer) childBucket(a engine.Action, depth int) *slimBucket {
+	kat := p.tx.kat
+	if kat == nil || depth <= 0 {
+		return nil
+	}
+	t := p.tt
+	if p.tt1 != nil && depth <= shallowDepth {
+		t = p.tt1
+	}
+	if t.slim == nil {
+		return nil
+	}
+	return &t.slim[kat.HashAfter(a)&uint64(len(t.slim)-1)]
 }

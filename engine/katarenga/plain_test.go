@@ -87,6 +87,7 @@ func TestAgainstPlain(t *testing.T) {
 					t.Fatalf("%s: incremental hash %x != recomputed %x at %s", spec, fh, rh, fast)
 				}
 				acts := fast.Legal(nil)
+				checkHashAfter(t, spec, fast, acts, true)
 				var names []string
 				for _, a := range acts {
 					names = append(names, fast.FormatAction(a))
@@ -114,4 +115,23 @@ func TestAgainstPlain(t *testing.T) {
 		total += n
 	}
 	t.Logf("compared %d positions under %d rule sets; ends met: %v", total, len(sets), seen)
+}
+
+// checkHashAfter requires HashAfter to give the hash Apply leads to for each of acts and for a
+// pass (legal or not: a search's null move plays one), and with pass, after a pass for each of
+// the moves that follow it.
+func checkHashAfter(t *testing.T, spec string, s *State, acts []engine.Action, pass bool) {
+	t.Helper()
+	for _, a := range append(acts, Pass) {
+		before := s.HashAfter(a)
+		s.Apply(a)
+		if h := s.Hash(); before != h {
+			s.Undo()
+			t.Fatalf("%s: HashAfter(%s) = %x, Hash after Apply %x at %s", spec, s.FormatAction(a), before, h, s)
+		}
+		if a == Pass && pass {
+			checkHashAfter(t, spec, s, s.Legal(nil), false)
+		}
+		s.Undo()
+	}
 }

@@ -209,6 +209,33 @@ func (s *State) Apply(a engine.Action) {
 	s.apply(a)
 }
 
+// HashAfter is Hash after the legal action a, without playing it (a search uses it to
+// fetch a child's table entry ahead of visiting it).
+func (s *State) HashAfter(a engine.Action) uint64 {
+	h := s.hash ^ zSide
+	side := s.side
+	if a == Pass {
+		if !s.passed {
+			h ^= zPass
+		}
+		return h ^ plyKey(s.ply+1)
+	}
+	if s.passed {
+		h ^= zPass
+	}
+	from, to := int(a&63), int(a>>6)
+	h ^= zPawn[side][from]
+	if to >= 64 {
+		h ^= zCamp[to-64]
+	} else {
+		if s.pawns[side^1]&(1<<to) != 0 {
+			h ^= zPawn[side^1][to]
+		}
+		h ^= zPawn[side][to]
+	}
+	return h ^ plyKey(s.ply+1)
+}
+
 // ApplyNoUndo plays a legal action without recording it for Undo (for playouts).
 func (s *State) ApplyNoUndo(a engine.Action) { s.apply(a) }
 
