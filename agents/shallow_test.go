@@ -186,8 +186,9 @@ func abPlayerOf(t *testing.T, spec, game string) *abPlayer {
 }
 
 // TestChildBucket: the bucket prefetched for a child is the one the child probes first at the
-// depth it is searched with: the shallow table's up to shallowDepth, the main table's deeper,
-// none at a leaf; with one table always the main one's; none in Baran (wide entries).
+// depth it is searched with, in the table the search's probe chooses (the shallow table's up to
+// shallowDepth, the main table's deeper; with one table always the main one's); none at a
+// leaf; none in Baran (wide entries).
 func TestChildBucket(t *testing.T) {
 	for _, spec := range []string{"alphabeta:nodes=1000,shallow=1", "alphabeta:nodes=1000"} {
 		p := abPlayerOf(t, spec, "katarenga")
@@ -199,12 +200,12 @@ func TestChildBucket(t *testing.T) {
 			s.Undo()
 			for depth := -1; depth <= 5; depth++ {
 				var want *slimBucket
-				switch {
-				case depth <= 0:
-				case p.tt1 != nil && depth <= shallowDepth:
-					want = &p.tt1.slim[key&uint64(len(p.tt1.slim)-1)]
-				default:
-					want = &p.tt.slim[key&uint64(len(p.tt.slim)-1)]
+				if depth > 0 {
+					tt := p.tt // the table search probes first (absearch.go)
+					if p.tt1 != nil {
+						tt, _, _ = p.probe(key, depth)
+					}
+					want = &tt.slim[key&uint64(len(tt.slim)-1)]
 				}
 				if got := p.childBucket(a, depth); got != want {
 					t.Fatalf("%s: childBucket(%s, %d) = %p, want %p", spec, s.FormatAction(a), depth, got, want)
