@@ -184,7 +184,9 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	// keys do not change during the loop). Baran has nothing to fetch and picks each in turn.
 	ahead := p.tx.kat != nil
 	next := p.pickNext(moves, ply, 0) // moves is not empty: a node without one returned above
-	p.prefetchChild(moves[0], depth-1)
+	if ahead {
+		p.prefetchChild(moves[0], depth-1)
+	}
 	for i := range moves {
 		sc := next
 		if i > 0 && !ahead {
