@@ -1,17 +1,17 @@
 #!/bin/sh
 # Rebuilds a candidate for Katarenga's seventh network, DIR/katarenga-7.nnue, which was not
-# shipped (+1 [-22, +24] against the sixth at 100 ms a move): docs/agents.md, "Newer labels,
-# not shipped". Twelve self-play sets: the ten every network since the fourth has used
-# (docs/studies/katarenga-net4.sh makes them, and refits the fourth network beside them) and two
-# labelled by the sixth network's depth-5 search (net=builtin6, so that network must be the one
-# shipped as agents/nnue/nets/katarenga-6.nnue, SHA-256 140565d3...); the four sets the fifth and
-# sixth networks added, labelled by the fourth and fifth networks, are left out. Then one fit
-# with the sixth network's settings (H = 32, the step size falling along a half cosine). On the
-# 2-core machine the two new sets took 19 min 39 s and 20 min 10 s at -workers 2 (964,141 and
-# 956,888 positions; the data do not depend on -workers) and the fit 12 min 45 s (5,256,321
-# positions, epoch 12 kept, validation loss 0.012611). The fit is bit-reproducible (the same
-# data, configuration and seed give the same weights); the file's SHA-256 differs between fits
-# only through the time taken and the names, which its metadata records.
+# shipped (+1 [-22, +24] against the sixth at 100 ms a move): docs/agents.md, "Newer labels, not
+# shipped". Twelve self-play sets: the ten every network since the fourth has used
+# (docs/studies/katarenga-net4.sh makes them, and refits the second to fourth networks beside
+# them) and two labelled by the sixth network's depth-5 search (net=builtin6, so that network must
+# be the one shipped as agents/nnue/nets/katarenga-6.nnue, SHA-256 140565d3...); the four sets the
+# fifth and sixth networks added, labelled by the fourth and fifth networks, are left out. Then
+# one fit with the sixth network's settings (H = 32, the step size falling along a half cosine).
+# On the 2-core machine the two new sets took 19 min 39 s and 20 min 10 s at -workers 2 (964,141
+# and 956,888 positions; the data do not depend on -workers) and the fit 12 min 45 s (5,256,321
+# positions, epoch 12 kept, validation loss 0.012611). The fit is bit-reproducible (the same data,
+# configuration and seed give the same weights); the file's SHA-256 differs between fits only
+# through the time taken and the names, which its metadata records.
 # FIT=m makes two more sets labelled the same way (seeds 59 and 60; 940,347 and 947,875
 # positions, 3 min 29 s and 3 min 13 s at -workers 16 on a 16-core machine) and fits the ten
 # older sets with all four, DIR/katarenga-7m.nnue, which was not shipped either (-3 [-26, +19]):
