@@ -122,7 +122,8 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		tt, e, ok = p.probe(key, depth) // e is zero, or holds only a move, when !ok
 	}
 	ttMove, hasTT := e.move, e.flag == ttExact || e.flag == ttLower
-	if ok && int(e.depth) >= depth {
+	excl := p.excl[ply] // se=1: the move a singular search leaves out of this node; 0: none
+	if ok && int(e.depth) >= depth && excl == 0 {
 		v := fromTT(e.score, ply)
 		switch {
 		case e.flag == ttExact:
@@ -145,7 +146,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 	}
 	// Reverse futility: a non-PV node whose evaluation beats beta by the margin of its depth
 	// (one ply less of margin when improving).
-	if !pv && depth <= p.sel.RFP && inEval(beta) {
+	if !pv && depth <= p.sel.RFP && inEval(beta) && excl == 0 {
 		if !haveStatic {
 			static, haveStatic = p.staticEval(s, e, ok, ply), true
 		}
@@ -154,7 +155,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		}
 	}
 	// Null move (Katarenga): if passing still fails high at reduced depth, so would a move.
-	if p.cfg.Null && nullOK && !pv && depth >= 3 && p.tx.kat != nil && inEval(beta) {
+	if p.cfg.Null && nullOK && !pv && depth >= 3 && p.tx.kat != nil && inEval(beta) && excl == 0 {
 		if !haveStatic {
 			static, haveStatic = p.staticEval(s, e, ok, ply), true
 		}
@@ -169,6 +170,15 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 			if v >= beta && v < Win-maxPly {
 				return v
 			}
+		}
+	}
+	singular := false
+	if p.se && excl == 0 && ok && hasTT && ttMove != 0 && depth >= seDepth && int(e.depth) >= depth-3 && p.tx.kat != nil {
+		var sb int32
+		if singular, sb = p.singular(s, e, depth, ply); p.b.out {
+			return 0
+		} else if !singular && sb >= beta {
+			return sb // multi-cut: a move besides the table move reaches beta too
 		}
 	}
 	if moves == nil {
@@ -195,7 +205,9 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		a := moves[i]
 		ext := 0
 		if ply < 2*p.rootDepth {
-			ext = p.extension(a)
+			if ext = p.extension(a); singular && a == ttMove {
+				ext = 1
+			}
 		}
 		quiet := sc < orderKiller-1
 		if i > 0 && quiet && ext == 0 && !pv && best > -Win+maxPly {
@@ -216,6 +228,9 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		if ahead && i+1 < len(moves) {
 			next = p.pickNext(moves, ply, i+1)
 			p.prefetchChild(moves[i+1], depth-1)
+		}
+		if a == excl {
+			continue
 		}
 		p.exts += ext
 		p.path[ply] = a
@@ -272,6 +287,15 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		flag = ttUpper
 	} else if best >= beta {
 		flag = ttLower
+	}
+	if excl != 0 {
+		return best // a singular search's bound of the other moves: not this node's value
+	}
+	if p.corr != nil {
+		if !haveStatic {
+			static = p.staticEval(s, e, ok, ply)
+		}
+		p.corrUpdate(s, static, best, flag, depth, bestMove)
 	}
 	tt.store(key, bestMove, best, depth, flag, ply)
 	return best

@@ -86,6 +86,12 @@ type AlphaBeta struct {
 	LMRDiv int
 	// TTEval: the pruning's static evaluation is refined by the table's score (tteval=1).
 	TTEval bool
+	// Corr: correction history (corr=1; correction.go), Katarenga only.
+	Corr bool
+	// SE and CapHist are the singular extensions' and the capture history's options (se,
+	// caph; singular.go): 1 on, 0 off, Auto (-1) the game's default (autoNetSE, autoNetCapHist
+	// under movetime with the network, else off).
+	SE, CapHist int
 	// Shallow is the shallow table's size in MB (shallow; shallow.go): 0 none, Auto (-1) the
 	// game's default (autoNetShallow under movetime with the network, else none).
 	Shallow int
@@ -123,11 +129,14 @@ func init() {
 			{"iir", "0", "internal iterative reduction: a node of depth 4 or more that the table knows no move for is searched one ply shallower: 1 on, 0 off (docs/search.md)"},
 			{"shallow", "auto", shallowDoc},
 			{"tteval", "0", ttEvalDoc},
+			{"corr", "0", corrDoc},
+			{"se", "auto", seDoc},
+			{"caph", "auto", capHistDoc},
 			{"lmrdiv", "200", "lmr=3's divisor in hundredths: the i-th move (0-based) is reduced 0.75 + ln depth · ln i / (lmrdiv/100) plies (100..400; smaller: larger reductions) (docs/search.md)"},
 			{"aspd", "40", "aspiration windows (asp=1): an iteration first searches the previous score ± this, in evaluation units (5..1000); a bound that fails moves out by 4 times this, then 16 times, and so on (docs/search.md)"},
 		},
-		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "lmrdiv", "aspd"},
-		Quiet: []string{"partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "lmrdiv", "aspd"},
+		Late:  []string{"net", "partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "corr", "caph", "se", "lmrdiv", "aspd"},
+		Quiet: []string{"partial", "hist", "cm", "imp", "iir", "shallow", "tteval", "corr", "caph", "se", "lmrdiv", "aspd"},
 		build: buildAlphaBeta})
 }
 
@@ -191,7 +200,10 @@ func buildAlphaBeta(p Params) (Agent, error) {
 	if a.Imp, err = parseImproving(p); err != nil {
 		return nil, err
 	}
-	if err := p.switches([]string{"iir", "tteval"}, &a.IIR, &a.TTEval); err != nil {
+	if a.SE, a.CapHist, err = parseSingular(p); err != nil {
+		return nil, err
+	}
+	if err := p.switches([]string{"iir", "tteval", "corr"}, &a.IIR, &a.TTEval, &a.Corr); err != nil {
 		return nil, err
 	}
 	if a.Shallow, err = parseShallow(p); err != nil {
@@ -271,6 +283,13 @@ func (a *AlphaBeta) NewPlayer(game string) (Player, error) {
 	}
 	if game == "katarenga" {
 		p.ec = make(evalCache, evalCacheSize)
+		if a.Corr {
+			p.corr = new(corrTables)
+		}
+		if resolveAuto(a.CapHist, a.Movetime > 0 && p.nn != nil, autoNetCapHist[game]) && p.hist >= 1 {
+			p.capHist = new([2][4096]int32)
+		}
+		p.se = resolveAuto(a.SE, a.Movetime > 0 && p.nn != nil, autoNetSE[game])
 	}
 	if mb := a.resolveShallow(game, p.nn != nil); mb > 0 {
 		if t, ok := a.pool1.Get().(*table); ok && (t.slim != nil) == slim {
@@ -320,9 +339,13 @@ type abPlayer struct {
 	qsBaseTo  int       // without cfg.QSBase, quiescence still tries baseline moves at qd < qsBaseTo (MCTS's qsbase=N)
 	ec        evalCache // Katarenga: evaluations by position hash, for the whole game
 	layBoard  *katarenga.Board
-	lay       *katLayout      // layBoard's layout features (Katarenga)
-	kc        *katChildren    // MCTS's quiescence searcher: the children of the node expanded
-	nn        *nnue.Evaluator // the learned evaluation (net=...); nil: the heuristic
+	lay       *katLayout            // layBoard's layout features (Katarenga)
+	kc        *katChildren          // MCTS's quiescence searcher: the children of the node expanded
+	nn        *nnue.Evaluator       // the learned evaluation (net=...); nil: the heuristic
+	corr      *corrTables           // corr=1 (Katarenga): the correction history; nil: none
+	capHist   *[2][4096]int32       // caph=1 (Katarenga, hist ≥ 1): the capture history by side; nil: none
+	excl      [maxPly]engine.Action // se: the move the singular search at each ply leaves out; 0: none
+	se        bool                  // singular extensions (se, resolved; Katarenga only)
 	// Nodes counts every node searched by this player (for benchmarks).
 	Nodes int64
 	// Depth is the last completed iteration's depth (for tests and benchmarks).

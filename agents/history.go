@@ -93,6 +93,9 @@ func (p *abPlayer) cutoffGravity(moves []engine.Action, i, ply, depth int, order
 	if p.tx.kat != nil {
 		opp, base = katMasks(p.tx.kat)
 	}
+	if p.capHist != nil {
+		p.captureGravity(moves, i, ply, depth, opp, base)
+	}
 	if !p.quietIn(a, opp, base) {
 		return
 	}
@@ -118,8 +121,31 @@ func (p *abPlayer) cutoffGravity(moves []engine.Action, i, ply, depth int, order
 	}
 }
 
+// captureGravity records the cutoff of moves[i] at ply in the capture history (caph=1,
+// Katarenga): the bonus to it when tactical, the malus to the tactical moves searched before
+// it, as the quiet history's gravity (Stockfish's captureHistory, search.cpp).
+func (p *abPlayer) captureGravity(moves []engine.Action, i, ply, depth int, opp, base uint64) {
+	t := &p.capHist[ply&1]
+	b := histBonus(depth)
+	if !p.quietIn(moves[i], opp, base) {
+		gravity(&t[histIndex(moves[i])], b)
+	}
+	for _, q := range moves[:i] {
+		if !p.quietIn(q, opp, base) {
+			gravity(&t[histIndex(q)], -b)
+		}
+	}
+}
+
 // ageHistory scales the history tables down at the start of a move's search.
 func (p *abPlayer) ageHistory() {
+	if p.capHist != nil {
+		for s := range p.capHist {
+			for i := range p.capHist[s] {
+				p.capHist[s][i] /= 2
+			}
+		}
+	}
 	if p.hist >= 1 {
 		for s := range p.hist1 {
 			for i := range p.hist1[s] {

@@ -229,3 +229,62 @@ func TestHistoryReduction(t *testing.T) {
 		t.Errorf("hist=2 searched the same tree as hist=1 in %d of 4 positions", 4-differ)
 	}
 }
+
+// TestCaptureHistory checks caph=1: a capture's cutoff raises its capture history and lowers
+// that of the tactical moves searched before it, and the order then puts the captures first
+// by their history (a later capture with a higher history before an earlier one), where
+// without it they keep generation order.
+func TestCaptureHistory(t *testing.T) {
+	for _, s := range katPositions(60) {
+		opp, base := katMasks(s)
+		var caps []engine.Action
+		moves := s.Legal(nil)
+		for _, a := range moves {
+			if _, c := katTactical(a, opp, base); c {
+				caps = append(caps, a)
+			}
+		}
+		if len(caps) < 2 || histIndex(caps[0]) == histIndex(caps[1]) {
+			continue
+		}
+		first := func(spec string, prepare func(p *abPlayer)) engine.Action {
+			pl, err := mustAgent(t, spec).NewPlayer("katarenga")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := pl.(*abPlayer)
+			p.tx = newTactics(s)
+			if prepare != nil {
+				prepare(p)
+			}
+			ms := append([]engine.Action(nil), moves...)
+			p.order(ms, 2, 0, false)
+			p.pickNext(ms, 2, 0)
+			return ms[0]
+		}
+		if got := first("alphabeta:depth=3,hist=1", nil); got != caps[0] {
+			t.Fatalf("without caph the first move is %s, want the first capture %s", s.FormatAction(got), s.FormatAction(caps[0]))
+		}
+		var hist [4096]int32
+		got := first("alphabeta:depth=3,hist=1,caph=1", func(p *abPlayer) {
+			// caps[1] cuts off after caps[0] was searched: caps[1] up, caps[0] down.
+			ms := []engine.Action{caps[0], caps[1]}
+			p.cutoffGravity(ms, 1, 2, 4, false)
+			hist = p.capHist[0]
+			if p.capHist[1] != [4096]int32{} {
+				t.Error("a cutoff at an even ply changed the odd plies' capture history")
+			}
+		})
+		if b := histBonus(4); hist[histIndex(caps[1])] != b || hist[histIndex(caps[0])] != -b {
+			t.Fatalf("capture history %d and %d after the cutoff, want %d and %d", hist[histIndex(caps[1])], hist[histIndex(caps[0])], b, -b)
+		}
+		if got != caps[1] {
+			t.Fatalf("with caph the first move is %s, want the capture that cut off, %s", s.FormatAction(got), s.FormatAction(caps[1]))
+		}
+		if _, err := Parse("alphabeta:caph=2"); err == nil {
+			t.Error("caph=2 accepted")
+		}
+		return
+	}
+	t.Fatal("no position with two captures")
+}

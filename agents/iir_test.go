@@ -11,23 +11,8 @@ import (
 // searched a ply shallower) visits another number of nodes (with iterative deepening few nodes
 // lack a table move, so the difference is small); and a bad value is refused.
 func TestIIRActs(t *testing.T) {
-	nodes := func(spec string) int64 {
-		var n int64
-		ag := mustAgent(t, spec)
-		for _, s := range katPositions(6) {
-			pl, err := ag.NewPlayer("katarenga")
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := pl.(*abPlayer)
-			if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(1)); err != nil {
-				t.Fatal(err)
-			}
-			n += p.Nodes
-			p.Close()
-		}
-		return n
-	}
+	kat := katStates(6)
+	nodes := func(spec string) int64 { return nodesOver(t, "katarenga", spec, kat) }
 	off, on := nodes("alphabeta:depth=7,"+selective), nodes("alphabeta:depth=7,iir=1,"+selective)
 	t.Logf("depth 7, six positions: %d nodes without iir, %d with", off, on)
 	if on == off {
@@ -36,4 +21,24 @@ func TestIIRActs(t *testing.T) {
 	if _, err := Parse("alphabeta:iir=2"); err == nil {
 		t.Error("iir=2 accepted")
 	}
+}
+
+// katStates is katPositions(n) as engine.States.
+func katStates(n int) []engine.State {
+	var out []engine.State
+	for _, s := range katPositions(n) {
+		out = append(out, s)
+	}
+	return out
+}
+
+// nodesOver returns the nodes spec's players search choosing a move in each position of game
+// (searchNodes, a fresh player for each).
+func nodesOver(t *testing.T, game, spec string, pos []engine.State) int64 {
+	t.Helper()
+	var n int64
+	for _, s := range pos {
+		n += searchNodes(t, game, spec, s, s.Legal(nil))
+	}
+	return n
 }

@@ -74,7 +74,11 @@ func (p *abPlayer) order(moves []engine.Action, ply int, ttMove engine.Action, h
 	special := [4]engine.Action{ttMove, p.killers[ply][0], p.killers[ply][1], cmv}
 	if kat := p.tx.kat; kat != nil {
 		opp, base := katMasks(kat)
-		katKeys(moves, keys, hist, opp, base, special)
+		var ch *[4096]int32
+		if p.capHist != nil {
+			ch = &p.capHist[ply&1]
+		}
+		katKeys(moves, keys, hist, ch, opp, base, special)
 		return
 	}
 	bar := p.tx.bar // the other game
@@ -88,8 +92,9 @@ const noAction = ^engine.Action(0)
 
 // katKeys is order's loop in Katarenga: the keys of moves, from the history hist, the enemy
 // pawns opp and baseline base (katTactical, inline), and the table move, the two killers and
-// the countermove (noAction for none).
-func katKeys(moves []engine.Action, keys []int64, hist *[4096]int32, opp, base uint64, special [4]engine.Action) {
+// the countermove (noAction for none). With a capture history ch (caph=1) the tactical moves
+// are ordered by it, captures still first; nil: by capture, then in generation order.
+func katKeys(moves []engine.Action, keys []int64, hist, ch *[4096]int32, opp, base uint64, special [4]engine.Action) {
 	keys = keys[:len(moves)]
 	// By the destination's half (to>>6), whether a move there is tactical and whether a
 	// capture: a camp entry (to ≥ 64) is tactical and no capture.
@@ -103,6 +108,9 @@ func katKeys(moves []engine.Action, keys []int64, hist *[4096]int32, opp, base u
 			v = orderTT
 		case tac[to>>6]>>(to&63)&1 != 0 && a != katarenga.Pass:
 			v = orderTactical + int32(capt[to>>6]>>(to&63)&1)
+			if ch != nil { // captures above the other tactical moves, each by its history
+				v = orderTactical + (v-orderTactical)<<16 + ch[histIndex(a)] + histMax
+			}
 		default:
 			v = quietScore(a, hist, &special)
 		}

@@ -168,6 +168,9 @@ const ttEvalDoc = "the static evaluation the pruning reads (rfp, fut, null, imp)
 // (ok), refined by it with tteval=1 (refineStatic).
 func (p *abPlayer) staticEval(s engine.State, e ttEntry, ok bool, ply int) int32 {
 	v := p.eval(s)
+	if p.corr != nil {
+		v = min(max(v+p.correction(s), -evalBound), evalBound)
+	}
 	if !p.cfg.TTEval || !ok {
 		return v
 	}

@@ -232,3 +232,23 @@ func TestSearchOptionsAct(t *testing.T) {
 		}
 	}
 }
+
+// TestSingularActs checks that se=1 changes the search (at a fixed depth on Katarenga middle
+// games another number of nodes: it acts at nodes of depth 6 or more with a table move) and
+// leaves Baran's alone (the same nodes), and that a bad value is refused.
+func TestSingularActs(t *testing.T) {
+	nodes := func(game, spec string, pos []engine.State) int64 { return nodesOver(t, game, spec, pos) }
+	kat := katStates(6)
+	off, on := nodes("katarenga", "alphabeta:depth=8,"+selective, kat), nodes("katarenga", "alphabeta:depth=8,se=1,"+selective, kat)
+	t.Logf("Katarenga, depth 8, six positions: %d nodes without se, %d with", off, on)
+	if on == off {
+		t.Errorf("se=1 and se=0 both searched %d nodes: the option does nothing", on)
+	}
+	bar := searchMixPositions("baran", engine.NewRand(5))[:4]
+	if off, on := nodes("baran", "alphabeta:depth=6", bar), nodes("baran", "alphabeta:depth=6,se=1", bar); on != off {
+		t.Errorf("Baran: se=1 searched %d nodes, se=0 %d: want the same (Katarenga only)", on, off)
+	}
+	if _, err := Parse("alphabeta:se=2"); err == nil {
+		t.Error("se=2 accepted")
+	}
+}

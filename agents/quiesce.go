@@ -11,6 +11,9 @@ import (
 // moves are generated only when the stand-pat does not cut (in Baran only the tactical ones).
 func (p *abPlayer) quiesce(s engine.State, alpha, beta int32, ply, qd int, moves []engine.Action) int32 {
 	stand, tac := p.evalTactics(s)
+	if p.corr != nil {
+		stand = min(max(stand+p.correction(s), -evalBound), evalBound)
+	}
 	if stand >= beta || qd >= 8 || ply >= maxPly-2 {
 		return stand
 	}
