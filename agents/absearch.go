@@ -177,7 +177,10 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		var sb int32
 		if singular, sb = p.singular(s, e, depth, ply); p.b.out {
 			return 0
-		} else if !singular && sb >= beta {
+		} else if singular {
+			p.Singular++
+		} else if sb >= beta {
+			p.MultiCut++
 			return sb // multi-cut: a move besides the table move reaches beta too
 		}
 	}
@@ -205,7 +208,7 @@ func (p *abPlayer) search(s engine.State, depth int, alpha, beta int32, ply int,
 		a := moves[i]
 		ext := 0
 		if ply < 2*p.rootDepth {
-			if ext = p.extension(a); singular && a == ttMove {
+			if ext = p.extension(a); singular && a == ttMove && (p.cfg.MaxExt == 0 || p.exts < p.cfg.MaxExt) {
 				ext = 1
 			}
 		}

@@ -355,6 +355,9 @@ type abPlayer struct {
 	// Partial counts the moves on which an unfinished iteration proved a root move better
 	// than the previous iteration's best (partial=1; for tests and measurements).
 	Partial int64
+	// Singular and MultiCut count the singular searches (se) that extended the table move and
+	// those that returned their bound (for tests and measurements).
+	Singular, MultiCut int64
 }
 
 // SetStop implements Stopper.

@@ -75,6 +75,10 @@ func TestCorrectionUpdate(t *testing.T) {
 	if tab[0][w] != corrLimit || p.correction(s) != 128 {
 		t.Fatalf("saturated: entry %d, correction %d; want %d and 128", tab[0][w], p.correction(s), corrLimit)
 	}
+	// The pruning's evaluation adds it (clamped clear of the win scores).
+	if raw, got := p.eval(s), p.staticEval(s, ttEntry{}, false, 3); got != min(raw+128, evalBound) {
+		t.Fatalf("static evaluation %d with a correction of 128 on %d, want %d", got, raw, min(raw+128, evalBound))
+	}
 	for range 100 {
 		p.corrUpdate(s, 0, -3000, ttUpper, 30, 0) // a fail low: no best move counts
 	}

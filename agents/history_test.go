@@ -281,6 +281,42 @@ func TestCaptureHistory(t *testing.T) {
 		if got != caps[1] {
 			t.Fatalf("with caph the first move is %s, want the capture that cut off, %s", s.FormatAction(got), s.FormatAction(caps[1]))
 		}
+		// The bands hold at the histories' bounds: every capture above every other tactical
+		// move, all of them above the killers and below the table move.
+		pl, err := mustAgent(t, "alphabeta:depth=3,hist=1,caph=1").NewPlayer("katarenga")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl.(*abPlayer)
+		p.tx = newTactics(s)
+		for _, a := range moves {
+			if tac, c := katTactical(a, opp, base); tac && c {
+				p.capHist[0][histIndex(a)] = -histMax
+			} else if tac {
+				p.capHist[0][histIndex(a)] = histMax
+			}
+		}
+		ms := append([]engine.Action(nil), moves...)
+		p.order(ms, 2, 0, false)
+		lowCapture, highOther := int32(orderTT), int32(orderTactical-1)
+		for j, a := range ms {
+			tac, c := katTactical(a, opp, base)
+			v := int32(p.keys[2][j] >> keyShift)
+			switch {
+			case tac && (v < orderTactical || v >= orderTT):
+				t.Fatalf("tactical move %s scored %d, outside [orderTactical, orderTT)", s.FormatAction(a), v)
+			case c:
+				lowCapture = min(lowCapture, v)
+			case tac:
+				highOther = max(highOther, v)
+			}
+		}
+		if highOther < orderTactical {
+			t.Fatal("the position has no tactical move besides captures: the band check checks nothing")
+		}
+		if lowCapture <= highOther {
+			t.Fatalf("a capture at history −histMax scored %d, not above another tactical move at +histMax (%d)", lowCapture, highOther)
+		}
 		if _, err := Parse("alphabeta:caph=2"); err == nil {
 			t.Error("caph=2 accepted")
 		}

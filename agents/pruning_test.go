@@ -233,19 +233,38 @@ func TestSearchOptionsAct(t *testing.T) {
 	}
 }
 
-// TestSingularActs checks that se=1 changes the search (at a fixed depth on Katarenga middle
-// games another number of nodes: it acts at nodes of depth 6 or more with a table move) and
-// leaves Baran's alone (the same nodes), and that a bad value is refused.
+// TestSingularActs checks se=1 at a fixed depth on Katarenga middle games: singular searches
+// both extend table moves and cut nodes off (multi-cut), so the trees differ from se=0's; no
+// excluded move is left set; Baran's search is the same node for node; a bad value is refused.
+// (The forced-win suite's wins come at depths too shallow for a singular search.)
 func TestSingularActs(t *testing.T) {
-	nodes := func(game, spec string, pos []engine.State) int64 { return nodesOver(t, game, spec, pos) }
 	kat := katStates(6)
-	off, on := nodes("katarenga", "alphabeta:depth=8,"+selective, kat), nodes("katarenga", "alphabeta:depth=8,se=1,"+selective, kat)
-	t.Logf("Katarenga, depth 8, six positions: %d nodes without se, %d with", off, on)
+	var ext, cuts, on int64
+	for _, s := range kat {
+		pl, err := mustAgent(t, "alphabeta:depth=8,se=1,"+selective).NewPlayer("katarenga")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl.(*abPlayer)
+		if _, err := p.Choose(s, s.Legal(nil), engine.NewRand(1)); err != nil {
+			t.Fatal(err)
+		}
+		ext, cuts, on = ext+p.Singular, cuts+p.MultiCut, on+p.Nodes
+		if p.excl != [maxPly]engine.Action{} {
+			t.Fatal("an excluded move is still set after the search")
+		}
+		p.Close()
+	}
+	off := nodesOver(t, "katarenga", "alphabeta:depth=8,"+selective, kat)
+	t.Logf("Katarenga, depth 8, six positions: %d nodes without se, %d with; %d singular extensions, %d multi-cuts", off, on, ext, cuts)
+	if ext == 0 || cuts == 0 {
+		t.Errorf("se=1: %d singular extensions and %d multi-cuts, want some of each", ext, cuts)
+	}
 	if on == off {
 		t.Errorf("se=1 and se=0 both searched %d nodes: the option does nothing", on)
 	}
 	bar := searchMixPositions("baran", engine.NewRand(5))[:4]
-	if off, on := nodes("baran", "alphabeta:depth=6", bar), nodes("baran", "alphabeta:depth=6,se=1", bar); on != off {
+	if off, on := nodesOver(t, "baran", "alphabeta:depth=6", bar), nodesOver(t, "baran", "alphabeta:depth=6,se=1", bar); on != off {
 		t.Errorf("Baran: se=1 searched %d nodes, se=0 %d: want the same (Katarenga only)", on, off)
 	}
 	if _, err := Parse("alphabeta:se=2"); err == nil {

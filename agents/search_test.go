@@ -168,8 +168,7 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 			"alphabeta:depth=6," + selective, "alphabeta:depth=6,margin=1," + selective, "alphabeta:depth=6,margin=1,imp=1," + selective,
 			"alphabeta:depth=6,iir=1," + selective, "alphabeta:depth=6,shallow=1," + selective,
 			"alphabeta:depth=6,margin=1,tteval=1," + selective, "alphabeta:depth=6,aspd=5," + selective,
-			"alphabeta:depth=6,margin=1,corr=1," + selective,
-			"alphabeta:depth=6,se=1," + selective, "alphabeta:nodes=100000,se=1," + selective} {
+			"alphabeta:depth=6,margin=1,corr=1," + selective} {
 			checkWin(t, spec, s, c.plies)
 		}
 	}
@@ -188,8 +187,7 @@ func TestAlphaBetaForcedWins(t *testing.T) {
 				"alphabeta:depth=6,iir=1," + selective, "alphabeta:nodes=100000,iir=1," + selective,
 				"alphabeta:nodes=100000,shallow=1," + selective, "alphabeta:movetime=300ms,shallow=0", "alphabeta:movetime=300ms,shallow=1",
 				"alphabeta:nodes=100000,margin=1,tteval=1," + selective, "alphabeta:nodes=100000,aspd=5," + selective,
-				"alphabeta:nodes=100000,margin=1,corr=1," + selective,
-				"alphabeta:depth=8,se=1," + selective, "alphabeta:nodes=100000,se=1," + selective} {
+				"alphabeta:nodes=100000,margin=1,corr=1," + selective} {
 				checkWin(t, spec, s, dist[i])
 			}
 		}
