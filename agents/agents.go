@@ -105,6 +105,15 @@ func (p Params) IntOrAuto(name string, lo, hi int) (int, error) {
 	return n, nil
 }
 
+// resolveAuto resolves a 0/1/auto switch read by IntOrAuto: as given, or at auto def where the
+// automatic choice applies (for the search options: movetime with a network), else off.
+func resolveAuto(v int, applies bool, def int) bool {
+	if v != Auto {
+		return v == 1
+	}
+	return applies && def == 1
+}
+
 // Float reads a finite number parameter within [lo, hi] (NaN and infinities are refused).
 func (p Params) Float(name string, lo, hi float64) (float64, error) {
 	x, err := strconv.ParseFloat(p.vals[name], 64)

@@ -30,18 +30,8 @@ type corrTables [2][2][1 << corrBits]int16
 // corrSlots returns the slots of s in the tables keyed by each colour's pawns and camps.
 func corrSlots(s *katarenga.State) (w, b uint32) {
 	const k = 0x9e3779b97f4a7c15
-	w = uint32(mix64(s.Pawns(0)+uint64(s.Camps(0))*k) >> (64 - corrBits))
-	b = uint32(mix64(s.Pawns(1)+uint64(s.Camps(1)+3)*k) >> (64 - corrBits))
-	return w, b
-}
-
-// mix64 is MurmurHash3's 64-bit finaliser (fmix64): every input bit reaches every output bit.
-func mix64(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	return x ^ x>>33
+	x, y := s.Pawns(0)+uint64(s.Camps(0))*k, s.Pawns(1)+uint64(s.Camps(1)+3)*k
+	return uint32(engine.SplitMix64(&x) >> (64 - corrBits)), uint32(engine.SplitMix64(&y) >> (64 - corrBits))
 }
 
 // correction is the corrected evaluation's addition for s (0 without corr=1 or outside Katarenga).

@@ -94,8 +94,8 @@ func TestCorrectionUpdate(t *testing.T) {
 }
 
 // TestCorrActs checks that corr=1 changes the search (at a fixed depth on Katarenga middle
-// games another number of nodes), that Baran's players have no tables, that it keeps the
-// forced wins of the composed positions, and that a bad value is refused.
+// games another number of nodes), that Baran's players have no tables, and that a bad value
+// is refused (the forced-win suite plays it too, TestAlphaBetaForcedWins).
 func TestCorrActs(t *testing.T) {
 	kat := katStates(6)
 	nodes := func(spec string) int64 { return nodesOver(t, "katarenga", spec, kat) }

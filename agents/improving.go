@@ -22,10 +22,7 @@ func parseImproving(p Params) (int, error) { return p.IntOrAuto("imp", 0, 1) }
 // resolveImp is the improving flag's option for game: as given, or at auto autoNetImp under
 // movetime with a network (net says whether one evaluates), else off.
 func (a *AlphaBeta) resolveImp(game string, net bool) bool {
-	if a.Imp != Auto {
-		return a.Imp == 1
-	}
-	return a.Movetime > 0 && net && autoNetImp[game] == 1
+	return resolveAuto(a.Imp, a.Movetime > 0 && net, autoNetImp[game])
 }
 
 // improving records static as the static evaluation at ply and returns 1 when it is above

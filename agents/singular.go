@@ -29,15 +29,6 @@ func parseSingular(p Params) (se, caph int, err error) {
 	return se, caph, nil
 }
 
-// resolveAuto resolves a 0/1/auto option: as given, or at auto def where the automatic
-// choice applies (movetime with a network), else off.
-func resolveAuto(v int, applies bool, def int) bool {
-	if v != Auto {
-		return v == 1
-	}
-	return applies && def == 1
-}
-
 // Singular extensions (se), as Stockfish's: at a node of depth seDepth or more
 // whose table entry holds a move with a lower bound or exact score t from at least depth − 3,
 // the other moves are searched at half the depth against sb = t − seMargin·depth with a null
